@@ -1,0 +1,31 @@
+//===- Passes.h - conversions out of the npu dialect -------------*- C++ -*-===//
+
+#ifndef NPU_CONVERSION_PASSES_H
+#define NPU_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace npu {
+
+#define GEN_PASS_DECL
+#include "npu/Conversion/Passes.h.inc"
+
+/// Adds the reference lowering patterns of every npu op family.
+void populateNpuToLinalgPatterns(RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "npu/Conversion/Passes.h.inc"
+
+} // namespace npu
+} // namespace mlir
+
+#endif // NPU_CONVERSION_PASSES_H

@@ -1,0 +1,71 @@
+//===- NpuBase.td - npu dialect definition and shared constraints ---------===//
+//
+// The dialect itself, the base class of every npu op and the type constraints
+// the ops share. Included by the umbrella NpuOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_DIALECT_NPU_IR_NPUBASE_TD
+#define NPU_DIALECT_NPU_IR_NPUBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "npu/Dialect/Npu/IR/NpuInterfaces.td"
+
+def Npu_Dialect : Dialect {
+  let name = "npu";
+  let cppNamespace = "::mlir::npu";
+  let summary = "Transformer operations on statically shaped tensors";
+  let description = [{
+    The `npu` dialect expresses transformer models (DeepSeek-V3 with MLA and
+    MoE, Llama-3, GPT-2; prefill and decode) at the level an NPU architect
+    reasons about: matmuls, attention, norms, rotary embeddings, MoE routing
+    and expert FFNs, and the KV cache. All tensors are ranked and statically
+    shaped, so every FLOP and byte is a compile-time number.
+
+    Every op implements `NpuWorkOpInterface`, which reports its FLOPs by kind
+    (matrix, vector, transcendental), the minimum bytes it reads and writes and
+    its parameter (weight) bytes, with overflow-checked 64-bit arithmetic.
+    Every op also has a reference lowering to upstream linalg/tensor/arith/math
+    (`--npu-lower-to-linalg`) which defines its numerical semantics.
+
+    Limits enforced on every op: every dimension is in [1, 2^40) and every
+    tensor's byte size fits in a signed 64-bit integer.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 0;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+/// Floating-point element types a model may store tensors in. fp8 is accepted
+/// where an op says so (matmul operands, weights, KV cache).
+def Npu_Float : AnyTypeOf<[F32, F16, BF16]>;
+def Npu_FloatOrF8 : AnyTypeOf<[F32, F16, BF16, F8E4M3FN, F8E5M2]>;
+def Npu_Index : AnyTypeOf<[I32, I64]>;
+
+def Npu_FloatTensor : StaticShapeTensorOf<[F32, F16, BF16]>;
+def Npu_FloatOrF8Tensor : StaticShapeTensorOf<[F32, F16, BF16, F8E4M3FN, F8E5M2]>;
+def Npu_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+def Npu_AnyTensor : StaticShapeTensorOf<[F32, F16, BF16, F8E4M3FN, F8E5M2, I32, I64]>;
+
+//===----------------------------------------------------------------------===//
+// Base op
+//===----------------------------------------------------------------------===//
+
+/// Checks the dialect-wide size limits (see the dialect description).
+def Npu_ShapesInRange : NativeOpTrait<"ShapesInRange"> {
+  let cppNamespace = "::mlir::npu::OpTrait";
+}
+
+class Npu_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Npu_Dialect, mnemonic,
+         !listconcat(traits, [Npu_ShapesInRange,
+             DeclareOpInterfaceMethods<Npu_WorkOpInterface>])>;
+
+#endif // NPU_DIALECT_NPU_IR_NPUBASE_TD

@@ -1,0 +1,10 @@
+//===- NpuDialect.h - npu dialect --------------------------------*- C++ -*-===//
+
+#ifndef NPU_DIALECT_NPU_IR_NPUDIALECT_H
+#define NPU_DIALECT_NPU_IR_NPUDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+
+#include "npu/Dialect/Npu/IR/NpuOpsDialect.h.inc"
+
+#endif // NPU_DIALECT_NPU_IR_NPUDIALECT_H

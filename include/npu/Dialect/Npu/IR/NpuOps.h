@@ -1,0 +1,49 @@
+//===- NpuOps.h - ops, attributes and interfaces of npu ----------*- C++ -*-===//
+
+#ifndef NPU_DIALECT_NPU_IR_NPUOPS_H
+#define NPU_DIALECT_NPU_IR_NPUOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "npu/Dialect/Npu/IR/NpuDialect.h"
+#include "npu/Dialect/Npu/IR/NpuWork.h"
+
+#include "npu/Dialect/Npu/IR/NpuEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "npu/Dialect/Npu/IR/NpuAttrs.h.inc"
+
+#include "npu/Dialect/Npu/IR/NpuInterfaces.h.inc"
+
+namespace mlir::npu {
+/// Largest dimension the dialect accepts (exclusive): 2^40.
+constexpr int64_t kMaxDimSize = int64_t(1) << 40;
+
+/// Emits an error at `op` and fails if its work overflows 64 bits.
+FailureOr<Work> getCheckedWork(Operation *op);
+
+namespace OpTrait {
+/// Every operand and result tensor has dimensions in [1, 2^40) and a byte
+/// size that fits in int64.
+template <typename ConcreteType>
+class ShapesInRange
+    : public mlir::OpTrait::TraitBase<ConcreteType, ShapesInRange> {
+public:
+  static LogicalResult verifyTrait(Operation *op);
+};
+LogicalResult verifyShapesInRange(Operation *op);
+template <typename ConcreteType>
+LogicalResult ShapesInRange<ConcreteType>::verifyTrait(Operation *op) {
+  return verifyShapesInRange(op);
+}
+} // namespace OpTrait
+} // namespace mlir::npu
+
+#define GET_OP_CLASSES
+#include "npu/Dialect/Npu/IR/NpuOps.h.inc"
+
+#endif // NPU_DIALECT_NPU_IR_NPUOPS_H

@@ -1,0 +1,37 @@
+//===- Patterns.h - npu to linalg patterns, one entry per op family -------===//
+//
+// Private to the NpuToLinalg library. Each op family has its own file of
+// patterns and adds them through one of these functions; the shared builders
+// below are the few pieces every family needs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_LIB_CONVERSION_NPUTOLINALG_PATTERNS_H
+#define NPU_LIB_CONVERSION_NPUTOLINALG_PATTERNS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::npu {
+
+void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
+void populateAttentionToLinalgPatterns(RewritePatternSet &patterns);
+void populateNormToLinalgPatterns(RewritePatternSet &patterns);
+void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
+void populateDataToLinalgPatterns(RewritePatternSet &patterns);
+void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
+void populateKVCacheToLinalgPatterns(RewritePatternSet &patterns);
+
+/// Converts a float scalar to `type` with arith.extf / arith.truncf (or
+/// returns it unchanged).
+Value castFloat(OpBuilder &b, Location loc, Value v, Type type);
+/// Converts every element of a float tensor to `elementType` (a
+/// linalg.generic), or returns it unchanged when the type already matches.
+Value castTensor(OpBuilder &b, Location loc, Value tensor, Type elementType);
+/// `tensor.empty` of `shape` x `elementType` filled with `value`.
+Value createFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                   Type elementType, double value);
+
+} // namespace mlir::npu
+
+#endif // NPU_LIB_CONVERSION_NPUTOLINALG_PATTERNS_H

@@ -1,0 +1,6 @@
+//===- NpuKVCacheOps.cpp - KVCache ops of the npu dialect ------------------===//
+
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
+using namespace mlir;
+using namespace mlir::npu;

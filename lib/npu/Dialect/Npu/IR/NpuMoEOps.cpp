@@ -1,0 +1,6 @@
+//===- NpuMoEOps.cpp - MoE ops of the npu dialect ------------------===//
+
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
+using namespace mlir;
+using namespace mlir::npu;

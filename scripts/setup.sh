@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what npu needs on Debian 12 (as root, or with sudo available) and
+# configures + builds it in ./build. Idempotent: reruns only rebuild.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PKGS="cmake ninja-build g++ lld python3 libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools"
+missing=""
+for p in $PKGS; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
+fi
+
+if [ ! -f build/build.ninja ]; then
+  cmake -G Ninja -S . -B build \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    -DLLVM_USE_LINKER=lld
+fi
+ninja -C build
