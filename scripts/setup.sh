@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS="cmake ninja-build g++ lld python3 libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools"
+PKGS="cmake ninja-build g++ lld python3 git clang-format libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

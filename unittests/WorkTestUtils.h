@@ -16,9 +16,7 @@ namespace mlir::npu::testing {
 
 class WorkTest : public ::testing::Test {
 protected:
-  WorkTest() {
-    context.loadDialect<NpuDialect, func::FuncDialect>();
-  }
+  WorkTest() { context.loadDialect<NpuDialect, func::FuncDialect>(); }
 
   OwningOpRef<ModuleOp> parse(llvm::StringRef source) {
     return parseSourceString<ModuleOp>(source, &context);

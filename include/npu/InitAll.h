@@ -1,4 +1,5 @@
-//===- InitAll.h - register npu and the upstream pieces it uses --*- C++ -*-===//
+//===- InitAll.h - register npu and the upstream pieces it uses --*- C++
+//-*-===//
 
 #ifndef NPU_INITALL_H
 #define NPU_INITALL_H

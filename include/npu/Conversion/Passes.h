@@ -1,4 +1,5 @@
-//===- Passes.h - conversions out of the npu dialect -------------*- C++ -*-===//
+//===- Passes.h - conversions out of the npu dialect -------------*- C++
+//-*-===//
 
 #ifndef NPU_CONVERSION_PASSES_H
 #define NPU_CONVERSION_PASSES_H

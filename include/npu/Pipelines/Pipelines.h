@@ -1,4 +1,5 @@
-//===- Pipelines.h - named pass pipelines of npu -----------------*- C++ -*-===//
+//===- Pipelines.h - named pass pipelines of npu -----------------*- C++
+//-*-===//
 
 #ifndef NPU_PIPELINES_PIPELINES_H
 #define NPU_PIPELINES_PIPELINES_H

@@ -52,13 +52,12 @@ struct MatmulToGeneric : OpRewritePattern<MatmulOp> {
               Value a = castFloat(b, l, args[0], acc);
               Value c = castFloat(b, l, args[1], acc);
               Value p = arith::MulFOp::create(b, l, a, c);
-              linalg::YieldOp::create(b, l,
-                                      arith::AddFOp::create(b, l, args[2], p)
-                                          .getResult());
+              linalg::YieldOp::create(
+                  b, l, arith::AddFOp::create(b, l, args[2], p).getResult());
             })
             .getResult(0);
-    rewriter.replaceOp(op, castTensor(rewriter, loc, sum,
-                                      resType.getElementType()));
+    rewriter.replaceOp(
+        op, castTensor(rewriter, loc, sum, resType.getElementType()));
     return success();
   }
 };

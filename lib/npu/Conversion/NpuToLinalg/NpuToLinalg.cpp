@@ -32,10 +32,10 @@ struct NpuLowerToLinalgPass
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addIllegalDialect<NpuDialect>();
-    target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
-                           linalg::LinalgDialect, math::MathDialect,
-                           scf::SCFDialect, tensor::TensorDialect,
-                           func::FuncDialect>();
+    target.addLegalDialect<
+        arith::ArithDialect, bufferization::BufferizationDialect,
+        linalg::LinalgDialect, math::MathDialect, scf::SCFDialect,
+        tensor::TensorDialect, func::FuncDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     populateNpuToLinalgPatterns(patterns);
@@ -64,8 +64,7 @@ Value mlir::npu::castTensor(OpBuilder &b, Location loc, Value tensor,
   auto type = cast<RankedTensorType>(tensor.getType());
   if (type.getElementType() == elementType)
     return tensor;
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), elementType);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), elementType);
   unsigned rank = type.getRank();
   SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
@@ -73,8 +72,8 @@ Value mlir::npu::castTensor(OpBuilder &b, Location loc, Value tensor,
              b, loc, TypeRange{init.getType()}, ValueRange{tensor},
              ValueRange{init}, maps, iters,
              [&](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nl, castFloat(nb, nl, args[0], elementType));
+               linalg::YieldOp::create(nb, nl,
+                                       castFloat(nb, nl, args[0], elementType));
              })
       .getResult(0);
 }

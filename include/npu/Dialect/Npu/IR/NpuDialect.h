@@ -1,4 +1,5 @@
-//===- NpuDialect.h - npu dialect --------------------------------*- C++ -*-===//
+//===- NpuDialect.h - npu dialect --------------------------------*- C++
+//-*-===//
 
 #ifndef NPU_DIALECT_NPU_IR_NPUDIALECT_H
 #define NPU_DIALECT_NPU_IR_NPUDIALECT_H

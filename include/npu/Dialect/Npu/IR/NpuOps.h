@@ -1,4 +1,5 @@
-//===- NpuOps.h - ops, attributes and interfaces of npu ----------*- C++ -*-===//
+//===- NpuOps.h - ops, attributes and interfaces of npu ----------*- C++
+//-*-===//
 
 #ifndef NPU_DIALECT_NPU_IR_NPUOPS_H
 #define NPU_DIALECT_NPU_IR_NPUOPS_H

@@ -1,4 +1,5 @@
-//===- NpuWork.h - overflow-checked work counts ------------------*- C++ -*-===//
+//===- NpuWork.h - overflow-checked work counts ------------------*- C++
+//-*-===//
 //
 // The value type of NpuWorkOpInterface: FLOPs by kind and bytes moved, as
 // unsigned 64-bit counts that remember overflow instead of wrapping around.

@@ -1,4 +1,5 @@
-//===- Passes.h - passes on npu graph IR -------------------------*- C++ -*-===//
+//===- Passes.h - passes on npu graph IR -------------------------*- C++
+//-*-===//
 
 #ifndef NPU_DIALECT_NPU_TRANSFORMS_PASSES_H
 #define NPU_DIALECT_NPU_TRANSFORMS_PASSES_H

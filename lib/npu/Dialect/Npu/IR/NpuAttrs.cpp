@@ -38,14 +38,14 @@ Attribute ExpertLoadAttr::parse(AsmParser &parser, Type) {
   }
   SmallVector<double> weights;
   if (*kind == LoadKind::Histogram) {
-    if (parser.parseCommaSeparatedList(
-            AsmParser::Delimiter::Square, [&]() -> ParseResult {
-              double w;
-              if (parser.parseFloat(w))
-                return failure();
-              weights.push_back(w);
-              return success();
-            }))
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                       [&]() -> ParseResult {
+                                         double w;
+                                         if (parser.parseFloat(w))
+                                           return failure();
+                                         weights.push_back(w);
+                                         return success();
+                                       }))
       return {};
   }
   if (parser.parseGreater())
@@ -88,7 +88,8 @@ ExpertLoadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     sum += w;
   }
   if (!(sum > 0) || !std::isfinite(sum))
-    return emitError() << "expert load weights must have a positive, finite sum";
+    return emitError()
+           << "expert load weights must have a positive, finite sum";
   return success();
 }
 

@@ -11,8 +11,8 @@
 using namespace mlir;
 using namespace mlir::npu;
 
-#include "npu/Dialect/Npu/IR/NpuOpsDialect.cpp.inc"
 #include "npu/Dialect/Npu/IR/NpuInterfaces.cpp.inc"
+#include "npu/Dialect/Npu/IR/NpuOpsDialect.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "npu/Dialect/Npu/IR/NpuOps.cpp.inc"
@@ -24,4 +24,3 @@ void NpuDialect::initialize() {
       >();
   registerAttributes();
 }
-

@@ -77,8 +77,8 @@ Work MatmulOp::computeWork() {
   // The product of batch, M, N and K is overflow-checked, unlike getDims().
   auto lhs = getLhs().getType();
   int64_t r = lhs.getRank();
-  Count kSize = Count::fromSigned(
-      lhs.getDimSize(getTransposeLhs() ? r - 2 : r - 1));
+  Count kSize =
+      Count::fromSigned(lhs.getDimSize(getTransposeLhs() ? r - 2 : r - 1));
   Count outElems = getNumElements(getResult().getType());
   w.matrixFlops = Count(2) * outElems * kSize;
   return w;

@@ -123,15 +123,15 @@ LogicalResult mlir::npu::OpTrait::verifyShapesInRange(Operation *op) {
       return success();
     for (auto [d, size] : llvm::enumerate(shaped.getShape())) {
       if (ShapedType::isDynamic(size))
-        continue; // ODS constraints reject dynamic shapes with their own message
+        continue; // ODS constraints reject dynamic shapes with their own
+                  // message
       if (size < 1 || size >= kMaxDimSize)
         return op->emitOpError()
                << what << " #" << idx << " has dimension " << d << " of size "
                << size << "; sizes must be in [1, 2^40)";
     }
     Count bytes = getNumBytes(shaped);
-    if (bytes.isOverflow() ||
-        bytes.value() > static_cast<uint64_t>(INT64_MAX))
+    if (bytes.isOverflow() || bytes.value() > static_cast<uint64_t>(INT64_MAX))
       return op->emitOpError()
              << what << " #" << idx << " of type " << type
              << " has a byte size that does not fit in 64 bits";

@@ -63,15 +63,14 @@ bool fitsJson(const Work &w) {
 
 void printText(raw_ostream &os, ArrayRef<FunctionReport> reports) {
   auto line = [&](StringRef name, StringRef loc, const Work &w) {
-    os << llvm::format("%-22s %20llu %16llu %16llu %16llu %16llu %16llu  %s\n",
-                       name.str().c_str(),
-                       (unsigned long long)w.matrixFlops.value(),
-                       (unsigned long long)w.vectorFlops.value(),
-                       (unsigned long long)w.transcendentalFlops.value(),
-                       (unsigned long long)w.bytesRead.value(),
-                       (unsigned long long)w.bytesWritten.value(),
-                       (unsigned long long)w.paramBytes.value(),
-                       loc.str().c_str());
+    os << llvm::format(
+        "%-22s %20llu %16llu %16llu %16llu %16llu %16llu  %s\n",
+        name.str().c_str(), (unsigned long long)w.matrixFlops.value(),
+        (unsigned long long)w.vectorFlops.value(),
+        (unsigned long long)w.transcendentalFlops.value(),
+        (unsigned long long)w.bytesRead.value(),
+        (unsigned long long)w.bytesWritten.value(),
+        (unsigned long long)w.paramBytes.value(), loc.str().c_str());
   };
   for (const FunctionReport &r : reports) {
     os << "func @" << r.name << "\n";
@@ -138,8 +137,8 @@ struct NpuReportWorkPass
                                          {"total", toJson(r.total)}});
     }
     llvm::outs() << llvm::formatv(
-        "{0:2}\n", llvm::json::Value(llvm::json::Object{
-                       {"functions", std::move(funcs)}}));
+        "{0:2}\n",
+        llvm::json::Value(llvm::json::Object{{"functions", std::move(funcs)}}));
   }
 };
 } // namespace
