@@ -1,0 +1,143 @@
+//===- GraphBuilder.h - building npu model IR, for the importers ---------===//
+//
+// Private to the Import library. `GraphBuilder` wraps an OpBuilder with the
+// shapes and dtypes of one import and offers one method per model-level step
+// (linear layer, head split, rotary, attention...). `LayerFunc` builds one
+// function per distinct layer kind whose weights are `npu.param` arguments,
+// and remembers their names so that `@model` can create the weights of each
+// layer and call the function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_LIB_IMPORT_GRAPHBUILDER_H
+#define NPU_LIB_IMPORT_GRAPHBUILDER_H
+
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Import/HFConfig.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::npu::import {
+
+/// A weight of a layer function: its name below the layer prefix (e.g.
+/// "self_attn.q_proj.weight") and its type.
+struct ParamSpec {
+  std::string name;
+  RankedTensorType type;
+};
+
+class GraphBuilder {
+public:
+  GraphBuilder(OpBuilder &b, Location loc, const ModelConfig &config,
+               const ImportOptions &options);
+
+  OpBuilder &b;
+  Location loc;
+  const ModelConfig &cfg;
+  const ImportOptions &opts;
+  Type act;      ///< activations
+  Type weight;   ///< linear-layer weights (bf16 or fp8)
+  Type small;    ///< norms, biases, embeddings (never fp8)
+  Type kvCache;  ///< KV cache elements
+  int64_t batch; ///< B
+  int64_t seq;   ///< tokens per sequence in this step (S; 1 for decode)
+  int64_t past;  ///< tokens already cached (0 for prefill)
+
+  RankedTensorType tensor(ArrayRef<int64_t> shape, Type elt) const {
+    return RankedTensorType::get(shape, elt);
+  }
+  static ArrayRef<int64_t> shapeOf(Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  }
+
+  /// x[..., in] * w[out, in]^T -> [..., out] (nn.Linear layout).
+  Value linear(Value x, Value w, Type resultElt = {});
+  /// x[..., in] * w[in, out] -> [..., out] (GPT-2's Conv1D layout).
+  Value linearInOut(Value x, Value w);
+  Value reshape(Value x, ArrayRef<int64_t> shape);
+  Value transpose(Value x, ArrayRef<int64_t> perm);
+  /// x[..., start:start+size, ...] along `dim`.
+  Value slice(Value x, int64_t dim, int64_t start, int64_t size);
+  Value concat(ValueRange xs, int64_t dim);
+  Value add(Value a, Value b);
+  Value rmsNorm(Value x, Value gamma);
+  Value layerNorm(Value x, Value gamma, Value beta);
+  Value rope(Value x, bool interleaved);
+  /// [B, S, H*d] -> [B, H, S, d].
+  Value splitHeads(Value x, int64_t heads, int64_t headDim);
+  /// [B, H, S, d] -> [B, S, H*d].
+  Value mergeHeads(Value x);
+  Value attention(Value q, Value k, Value v, std::optional<int64_t> latent,
+                  double scale);
+  Value embedding(Value table, Value ids);
+};
+
+/// Builds one layer-kind function. Arguments are the activations (and, for
+/// decode, the write position and KV caches) followed by one `npu.param`
+/// argument per weight, added on demand by `param`.
+class LayerFunc {
+public:
+  LayerFunc(OpBuilder &moduleBuilder, Location loc, StringRef name,
+            TypeRange leadingArgs);
+  /// A new weight argument.
+  Value param(StringRef name, RankedTensorType type);
+  /// Finishes the function with these results; leaves `b` after it.
+  func::FuncOp finish(OpBuilder &b, ValueRange results);
+
+  BlockArgument arg(unsigned i) { return entry->getArgument(i); }
+  ArrayRef<ParamSpec> params() const { return specs; }
+  func::FuncOp getFunc() { return func; }
+
+private:
+  func::FuncOp func;
+  Block *entry;
+  unsigned numLeading;
+  std::vector<ParamSpec> specs;
+};
+
+/// Creates `npu.weight` ops named `prefix + spec.name` for every parameter of
+/// `layer` at the builder's position.
+SmallVector<Value> createWeights(OpBuilder &b, Location loc, StringRef prefix,
+                                 ArrayRef<ParamSpec> specs);
+
+/// What differs between model families; `importModel` drives it.
+class Family {
+public:
+  virtual ~Family() = default;
+  /// Builds the layer-kind functions (at the module builder's position).
+  virtual void buildLayerKinds(OpBuilder &moduleBuilder, GraphBuilder &g) = 0;
+  /// The kind of decoder layer `i`.
+  virtual LayerFunc &kindOf(int64_t layer) = 0;
+  /// KV-cache tensors per layer (decode), and their type.
+  virtual unsigned cachesPerLayer() const = 0;
+  virtual RankedTensorType cacheType(GraphBuilder &g) const = 0;
+  /// Token ids [B, S] -> hidden states [B, S, D] (in @model).
+  virtual Value embed(GraphBuilder &g, Value tokens) = 0;
+  /// Last hidden state [B, 1, D] -> logits [B, 1, V] (in @model).
+  virtual Value head(GraphBuilder &g, Value hidden) = 0;
+  /// Weight-name prefix of decoder layer `i`.
+  virtual std::string layerPrefix(int64_t i) const {
+    return "model.layers." + std::to_string(i) + ".";
+  }
+  /// KV caches of extra layers outside the decoder stack (MTP).
+  virtual unsigned numExtraCaches(GraphBuilder &g) const { return 0; }
+  /// Extra outputs of `@model` computed from the final hidden states
+  /// [B, S, D] (DeepSeek-V3's MTP logits and its updated cache).
+  virtual SmallVector<Value> extraOutputs(GraphBuilder &g, Value hidden,
+                                          Value tokens, Value pos,
+                                          ValueRange extraCaches) {
+    return {};
+  }
+};
+
+std::unique_ptr<Family> createLlamaFamily();
+std::unique_ptr<Family> createGPT2Family();
+std::unique_ptr<Family> createDeepSeekV3Family();
+
+} // namespace mlir::npu::import
+
+#endif // NPU_LIB_IMPORT_GRAPHBUILDER_H

@@ -1,0 +1,313 @@
+//===- HFConfigParse.cpp - read and check a Hugging Face config.json ------===//
+
+#include "npu/Import/HFConfig.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "llvm/Support/JSON.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+/// Reads typed fields of one JSON object and reports the first error with the
+/// file and field name.
+class FieldReader {
+public:
+  FieldReader(const llvm::json::Object &obj, StringRef file, Location loc)
+      : obj(obj), file(file), loc(loc) {}
+
+  bool failed() const { return hasError; }
+
+  /// A required integer in [lo, hi].
+  int64_t integer(StringRef key, int64_t lo = 1,
+                  int64_t hi = int64_t(1) << 40) {
+    const llvm::json::Value *v = obj.get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return error(key, "is missing"), 0;
+    return checkInt(key, *v, lo, hi);
+  }
+  /// An optional integer (absent or null gives `dflt`).
+  int64_t optInteger(StringRef key, int64_t dflt, int64_t lo = 0,
+                     int64_t hi = int64_t(1) << 40) {
+    const llvm::json::Value *v = obj.get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return dflt;
+    return checkInt(key, *v, lo, hi);
+  }
+  /// A required finite number > 0.
+  double positive(StringRef key) {
+    const llvm::json::Value *v = obj.get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return error(key, "is missing"), 0;
+    return checkPositive(key, *v);
+  }
+  double optPositive(StringRef key, double dflt) {
+    const llvm::json::Value *v = obj.get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return dflt;
+    return checkPositive(key, *v);
+  }
+  bool optBool(StringRef key, bool dflt) {
+    const llvm::json::Value *v = obj.get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return dflt;
+    if (std::optional<bool> b = v->getAsBoolean())
+      return *b;
+    error(key, "must be true or false");
+    return dflt;
+  }
+  std::string optString(StringRef key, StringRef dflt) {
+    const llvm::json::Value *v = obj.get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return dflt.str();
+    if (std::optional<StringRef> s = v->getAsString())
+      return s->str();
+    error(key, "must be a string");
+    return dflt.str();
+  }
+
+  void error(StringRef key, const Twine &msg) {
+    if (hasError)
+      return; // report the first problem only
+    hasError = true;
+    emitError(loc) << file << ": field '" << key << "' " << msg;
+  }
+
+private:
+  int64_t checkInt(StringRef key, const llvm::json::Value &v, int64_t lo,
+                   int64_t hi) {
+    std::optional<int64_t> i = v.getAsInteger();
+    if (!i) {
+      // Accept 1.0e4-style integral floats (rope_theta is often written so).
+      std::optional<double> d = v.getAsNumber();
+      if (d && std::isfinite(*d) && *d == std::floor(*d) &&
+          std::fabs(*d) < 9.0e15)
+        i = static_cast<int64_t>(*d);
+    }
+    if (!i) {
+      error(key, "must be an integer");
+      return 0;
+    }
+    if (*i < lo || *i > hi) {
+      error(key, "is " + Twine(*i) + ", expected a value in [" + Twine(lo) +
+                     ", " + Twine(hi) + "]");
+      return 0;
+    }
+    return *i;
+  }
+  double checkPositive(StringRef key, const llvm::json::Value &v) {
+    std::optional<double> d = v.getAsNumber();
+    if (!d) {
+      error(key, "must be a number");
+      return 0;
+    }
+    if (!std::isfinite(*d) || *d <= 0) {
+      error(key, "must be a finite number > 0");
+      return 0;
+    }
+    return *d;
+  }
+
+  const llvm::json::Object &obj;
+  StringRef file;
+  Location loc;
+  bool hasError = false;
+};
+
+void parseLlama(FieldReader &r, ModelConfig &c) {
+  c.hiddenSize = r.integer("hidden_size");
+  c.numLayers = r.integer("num_hidden_layers", 0, 100000);
+  c.numHeads = r.integer("num_attention_heads");
+  c.numKVHeads = r.optInteger("num_key_value_heads", c.numHeads, 1);
+  c.intermediateSize = r.integer("intermediate_size");
+  c.vocabSize = r.integer("vocab_size");
+  c.maxPositions = r.integer("max_position_embeddings");
+  c.normEps = r.positive("rms_norm_eps");
+  c.ropeTheta = r.optPositive("rope_theta", 10000.0);
+  c.tieEmbeddings = r.optBool("tie_word_embeddings", false);
+  if (r.failed())
+    return;
+  if (c.hiddenSize % c.numHeads != 0)
+    return r.error("num_attention_heads",
+                   "(" + Twine(c.numHeads) + ") does not divide hidden_size (" +
+                       Twine(c.hiddenSize) + ")");
+  if (c.numHeads % c.numKVHeads != 0)
+    return r.error("num_key_value_heads",
+                   "(" + Twine(c.numKVHeads) +
+                       ") does not divide num_attention_heads (" +
+                       Twine(c.numHeads) + ")");
+  c.headDim = c.hiddenSize / c.numHeads;
+  if (c.headDim % 2 != 0)
+    return r.error("num_attention_heads",
+                   "gives an odd head dim " + Twine(c.headDim) +
+                       "; rotary embeddings need an even one");
+}
+
+void parseGPT2(FieldReader &r, ModelConfig &c) {
+  c.hiddenSize = r.integer("n_embd");
+  c.numLayers = r.integer("n_layer", 0, 100000);
+  c.numHeads = r.integer("n_head");
+  c.numKVHeads = c.numHeads;
+  c.vocabSize = r.integer("vocab_size");
+  c.maxPositions = r.integer("n_positions");
+  c.normEps = r.optPositive("layer_norm_epsilon", 1e-5);
+  c.tieEmbeddings = r.optBool("tie_word_embeddings", true);
+  c.intermediateSize = r.optInteger("n_inner", 4 * c.hiddenSize, 1);
+  std::string act = r.optString("activation_function", "gelu_new");
+  if (r.failed())
+    return;
+  if (act != "gelu_new" && act != "gelu" && act != "gelu_pytorch_tanh")
+    return r.error("activation_function",
+                   "is '" + act + "'; supported: gelu_new, gelu, "
+                                  "gelu_pytorch_tanh");
+  if (c.hiddenSize % c.numHeads != 0)
+    return r.error("n_head", "(" + Twine(c.numHeads) +
+                                 ") does not divide n_embd (" +
+                                 Twine(c.hiddenSize) + ")");
+  c.headDim = c.hiddenSize / c.numHeads;
+}
+
+void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
+  c.hiddenSize = r.integer("hidden_size");
+  c.numLayers = r.integer("num_hidden_layers", 0, 100000);
+  c.numHeads = r.integer("num_attention_heads");
+  c.numKVHeads = r.optInteger("num_key_value_heads", c.numHeads, 1);
+  c.intermediateSize = r.integer("intermediate_size");
+  c.vocabSize = r.integer("vocab_size");
+  c.maxPositions = r.integer("max_position_embeddings");
+  c.normEps = r.positive("rms_norm_eps");
+  c.ropeTheta = r.optPositive("rope_theta", 10000.0);
+  c.tieEmbeddings = r.optBool("tie_word_embeddings", false);
+  c.qLoraRank = r.integer("q_lora_rank");
+  c.kvLoraRank = r.integer("kv_lora_rank");
+  c.qkNopeHeadDim = r.integer("qk_nope_head_dim");
+  c.qkRopeHeadDim = r.integer("qk_rope_head_dim");
+  c.vHeadDim = r.integer("v_head_dim");
+  c.moeIntermediateSize = r.integer("moe_intermediate_size");
+  c.numRoutedExperts = r.integer("n_routed_experts");
+  c.numSharedExperts = r.optInteger("n_shared_experts", 0, 0);
+  c.numExpertsPerToken = r.integer("num_experts_per_tok");
+  c.numGroups = r.optInteger("n_group", 1, 1);
+  c.topkGroups = r.optInteger("topk_group", c.numGroups, 1);
+  c.firstDenseLayers = r.optInteger("first_k_dense_replace", 0, 0);
+  c.numMTPLayers = r.optInteger("num_nextn_predict_layers", 0, 0);
+  c.routedScalingFactor = r.optPositive("routed_scaling_factor", 1.0);
+  c.normTopkProb = r.optBool("norm_topk_prob", false);
+  std::string scoring = r.optString("scoring_func", "softmax");
+  int64_t freq = r.optInteger("moe_layer_freq", 1, 1);
+  if (r.failed())
+    return;
+  if (scoring != "sigmoid" && scoring != "softmax")
+    return r.error("scoring_func",
+                   "is '" + scoring + "'; supported: sigmoid, softmax");
+  c.sigmoidScoring = scoring == "sigmoid";
+  if (freq != 1)
+    return r.error("moe_layer_freq",
+                   "is " + Twine(freq) + "; only 1 (every layer after "
+                                         "first_k_dense_replace) is supported");
+  if (c.numKVHeads != c.numHeads)
+    return r.error("num_key_value_heads",
+                   "must equal num_attention_heads for MLA");
+  if (c.firstDenseLayers > c.numLayers)
+    return r.error("first_k_dense_replace",
+                   "(" + Twine(c.firstDenseLayers) +
+                       ") exceeds num_hidden_layers (" + Twine(c.numLayers) +
+                       ")");
+  if (c.numExpertsPerToken > c.numRoutedExperts)
+    return r.error("num_experts_per_tok",
+                   "(" + Twine(c.numExpertsPerToken) +
+                       ") exceeds n_routed_experts (" +
+                       Twine(c.numRoutedExperts) + ")");
+  if (c.numRoutedExperts % c.numGroups != 0)
+    return r.error("n_group", "(" + Twine(c.numGroups) +
+                                  ") does not divide n_routed_experts (" +
+                                  Twine(c.numRoutedExperts) + ")");
+  if (c.topkGroups > c.numGroups)
+    return r.error("topk_group", "(" + Twine(c.topkGroups) +
+                                     ") exceeds n_group (" +
+                                     Twine(c.numGroups) + ")");
+  if (c.numExpertsPerToken >
+      c.topkGroups * (c.numRoutedExperts / c.numGroups))
+    return r.error("num_experts_per_tok",
+                   "(" + Twine(c.numExpertsPerToken) +
+                       ") exceeds the experts in topk_group groups");
+  if (c.qkRopeHeadDim % 2 != 0)
+    return r.error("qk_rope_head_dim", "must be even for rotary embeddings");
+  c.headDim = c.qkNopeHeadDim + c.qkRopeHeadDim;
+}
+} // namespace
+
+FailureOr<ModelConfig> mlir::npu::parseHFConfig(StringRef json,
+                                                StringRef filename,
+                                                Location loc) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed) {
+    emitError(loc) << filename << ": malformed JSON: "
+                   << llvm::toString(parsed.takeError());
+    return failure();
+  }
+  const llvm::json::Object *obj = parsed->getAsObject();
+  if (!obj) {
+    emitError(loc) << filename << ": the top level must be a JSON object";
+    return failure();
+  }
+  ModelConfig c{};
+  FieldReader r(*obj, filename, loc);
+  c.modelType = r.optString("model_type", "");
+  if (r.failed())
+    return failure();
+  if (c.modelType == "deepseek_v3") {
+    c.family = ModelFamily::DeepSeekV3;
+    parseDeepSeekV3(r, c);
+  } else if (c.modelType == "llama") {
+    c.family = ModelFamily::Llama;
+    parseLlama(r, c);
+  } else if (c.modelType == "gpt2") {
+    c.family = ModelFamily::GPT2;
+    parseGPT2(r, c);
+  } else {
+    r.error("model_type",
+            c.modelType.empty()
+                ? Twine("is missing")
+                : Twine("is '") + c.modelType +
+                      "'; supported: deepseek_v3, llama, gpt2");
+  }
+  if (r.failed())
+    return failure();
+  return c;
+}
+
+LogicalResult mlir::npu::verifyImportOptions(const ModelConfig &c,
+                                             const ImportOptions &o,
+                                             Location loc) {
+  auto fail = [&](const Twine &msg) {
+    emitError(loc) << msg;
+    return failure();
+  };
+  if (o.batch < 1 || o.batch > (int64_t(1) << 20))
+    return fail("--batch must be in [1, 2^20], got " + Twine(o.batch));
+  if (o.phase == Phase::Prefill &&
+      (o.seqLen < 1 || o.seqLen > (int64_t(1) << 30)))
+    return fail("--seq-len must be in [1, 2^30], got " + Twine(o.seqLen));
+  if (o.phase == Phase::Decode &&
+      (o.contextLen < 0 || o.contextLen > (int64_t(1) << 30)))
+    return fail("--context-len must be in [0, 2^30], got " +
+                Twine(o.contextLen));
+  for (const std::string *d : {&o.weightDType, &o.actDType})
+    if (*d != "bf16" && *d != "fp8" && *d != "f16" && *d != "f32")
+      return fail("unknown dtype '" + *d + "' (expected bf16, fp8, f16, f32)");
+  int64_t positions =
+      o.phase == Phase::Prefill ? o.seqLen : o.contextLen + 1;
+  if (c.family == ModelFamily::GPT2 && positions > c.maxPositions)
+    return fail("sequence of " + Twine(positions) +
+                " tokens exceeds n_positions (" + Twine(c.maxPositions) +
+                "): GPT-2's learned position table has no row for it");
+  if (o.includeMTP && c.family != ModelFamily::DeepSeekV3)
+    return fail("--mtp applies to DeepSeek-V3 only");
+  if (o.includeMTP && o.phase == Phase::Decode)
+    return fail("--mtp is modelled for prefill only (decoding with MTP is "
+                "speculative decoding, which is not modelled)");
+  return success();
+}

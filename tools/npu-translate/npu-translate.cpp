@@ -1,0 +1,98 @@
+//===- npu-translate.cpp - mlir-translate for npu -------------------------===//
+//
+// Translations into and out of npu IR:
+//   --import-hf-config   a Hugging Face config.json -> npu IR of the whole
+//                        model (options below select phase, batch, lengths
+//                        and dtypes).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Import/HFConfig.h"
+#include "npu/InitAll.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+namespace {
+// Tool options (a tool may own global options; libraries may not).
+llvm::cl::OptionCategory importCat("config.json import options");
+llvm::cl::opt<std::string>
+    phaseOpt("phase", llvm::cl::desc("prefill or decode"),
+             llvm::cl::init("prefill"), llvm::cl::cat(importCat));
+llvm::cl::opt<int64_t> batchOpt("batch",
+                                llvm::cl::desc("sequences per step"),
+                                llvm::cl::init(1), llvm::cl::cat(importCat));
+llvm::cl::opt<int64_t>
+    seqLenOpt("seq-len", llvm::cl::desc("prefill: tokens per sequence"),
+              llvm::cl::init(4096), llvm::cl::cat(importCat));
+llvm::cl::opt<int64_t> contextLenOpt(
+    "context-len",
+    llvm::cl::desc("decode: tokens already in the KV cache per sequence"),
+    llvm::cl::init(4096), llvm::cl::cat(importCat));
+llvm::cl::opt<std::string>
+    weightDTypeOpt("weight-dtype",
+                   llvm::cl::desc("weights: bf16, fp8 (e4m3fn), f16, f32"),
+                   llvm::cl::init("bf16"), llvm::cl::cat(importCat));
+llvm::cl::opt<std::string> actDTypeOpt(
+    "act-dtype",
+    llvm::cl::desc("activations and KV cache: bf16, fp8 (e4m3fn), f16, f32"),
+    llvm::cl::init("bf16"), llvm::cl::cat(importCat));
+llvm::cl::opt<bool>
+    mtpOpt("mtp",
+           llvm::cl::desc("DeepSeek-V3: include the multi-token-prediction "
+                          "module"),
+           llvm::cl::init(false), llvm::cl::cat(importCat));
+
+OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
+                                      MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  StringRef filename = buffer->getBufferIdentifier();
+  Location loc = FileLineColLoc::get(context, filename, 0, 0);
+  FailureOr<npu::ModelConfig> config =
+      npu::parseHFConfig(buffer->getBuffer(), filename, loc);
+  if (failed(config))
+    return nullptr;
+  npu::ImportOptions options;
+  if (phaseOpt == "prefill") {
+    options.phase = npu::Phase::Prefill;
+  } else if (phaseOpt == "decode") {
+    options.phase = npu::Phase::Decode;
+  } else {
+    emitError(loc) << "--phase must be 'prefill' or 'decode', got '"
+                   << phaseOpt << "'";
+    return nullptr;
+  }
+  options.batch = batchOpt;
+  options.seqLen = seqLenOpt;
+  options.contextLen = contextLenOpt;
+  options.weightDType = weightDTypeOpt;
+  options.actDType = actDTypeOpt;
+  options.includeMTP = mtpOpt;
+  if (failed(npu::verifyImportOptions(*config, options, loc)))
+    return nullptr;
+  OwningOpRef<ModuleOp> module = npu::importModel(*config, options, context);
+  if (!module || failed(verify(*module)))
+    return nullptr;
+  return OwningOpRef<Operation *>(module.release());
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  TranslateToMLIRRegistration importHF(
+      "import-hf-config",
+      "Import a Hugging Face config.json as npu IR of the whole model",
+      importConfig, [](DialectRegistry &registry) {
+        npu::registerAllDialects(registry);
+      });
+  return failed(mlirTranslateMain(argc, argv, "npu translation driver\n"))
+             ? 1
+             : 0;
+}
