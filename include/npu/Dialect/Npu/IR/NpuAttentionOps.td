@@ -8,4 +8,98 @@ include "npu/Dialect/Npu/IR/NpuAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
+def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
+  let summary = "scaled dot-product attention (MHA, GQA, MQA, MLA), causal "
+                "and sliding-window";
+  let description = [{
+    Softmax attention of every query head over the keys of its key/value
+    head, computed in f32 and rounded once to the result element type:
+
+    ```
+    s[b,h,i,j]   = scale * sum_d query[b,h,i,d] * key[b,h/G,j,d]
+    s[b,h,i,j]   = -inf where (i, j) is masked
+    p[b,h,i,j]   = exp(s - max_j s) / sum_j exp(s - max_j s)
+    out[b,h,i,e] = sum_j p[b,h,i,j] * V[b,h/G,j,e]
+    ```
+
+    Shapes: `query [B, Hq, Sq, Dqk]`, `key [B, Hkv, Skv, Dqk]`,
+    `value [B, Hkv, Skv, Dv]`, result `[B, Hq, Sq, Dv]`.
+
+    * Heads: `Hq` must be a multiple of `Hkv`; query head `h` uses key/value
+      head `h floordiv G` with `G = Hq / Hkv`. `Hkv = Hq` is multi-head
+      attention, `1 < Hkv < Hq` grouped-query (GQA), `Hkv = 1` multi-query
+      (MQA). `Dv` may differ from `Dqk` (MLA: e.g. Dqk = 192, Dv = 128).
+    * Latent form (`latent(Dv)`, no `value` operand): MLA decode with the
+      up-projections absorbed (DeepSeek-V3, FlashMLA). `key` is the cached
+      `[c_kv ; k_rope]` (e.g. 512 + 64 = 576 wide) and `V = key[..., 0:Dv]`,
+      the compressed latent. Requires `Dv <= Dqk`.
+    * `scale` (default `1/sqrt(Dqk)`) must be finite and > 0.
+    * `causal`: positions are bottom-right aligned, as in FlashAttention and
+      decoding with a KV cache: query `i` is at position `p_i = Skv - Sq + i`
+      and sees key `j` iff `j <= p_i`. Requires `Sq <= Skv`, so every query
+      sees at least one key.
+    * `window(W)` (W >= 1, requires `causal`): sliding window; query `i`
+      also needs `j > p_i - W`, i.e. it sees at most the W keys ending at
+      its own position.
+    * query and result are f32, f16 or bf16; key and value may also be fp8
+      (a quantized KV cache).
+
+    Work. `P` = unmasked (query, key) pairs per (batch, query head), in
+    closed form: `Sq*Skv` without mask, else `sum_i min(p_i + 1, W)` (W =
+    infinity without window). Masked pairs are not counted (FlashAttention
+    skips masked blocks).
+    * matrix: `2*B*Hq*P*(Dqk + Dv)` (Q*K^T and P*V).
+    * transcendental: `B*Hq*P` (one exp per score).
+    * vector: `4*B*Hq*P` (scale, running max, subtract max, sum per score)
+      `+ B*Hq*Sq*Dv` (final divide by the sum).
+    * bytesRead: query + key + value (latent form: key once, as V is a
+      slice of it); bytesWritten: the result; paramBytes: the operands that
+      are parameters (normally none).
+
+    ```mlir
+    // Llama-3-8B GQA causal prefill (32 query heads, 8 KV heads).
+    %o = npu.attention %q, %k, %v causal
+        : tensor<1x32x8192x128xbf16>, tensor<1x8x8192x128xbf16>,
+          tensor<1x8x8192x128xbf16> -> tensor<1x32x8192x128xbf16>
+    // Sliding window with an explicit scale.
+    %o = npu.attention %q, %k, %v scale(0.125) causal window(4096)
+        : tensor<1x8x4096x64xf16>, tensor<1x8x4096x64xf16>,
+          tensor<1x8x4096x64xf16> -> tensor<1x8x4096x64xf16>
+    // DeepSeek-V3 MLA decode on the latent KV cache (c_kv ; k_rope).
+    %o = npu.attention %q, %kv latent(512) scale(0.0723) causal
+        : tensor<1x128x1x576xbf16>, tensor<1x1x4096x576xbf16>
+          -> tensor<1x128x1x512xbf16>
+    ```
+  }];
+  let arguments = (ins Npu_FloatTensor:$query, Npu_FloatOrF8Tensor:$key,
+                       Optional<Npu_FloatOrF8Tensor>:$value,
+                       OptionalAttr<I64Attr>:$latent,
+                       OptionalAttr<F64Attr>:$scale, UnitAttr:$causal,
+                       OptionalAttr<I64Attr>:$window);
+  let results = (outs Npu_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key (`,` $value^)? (`latent` `(` $latent^ `)`)?
+    (`scale` `(` $scale^ `)`)? (`causal` $causal^)? (`window` `(` $window^ `)`)?
+    attr-dict `:` type($query) `,` type($key) (`,` type($value)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Sizes of the problem (valid once the op verifies).
+    struct Dims {
+      int64_t batch, qHeads, kvHeads, qLen, kvLen, qkDim, vDim;
+    };
+    Dims getDims();
+    /// The softmax scale: `scale` if given, else 1/sqrt(Dqk).
+    double getScaleValue();
+    /// Whether this is the latent (absorbed MLA) form: V = key[..., 0:Dv].
+    bool isLatent() { return !getValue() && getLatentAttr(); }
+    /// Number of unmasked (query, key) pairs of one (batch, head), in closed
+    /// form: qLen*kvLen when !causal, else sum over i < qLen of
+    /// min(kvLen - qLen + i + 1, window) (window 0 = none). Requires
+    /// qLen <= kvLen when causal.
+    static ::mlir::npu::Count countUnmaskedPairs(int64_t qLen, int64_t kvLen,
+                                                 bool causal, int64_t window);
+  }];
+}
+
 #endif // NPU_DIALECT_NPU_IR_NPUATTENTIONOPS_TD

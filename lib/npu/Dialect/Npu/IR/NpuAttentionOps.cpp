@@ -1,6 +1,199 @@
-//===- NpuAttentionOps.cpp - Attention ops of the npu dialect ------------------===//
+//===- NpuAttentionOps.cpp - Attention ops of the npu dialect ------------===//
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
+#include <cmath>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+
 using namespace mlir;
 using namespace mlir::npu;
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+AttentionOp::Dims AttentionOp::getDims() {
+  auto q = getQuery().getType();
+  auto k = getKey().getType();
+  Dims d;
+  d.batch = q.getDimSize(0);
+  d.qHeads = q.getDimSize(1);
+  d.qLen = q.getDimSize(2);
+  d.qkDim = q.getDimSize(3);
+  d.kvHeads = k.getDimSize(1);
+  d.kvLen = k.getDimSize(2);
+  if (Value v = getValue())
+    d.vDim = cast<ShapedType>(v.getType()).getDimSize(3);
+  else if (IntegerAttr latent = getLatentAttr())
+    d.vDim = latent.getInt();
+  else
+    d.vDim = getResult().getType().getDimSize(3);
+  return d;
+}
+
+double AttentionOp::getScaleValue() {
+  if (FloatAttr s = getScaleAttr())
+    return s.getValueAsDouble();
+  return 1.0 /
+         std::sqrt(static_cast<double>(getQuery().getType().getDimSize(3)));
+}
+
+/// x * y / 2 for x * y even, halving the even factor first so that no
+/// intermediate exceeds the result.
+static Count halfProduct(int64_t x, int64_t y) {
+  if (x % 2 == 0)
+    return Count::fromSigned(x / 2) * Count::fromSigned(y);
+  return Count::fromSigned(x) * Count::fromSigned(y / 2);
+}
+
+Count AttentionOp::countUnmaskedPairs(int64_t qLen, int64_t kvLen, bool causal,
+                                      int64_t window) {
+  if (qLen < 0 || kvLen < 0 || window < 0)
+    return Count::overflowed();
+  if (!causal)
+    return Count::fromSigned(qLen) * Count::fromSigned(kvLen);
+  if (qLen > kvLen)
+    return Count::overflowed(); // rejected by the verifier
+  if (qLen == 0)
+    return Count(0);
+  // Query i sees min(n_i, W) keys, n_i = p_i + 1 = kvLen - qLen + 1 + i, so
+  // n runs over the consecutive integers [first, kvLen].
+  int64_t first = kvLen - qLen + 1;
+  if (window == 0 || window >= kvLen) // the window never cuts
+    return halfProduct(first + kvLen, qLen);
+  if (window < first) // the window cuts every query
+    return Count::fromSigned(qLen) * Count::fromSigned(window);
+  // n in [first, window] sees n keys; n in (window, kvLen] sees window keys.
+  return halfProduct(first + window, window - first + 1) +
+         Count::fromSigned(kvLen - window) * Count::fromSigned(window);
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
+/// `s` as the shortest text that reads back (0.125, not 1.250000e-01).
+static std::string formatDouble(double s) {
+  std::ostringstream os;
+  os << std::setprecision(17) << s;
+  std::string longest = os.str();
+  for (int precision = 1; precision < 17; ++precision) {
+    std::ostringstream shorter;
+    shorter << std::setprecision(precision) << s;
+    if (std::strtod(shorter.str().c_str(), nullptr) == s)
+      return shorter.str();
+  }
+  return longest;
+}
+
+LogicalResult AttentionOp::verify() {
+  auto q = getQuery().getType();
+  auto k = getKey().getType();
+  auto res = getResult().getType();
+  auto v = getValue() ? cast<RankedTensorType>(getValue().getType())
+                      : RankedTensorType();
+  if (q.getRank() != 4)
+    return emitOpError("query must have rank 4 [B, Hq, Sq, Dqk], got rank ")
+           << q.getRank();
+  if (k.getRank() != 4)
+    return emitOpError("key must have rank 4 [B, Hkv, Skv, Dqk], got rank ")
+           << k.getRank();
+  if (v && v.getRank() != 4)
+    return emitOpError("value must have rank 4 [B, Hkv, Skv, Dv], got rank ")
+           << v.getRank();
+  if (res.getRank() != 4)
+    return emitOpError("result must have rank 4 [B, Hq, Sq, Dv], got rank ")
+           << res.getRank();
+
+  int64_t batch = q.getDimSize(0), qHeads = q.getDimSize(1),
+          qLen = q.getDimSize(2), qkDim = q.getDimSize(3);
+  int64_t kvHeads = k.getDimSize(1), kvLen = k.getDimSize(2);
+  if (k.getDimSize(0) != batch)
+    return emitOpError("batch sizes differ: query ")
+           << batch << " vs key " << k.getDimSize(0);
+  if (qHeads % kvHeads != 0)
+    return emitOpError("query heads (Hq = ")
+           << qHeads
+           << ") must be a multiple of key/value heads (Hkv = " << kvHeads
+           << ")";
+  if (k.getDimSize(3) != qkDim)
+    return emitOpError("query and key head dims differ: query Dqk = ")
+           << qkDim << ", key " << k.getDimSize(3);
+
+  // The value head dim, from the value operand or the latent attribute.
+  IntegerAttr latent = getLatentAttr();
+  int64_t vDim;
+  if (v) {
+    if (latent)
+      return emitOpError("takes either a value operand or latent(Dv), not "
+                         "both");
+    if (v.getDimSize(0) != batch)
+      return emitOpError("batch sizes differ: query ")
+             << batch << " vs value " << v.getDimSize(0);
+    if (v.getDimSize(1) != kvHeads || v.getDimSize(2) != kvLen)
+      return emitOpError("value must have the heads and length of key (Hkv = ")
+             << kvHeads << ", Skv = " << kvLen
+             << "), got Hkv = " << v.getDimSize(1)
+             << ", Skv = " << v.getDimSize(2);
+    vDim = v.getDimSize(3);
+  } else {
+    if (!latent)
+      return emitOpError("needs a value operand or latent(Dv) (V = "
+                         "key[..., 0:Dv])");
+    vDim = latent.getInt();
+    if (vDim < 1 || vDim > qkDim)
+      return emitOpError("latent(")
+             << vDim << ") must be in [1, Dqk = " << qkDim
+             << "]: V is a slice of key";
+  }
+
+  SmallVector<int64_t> expected = {batch, qHeads, qLen, vDim};
+  if (res.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result must be [B, Hq, Sq, Dv] = ")
+           << shapeString(expected) << ", got " << shapeString(res.getShape());
+
+  if (FloatAttr scale = getScaleAttr()) {
+    double s = scale.getValueAsDouble();
+    if (!std::isfinite(s) || s <= 0.0)
+      return emitOpError("scale must be finite and > 0, got ")
+             << formatDouble(s);
+  }
+  if (IntegerAttr window = getWindowAttr()) {
+    if (!getCausal())
+      return emitOpError("window requires causal");
+    if (window.getInt() < 1)
+      return emitOpError("window must be >= 1, got ") << window.getInt();
+  }
+  if (getCausal() && qLen > kvLen)
+    return emitOpError("causal needs Sq <= Skv (queries are the last Sq "
+                       "positions), got Sq = ")
+           << qLen << ", Skv = " << kvLen;
+  return success();
+}
+
+Work AttentionOp::computeWork() {
+  // query, key and value (if any) read once, the result written once. In
+  // the latent form there is no value operand: V is a slice of key, which is
+  // read once.
+  Work w = getOperandResultTraffic(*this);
+  Dims d = getDims();
+  int64_t window = getWindowAttr() ? getWindowAttr().getInt() : 0;
+  Count pairs = countUnmaskedPairs(d.qLen, d.kvLen, getCausal(), window);
+  Count heads = Count::fromSigned(d.batch) * Count::fromSigned(d.qHeads);
+  Count scores = heads * pairs; // B*Hq*P
+  // Q*K^T: Dqk MACs per score; P*V: Dv MACs per score.
+  w.matrixFlops = Count(2) * scores *
+                  (Count::fromSigned(d.qkDim) + Count::fromSigned(d.vDim));
+  // One exp per score.
+  w.transcendentalFlops = scores;
+  // Per score: scale, running max, subtract max, add to the sum; per output
+  // element: the final divide.
+  w.vectorFlops = Count(4) * scores +
+                  heads * Count::fromSigned(d.qLen) * Count::fromSigned(d.vDim);
+  return w;
+}

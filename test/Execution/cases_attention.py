@@ -1,0 +1,105 @@
+"""Execution cases of npu.attention, with an independent reference.
+
+The reference works on nested lists with a textbook softmax (no running max,
+no linalg structure): for every (batch, query head, query) it lists the
+visible keys directly from the masking rule, then normalizes.
+"""
+import math
+
+from gen import Case, Rng, prod
+
+
+def nest(flat, shape):
+    """Flat row-major list -> nested lists of `shape`."""
+    if len(shape) == 1:
+        return list(flat)
+    step = prod(shape[1:])
+    return [nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+def flatten(x):
+    if isinstance(x, list):
+        return [v for e in x for v in flatten(e)]
+    return [x]
+
+
+def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window):
+    """q [B,Hq,Sq,D], k [B,Hkv,Skv,D], v [B,Hkv,Skv,Dv] (nested lists)."""
+    B, Hq, Sq, D = qshape
+    Hkv, Skv = kshape[1], kshape[2]
+    group = Hq // Hkv
+    out = []
+    for b in range(B):
+        for h in range(Hq):
+            kh = h // group
+            for i in range(Sq):
+                pos = Skv - Sq + i  # bottom-right aligned position of query i
+                keys = [j for j in range(Skv)
+                        if not causal or (j <= pos and (window is None or pos - j < window))]
+                logits = [scale * sum(q[b][h][i][d] * k[b][kh][j][d] for d in range(D))
+                          for j in keys]
+                m = max(logits)
+                w = [math.exp(s - m) for s in logits]
+                total = sum(w)
+                for c in range(dv):
+                    out.append(sum(wj * v[b][kh][j][c] for wj, j in zip(w, keys)) / total)
+    return out
+
+
+def ttype(shape):
+    return "tensor<%sxf32>" % "x".join(map(str, shape))
+
+
+def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=None,
+         latent=False):
+    B, Hq, Sq, D = qshape
+    Hkv, Skv = kshape[1], kshape[2]
+    vshape = [B, Hkv, Skv, dv]
+    oshape = [B, Hq, Sq, dv]
+    r = Rng(seed)
+    q = r.values(prod(qshape), -2.0, 2.0)
+    k = r.values(prod(kshape), -2.0, 2.0)
+    inputs = [("q", qshape, "f32", q), ("k", kshape, "f32", k)]
+    kn = nest(k, kshape)
+    if latent:
+        # V is the first dv channels of the key (the compressed latent c_kv).
+        vn = [[[row[:dv] for row in head] for head in batch] for batch in kn]
+    else:
+        v = r.values(prod(vshape), -2.0, 2.0)
+        inputs.append(("v", vshape, "f32", v))
+        vn = nest(v, vshape)
+    attrs = ""
+    if latent:
+        attrs += " latent(%d)" % dv
+    if scale is not None:
+        attrs += " scale(%r)" % scale
+    if causal:
+        attrs += " causal"
+    if window is not None:
+        attrs += " window(%d)" % window
+    operands = "%q, %k" + ("" if latent else ", %v")
+    types = [ttype(qshape), ttype(kshape)] + ([] if latent else [ttype(vshape)])
+    body = "%%out = npu.attention %s%s : %s -> %s" % (operands, attrs, ", ".join(types),
+                                                      ttype(oshape))
+    eff_scale = scale if scale is not None else 1.0 / math.sqrt(D)
+    expected = attention_ref(nest(q, qshape), kn, vn, qshape, kshape, dv, eff_scale,
+                             causal, window)
+    return Case(name, doc, inputs, body, [("out", oshape, "f32")], [expected])
+
+
+CASES = [
+    case("attention-mha", "Multi-head attention, not causal, default scale 1/sqrt(4).",
+         [2, 2, 3, 4], [2, 2, 5, 4], 4, 11),
+    case("attention-gqa-causal", "GQA (Hq=4, Hkv=2) causal prefill, Sq = Skv = 4.",
+         [1, 4, 4, 4], [1, 2, 4, 4], 4, 12, causal=True),
+    case("attention-mqa", "MQA (Hq=3, Hkv=1), explicit scale, not causal.",
+         [1, 3, 2, 4], [1, 1, 5, 4], 4, 13, scale=0.25),
+    case("attention-causal-offset", "Causal with Sq=2 < Skv=6: queries at positions 4 and 5.",
+         [1, 2, 2, 4], [1, 2, 6, 4], 4, 14, causal=True),
+    case("attention-window", "Causal sliding window 3 over Sq=5, Skv=7 (GQA Hq=2, Hkv=1).",
+         [1, 2, 5, 4], [1, 1, 7, 4], 4, 15, causal=True, window=3),
+    case("attention-mla", "MLA prefill: Dqk=6, Dv=4, causal, default scale 1/sqrt(6).",
+         [1, 2, 3, 6], [1, 2, 3, 6], 4, 16, causal=True),
+    case("attention-mla-latent", "MLA latent decode: Sq=1, Hkv=1, V = kv[..., 0:4] of Dqk=6.",
+         [1, 4, 1, 6], [1, 1, 5, 6], 4, 17, scale=0.375, causal=True, latent=True),
+]
