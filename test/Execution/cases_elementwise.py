@@ -1,5 +1,6 @@
 """Execution cases of the elementwise ops, with an independent reference."""
 import math
+import struct
 
 from gen import Case, Rng, prod
 
@@ -63,6 +64,52 @@ def add_scalar_case():
                 [("out", [2, 3], "f32")], [[x + b[0] for x in a]])
 
 
+def to_bf16(x):
+    """Rounds a float to the nearest bf16 (ties to even), through f32."""
+    bits = struct.unpack("<I", struct.pack("<f", x))[0]
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def to_f32_body(src, shape):
+    """MLIR lines extending a bf16 tensor %src to the f32 tensor %out."""
+    t = "x".join(map(str, shape))
+    dims = ", ".join("d%d" % i for i in range(len(shape)))
+    m = "affine_map<(%s) -> (%s)>" % (dims, dims)
+    return "\n".join([
+        "%%init = tensor.empty() : tensor<%sxf32>" % t,
+        "%%out = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} "
+        "ins(%%%s : tensor<%sxbf16>) outs(%%init : tensor<%sxf32>) {" % (
+            m, m, ", ".join(['"parallel"'] * len(shape)), src, t, t),
+        "^bb0(%in: bf16, %o: f32):",
+        "%e = arith.extf %in : bf16 to f32",
+        "linalg.yield %e : f32",
+        "} -> tensor<%sxf32>" % t,
+    ])
+
+
+def bf16_cases():
+    """bf16 operands: computed in f32, rounded once to bf16 (inputs on a
+    1/64 grid in [-2, 2) are exact in bf16)."""
+    r = Rng(21)
+    shape = [3, 4]
+    g = r.values(12, -2.0, 2.0)
+    u = r.values(12, -2.0, 2.0)
+    b = r.values(4, -2.0, 2.0)
+    tol = (8e-3, 1e-3)  # half a bf16 ulp is 2^-9 relative
+    swiglu = Case(
+        "swiglu-bf16", "swiglu on bf16 [3x4]: f32 compute, one rounding to bf16.",
+        [("g", shape, "bf16", g), ("u", shape, "bf16", u)],
+        "%r = npu.swiglu %g, %u : tensor<3x4xbf16>\n" + to_f32_body("r", shape),
+        [("out", shape, "f32")], [[to_bf16(silu(x) * y) for x, y in zip(g, u)]], tol)
+    add = Case(
+        "add-bias-bf16", "add of a bf16 bias [4] to bf16 [3x4].",
+        [("a", shape, "bf16", g), ("b", [4], "bf16", b)],
+        "%r = npu.add %a, %b : tensor<3x4xbf16>, tensor<4xbf16>\n" + to_f32_body("r", shape),
+        [("out", shape, "f32")], [broadcast_ref(g, shape, b, [4], lambda x, y: to_bf16(x + y))], tol)
+    return [swiglu, add]
+
+
 CASES = [
     binary("add-broadcast", "add of a [3x4] rhs onto a [2x3x4] lhs (trailing-suffix broadcast).",
            "add", [2, 3, 4], [3, 4], lambda x, y: x + y, 1),
@@ -80,4 +127,4 @@ CASES = [
          "%out = npu.gelu %x approximate = tanh : tensor<4x6xf32>",
          [("out", [4, 6], "f32")], [[gelu_tanh(v) for v in Rng(6).values(24, -4.0, 4.0)]]),
     swiglu_case(),
-]
+] + bf16_cases()
