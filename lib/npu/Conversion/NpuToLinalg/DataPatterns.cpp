@@ -6,6 +6,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -38,8 +42,8 @@ struct WeightToGeneric : OpRewritePattern<WeightOp> {
                 Value idx = arith::IndexCastOp::create(
                     b, l, i64, linalg::IndexOp::create(b, l, i));
                 lin = arith::AddIOp::create(
-                    b, l, arith::MulIOp::create(b, l, lin,
-                                                cst(type.getDimSize(i))),
+                    b, l,
+                    arith::MulIOp::create(b, l, lin, cst(type.getDimSize(i))),
                     idx);
               }
               Value v = arith::AddIOp::create(
@@ -58,8 +62,153 @@ struct WeightToGeneric : OpRewritePattern<WeightOp> {
     return success();
   }
 };
+/// embedding -> generic over the result; the body clamps the id to
+/// [0, V - 1] and reads table[id, d] with tensor.extract.
+struct EmbeddingToGeneric : OpRewritePattern<EmbeddingOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(EmbeddingOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto type = op.getResult().getType();
+    auto idsType = op.getIds().getType();
+    unsigned rank = type.getRank();
+    auto idType = cast<IntegerType>(idsType.getElementType());
+    // Largest valid id, limited to what the id type can hold.
+    int64_t maxId = std::min<int64_t>(op.getTable().getType().getDimSize(0) - 1,
+                                      llvm::maxIntN(idType.getWidth()));
+    SmallVector<AffineExpr> idExprs;
+    for (unsigned d = 0; d + 1 < rank; ++d)
+      idExprs.push_back(getAffineDimExpr(d, ctx));
+    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, idExprs, ctx),
+                                   rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    Value table = op.getTable();
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{op.getIds()},
+            ValueRange{init}, maps, iters,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value zero =
+                  arith::ConstantOp::create(b, l, b.getIntegerAttr(idType, 0));
+              Value last = arith::ConstantOp::create(
+                  b, l, b.getIntegerAttr(idType, maxId));
+              Value id = arith::MaxSIOp::create(b, l, args[0], zero);
+              id = arith::MinSIOp::create(b, l, id, last);
+              Value row =
+                  arith::IndexCastOp::create(b, l, b.getIndexType(), id);
+              Value col = linalg::IndexOp::create(b, l, rank - 1);
+              Value v =
+                  tensor::ExtractOp::create(b, l, table, ValueRange{row, col});
+              linalg::YieldOp::create(b, l, v);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// reshape -> collapse_shape to 1-D, then expand_shape to the result; to
+/// or from rank 0, one collapse_shape / expand_shape with no reassociation.
+struct ReshapeToCollapseExpand : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inType = op.getInput().getType();
+    auto outType = op.getResult().getType();
+    if (inType == outType) {
+      rewriter.replaceOp(op, op.getInput());
+      return success();
+    }
+    auto allDims = [](int64_t rank) {
+      SmallVector<ReassociationIndices> r;
+      if (rank == 0)
+        return r;
+      r.emplace_back();
+      for (int64_t i = 0; i < rank; ++i)
+        r.back().push_back(i);
+      return r;
+    };
+    // Rank 0 on either side: every dimension of the other side is 1.
+    if (outType.getRank() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+          op, outType, op.getInput(), allDims(0));
+      return success();
+    }
+    if (inType.getRank() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+          op, outType, op.getInput(), allDims(0));
+      return success();
+    }
+    Count n = getNumElements(inType);
+    auto flatType = RankedTensorType::get({static_cast<int64_t>(n.value())},
+                                          inType.getElementType());
+    Value result = op.getInput();
+    if (inType.getRank() > 1)
+      result = tensor::CollapseShapeOp::create(rewriter, loc, flatType, result,
+                                               allDims(inType.getRank()));
+    if (outType.getRank() > 1)
+      result = tensor::ExpandShapeOp::create(rewriter, loc, outType, result,
+                                             allDims(outType.getRank()));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// transpose -> linalg.transpose (identity permutations fold away).
+struct TransposeToLinalg : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> perm = op.getPerm();
+    if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size()))) {
+      rewriter.replaceOp(op, op.getInput());
+      return success();
+    }
+    auto type = op.getResult().getType();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    auto t = linalg::TransposeOp::create(rewriter, op.getLoc(), op.getInput(),
+                                         init, perm);
+    rewriter.replaceOp(op, t.getResult());
+    return success();
+  }
+};
+
+/// concat -> tensor.concat.
+struct ConcatToTensor : OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getInputs().size() == 1) {
+      rewriter.replaceOp(op, op.getInputs().front());
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
+        op, op.getResult().getType(), static_cast<uint64_t>(op.getDim()),
+        op.getInputs());
+    return success();
+  }
+};
+
+/// slice -> tensor.extract_slice.
+struct SliceToExtractSlice : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, op.getResult().getType(), op.getInput(), ValueRange{}, ValueRange{},
+        ValueRange{}, op.getOffsets(), op.getSizes(), op.getStrides());
+    return success();
+  }
+};
 } // namespace
 
 void mlir::npu::populateDataToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<WeightToGeneric>(patterns.getContext());
+  patterns.add<WeightToGeneric, EmbeddingToGeneric, ReshapeToCollapseExpand,
+               TransposeToLinalg, ConcatToTensor, SliceToExtractSlice>(
+      patterns.getContext());
 }

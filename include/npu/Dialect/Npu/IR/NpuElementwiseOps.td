@@ -1,11 +1,179 @@
-//===- NpuElementwiseOps.td - Elementwise ops of the npu dialect -------------------===//
+//===- NpuElementwiseOps.td - elementwise ops of the npu dialect ----------===//
+//
+// Binary arithmetic with trailing-suffix broadcast (add, mul) and the
+// activation functions of transformer FFNs (silu, gelu, swiglu). All compute
+// in f32 and round once to the result element type. Work formulas: see each
+// op's description and docs/work/elementwise.md.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NPU_DIALECT_NPU_IR_NPUELEMENTWISEOPS_TD
 #define NPU_DIALECT_NPU_IR_NPUELEMENTWISEOPS_TD
 
 include "npu/Dialect/Npu/IR/NpuBase.td"
 include "npu/Dialect/Npu/IR/NpuAttrs.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Shared classes
+//===----------------------------------------------------------------------===//
+
+/// `result = lhs <op> rhs`, where `rhs` has the shape of `lhs` or of a
+/// trailing suffix of it (bias / per-channel broadcast).
+class Npu_BinaryOp<string mnemonic, list<Trait> traits = []>
+    : Npu_Op<mnemonic, !listconcat(traits,
+          [Pure, AllTypesMatch<["lhs", "result"]>])> {
+  let arguments = (ins Npu_FloatTensor:$lhs, Npu_FloatTensor:$rhs);
+  let results = (outs Npu_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Number of leading dimensions of `lhs` along which `rhs` is
+    /// broadcast (0 when both have the same shape).
+    int64_t getNumBroadcastDims() {
+      return getLhs().getType().getRank() - getRhs().getType().getRank();
+    }
+  }];
+}
+
+/// `result = f(input)` element by element; the result has the input's type.
+class Npu_UnaryOp<string mnemonic, list<Trait> traits = []>
+    : Npu_Op<mnemonic, !listconcat(traits,
+          [Pure, AllTypesMatch<["input", "result"]>])> {
+  let arguments = (ins Npu_FloatTensor:$input);
+  let results = (outs Npu_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+//===----------------------------------------------------------------------===//
+// add, mul
+//===----------------------------------------------------------------------===//
+
+def Npu_AddOp : Npu_BinaryOp<"add"> {
+  let summary = "element-wise addition with trailing-suffix broadcast";
+  let description = [{
+    `result[i..., j...] = lhs[i..., j...] + rhs[j...]`, computed in f32 and
+    rounded once to the element type. `rhs` has the shape of `lhs` or of a
+    trailing suffix of it (a bias `[N]` added to every row of `[M, N]`; a
+    rank-0 `rhs` is a scalar). Both operands and the result have the same
+    element type (f32, f16 or bf16); the result has the type of `lhs`.
+
+    Work: `numel(result)` vector FLOPs; reads `lhs` and `rhs` once each
+    (a broadcast `rhs` is read once, not once per row), writes the result.
+
+    ```mlir
+    %h = npu.add %x, %attn : tensor<4x4096xbf16>, tensor<4x4096xbf16>
+    %y = npu.add %xw, %bias : tensor<1024x3072xf32>, tensor<3072xf32>
+    ```
+  }];
+}
+
+def Npu_MulOp : Npu_BinaryOp<"mul"> {
+  let summary = "element-wise multiplication with trailing-suffix broadcast";
+  let description = [{
+    `result[i..., j...] = lhs[i..., j...] * rhs[j...]`, computed in f32 and
+    rounded once to the element type. `rhs` has the shape of `lhs` or of a
+    trailing suffix of it (a per-channel scale `[N]` on `[M, N]`). Both
+    operands and the result have the same element type (f32, f16 or bf16);
+    the result has the type of `lhs`.
+
+    Work: `numel(result)` vector FLOPs; reads `lhs` and `rhs` once each,
+    writes the result.
+
+    ```mlir
+    %y = npu.mul %gate, %up : tensor<8x14336xbf16>, tensor<8x14336xbf16>
+    %s = npu.mul %x, %scale : tensor<4x7168xf32>, tensor<7168xf32>
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+def Npu_SiluOp : Npu_UnaryOp<"silu"> {
+  let summary = "SiLU (swish) activation: x * sigmoid(x)";
+  let description = [{
+    `result = x * s` with `s = 1 / (1 + exp(-x))`, computed in f32 and
+    rounded once to the element type.
+
+    Work per element (n = numel): 1 transcendental (`exp`) and 3 vector
+    FLOPs (`+ 1`, the divide, `* x`); the negation is a sign flip and is not
+    counted. Reads the input once, writes the result.
+
+    ```mlir
+    %y = npu.silu %x : tensor<8x14336xbf16>
+    ```
+  }];
+}
+
+def Npu_GeluApproximation : I32EnumAttr<"GeluApproximation",
+    "how npu.gelu evaluates the Gaussian CDF", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Tanh", 1, "tanh">]> {
+  let cppNamespace = "::mlir::npu";
+}
+
+def Npu_GeluOp : Npu_UnaryOp<"gelu"> {
+  let summary = "GELU activation, exact (erf) or tanh-approximated";
+  let description = [{
+    Computed in f32, rounded once to the element type. With
+    `approximate = none` (the default, PyTorch's `approximate='none'`):
+
+    `result = (0.5 * x) * (1 + erf(x * (1/sqrt(2))))`
+
+    Work per element: 1 transcendental (`erf`) and 4 vector FLOPs
+    (`x * 1/sqrt(2)`, `0.5 * x`, `1 + erf`, the final multiply).
+
+    With `approximate = tanh` (GPT-2's `gelu_new`, PyTorch's
+    `approximate='tanh'`), `0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3)))`,
+    evaluated with the constants folded as
+
+    `u = (x*x) * (sqrt(2/pi)*0.044715) + sqrt(2/pi)`,
+    `result = (0.5 * x) * (1 + tanh(u * x))`
+
+    Work per element: 1 transcendental (`tanh`) and 7 vector FLOPs (`x*x`,
+    `* c1`, `+ c0`, `* x`, `0.5 * x`, `1 + tanh`, the final multiply).
+
+    Both forms read the input once and write the result.
+
+    ```mlir
+    %y = npu.gelu %x : tensor<4x3072xf32>
+    %z = npu.gelu %x approximate = tanh : tensor<1024x3072xf16>
+    ```
+  }];
+  let arguments = (ins Npu_FloatTensor:$input,
+                       DefaultValuedAttr<Npu_GeluApproximation,
+                           "::mlir::npu::GeluApproximation::None">:$approximate);
+  let assemblyFormat = [{
+    $input (`approximate` `=` $approximate^)? attr-dict `:` type($input)
+  }];
+}
+
+def Npu_SwigluOp : Npu_Op<"swiglu",
+    [Pure, AllTypesMatch<["gate", "up", "result"]>]> {
+  let summary = "SwiGLU gating: silu(gate) * up";
+  let description = [{
+    `result = silu(gate) * up = (gate / (1 + exp(-gate))) * up` in the
+    form of npu.silu (`gate * (1 / (1 + exp(-gate)))`), computed in f32 and
+    rounded once to the element type. `gate`, `up` and the result have the
+    same type (the two halves of a Llama / DeepSeek FFN up-projection).
+
+    Work per element: silu's 1 transcendental (`exp`) and 3 vector FLOPs,
+    plus 1 vector FLOP (`* up`): 1 transcendental + 4 vector. Reads `gate`
+    and `up` once, writes the result.
+
+    ```mlir
+    %h = npu.swiglu %gate, %up : tensor<8x14336xbf16>
+    ```
+  }];
+  let arguments = (ins Npu_FloatTensor:$gate, Npu_FloatTensor:$up);
+  let results = (outs Npu_FloatTensor:$result);
+  let assemblyFormat = "$gate `,` $up attr-dict `:` type($gate)";
+}
 
 #endif // NPU_DIALECT_NPU_IR_NPUELEMENTWISEOPS_TD

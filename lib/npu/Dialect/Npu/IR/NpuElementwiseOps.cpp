@@ -1,6 +1,96 @@
-//===- NpuElementwiseOps.cpp - Elementwise ops of the npu dialect ------------------===//
+//===- NpuElementwiseOps.cpp - elementwise ops of the npu dialect ---------===//
+//
+// Verifiers and work of add, mul, silu, gelu and swiglu. The FLOP counts
+// follow the exact sequence of operations of the reference lowering
+// (ElementwisePatterns.cpp); docs/work/elementwise.md derives each.
+//
+//===----------------------------------------------------------------------===//
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace mlir;
 using namespace mlir::npu;
+
+/// Reads every distinct operand once (`x * x` reads x once), writes every
+/// result; operands that are parameters add their bytes to paramBytes.
+static Work getDistinctOperandResultTraffic(Operation *op) {
+  Work w;
+  llvm::SmallPtrSet<void *, 4> seen;
+  for (Value v : op->getOperands()) {
+    if (!seen.insert(v.getAsOpaquePointer()).second)
+      continue;
+    w.bytesRead += getNumBytes(v);
+    if (isParameter(v))
+      w.paramBytes += getNumBytes(v);
+  }
+  for (Value v : op->getResults())
+    w.bytesWritten += getNumBytes(v);
+  return w;
+}
+
+/// Traffic plus `vectorPerElem` vector and `transcendentalPerElem`
+/// transcendental FLOPs per result element.
+static Work getElementwiseWork(Operation *op, uint64_t vectorPerElem,
+                               uint64_t transcendentalPerElem) {
+  Work w = getDistinctOperandResultTraffic(op);
+  Count n = getNumElements(op->getResult(0).getType());
+  w.vectorFlops = Count(vectorPerElem) * n;
+  w.transcendentalFlops = Count(transcendentalPerElem) * n;
+  return w;
+}
+
+/// `rhs` must have the element type of `lhs` and the shape of `lhs` or of a
+/// trailing suffix of it.
+static LogicalResult verifyBroadcastOperands(Operation *op,
+                                             RankedTensorType lhs,
+                                             RankedTensorType rhs) {
+  if (lhs.getElementType() != rhs.getElementType())
+    return op->emitOpError("rhs element type ")
+           << rhs.getElementType() << " differs from lhs element type "
+           << lhs.getElementType();
+  ArrayRef<int64_t> l = lhs.getShape(), r = rhs.getShape();
+  if (r.size() > l.size() || l.take_back(r.size()) != r)
+    return op->emitOpError("rhs type ")
+           << rhs << " must have the shape of lhs " << lhs
+           << " or of a trailing suffix of it";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AddOp, MulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddOp::verify() {
+  return verifyBroadcastOperands(*this, getLhs().getType(), getRhs().getType());
+}
+
+// One add per result element.
+Work AddOp::computeWork() { return getElementwiseWork(*this, 1, 0); }
+
+LogicalResult MulOp::verify() {
+  return verifyBroadcastOperands(*this, getLhs().getType(), getRhs().getType());
+}
+
+// One multiply per result element.
+Work MulOp::computeWork() { return getElementwiseWork(*this, 1, 0); }
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+// x * (1 / (1 + exp(-x))): exp; add, divide, multiply (negation is free).
+Work SiluOp::computeWork() { return getElementwiseWork(*this, 3, 1); }
+
+// none: (0.5x) * (1 + erf(x * 1/sqrt2)): erf; 2 multiplies for the
+//       arguments, add, final multiply.
+// tanh: (0.5x) * (1 + tanh(((x*x) * c1 + c0) * x)): tanh; x*x, *c1, +c0,
+//       *x, 0.5*x, add, final multiply.
+Work GeluOp::computeWork() {
+  return getElementwiseWork(
+      *this, getApproximate() == GeluApproximation::Tanh ? 7 : 4, 1);
+}
+
+// silu(gate) (1 exp, 3 vector) times up (1 vector).
+Work SwigluOp::computeWork() { return getElementwiseWork(*this, 4, 1); }

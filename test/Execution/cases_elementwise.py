@@ -1,0 +1,130 @@
+"""Execution cases of the elementwise ops, with an independent reference."""
+import math
+import struct
+
+from gen import Case, Rng, prod
+
+
+def ttype(shape):
+    return "tensor<%sxf32>" % "x".join(map(str, shape))
+
+
+def broadcast_ref(a, ashape, b, bshape, fn):
+    """fn(a[i..., j...], b[j...]) with b a trailing suffix of a's shape."""
+    n = prod(bshape)
+    return [fn(x, b[i % n]) for i, x in enumerate(a)]
+
+
+def silu(x):
+    return x / (1.0 + math.exp(-x))
+
+
+def gelu_erf(x):
+    return 0.5 * x * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def gelu_tanh(x):
+    return 0.5 * x * (1.0 + math.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def binary(name, doc, op, ashape, bshape, fn, seed):
+    r = Rng(seed)
+    a = r.values(prod(ashape), -2.0, 2.0)
+    b = r.values(prod(bshape), -2.0, 2.0)
+    body = "%%out = npu.%s %%a, %%b : %s, %s" % (op, ttype(ashape), ttype(bshape))
+    return Case(name, doc, [("a", ashape, "f32", a), ("b", bshape, "f32", b)], body,
+                [("out", ashape, "f32")], [broadcast_ref(a, ashape, b, bshape, fn)])
+
+
+def unary(name, doc, op, shape, fn, seed):
+    x = Rng(seed).values(prod(shape), -4.0, 4.0)
+    body = "%%out = npu.%s %%x : %s" % (op, ttype(shape))
+    return Case(name, doc, [("x", shape, "f32", x)], body, [("out", shape, "f32")],
+                [[fn(v) for v in x]])
+
+
+def swiglu_case():
+    shape = [3, 5]
+    r = Rng(7)
+    g = r.values(prod(shape), -4.0, 4.0)
+    u = r.values(prod(shape), -2.0, 2.0)
+    body = "%%out = npu.swiglu %%g, %%u : %s" % ttype(shape)
+    return Case("swiglu", "swiglu(gate, up) = silu(gate) * up on [3x5].",
+                [("g", shape, "f32", g), ("u", shape, "f32", u)], body,
+                [("out", shape, "f32")], [[silu(a) * b for a, b in zip(g, u)]])
+
+
+def add_scalar_case():
+    r = Rng(8)
+    a = r.values(6, -2.0, 2.0)
+    b = r.values(1, -2.0, 2.0)
+    body = "%out = npu.add %a, %b : tensor<2x3xf32>, tensor<f32>"
+    return Case("add-scalar", "add of a rank-0 rhs (empty suffix) to [2x3].",
+                [("a", [2, 3], "f32", a), ("b", [], "f32", b)], body,
+                [("out", [2, 3], "f32")], [[x + b[0] for x in a]])
+
+
+def to_bf16(x):
+    """Rounds a float to the nearest bf16 (ties to even), through f32."""
+    bits = struct.unpack("<I", struct.pack("<f", x))[0]
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def to_f32_body(src, shape):
+    """MLIR lines extending a bf16 tensor %src to the f32 tensor %out."""
+    t = "x".join(map(str, shape))
+    dims = ", ".join("d%d" % i for i in range(len(shape)))
+    m = "affine_map<(%s) -> (%s)>" % (dims, dims)
+    return "\n".join([
+        "%%init = tensor.empty() : tensor<%sxf32>" % t,
+        "%%out = linalg.generic {indexing_maps = [%s, %s], iterator_types = [%s]} "
+        "ins(%%%s : tensor<%sxbf16>) outs(%%init : tensor<%sxf32>) {" % (
+            m, m, ", ".join(['"parallel"'] * len(shape)), src, t, t),
+        "^bb0(%in: bf16, %o: f32):",
+        "%e = arith.extf %in : bf16 to f32",
+        "linalg.yield %e : f32",
+        "} -> tensor<%sxf32>" % t,
+    ])
+
+
+def bf16_cases():
+    """bf16 operands: computed in f32, rounded once to bf16 (inputs on a
+    1/64 grid in [-2, 2) are exact in bf16)."""
+    r = Rng(21)
+    shape = [3, 4]
+    g = r.values(12, -2.0, 2.0)
+    u = r.values(12, -2.0, 2.0)
+    b = r.values(4, -2.0, 2.0)
+    tol = (8e-3, 1e-3)  # half a bf16 ulp is 2^-9 relative
+    swiglu = Case(
+        "swiglu-bf16", "swiglu on bf16 [3x4]: f32 compute, one rounding to bf16.",
+        [("g", shape, "bf16", g), ("u", shape, "bf16", u)],
+        "%r = npu.swiglu %g, %u : tensor<3x4xbf16>\n" + to_f32_body("r", shape),
+        [("out", shape, "f32")], [[to_bf16(silu(x) * y) for x, y in zip(g, u)]], tol)
+    add = Case(
+        "add-bias-bf16", "add of a bf16 bias [4] to bf16 [3x4].",
+        [("a", shape, "bf16", g), ("b", [4], "bf16", b)],
+        "%r = npu.add %a, %b : tensor<3x4xbf16>, tensor<4xbf16>\n" + to_f32_body("r", shape),
+        [("out", shape, "f32")], [broadcast_ref(g, shape, b, [4], lambda x, y: to_bf16(x + y))], tol)
+    return [swiglu, add]
+
+
+CASES = [
+    binary("add-broadcast", "add of a [3x4] rhs onto a [2x3x4] lhs (trailing-suffix broadcast).",
+           "add", [2, 3, 4], [3, 4], lambda x, y: x + y, 1),
+    binary("add-bias", "add of a bias [5] to every row of [3x5].",
+           "add", [3, 5], [5], lambda x, y: x + y, 2),
+    add_scalar_case(),
+    binary("mul", "element-wise mul of two [3x5] tensors.",
+           "mul", [3, 5], [3, 5], lambda x, y: x * y, 3),
+    binary("mul-broadcast", "mul by a per-channel scale [4] on [2x3x4].",
+           "mul", [2, 3, 4], [4], lambda x, y: x * y, 4),
+    unary("silu", "silu(x) = x * sigmoid(x) on [4x6], x in [-4, 4).", "silu", [4, 6], silu, 5),
+    unary("gelu-erf", "exact (erf) gelu on [4x6], x in [-4, 4).", "gelu", [4, 6], gelu_erf, 6),
+    Case("gelu-tanh", "tanh-approximated gelu (GPT-2) on [4x6], x in [-4, 4).",
+         [("x", [4, 6], "f32", Rng(6).values(24, -4.0, 4.0))],
+         "%out = npu.gelu %x approximate = tanh : tensor<4x6xf32>",
+         [("out", [4, 6], "f32")], [[gelu_tanh(v) for v in Rng(6).values(24, -4.0, 4.0)]]),
+    swiglu_case(),
+] + bf16_cases()
