@@ -220,3 +220,23 @@ TEST_F(WorkTest, KVCachePrefillAppendFp8) {
   EXPECT_EQ(w.bytesRead.value(), 2ull * 4 * 512 * 64);
   EXPECT_EQ(w.bytesWritten.value(), 2ull * 4 * 512 * 64);
 }
+
+TEST_F(WorkTest, ExpertsFlopsOverflowIsAnError) {
+  // 2 * 3 * T * k * D * F = 6 * 2^30 * 2^4 * 2^14 * 2^14 = 6 * 2^62 > 2^64:
+  // every tensor fits, the FLOP count does not.
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @f(%x: tensor<1073741824x16384xbf16>, %i: tensor<1073741824x16xi32>, %w: tensor<1073741824x16xf32>,
+                 %g: tensor<16x16384x16384xf8E4M3FN>, %u: tensor<16x16384x16384xf8E4M3FN>,
+                 %d: tensor<16x16384x16384xf8E4M3FN>) -> tensor<1073741824x16384xbf16> {
+      %y = npu.moe_experts %x, %i, %w, %g, %u, %d load(#npu.expert_load<uniform>)
+          : tensor<1073741824x16384xbf16>, tensor<1073741824x16xi32>, tensor<1073741824x16xf32>,
+            tensor<16x16384x16384xf8E4M3FN>, tensor<16x16384x16384xf8E4M3FN>, tensor<16x16384x16384xf8E4M3FN>
+          -> tensor<1073741824x16384xbf16>
+      return %y : tensor<1073741824x16384xbf16>
+    })mlir");
+  ASSERT_TRUE(module) << "IR does not parse or verify";
+  std::string diag;
+  FailureOr<Work> w = sumWork(*module, &diag);
+  EXPECT_TRUE(failed(w));
+  EXPECT_NE(diag.find("does not fit in 64 bits"), std::string::npos) << diag;
+}
