@@ -1,4 +1,15 @@
-//===- MoEPatterns.cpp - MoE ops to linalg ------------------------===//
+//===- MoEPatterns.cpp - MoE ops to linalg --------------------------------===//
+//
+// Reference lowerings: clarity over speed. All arithmetic is in f32.
+//
+// * moe_router: whole-tensor linalg.generic stages. Top-k selection uses
+//   ranks: rank[t, e] = #{e' : sel[e'] > sel[e] or (sel[e'] == sel[e] and
+//   e' < e)}; expert e is chosen iff rank < k, at output position rank. This
+//   is O(E^2) per token, but loop-free and exactly the tie rule of the op.
+// * moe_experts: per (token, slot) SwiGLU with the expert's weights read by
+//   tensor.extract at the (clamped) routed index.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
@@ -8,7 +19,403 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::npu;
 
-void mlir::npu::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {}
+namespace {
+using utils::IteratorType;
+constexpr IteratorType kPar = IteratorType::parallel;
+constexpr IteratorType kRed = IteratorType::reduction;
+
+/// An affine map of `numDims` loops selecting the loop dims `dims`.
+AffineMap dimsMap(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
+  SmallVector<AffineExpr> exprs;
+  for (unsigned d : dims)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(numDims, 0, exprs, ctx);
+}
+
+Value f32Const(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+/// A linalg.generic with the given inputs/outputs (value, map) and body.
+ValueRange generic(OpBuilder &b, Location loc, ArrayRef<Value> inputs,
+                   ArrayRef<Value> outputs, ArrayRef<AffineMap> maps,
+                   ArrayRef<IteratorType> iters,
+                   function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Type> types;
+  for (Value v : outputs)
+    types.push_back(v.getType());
+  return linalg::GenericOp::create(b, loc, types, inputs, outputs, maps, iters,
+                                   body)
+      .getResults();
+}
+
+/// sigmoid(x) = 1 / (1 + exp(-x)), in f32.
+Value sigmoid(OpBuilder &b, Location loc, Value x) {
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  Value one = f32Const(b, loc, 1.0);
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, e));
+}
+
+/// Ranks of the values of each row of `values` [T, N] (f32): the number of
+/// entries of the row that are larger, or equal with a lower index. Result
+/// [T, N] i64; the ranks of a row are a permutation of [0, N) (without NaN).
+Value buildRowRanks(OpBuilder &b, Location loc, Value values) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(values.getType());
+  int64_t t = type.getDimSize(0), n = type.getDimSize(1);
+  Value init = createFilled(b, loc, {t, n}, b.getI64Type(), 0);
+  // Loops (t, i, j): rank[t, i] += (v[t, j] before v[t, i]).
+  return generic(
+      b, loc, {values, values}, {init},
+      {dimsMap(ctx, 3, {0, 2}), dimsMap(ctx, 3, {0, 1}),
+       dimsMap(ctx, 3, {0, 1})},
+      {kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value i = linalg::IndexOp::create(nb, l, 1);
+        Value j = linalg::IndexOp::create(nb, l, 2);
+        Value gt = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
+                                         args[0], args[1]);
+        Value eq = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
+                                         args[0], args[1]);
+        Value lower =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, j, i);
+        Value before = arith::OrIOp::create(
+            nb, l, gt, arith::AndIOp::create(nb, l, eq, lower));
+        Value inc = arith::ExtUIOp::create(nb, l, nb.getI64Type(), before);
+        linalg::YieldOp::create(
+            nb, l, ValueRange{arith::AddIOp::create(nb, l, args[2], inc)});
+      })[0];
+}
+
+struct MoERouterToLinalg : OpRewritePattern<MoERouterOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MoERouterOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    OpBuilder &b = rewriter;
+    Type f32 = b.getF32Type();
+    int64_t t = op.getNumTokens(), e = op.getNumExperts();
+    auto k = static_cast<int64_t>(op.getTopK());
+    const double negInf = -std::numeric_limits<double>::infinity();
+    AffineMap id2 = b.getMultiDimIdentityMap(2);
+    AffineMap rowMap = dimsMap(ctx, 2, {0});
+    Value logits = castTensor(b, loc, op.getLogits(), f32);
+
+    // 1. Scores.
+    Value scores;
+    Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, e}, f32);
+    if (op.getScoring() == ScoringFunc::Sigmoid) {
+      scores =
+          generic(b, loc, {logits}, {empty}, {id2, id2}, {kPar, kPar},
+                  [&](OpBuilder &nb, Location l, ValueRange args) {
+                    linalg::YieldOp::create(nb, l, sigmoid(nb, l, args[0]));
+                  })[0];
+    } else {
+      // softmax: exp(x - max) / sum(exp(x - max)) over the row.
+      Value maxInit = createFilled(b, loc, {t}, f32, negInf);
+      Value rowMax = generic(
+          b, loc, {logits}, {maxInit}, {id2, rowMap}, {kPar, kRed},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::MaximumFOp::create(nb, l, args[0], args[1])});
+          })[0];
+      Value exps = generic(
+          b, loc, {logits, rowMax}, {empty}, {id2, rowMap, id2}, {kPar, kPar},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value d = arith::SubFOp::create(nb, l, args[0], args[1]);
+            linalg::YieldOp::create(nb, l,
+                                    ValueRange{math::ExpOp::create(nb, l, d)});
+          })[0];
+      Value sumInit = createFilled(b, loc, {t}, f32, 0.0);
+      Value rowSum = generic(
+          b, loc, {exps}, {sumInit}, {id2, rowMap}, {kPar, kRed},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::AddFOp::create(nb, l, args[0], args[1])});
+          })[0];
+      scores = generic(
+          b, loc, {exps, rowSum}, {empty}, {id2, rowMap, id2}, {kPar, kPar},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::DivFOp::create(nb, l, args[0], args[1])});
+          })[0];
+    }
+
+    // 2. Selection scores: + bias (selection only).
+    Value sel = scores;
+    if (Value bias = op.getBias()) {
+      Value biasF = castTensor(b, loc, bias, f32);
+      sel = generic(
+          b, loc, {scores, biasF}, {empty}, {id2, dimsMap(ctx, 2, {1}), id2},
+          {kPar, kPar}, [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::AddFOp::create(nb, l, args[0], args[1])});
+          })[0];
+    }
+
+    // 3. Group-limited selection: experts outside the topk_group best groups
+    //    get -inf.
+    if (op.hasGroups()) {
+      auto n = static_cast<int64_t>(*op.getNGroup());
+      auto g = static_cast<int64_t>(*op.getTopkGroup());
+      int64_t gs = e / n;
+      auto type3 = RankedTensorType::get({t, n, gs}, f32);
+      SmallVector<ReassociationIndices> reassoc = {{0}, {1, 2}};
+      Value sel3 = tensor::ExpandShapeOp::create(b, loc, type3, sel, reassoc);
+      AffineMap id3 = b.getMultiDimIdentityMap(3);
+      AffineMap grpMap = dimsMap(ctx, 3, {0, 1});
+      // Top-2 of each group (m1 >= m2), as a reduction with two outputs.
+      Value top = createFilled(b, loc, {t, n}, f32, negInf);
+      ValueRange tops = generic(
+          b, loc, {sel3}, {top, top}, {id3, grpMap, grpMap}, {kPar, kPar, kRed},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value m1 = arith::MaximumFOp::create(nb, l, args[1], args[0]);
+            Value lo = arith::MinimumFOp::create(nb, l, args[1], args[0]);
+            Value m2 = arith::MaximumFOp::create(nb, l, args[2], lo);
+            linalg::YieldOp::create(nb, l, ValueRange{m1, m2});
+          });
+      Value groupScore = tops[0];
+      if (gs >= 2) {
+        Value gEmpty =
+            tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, n}, f32);
+        groupScore = generic(
+            b, loc, {tops[0], tops[1]}, {gEmpty}, {id2, id2, id2}, {kPar, kPar},
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              linalg::YieldOp::create(
+                  nb, l,
+                  ValueRange{arith::AddFOp::create(nb, l, args[0], args[1])});
+            })[0];
+      }
+      Value groupRank = buildRowRanks(b, loc, groupScore);
+      Value masked3 = generic(
+          b, loc, {sel3, groupRank},
+          {tensor::EmptyOp::create(b, loc, type3.getShape(), f32)},
+          {id3, grpMap, id3}, {kPar, kPar, kPar},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value kept = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, args[1],
+                arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(g)));
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::SelectOp::create(nb, l, kept, args[0],
+                                                   f32Const(nb, l, negInf))});
+          })[0];
+      sel = tensor::CollapseShapeOp::create(b, loc, masked3, reassoc);
+    }
+
+    // 4. Top-k by rank; 5. weights = scores of the chosen experts.
+    Value rank = buildRowRanks(b, loc, sel);
+    auto idxType = op.getIndices().getType();
+    Type idxElem = idxType.getElementType();
+    Value idxInit = createFilled(b, loc, {t, k}, idxElem, 0);
+    Value wInit = createFilled(b, loc, {t, k}, f32, 0.0);
+    AffineMap outMap = dimsMap(ctx, 3, {0, 1});
+    AffineMap expertMap = dimsMap(ctx, 3, {0, 2});
+    ValueRange chosen = generic(
+        b, loc, {rank, scores}, {idxInit, wInit},
+        {expertMap, expertMap, outMap, outMap}, {kPar, kPar, kRed},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value j = arith::IndexCastOp::create(
+              nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, 1));
+          Value ex = arith::IndexCastOp::create(
+              nb, l, idxElem, linalg::IndexOp::create(nb, l, 2));
+          Value hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                            args[0], j);
+          linalg::YieldOp::create(
+              nb, l,
+              ValueRange{
+                  arith::SelectOp::create(nb, l, hit, ex, args[2]),
+                  arith::SelectOp::create(nb, l, hit, args[1], args[3])});
+        });
+    Value indices = chosen[0], weights = chosen[1];
+
+    // norm_topk: divide by the sum over the k chosen; then the scale.
+    Value wEmpty =
+        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, k}, f32);
+    if (op.getNormTopk()) {
+      Value sumInit = createFilled(b, loc, {t}, f32, 0.0);
+      Value sum = generic(
+          b, loc, {weights}, {sumInit}, {id2, rowMap}, {kPar, kRed},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::AddFOp::create(nb, l, args[0], args[1])});
+          })[0];
+      weights = generic(
+          b, loc, {weights, sum}, {wEmpty}, {id2, rowMap, id2}, {kPar, kPar},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::DivFOp::create(nb, l, args[0], args[1])});
+          })[0];
+    }
+    double scale = op.getScale().convertToDouble();
+    if (scale != 1.0) {
+      weights = generic(b, loc, {weights}, {wEmpty}, {id2, id2}, {kPar, kPar},
+                        [&](OpBuilder &nb, Location l, ValueRange args) {
+                          linalg::YieldOp::create(
+                              nb, l,
+                              ValueRange{arith::MulFOp::create(
+                                  nb, l, args[0], f32Const(nb, l, scale))});
+                        })[0];
+    }
+    rewriter.replaceOp(op, {indices, weights});
+    return success();
+  }
+};
+
+/// The routed index as an `index` clamped to [0, numExperts - 1].
+Value clampedExpert(OpBuilder &b, Location loc, Value idx, int64_t numExperts) {
+  Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value last = arith::ConstantIndexOp::create(b, loc, numExperts - 1);
+  return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, i, zero),
+                                last);
+}
+
+/// silu(g) * u = g / (1 + exp(-g)) * u, in f32.
+Value siluGate(OpBuilder &b, Location loc, Value g, Value u) {
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, g));
+  Value den = arith::AddFOp::create(b, loc, f32Const(b, loc, 1.0), e);
+  Value s = arith::DivFOp::create(b, loc, g, den);
+  return arith::MulFOp::create(b, loc, s, u);
+}
+
+struct MoEExpertsToLinalg : OpRewritePattern<MoEExpertsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MoEExpertsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    OpBuilder &b = rewriter;
+    Type f32 = b.getF32Type();
+    int64_t t = op.getNumTokens(), d = op.getModelDim(), k = op.getTopK();
+    int64_t e = op.getNumExperts(), f = op.getFfnDim();
+    Value x = castTensor(b, loc, op.getX(), f32);
+    Value indices = op.getIndices();
+    Value wGate = op.getWGate(), wUp = op.getWUp(), wDown = op.getWDown();
+
+    // Routed gate and up projections. Loops (t, j, f, d).
+    Value hInit = createFilled(b, loc, {t, k, f}, f32, 0.0);
+    ValueRange gateUp = generic(
+        b, loc, {x, indices}, {hInit, hInit},
+        {dimsMap(ctx, 4, {0, 3}), dimsMap(ctx, 4, {0, 1}),
+         dimsMap(ctx, 4, {0, 1, 2}), dimsMap(ctx, 4, {0, 1, 2})},
+        {kPar, kPar, kPar, kRed},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value ex = clampedExpert(nb, l, args[1], e);
+          SmallVector<Value> at = {ex, linalg::IndexOp::create(nb, l, 2),
+                                   linalg::IndexOp::create(nb, l, 3)};
+          Value wg = castFloat(
+              nb, l, tensor::ExtractOp::create(nb, l, wGate, at), f32);
+          Value wu =
+              castFloat(nb, l, tensor::ExtractOp::create(nb, l, wUp, at), f32);
+          Value g = arith::AddFOp::create(
+              nb, l, args[2], arith::MulFOp::create(nb, l, args[0], wg));
+          Value u = arith::AddFOp::create(
+              nb, l, args[3], arith::MulFOp::create(nb, l, args[0], wu));
+          linalg::YieldOp::create(nb, l, ValueRange{g, u});
+        });
+    AffineMap id3 = b.getMultiDimIdentityMap(3);
+    Value h = generic(
+        b, loc, {gateUp[0], gateUp[1]},
+        {tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, k, f}, f32)},
+        {id3, id3, id3}, {kPar, kPar, kPar},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          linalg::YieldOp::create(nb, l, siluGate(nb, l, args[0], args[1]));
+        })[0];
+    // Routed down projection per assignment. Loops (t, j, dd, f).
+    Value oInit = createFilled(b, loc, {t, k, d}, f32, 0.0);
+    Value o = generic(
+        b, loc, {indices, h}, {oInit},
+        {dimsMap(ctx, 4, {0, 1}), dimsMap(ctx, 4, {0, 1, 3}),
+         dimsMap(ctx, 4, {0, 1, 2})},
+        {kPar, kPar, kPar, kRed},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value ex = clampedExpert(nb, l, args[0], e);
+          SmallVector<Value> at = {ex, linalg::IndexOp::create(nb, l, 2),
+                                   linalg::IndexOp::create(nb, l, 3)};
+          Value wd = castFloat(
+              nb, l, tensor::ExtractOp::create(nb, l, wDown, at), f32);
+          linalg::YieldOp::create(
+              nb, l,
+              ValueRange{arith::AddFOp::create(
+                  nb, l, args[2], arith::MulFOp::create(nb, l, wd, args[1]))});
+        })[0];
+
+    // The accumulator starts at the shared experts' output (or 0).
+    Value acc;
+    if (op.hasShared()) {
+      Value sGate = castTensor(b, loc, op.getSharedGate(), f32);
+      Value sUp = castTensor(b, loc, op.getSharedUp(), f32);
+      Value sDown = castTensor(b, loc, op.getSharedDown(), f32);
+      int64_t fs = cast<RankedTensorType>(sGate.getType()).getDimSize(0);
+      // Loops (t, f, d).
+      Value sInit = createFilled(b, loc, {t, fs}, f32, 0.0);
+      ValueRange sGateUp = generic(
+          b, loc, {x, sGate, sUp}, {sInit, sInit},
+          {dimsMap(ctx, 3, {0, 2}), dimsMap(ctx, 3, {1, 2}),
+           dimsMap(ctx, 3, {1, 2}), dimsMap(ctx, 3, {0, 1}),
+           dimsMap(ctx, 3, {0, 1})},
+          {kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value g = arith::AddFOp::create(
+                nb, l, args[3], arith::MulFOp::create(nb, l, args[0], args[1]));
+            Value u = arith::AddFOp::create(
+                nb, l, args[4], arith::MulFOp::create(nb, l, args[0], args[2]));
+            linalg::YieldOp::create(nb, l, ValueRange{g, u});
+          });
+      AffineMap id2 = b.getMultiDimIdentityMap(2);
+      Value sh = generic(
+          b, loc, {sGateUp[0], sGateUp[1]},
+          {tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, fs}, f32)},
+          {id2, id2, id2}, {kPar, kPar},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, siluGate(nb, l, args[0], args[1]));
+          })[0];
+      // Loops (t, dd, f).
+      acc = generic(
+          b, loc, {sh, sDown}, {createFilled(b, loc, {t, d}, f32, 0.0)},
+          {dimsMap(ctx, 3, {0, 2}), dimsMap(ctx, 3, {1, 2}),
+           dimsMap(ctx, 3, {0, 1})},
+          {kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l,
+                ValueRange{arith::AddFOp::create(
+                    nb, l, args[2],
+                    arith::MulFOp::create(nb, l, args[0], args[1]))});
+          })[0];
+    } else {
+      acc = createFilled(b, loc, {t, d}, f32, 0.0);
+    }
+    // Weighted sum over the k slots. Loops (t, dd, j).
+    Value y = generic(
+        b, loc, {op.getWeights(), o}, {acc},
+        {dimsMap(ctx, 3, {0, 2}), dimsMap(ctx, 3, {0, 2, 1}),
+         dimsMap(ctx, 3, {0, 1})},
+        {kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value w = castFloat(nb, l, args[0], f32);
+          linalg::YieldOp::create(
+              nb, l,
+              ValueRange{arith::AddFOp::create(
+                  nb, l, args[2], arith::MulFOp::create(nb, l, w, args[1]))});
+        })[0];
+    rewriter.replaceOp(
+        op, castTensor(b, loc, y, op.getResult().getType().getElementType()));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::npu::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<MoERouterToLinalg, MoEExpertsToLinalg>(patterns.getContext());
+}

@@ -1,0 +1,143 @@
+"""Execution cases of npu.moe_router and npu.moe_experts, with an independent
+pure-Python reference (DeepSeek-V3 noaux_tc routing, SwiGLU experts)."""
+import math
+
+from gen import Case, Rng, prod
+
+
+def tt(shape, dtype):
+    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), dtype)
+
+
+def router_ref(logits, t, e, k, scoring, bias=None, groups=None, norm=False, scale=1.0):
+    """Returns (indices, weights) flat, and the smallest gap between two
+    compared selection (or group) scores, so that a case can make sure f32
+    rounding cannot reorder them."""
+    idx_out, w_out = [], []
+    gap = float("inf")
+    for r in range(t):
+        row = logits[r * e:(r + 1) * e]
+        if scoring == "sigmoid":
+            score = [1.0 / (1.0 + math.exp(-v)) for v in row]
+        else:
+            m = max(row)
+            ex = [math.exp(v - m) for v in row]
+            s = sum(ex)
+            score = [v / s for v in ex]
+        sel = [score[i] + (bias[i] if bias else 0.0) for i in range(e)]
+        cand = list(range(e))
+        if groups:
+            n, g = groups
+            gs = e // n
+            gscore = []
+            for gi in range(n):
+                vals = sorted(sel[gi * gs:(gi + 1) * gs], reverse=True)
+                gscore.append(sum(vals[:min(2, gs)]))
+            order = sorted(range(n), key=lambda gi: (-gscore[gi], gi))
+            kept = set(order[:g])
+            cand = [i for i in range(e) if i // gs in kept]
+            gap = min(gap, min(abs(gscore[a] - gscore[b]) for a in range(n) for b in range(a)))
+        chosen = sorted(cand, key=lambda i: (-sel[i], i))[:k]
+        gap = min(gap, min(abs(sel[a] - sel[b]) for a in cand for b in cand if a < b))
+        w = [score[i] for i in chosen]
+        if norm:
+            s = sum(w)
+            w = [v / s for v in w]
+        w = [v * scale for v in w]
+        idx_out += chosen
+        w_out += w
+    return idx_out, w_out, gap
+
+
+def router_case(name, doc, t, e, k, scoring, idx_dtype, seed, with_bias=False,
+                groups=None, norm=False, scale=None):
+    r = Rng(seed)
+    logits = r.values(t * e, -4.0, 4.0)
+    bias = r.values(e, -0.5, 0.5) if with_bias else None
+    idx, w, gap = router_ref(logits, t, e, k, scoring, bias, groups, norm,
+                             scale if scale is not None else 1.0)
+    # Distinct compared scores (f32 rounding cannot change the choice).
+    assert gap > 1e-5, (name, gap)
+    inputs = [("logits", [t, e], "f32", logits)]
+    operands, types = "%logits", tt([t, e], "f32")
+    if with_bias:
+        inputs.append(("bias", [e], "f32", bias))
+        operands += ", %bias"
+        types += ", " + tt([e], "f32")
+    attrs = "top_k(%d) scoring(%s)" % (k, scoring)
+    if groups:
+        attrs += " groups(%d, %d)" % groups
+    if norm:
+        attrs += " norm_topk"
+    if scale is not None:
+        attrs += " scale(%r)" % scale
+    body = "%%idx, %%w = npu.moe_router %s %s : %s -> %s, %s" % (
+        operands, attrs, types, tt([t, k], idx_dtype), tt([t, k], "f32"))
+    return Case(name, doc, inputs, body,
+                [("idx", [t, k], idx_dtype), ("w", [t, k], "f32")], [idx, w])
+
+
+def silu(v):
+    return v / (1.0 + math.exp(-v))
+
+
+def ffn(x, wg, wu, wd, d, f):
+    """down(silu(gate x) * up x) with nn.Linear layouts [F, D], [F, D], [D, F]."""
+    h = []
+    for i in range(f):
+        g = sum(wg[i * d + c] * x[c] for c in range(d))
+        u = sum(wu[i * d + c] * x[c] for c in range(d))
+        h.append(silu(g) * u)
+    return [sum(wd[o * f + i] * h[i] for i in range(f)) for o in range(d)]
+
+
+def experts_case(name, doc, t, d, f, e, k, seed, fs=None):
+    r = Rng(seed)
+    x = r.values(t * d)
+    idx = []
+    for _ in range(t):  # k distinct experts per token
+        pool = list(range(e))
+        for _ in range(k):
+            idx.append(pool.pop(r.ints(1, 0, len(pool))[0]))
+    w = r.values(t * k, 0.0, 1.0)
+    wg = r.values(e * f * d)
+    wu = r.values(e * f * d)
+    wd = r.values(e * d * f)
+    inputs = [("x", [t, d], "f32", x), ("idx", [t, k], "i64", idx), ("w", [t, k], "f32", w),
+              ("wg", [e, f, d], "f32", wg), ("wu", [e, f, d], "f32", wu), ("wd", [e, d, f], "f32", wd)]
+    types = [tt([t, d], "f32"), tt([t, k], "i64"), tt([t, k], "f32"), tt([e, f, d], "f32"),
+             tt([e, f, d], "f32"), tt([e, d, f], "f32")]
+    shared = ""
+    if fs:
+        sg, su, sd = r.values(fs * d), r.values(fs * d), r.values(d * fs)
+        inputs += [("sg", [fs, d], "f32", sg), ("su", [fs, d], "f32", su), ("sd", [d, fs], "f32", sd)]
+        types += [tt([fs, d], "f32"), tt([fs, d], "f32"), tt([d, fs], "f32")]
+        shared = " shared(%sg, %su, %sd)"
+    out = []
+    for tok in range(t):
+        xt = x[tok * d:(tok + 1) * d]
+        y = ffn(xt, sg, su, sd, d, fs) if fs else [0.0] * d
+        for j in range(k):
+            ex = idx[tok * k + j]
+            o = ffn(xt, wg[ex * f * d:(ex + 1) * f * d], wu[ex * f * d:(ex + 1) * f * d],
+                    wd[ex * d * f:(ex + 1) * d * f], d, f)
+            y = [y[c] + w[tok * k + j] * o[c] for c in range(d)]
+        out += y
+    body = ("%%y = npu.moe_experts %%x, %%idx, %%w, %%wg, %%wu, %%wd%s load(#npu.expert_load<uniform>) "
+            ": %s -> %s" % (shared, ", ".join(types), tt([t, d], "f32")))
+    return Case(name, doc, inputs, body, [("y", [t, d], "f32")], [out])
+
+
+CASES = [
+    router_case("moe-router-softmax-top2", "Softmax top-2 routing with norm_topk (Mixtral style).",
+                3, 8, 2, "softmax", "i32", 11, norm=True),
+    router_case("moe-router-sigmoid-grouped",
+                "DeepSeek-V3 routing: sigmoid, selection bias, groups(4, 2), top-2, norm, scale 2.5.",
+                4, 8, 2, "sigmoid", "i64", 12, with_bias=True, groups=(4, 2), norm=True, scale=2.5),
+    router_case("moe-router-sigmoid-top3", "Sigmoid top-3 without bias, norm or scale (raw scores).",
+                2, 6, 3, "sigmoid", "i32", 13),
+    experts_case("moe-experts", "Routed SwiGLU experts, T=3 D=4 F=3 E=4 k=2, no shared expert.",
+                 3, 4, 3, 4, 2, 21),
+    experts_case("moe-experts-shared", "Routed SwiGLU experts plus a shared expert (Fs=2).",
+                 2, 4, 3, 3, 2, 22, fs=2),
+]
