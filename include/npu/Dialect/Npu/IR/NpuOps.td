@@ -10,6 +10,7 @@
 
 include "npu/Dialect/Npu/IR/NpuBase.td"
 include "npu/Dialect/Npu/IR/NpuAttrs.td"
+include "npu/Dialect/Npu/IR/NpuTargetAttrs.td"
 include "npu/Dialect/Npu/IR/NpuInterfaces.td"
 
 include "npu/Dialect/Npu/IR/NpuMatmulOps.td"

@@ -1,0 +1,114 @@
+//===- Target.h - hardware targets as data ---------------------*- C++ -*-===//
+//
+// Loads npu-target/<name>.json into a verified #npu.target attribute. The JSON
+// field names, the attribute parameter names and the names in every error
+// message are the same strings; getTargetFields() is the one list of them (with
+// units), used by the loader, the printers and the documentation generator.
+//
+// Errors are returned as llvm::Error whose message is
+//   "<file>: <what is wrong, naming the field>"
+// e.g. "npu-target/h100.json: field 'gpu.l2_line_bytes' must be a power of
+// two, got 100". The first problem found is reported; nothing is half-loaded.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_TARGET_TARGET_H
+#define NPU_TARGET_TARGET_H
+
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::npu::target {
+
+//===----------------------------------------------------------------------===//
+// The schema
+//===----------------------------------------------------------------------===//
+
+/// Which object of the file a field lives in: the top level, "tpu" or "gpu".
+enum class FieldSection { Common, Tpu, Gpu };
+/// JSON type of a field: an integer (any JSON number with an integral value
+/// that fits in int64), a real number, or a real number that may be absent.
+enum class FieldType { Integer, Real, OptionalReal };
+
+/// One numeric field of a target file (= one parameter of the attribute).
+struct TargetField {
+  FieldSection section;
+  llvm::StringRef name; ///< e.g. "l2_line_bytes"; carries its unit.
+  FieldType type;
+  llvm::StringRef unit;    ///< e.g. "bytes", "FLOP/s", "ns".
+  llvm::StringRef meaning; ///< one line.
+  /// "l2_line_bytes" for a common field, "gpu.l2_line_bytes" otherwise: the
+  /// name used in error messages and as the key in "sources".
+  std::string path() const;
+};
+
+/// Every numeric field, in file order: common, then tpu, then gpu.
+llvm::ArrayRef<TargetField> getTargetFields();
+
+/// Value of `field` in `target` (an integer or a double), or nullopt when the
+/// target does not have it (fp8 absent, or the other kind's section).
+std::optional<llvm::json::Value> getFieldValue(TargetAttr target,
+                                               const TargetField &field);
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+/// A loaded target: the attribute plus what the file says about it that is
+/// documentation, not hardware (where it came from, the source of each number).
+struct TargetFile {
+  std::string path; ///< the file it was read from (as given).
+  TargetAttr attr;
+  std::string description;
+  /// Source of each number: field path -> citation, in schema order.
+  std::vector<std::pair<std::string, std::string>> sources;
+};
+
+/// The directory `loadTarget` searches by default: $NPU_TARGET_DIR if set and
+/// non-empty, else the source tree's npu-target/ compiled into the library.
+std::string getDefaultTargetDir();
+
+/// Parses and verifies the JSON text of a target. `path` names the file in
+/// messages; the target's "name" must equal the file name without ".json".
+llvm::Expected<TargetFile>
+parseTarget(MLIRContext *context, llvm::StringRef json, llvm::StringRef path);
+
+/// Reads, parses and verifies one target file.
+llvm::Expected<TargetFile> loadTargetFile(MLIRContext *context,
+                                          llvm::StringRef path);
+
+/// `nameOrPath` is a path if it contains a '/' or ends in ".json"; otherwise
+/// it is looked up as `<dir>/<nameOrPath>.json`, with `dir` defaulting to
+/// getDefaultTargetDir().
+llvm::Expected<TargetFile> loadTarget(MLIRContext *context,
+                                      llvm::StringRef nameOrPath,
+                                      llvm::StringRef dir = "");
+
+/// Names of the targets in `dir` (files `*.json`, without the extension),
+/// sorted. `dir` defaults to getDefaultTargetDir().
+llvm::Expected<std::vector<std::string>> listTargets(llvm::StringRef dir = "");
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+/// The file's content in canonical form (every field, "sources"), plus a
+/// "derived" object (ridge points, on-chip SRAM, per-unit peaks).
+llvm::json::Value toJSON(const TargetFile &file);
+
+/// Shortest decimal form of `value` that reads back as the same double
+/// ("9.894e+14", "0.35").
+std::string formatReal(double value);
+
+} // namespace mlir::npu::target
+
+#endif // NPU_TARGET_TARGET_H

@@ -1,0 +1,304 @@
+//===- NpuTargetAttrs.cpp - hardware target attributes --------------------===//
+//
+// Verifiers and derived quantities of #npu.target, #npu.tpu_target and
+// #npu.gpu_target. Every diagnostic names the offending field exactly as it is
+// spelled in the attribute and in npu-target/*.json (nested fields as
+// `tpu.<field>` / `gpu.<field>`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+using EmitErrorFn = function_ref<InFlightDiagnostic()>;
+
+/// Shortest "%g" form of `v` that reads back as the same double.
+std::string formatReal(double v) {
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v)
+      break;
+  }
+  return buf;
+}
+
+LogicalResult checkPositive(EmitErrorFn emitError, StringRef field,
+                            int64_t value) {
+  if (value > 0)
+    return success();
+  return emitError() << "field '" << field << "' must be positive, got "
+                     << value;
+}
+
+LogicalResult checkPositive(EmitErrorFn emitError, StringRef field,
+                            double value) {
+  if (std::isfinite(value) && value > 0)
+    return success();
+  return emitError() << "field '" << field
+                     << "' must be positive and finite, got "
+                     << formatReal(value);
+}
+
+LogicalResult checkNonNegative(EmitErrorFn emitError, StringRef field,
+                               double value) {
+  if (std::isfinite(value) && value >= 0)
+    return success();
+  return emitError() << "field '" << field
+                     << "' must be non-negative and finite, got "
+                     << formatReal(value);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// TpuTargetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TpuTargetAttr::verify(EmitErrorFn emitError, int64_t tensorCoreCount,
+                      int64_t matrixUnitCountPerCore,
+                      int64_t matrixUnitDimElements, int64_t vmemBytesPerCore,
+                      int64_t dmaEnginesPerCore, APFloat dmaSetupLatencyNs,
+                      APFloat gridStepOverheadNs) {
+  if (failed(
+          checkPositive(emitError, "tpu.tensor_core_count", tensorCoreCount)) ||
+      failed(checkPositive(emitError, "tpu.matrix_unit_count_per_core",
+                           matrixUnitCountPerCore)) ||
+      failed(checkPositive(emitError, "tpu.matrix_unit_dim_elements",
+                           matrixUnitDimElements)) ||
+      failed(checkPositive(emitError, "tpu.vmem_bytes_per_core",
+                           vmemBytesPerCore)) ||
+      failed(checkPositive(emitError, "tpu.dma_engines_per_core",
+                           dmaEnginesPerCore)) ||
+      failed(checkNonNegative(emitError, "tpu.dma_setup_latency_ns",
+                              dmaSetupLatencyNs.convertToDouble())) ||
+      failed(checkNonNegative(emitError, "tpu.grid_step_overhead_ns",
+                              gridStepOverheadNs.convertToDouble())))
+    return failure();
+  int64_t total;
+  if (llvm::MulOverflow(vmemBytesPerCore, tensorCoreCount, total))
+    return emitError() << "field 'tpu.vmem_bytes_per_core' times "
+                          "'tpu.tensor_core_count' overflows 64 bits";
+  return success();
+}
+
+int64_t TpuTargetAttr::getVmemBytes() const {
+  return getVmemBytesPerCore() * getTensorCoreCount();
+}
+
+int64_t TpuTargetAttr::getMatrixUnitCount() const {
+  return getMatrixUnitCountPerCore() * getTensorCoreCount();
+}
+
+//===----------------------------------------------------------------------===//
+// GpuTargetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult GpuTargetAttr::verify(
+    EmitErrorFn emitError, int64_t smCount, int64_t l1SharedBytesPerSm,
+    int64_t sharedMemoryBytesPerSm, int64_t sharedMemoryBytesPerBlock,
+    int64_t registerBytesPerSm, int64_t warpSizeThreads,
+    int64_t maxThreadsPerSm, int64_t maxThreadsPerBlock, int64_t maxBlocksPerSm,
+    int64_t l2Bytes, int64_t l2LineBytes, int64_t l2AssociativityWays,
+    APFloat l2BandwidthBytesPerS, APFloat launchOverheadNs) {
+  struct {
+    StringRef name;
+    int64_t value;
+  } counts[] = {
+      {"gpu.sm_count", smCount},
+      {"gpu.l1_shared_bytes_per_sm", l1SharedBytesPerSm},
+      {"gpu.shared_memory_bytes_per_sm", sharedMemoryBytesPerSm},
+      {"gpu.shared_memory_bytes_per_block", sharedMemoryBytesPerBlock},
+      {"gpu.register_bytes_per_sm", registerBytesPerSm},
+      {"gpu.warp_size_threads", warpSizeThreads},
+      {"gpu.max_threads_per_sm", maxThreadsPerSm},
+      {"gpu.max_threads_per_block", maxThreadsPerBlock},
+      {"gpu.max_blocks_per_sm", maxBlocksPerSm},
+      {"gpu.l2_bytes", l2Bytes},
+      {"gpu.l2_line_bytes", l2LineBytes},
+      {"gpu.l2_associativity_ways", l2AssociativityWays},
+  };
+  for (const auto &c : counts)
+    if (failed(checkPositive(emitError, c.name, c.value)))
+      return failure();
+  if (failed(checkPositive(emitError, "gpu.l2_bandwidth_bytes_per_s",
+                           l2BandwidthBytesPerS.convertToDouble())) ||
+      failed(checkNonNegative(emitError, "gpu.launch_overhead_ns",
+                              launchOverheadNs.convertToDouble())))
+    return failure();
+
+  if (!llvm::isPowerOf2_64(l2LineBytes))
+    return emitError() << "field 'gpu.l2_line_bytes' must be a power of two, "
+                          "got "
+                       << l2LineBytes;
+  if (l2Bytes % l2LineBytes != 0)
+    return emitError() << "field 'gpu.l2_bytes' (" << l2Bytes
+                       << ") must be a multiple of 'gpu.l2_line_bytes' ("
+                       << l2LineBytes << ")";
+  if ((l2Bytes / l2LineBytes) % l2AssociativityWays != 0)
+    return emitError() << "field 'gpu.l2_associativity_ways' ("
+                       << l2AssociativityWays
+                       << ") must divide the number of L2 lines ("
+                       << l2Bytes / l2LineBytes << ")";
+  if (sharedMemoryBytesPerSm > l1SharedBytesPerSm)
+    return emitError() << "field 'gpu.shared_memory_bytes_per_sm' ("
+                       << sharedMemoryBytesPerSm
+                       << ") must not exceed 'gpu.l1_shared_bytes_per_sm' ("
+                       << l1SharedBytesPerSm << ")";
+  if (sharedMemoryBytesPerBlock > sharedMemoryBytesPerSm)
+    return emitError() << "field 'gpu.shared_memory_bytes_per_block' ("
+                       << sharedMemoryBytesPerBlock
+                       << ") must not exceed 'gpu.shared_memory_bytes_per_sm' ("
+                       << sharedMemoryBytesPerSm << ")";
+  if (maxThreadsPerSm % warpSizeThreads != 0)
+    return emitError() << "field 'gpu.max_threads_per_sm' (" << maxThreadsPerSm
+                       << ") must be a multiple of 'gpu.warp_size_threads' ("
+                       << warpSizeThreads << ")";
+  if (maxThreadsPerBlock % warpSizeThreads != 0)
+    return emitError() << "field 'gpu.max_threads_per_block' ("
+                       << maxThreadsPerBlock
+                       << ") must be a multiple of 'gpu.warp_size_threads' ("
+                       << warpSizeThreads << ")";
+  if (maxThreadsPerBlock > maxThreadsPerSm)
+    return emitError() << "field 'gpu.max_threads_per_block' ("
+                       << maxThreadsPerBlock
+                       << ") must not exceed 'gpu.max_threads_per_sm' ("
+                       << maxThreadsPerSm << ")";
+  int64_t smSram, total;
+  if (llvm::MulOverflow(l1SharedBytesPerSm, smCount, smSram) ||
+      llvm::AddOverflow(smSram, l2Bytes, total))
+    return emitError() << "on-chip SRAM ('gpu.l1_shared_bytes_per_sm' times "
+                          "'gpu.sm_count' plus 'gpu.l2_bytes') overflows 64 "
+                          "bits";
+  return success();
+}
+
+int64_t GpuTargetAttr::getOnChipSramBytes() const {
+  return getL1SharedBytesPerSm() * getSmCount() + getL2Bytes();
+}
+
+int64_t GpuTargetAttr::getL2SetCount() const {
+  return getL2Bytes() / (getL2LineBytes() * getL2AssociativityWays());
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TargetAttr::verify(
+    EmitErrorFn emitError, StringRef name, APFloat clockHz,
+    APFloat peakFp32FlopPerS, APFloat peakBf16FlopPerS,
+    std::optional<APFloat> peakFp8FlopPerS, APFloat vectorFlopPerS,
+    APFloat transcendentalPerS, int64_t hbmBytes, APFloat hbmBandwidthBytesPerS,
+    APFloat linkBandwidthBytesPerS, TpuTargetAttr tpu, GpuTargetAttr gpu) {
+  if (name.empty() || !llvm::all_of(name, [](char c) {
+        return llvm::isLower(c) || llvm::isDigit(c) || c == '-' || c == '_' ||
+               c == '.';
+      }))
+    return emitError() << "field 'name' must be non-empty and use only "
+                          "[a-z0-9._-], got '"
+                       << name << "'";
+  double fp32 = peakFp32FlopPerS.convertToDouble();
+  double bf16 = peakBf16FlopPerS.convertToDouble();
+  double vector = vectorFlopPerS.convertToDouble();
+  if (failed(checkPositive(emitError, "clock_hz", clockHz.convertToDouble())) ||
+      failed(checkPositive(emitError, "peak_fp32_flop_per_s", fp32)) ||
+      failed(checkPositive(emitError, "peak_bf16_flop_per_s", bf16)) ||
+      (peakFp8FlopPerS &&
+       failed(checkPositive(emitError, "peak_fp8_flop_per_s",
+                            peakFp8FlopPerS->convertToDouble()))) ||
+      failed(checkPositive(emitError, "vector_flop_per_s", vector)) ||
+      failed(checkPositive(emitError, "transcendental_per_s",
+                           transcendentalPerS.convertToDouble())) ||
+      failed(checkPositive(emitError, "hbm_bytes", hbmBytes)) ||
+      failed(checkPositive(emitError, "hbm_bandwidth_bytes_per_s",
+                           hbmBandwidthBytesPerS.convertToDouble())) ||
+      failed(checkNonNegative(emitError, "link_bandwidth_bytes_per_s",
+                              linkBandwidthBytesPerS.convertToDouble())))
+    return failure();
+
+  if (bf16 < fp32)
+    return emitError() << "field 'peak_bf16_flop_per_s' (" << formatReal(bf16)
+                       << ") must not be below 'peak_fp32_flop_per_s' ("
+                       << formatReal(fp32) << ")";
+  if (peakFp8FlopPerS && peakFp8FlopPerS->convertToDouble() < bf16)
+    return emitError() << "field 'peak_fp8_flop_per_s' ("
+                       << formatReal(peakFp8FlopPerS->convertToDouble())
+                       << ") must not be below 'peak_bf16_flop_per_s' ("
+                       << formatReal(bf16) << ")";
+  if (vector > fp32)
+    return emitError() << "field 'vector_flop_per_s' (" << formatReal(vector)
+                       << ") must not exceed 'peak_fp32_flop_per_s' ("
+                       << formatReal(fp32) << ")";
+
+  if (bool(tpu) == bool(gpu))
+    return emitError() << "a target needs exactly one of 'tpu' and 'gpu', got "
+                       << (tpu ? "both" : "neither");
+  int64_t sram = tpu ? tpu.getVmemBytes() : gpu.getOnChipSramBytes();
+  if (sram >= hbmBytes)
+    return emitError() << "on-chip SRAM (" << sram
+                       << " bytes) must be smaller than 'hbm_bytes' ("
+                       << hbmBytes << ")";
+  return success();
+}
+
+TargetKind TargetAttr::getKind() const {
+  return getTpu() ? TargetKind::Tpu : TargetKind::Gpu;
+}
+
+std::optional<double> TargetAttr::getPeakFlopPerS(TargetDtype dtype) const {
+  switch (dtype) {
+  case TargetDtype::FP32:
+    return getPeakFp32FlopPerS().convertToDouble();
+  case TargetDtype::BF16:
+    return getPeakBf16FlopPerS().convertToDouble();
+  case TargetDtype::FP8:
+    if (std::optional<APFloat> fp8 = getPeakFp8FlopPerS())
+      return fp8->convertToDouble();
+    return std::nullopt;
+  }
+  llvm_unreachable("unknown TargetDtype");
+}
+
+std::optional<double> TargetAttr::getPeakFlopPerS(Type elementType) const {
+  if (elementType.isF32())
+    return getPeakFlopPerS(TargetDtype::FP32);
+  if (elementType.isBF16() || elementType.isF16())
+    return getPeakFlopPerS(TargetDtype::BF16);
+  if (auto f = dyn_cast<FloatType>(elementType); f && f.getWidth() == 8)
+    return getPeakFlopPerS(TargetDtype::FP8);
+  return std::nullopt;
+}
+
+std::optional<double>
+TargetAttr::getRidgePointFlopPerByte(TargetDtype dtype) const {
+  if (std::optional<double> peak = getPeakFlopPerS(dtype))
+    return *peak / getHbmBandwidthBytesPerS().convertToDouble();
+  return std::nullopt;
+}
+
+int64_t TargetAttr::getOnChipSramBytes() const {
+  return getTpu() ? getTpu().getVmemBytes() : getGpu().getOnChipSramBytes();
+}
+
+int64_t TargetAttr::getComputeUnitCount() const {
+  return getTpu() ? getTpu().getTensorCoreCount() : getGpu().getSmCount();
+}
+
+std::optional<double>
+TargetAttr::getPeakFlopPerSPerUnit(TargetDtype dtype) const {
+  if (std::optional<double> peak = getPeakFlopPerS(dtype))
+    return *peak / static_cast<double>(getComputeUnitCount());
+  return std::nullopt;
+}

@@ -1,0 +1,258 @@
+//===- TargetFields.cpp - the schema of a target file ---------------------===//
+//
+// The one list of target fields with their units, and the accessors that map
+// a field to the attribute's getter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Target/Target.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::target;
+using JValue = llvm::json::Value;
+
+std::string TargetField::path() const {
+  switch (section) {
+  case FieldSection::Common:
+    return name.str();
+  case FieldSection::Tpu:
+    return ("tpu." + name).str();
+  case FieldSection::Gpu:
+    return ("gpu." + name).str();
+  }
+  llvm_unreachable("unknown FieldSection");
+}
+
+ArrayRef<TargetField> target::getTargetFields() {
+  using S = FieldSection;
+  using T = FieldType;
+  static const TargetField fields[] = {
+      // Common.
+      {S::Common, "clock_hz", T::Real, "Hz",
+       "core clock at which the peak rates are quoted"},
+      {S::Common, "peak_fp32_flop_per_s", T::Real, "FLOP/s",
+       "dense matmul, fp32 operands, fp32-accurate result"},
+      {S::Common, "peak_bf16_flop_per_s", T::Real, "FLOP/s",
+       "dense matmul, bf16 (or fp16) operands, fp32 accumulation"},
+      {S::Common, "peak_fp8_flop_per_s", T::OptionalReal, "FLOP/s",
+       "dense matmul, fp8 operands; absent if the chip has no fp8 path"},
+      {S::Common, "vector_flop_per_s", T::Real, "FLOP/s",
+       "fp32 elementwise rate (TPU VPU / GPU CUDA cores), FMA counted as 2"},
+      {S::Common, "transcendental_per_s", T::Real, "1/s",
+       "exp evaluations per second (TPU EUP / GPU SFU)"},
+      {S::Common, "hbm_bytes", T::Integer, "bytes", "HBM capacity"},
+      {S::Common, "hbm_bandwidth_bytes_per_s", T::Real, "bytes/s",
+       "HBM bandwidth"},
+      {S::Common, "link_bandwidth_bytes_per_s", T::Real, "bytes/s",
+       "chip-to-chip links: all links, both directions; 0 if none"},
+      // TPU-like.
+      {S::Tpu, "tensor_core_count", T::Integer, "cores",
+       "TensorCores per chip, each with its own VMEM"},
+      {S::Tpu, "matrix_unit_count_per_core", T::Integer, "units",
+       "matrix units (MXUs) per TensorCore"},
+      {S::Tpu, "matrix_unit_dim_elements", T::Integer, "elements",
+       "systolic array side; matmul operands are padded to a multiple"},
+      {S::Tpu, "vmem_bytes_per_core", T::Integer, "bytes",
+       "compiler-managed SRAM (VMEM) per TensorCore"},
+      {S::Tpu, "dma_engines_per_core", T::Integer, "engines",
+       "DMA transfers in flight at once, per TensorCore"},
+      {S::Tpu, "dma_setup_latency_ns", T::Real, "ns",
+       "fixed cost of one DMA before its first byte arrives"},
+      {S::Tpu, "grid_step_overhead_ns", T::Real, "ns",
+       "fixed cost of one step of a kernel's grid loop"},
+      // GPU-like.
+      {S::Gpu, "sm_count", T::Integer, "SMs", "streaming multiprocessors"},
+      {S::Gpu, "l1_shared_bytes_per_sm", T::Integer, "bytes",
+       "unified L1 + shared memory SRAM per SM"},
+      {S::Gpu, "shared_memory_bytes_per_sm", T::Integer, "bytes",
+       "largest shared-memory carve-out per SM"},
+      {S::Gpu, "shared_memory_bytes_per_block", T::Integer, "bytes",
+       "largest shared memory of one block"},
+      {S::Gpu, "register_bytes_per_sm", T::Integer, "bytes",
+       "register file per SM"},
+      {S::Gpu, "warp_size_threads", T::Integer, "threads", "threads per warp"},
+      {S::Gpu, "max_threads_per_sm", T::Integer, "threads",
+       "resident threads per SM"},
+      {S::Gpu, "max_threads_per_block", T::Integer, "threads",
+       "threads per block"},
+      {S::Gpu, "max_blocks_per_sm", T::Integer, "blocks",
+       "resident blocks per SM"},
+      {S::Gpu, "l2_bytes", T::Integer, "bytes", "L2 capacity"},
+      {S::Gpu, "l2_line_bytes", T::Integer, "bytes", "L2 line size"},
+      {S::Gpu, "l2_associativity_ways", T::Integer, "ways", "L2 ways per set"},
+      {S::Gpu, "l2_bandwidth_bytes_per_s", T::Real, "bytes/s",
+       "L2 bandwidth of the chip"},
+      {S::Gpu, "launch_overhead_ns", T::Real, "ns",
+       "fixed cost of one kernel launch"},
+  };
+  return fields;
+}
+
+namespace {
+JValue real(const APFloat &v) { return v.convertToDouble(); }
+JValue integer(int64_t v) { return v; }
+
+std::optional<JValue> commonValue(TargetAttr t, StringRef name) {
+  if (name == "clock_hz")
+    return real(t.getClockHz());
+  if (name == "peak_fp32_flop_per_s")
+    return real(t.getPeakFp32FlopPerS());
+  if (name == "peak_bf16_flop_per_s")
+    return real(t.getPeakBf16FlopPerS());
+  if (name == "peak_fp8_flop_per_s") {
+    if (std::optional<APFloat> v = t.getPeakFp8FlopPerS())
+      return real(*v);
+    return std::nullopt;
+  }
+  if (name == "vector_flop_per_s")
+    return real(t.getVectorFlopPerS());
+  if (name == "transcendental_per_s")
+    return real(t.getTranscendentalPerS());
+  if (name == "hbm_bytes")
+    return integer(t.getHbmBytes());
+  if (name == "hbm_bandwidth_bytes_per_s")
+    return real(t.getHbmBandwidthBytesPerS());
+  if (name == "link_bandwidth_bytes_per_s")
+    return real(t.getLinkBandwidthBytesPerS());
+  llvm_unreachable("unknown common field");
+}
+
+std::optional<JValue> tpuValue(TpuTargetAttr t, StringRef name) {
+  if (name == "tensor_core_count")
+    return integer(t.getTensorCoreCount());
+  if (name == "matrix_unit_count_per_core")
+    return integer(t.getMatrixUnitCountPerCore());
+  if (name == "matrix_unit_dim_elements")
+    return integer(t.getMatrixUnitDimElements());
+  if (name == "vmem_bytes_per_core")
+    return integer(t.getVmemBytesPerCore());
+  if (name == "dma_engines_per_core")
+    return integer(t.getDmaEnginesPerCore());
+  if (name == "dma_setup_latency_ns")
+    return real(t.getDmaSetupLatencyNs());
+  if (name == "grid_step_overhead_ns")
+    return real(t.getGridStepOverheadNs());
+  llvm_unreachable("unknown tpu field");
+}
+
+std::optional<JValue> gpuValue(GpuTargetAttr t, StringRef name) {
+  if (name == "sm_count")
+    return integer(t.getSmCount());
+  if (name == "l1_shared_bytes_per_sm")
+    return integer(t.getL1SharedBytesPerSm());
+  if (name == "shared_memory_bytes_per_sm")
+    return integer(t.getSharedMemoryBytesPerSm());
+  if (name == "shared_memory_bytes_per_block")
+    return integer(t.getSharedMemoryBytesPerBlock());
+  if (name == "register_bytes_per_sm")
+    return integer(t.getRegisterBytesPerSm());
+  if (name == "warp_size_threads")
+    return integer(t.getWarpSizeThreads());
+  if (name == "max_threads_per_sm")
+    return integer(t.getMaxThreadsPerSm());
+  if (name == "max_threads_per_block")
+    return integer(t.getMaxThreadsPerBlock());
+  if (name == "max_blocks_per_sm")
+    return integer(t.getMaxBlocksPerSm());
+  if (name == "l2_bytes")
+    return integer(t.getL2Bytes());
+  if (name == "l2_line_bytes")
+    return integer(t.getL2LineBytes());
+  if (name == "l2_associativity_ways")
+    return integer(t.getL2AssociativityWays());
+  if (name == "l2_bandwidth_bytes_per_s")
+    return real(t.getL2BandwidthBytesPerS());
+  if (name == "launch_overhead_ns")
+    return real(t.getLaunchOverheadNs());
+  llvm_unreachable("unknown gpu field");
+}
+} // namespace
+
+std::optional<JValue> target::getFieldValue(TargetAttr target,
+                                            const TargetField &field) {
+  switch (field.section) {
+  case FieldSection::Common:
+    return commonValue(target, field.name);
+  case FieldSection::Tpu:
+    if (!target.getTpu())
+      return std::nullopt;
+    return tpuValue(target.getTpu(), field.name);
+  case FieldSection::Gpu:
+    if (!target.getGpu())
+      return std::nullopt;
+    return gpuValue(target.getGpu(), field.name);
+  }
+  llvm_unreachable("unknown FieldSection");
+}
+
+std::string target::formatReal(double value) {
+  // Fewest significant digits that read back as the same double.
+  char buf[64];
+  int precision = 1;
+  for (; precision < 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*e", precision - 1, value);
+    if (std::strtod(buf, nullptr) == value)
+      break;
+  }
+  // Plain notation for magnitudes in [1e-4, 1e6) ("2000", "0.35"), else
+  // exponent notation ("9.894e+14").
+  double magnitude = std::fabs(value);
+  if (magnitude >= 1e-4 && magnitude < 1e6 && value != 0) {
+    int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+    precision = std::max(precision, exponent + 1);
+  }
+  std::snprintf(buf, sizeof(buf), "%.*g", precision, value);
+  return buf;
+}
+
+JValue target::toJSON(const TargetFile &file) {
+  TargetAttr t = file.attr;
+  llvm::json::Object root;
+  root["name"] = t.getName().str();
+  root["kind"] = stringifyTargetKind(t.getKind()).str();
+  root["description"] = file.description;
+  llvm::json::Object tpu, gpu;
+  for (const TargetField &field : getTargetFields()) {
+    std::optional<JValue> v = getFieldValue(t, field);
+    if (!v)
+      continue;
+    llvm::json::Object &into = field.section == FieldSection::Tpu   ? tpu
+                               : field.section == FieldSection::Gpu ? gpu
+                                                                    : root;
+    into[field.name] = std::move(*v);
+  }
+  if (t.getTpu())
+    root["tpu"] = std::move(tpu);
+  if (t.getGpu())
+    root["gpu"] = std::move(gpu);
+
+  llvm::json::Object derived;
+  for (TargetDtype dtype :
+       {TargetDtype::FP32, TargetDtype::BF16, TargetDtype::FP8}) {
+    StringRef name = stringifyTargetDtype(dtype);
+    if (std::optional<double> ridge = t.getRidgePointFlopPerByte(dtype))
+      derived[("ridge_point_" + name + "_flop_per_byte").str()] = *ridge;
+    if (std::optional<double> unit = t.getPeakFlopPerSPerUnit(dtype))
+      derived[("peak_" + name + "_flop_per_s_per_" +
+               (t.getTpu() ? "core" : "sm"))
+                  .str()] = *unit;
+  }
+  derived["on_chip_sram_bytes"] = t.getOnChipSramBytes();
+  if (TpuTargetAttr tpuAttr = t.getTpu())
+    derived["matrix_unit_count"] = tpuAttr.getMatrixUnitCount();
+  if (GpuTargetAttr gpuAttr = t.getGpu())
+    derived["l2_set_count"] = gpuAttr.getL2SetCount();
+  root["derived"] = std::move(derived);
+
+  llvm::json::Object sources;
+  for (const auto &[key, text] : file.sources)
+    sources[key] = text;
+  root["sources"] = std::move(sources);
+  return JValue(std::move(root));
+}

@@ -1,0 +1,325 @@
+//===- TargetLoader.cpp - npu-target/*.json -> #npu.target ----------------===//
+//
+// Structure (which fields exist, their JSON types, sources) is checked here;
+// values (ranges, consistency) are checked by the attributes' verifiers, so
+// hand-written IR gets exactly the same checks as a file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Target/Target.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+
+#ifndef NPU_TARGET_SOURCE_DIR
+#error "NPU_TARGET_SOURCE_DIR must name the source tree's npu-target/"
+#endif
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::target;
+using llvm::json::Object;
+using JValue = llvm::json::Value;
+
+namespace {
+
+/// Collects the first problem of one file; every message names the file.
+class Loader {
+public:
+  Loader(MLIRContext *context, StringRef path)
+      : context(context), path(path.str()) {}
+
+  llvm::Expected<TargetFile> run(StringRef json);
+
+private:
+  llvm::Error fail(const llvm::Twine &message) const {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   path + ": " + message);
+  }
+  static std::string render(const JValue &v) {
+    return llvm::formatv("{0}", v).str();
+  }
+  /// Fails on the first key of `object` (sorted) that is not in `allowed`.
+  llvm::Error checkKnownKeys(const Object &object,
+                             const llvm::StringSet<> &allowed,
+                             StringRef prefix) const;
+  /// Reads the numeric fields of `section` from `object` into `values`.
+  llvm::Error readFields(const Object &object, FieldSection section);
+  llvm::Error readString(const Object &object, StringRef key,
+                         std::string &out) const;
+
+  MLIRContext *context;
+  std::string path;
+  /// Field path -> JSON number, for every numeric field present.
+  llvm::StringMap<JValue> values;
+
+  double real(StringRef key) const {
+    return *values.find(key)->second.getAsNumber();
+  }
+  int64_t integer(StringRef key) const {
+    return *values.find(key)->second.getAsInteger();
+  }
+};
+
+llvm::Error Loader::checkKnownKeys(const Object &object,
+                                   const llvm::StringSet<> &allowed,
+                                   StringRef prefix) const {
+  std::vector<std::string> keys;
+  for (const auto &kv : object)
+    keys.push_back(kv.first.str());
+  llvm::sort(keys);
+  for (const std::string &key : keys)
+    if (!allowed.contains(key))
+      return fail("unknown field '" + prefix + key + "'");
+  return llvm::Error::success();
+}
+
+llvm::Error Loader::readString(const Object &object, StringRef key,
+                               std::string &out) const {
+  const JValue *v = object.get(key);
+  if (!v)
+    return fail("field '" + key + "' is missing");
+  std::optional<StringRef> s = v->getAsString();
+  if (!s)
+    return fail("field '" + key + "' must be a string, got " + render(*v));
+  out = s->str();
+  return llvm::Error::success();
+}
+
+llvm::Error Loader::readFields(const Object &object, FieldSection section) {
+  for (const TargetField &field : getTargetFields()) {
+    if (field.section != section)
+      continue;
+    std::string fieldPath = field.path();
+    const JValue *v = object.get(field.name);
+    if (!v) {
+      if (field.type == FieldType::OptionalReal)
+        continue;
+      return fail("field '" + fieldPath + "' is missing");
+    }
+    if (field.type == FieldType::Integer) {
+      if (!v->getAsInteger())
+        return fail("field '" + fieldPath + "' must be an integer, got " +
+                    render(*v));
+    } else if (!v->getAsNumber()) {
+      return fail("field '" + fieldPath + "' must be a number, got " +
+                  render(*v));
+    }
+    values.try_emplace(fieldPath, *v);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<TargetFile> Loader::run(StringRef json) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed)
+    return fail("invalid JSON: " + llvm::toString(parsed.takeError()));
+  const Object *root = parsed->getAsObject();
+  if (!root)
+    return fail("the top level must be a JSON object");
+
+  // Which keys may appear where.
+  llvm::StringSet<> topKeys = {"name",    "kind", "description",
+                               "sources", "tpu",  "gpu"};
+  llvm::StringSet<> tpuKeys, gpuKeys;
+  for (const TargetField &field : getTargetFields()) {
+    llvm::StringSet<> &set = field.section == FieldSection::Common ? topKeys
+                             : field.section == FieldSection::Tpu  ? tpuKeys
+                                                                   : gpuKeys;
+    set.insert(field.name);
+  }
+  if (llvm::Error e = checkKnownKeys(*root, topKeys, ""))
+    return std::move(e);
+
+  TargetFile file;
+  file.path = path;
+  std::string name, kind;
+  if (llvm::Error e = readString(*root, "name", name))
+    return std::move(e);
+  StringRef stem = llvm::sys::path::stem(path);
+  if (name != stem)
+    return fail("field 'name' is '" + name + "' but the file is named '" +
+                llvm::sys::path::filename(path) + "'");
+  if (llvm::Error e = readString(*root, "kind", kind))
+    return std::move(e);
+  if (kind != "tpu" && kind != "gpu")
+    return fail("field 'kind' must be \"tpu\" or \"gpu\", got \"" + kind +
+                "\"");
+  if (llvm::Error e = readString(*root, "description", file.description))
+    return std::move(e);
+
+  StringRef other = kind == "tpu" ? "gpu" : "tpu";
+  if (root->get(other))
+    return fail("field '" + other + "' is not allowed in a '" + kind +
+                "' target");
+  const JValue *sectionValue = root->get(kind);
+  if (!sectionValue)
+    return fail("field '" + kind + "' is missing");
+  const Object *section = sectionValue->getAsObject();
+  if (!section)
+    return fail("field '" + kind + "' must be an object, got " +
+                render(*sectionValue));
+  bool isTpu = kind == "tpu";
+  if (llvm::Error e =
+          checkKnownKeys(*section, isTpu ? tpuKeys : gpuKeys, kind + "."))
+    return std::move(e);
+
+  if (llvm::Error e = readFields(*root, FieldSection::Common))
+    return std::move(e);
+  if (llvm::Error e =
+          readFields(*section, isTpu ? FieldSection::Tpu : FieldSection::Gpu))
+    return std::move(e);
+
+  // Every number cites its source, and every citation names a number.
+  const JValue *sourcesValue = root->get("sources");
+  if (!sourcesValue)
+    return fail("field 'sources' is missing");
+  const Object *sources = sourcesValue->getAsObject();
+  if (!sources)
+    return fail("field 'sources' must be an object, got " +
+                render(*sourcesValue));
+  std::vector<std::string> sourceKeys;
+  for (const auto &kv : *sources)
+    sourceKeys.push_back(kv.first.str());
+  llvm::sort(sourceKeys);
+  for (const std::string &key : sourceKeys) {
+    if (!values.count(key))
+      return fail("'sources' has an entry for '" + key +
+                  "', which is not a field of this target");
+    if (!sources->get(key)->getAsString())
+      return fail("'sources' entry for '" + key + "' must be a string, got " +
+                  render(*sources->get(key)));
+  }
+  for (const TargetField &field : getTargetFields()) {
+    std::string fieldPath = field.path();
+    if (!values.count(fieldPath))
+      continue;
+    std::optional<StringRef> text = sources->get(fieldPath)
+                                        ? sources->get(fieldPath)->getAsString()
+                                        : std::nullopt;
+    if (!text)
+      return fail("field '" + fieldPath + "' has no entry in 'sources'");
+    file.sources.emplace_back(fieldPath, text->str());
+  }
+
+  // Values: the attributes' verifiers.
+  std::string diagnostic;
+  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+    if (diagnostic.empty())
+      diagnostic = diag.str();
+    return success();
+  });
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(context)); };
+  auto ap = [](double v) { return APFloat(v); };
+  TpuTargetAttr tpu;
+  GpuTargetAttr gpu;
+  if (isTpu) {
+    tpu = TpuTargetAttr::getChecked(
+        emitError, context, integer("tpu.tensor_core_count"),
+        integer("tpu.matrix_unit_count_per_core"),
+        integer("tpu.matrix_unit_dim_elements"),
+        integer("tpu.vmem_bytes_per_core"), integer("tpu.dma_engines_per_core"),
+        ap(real("tpu.dma_setup_latency_ns")),
+        ap(real("tpu.grid_step_overhead_ns")));
+    if (!tpu)
+      return fail(diagnostic);
+  } else {
+    gpu = GpuTargetAttr::getChecked(
+        emitError, context, integer("gpu.sm_count"),
+        integer("gpu.l1_shared_bytes_per_sm"),
+        integer("gpu.shared_memory_bytes_per_sm"),
+        integer("gpu.shared_memory_bytes_per_block"),
+        integer("gpu.register_bytes_per_sm"), integer("gpu.warp_size_threads"),
+        integer("gpu.max_threads_per_sm"), integer("gpu.max_threads_per_block"),
+        integer("gpu.max_blocks_per_sm"), integer("gpu.l2_bytes"),
+        integer("gpu.l2_line_bytes"), integer("gpu.l2_associativity_ways"),
+        ap(real("gpu.l2_bandwidth_bytes_per_s")),
+        ap(real("gpu.launch_overhead_ns")));
+    if (!gpu)
+      return fail(diagnostic);
+  }
+  std::optional<APFloat> fp8;
+  if (values.count("peak_fp8_flop_per_s"))
+    fp8 = ap(real("peak_fp8_flop_per_s"));
+  file.attr = TargetAttr::getChecked(
+      emitError, context, StringRef(name), ap(real("clock_hz")),
+      ap(real("peak_fp32_flop_per_s")), ap(real("peak_bf16_flop_per_s")), fp8,
+      ap(real("vector_flop_per_s")), ap(real("transcendental_per_s")),
+      integer("hbm_bytes"), ap(real("hbm_bandwidth_bytes_per_s")),
+      ap(real("link_bandwidth_bytes_per_s")), tpu, gpu);
+  if (!file.attr)
+    return fail(diagnostic);
+  return file;
+}
+
+} // namespace
+
+std::string target::getDefaultTargetDir() {
+  if (const char *env = std::getenv("NPU_TARGET_DIR"); env && *env)
+    return env;
+  return NPU_TARGET_SOURCE_DIR;
+}
+
+llvm::Expected<TargetFile> target::parseTarget(MLIRContext *context,
+                                               StringRef json, StringRef path) {
+  context->getOrLoadDialect<NpuDialect>();
+  return Loader(context, path).run(json);
+}
+
+llvm::Expected<TargetFile> target::loadTargetFile(MLIRContext *context,
+                                                  StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        path + ": cannot read file: " + buffer.getError().message());
+  return parseTarget(context, (*buffer)->getBuffer(), path);
+}
+
+llvm::Expected<TargetFile>
+target::loadTarget(MLIRContext *context, StringRef nameOrPath, StringRef dir) {
+  if (nameOrPath.contains('/') || nameOrPath.ends_with(".json"))
+    return loadTargetFile(context, nameOrPath);
+  std::string directory = dir.empty() ? getDefaultTargetDir() : dir.str();
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, nameOrPath + ".json");
+  if (!llvm::sys::fs::exists(path)) {
+    std::string known;
+    if (llvm::Expected<std::vector<std::string>> names = listTargets(directory))
+      known = llvm::join(*names, ", ");
+    else
+      llvm::consumeError(names.takeError());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unknown target '" + nameOrPath +
+                                       "': no file " + path +
+                                       " (known targets: " + known + ")");
+  }
+  return loadTargetFile(context, path);
+}
+
+llvm::Expected<std::vector<std::string>> target::listTargets(StringRef dir) {
+  std::string directory = dir.empty() ? getDefaultTargetDir() : dir.str();
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(directory, ec), end;
+       it != end && !ec; it.increment(ec)) {
+    StringRef file = llvm::sys::path::filename(it->path());
+    if (file.ends_with(".json"))
+      names.push_back(llvm::sys::path::stem(file).str());
+  }
+  if (ec)
+    return llvm::createStringError(ec, "cannot read target directory '" +
+                                           directory + "': " + ec.message());
+  llvm::sort(names);
+  return names;
+}
