@@ -32,4 +32,4 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.npu_tools_dir, append_path=True)
 tool_dirs = [config.npu_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["npu-opt", "mlir-runner"], tool_dirs)
+llvm_config.add_tool_substitutions(["npu-opt", "npu-translate", "mlir-runner"], tool_dirs)

@@ -168,17 +168,20 @@ TEST_F(WorkTest, ViewsMoveNothing) {
   EXPECT_EQ(w.paramBytes.value(), 0u);
 }
 
-TEST_F(WorkTest, ViewOfParameterCountsParamBytes) {
-  // A reshaped weight [4096, 4096] bf16: the view moves nothing but counts
-  // the parameter it views (its consumer does not see a parameter).
+TEST_F(WorkTest, ViewOfParameterIsAParameter) {
+  // A weight [32, 64, 128] bf16 reshaped and sliced (as MLA's W_UK): the views
+  // move nothing; the matmul reading the [32, 32, 128] slice counts it as
+  // parameter bytes.
   Work w = workOf(R"mlir(
-    func.func @f() -> tensor<4096x32x128xbf16> {
-      %w = npu.weight "w" : tensor<4096x4096xbf16>
-      %r = npu.reshape %w : tensor<4096x4096xbf16> -> tensor<4096x32x128xbf16>
-      return %r : tensor<4096x32x128xbf16>
+    func.func @f(%q: tensor<32x4x32xbf16>) -> tensor<32x4x128xbf16> {
+      %w = npu.weight "w" : tensor<2048x128xbf16>
+      %r = npu.reshape %w : tensor<2048x128xbf16> -> tensor<32x64x128xbf16>
+      %s = npu.slice %r offsets [0, 0, 0] sizes [32, 32, 128] strides [1, 1, 1] : tensor<32x64x128xbf16> -> tensor<32x32x128xbf16>
+      %y = npu.matmul %q, %s : tensor<32x4x32xbf16>, tensor<32x32x128xbf16> -> tensor<32x4x128xbf16>
+      return %y : tensor<32x4x128xbf16>
     })mlir");
-  EXPECT_EQ(w.bytesRead.value(), 0u);
-  EXPECT_EQ(w.paramBytes.value(), 4096ull * 4096 * 2);
+  EXPECT_EQ(w.paramBytes.value(), 32ull * 32 * 128 * 2);
+  EXPECT_EQ(w.bytesRead.value(), 32ull * 4 * 32 * 2 + 32ull * 32 * 128 * 2);
 }
 
 TEST_F(WorkTest, TransposeHeadsLlama3_8B) {
@@ -219,4 +222,17 @@ TEST_F(WorkTest, ConcatOfTheSameValueReadsItOnce) {
     })mlir");
   EXPECT_EQ(w.bytesRead.value(), 8ull * 4 * 8);
   EXPECT_EQ(w.bytesWritten.value(), 8ull * 8 * 8);
+}
+
+TEST_F(WorkTest, BroadcastDeepSeekRopeKey) {
+  // DeepSeek-V3 prefill at 4096 tokens: the RoPE key [1, 1, 4096, 64] bf16 is
+  // copied to 128 heads: reads 4096 * 64 * 2 B, writes 128 times that.
+  Work w = workOf(R"mlir(
+    func.func @f(%pe: tensor<1x1x4096x64xbf16>) -> tensor<1x128x4096x64xbf16> {
+      %b = npu.broadcast %pe : tensor<1x1x4096x64xbf16> -> tensor<1x128x4096x64xbf16>
+      return %b : tensor<1x128x4096x64xbf16>
+    })mlir");
+  EXPECT_EQ(w.totalFlops().value(), 0u);
+  EXPECT_EQ(w.bytesRead.value(), 4096ull * 64 * 2);
+  EXPECT_EQ(w.bytesWritten.value(), 128ull * 4096 * 64 * 2);
 }

@@ -96,6 +96,16 @@ def transpose_case():
                 [("x", shape, "f32", x)], body, [("out", oshape, "f32")], [out])
 
 
+def broadcast_case():
+    shape, oshape = [2, 1, 3], [2, 4, 3]
+    x = Rng(21).values(prod(shape))
+    out = [at(x, shape, [i if d != 1 else 0 for i, d in zip(unravel(n, oshape), shape)])
+           for n in range(prod(oshape))]
+    body = "%%out = npu.broadcast %%x : %s -> %s" % (ttype(shape), ttype(oshape))
+    return Case("broadcast", "broadcast of [2x1x3] to [2x4x3] (a shared RoPE key to 4 heads).",
+                [("x", shape, "f32", x)], body, [("out", oshape, "f32")], [out])
+
+
 def concat_case(name, doc, shapes, dim, dtype, seed):
     r = Rng(seed)
     xs = [r.ints(prod(s), -50, 50) if dtype.startswith("i") else r.values(prod(s)) for s in shapes]
@@ -144,6 +154,7 @@ CASES = [
     reshape_case("reshape-i32", "reshape of an i32 [2x3x2] to [4x3].", [2, 3, 2], [4, 3], "i32", 15),
     reshape_case("reshape-scalar", "reshape of a rank-0 tensor to [1x1x1].", [], [1, 1, 1], "f32", 18),
     transpose_case(),
+    broadcast_case(),
     concat_case("concat", "concat of [2x3], [2x2] and [2x1] along dim 1.",
                 [[2, 3], [2, 2], [2, 1]], 1, "f32", 16),
     concat_case("concat-i64", "concat of i64 [1x2x3] and [2x2x3] along dim 0.",

@@ -23,15 +23,16 @@ using namespace mlir;
 namespace {
 // Tool options (a tool may own global options; libraries may not).
 llvm::cl::OptionCategory importCat("config.json import options");
-llvm::cl::opt<std::string>
-    phaseOpt("phase", llvm::cl::desc("prefill or decode"),
-             llvm::cl::init("prefill"), llvm::cl::cat(importCat));
-llvm::cl::opt<int64_t> batchOpt("batch",
-                                llvm::cl::desc("sequences per step"),
+llvm::cl::opt<std::string> phaseOpt("phase",
+                                    llvm::cl::desc("prefill or decode"),
+                                    llvm::cl::init("prefill"),
+                                    llvm::cl::cat(importCat));
+llvm::cl::opt<int64_t> batchOpt("batch", llvm::cl::desc("sequences per step"),
                                 llvm::cl::init(1), llvm::cl::cat(importCat));
-llvm::cl::opt<int64_t>
-    seqLenOpt("seq-len", llvm::cl::desc("prefill: tokens per sequence"),
-              llvm::cl::init(4096), llvm::cl::cat(importCat));
+llvm::cl::opt<int64_t> seqLenOpt("seq-len",
+                                 llvm::cl::desc("prefill: tokens per sequence"),
+                                 llvm::cl::init(4096),
+                                 llvm::cl::cat(importCat));
 llvm::cl::opt<int64_t> contextLenOpt(
     "context-len",
     llvm::cl::desc("decode: tokens already in the KV cache per sequence"),
@@ -66,8 +67,8 @@ OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
   } else if (phaseOpt == "decode") {
     options.phase = npu::Phase::Decode;
   } else {
-    emitError(loc) << "--phase must be 'prefill' or 'decode', got '"
-                   << phaseOpt << "'";
+    emitError(loc) << "--phase must be 'prefill' or 'decode', got '" << phaseOpt
+                   << "'";
     return nullptr;
   }
   options.batch = batchOpt;
@@ -89,10 +90,8 @@ int main(int argc, char **argv) {
   TranslateToMLIRRegistration importHF(
       "import-hf-config",
       "Import a Hugging Face config.json as npu IR of the whole model",
-      importConfig, [](DialectRegistry &registry) {
-        npu::registerAllDialects(registry);
-      });
-  return failed(mlirTranslateMain(argc, argv, "npu translation driver\n"))
-             ? 1
-             : 0;
+      importConfig,
+      [](DialectRegistry &registry) { npu::registerAllDialects(registry); });
+  return failed(mlirTranslateMain(argc, argv, "npu translation driver\n")) ? 1
+                                                                           : 0;
 }

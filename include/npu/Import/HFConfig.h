@@ -1,4 +1,5 @@
-//===- HFConfig.h - Hugging Face config.json to npu IR -----------*- C++ -*-===//
+//===- HFConfig.h - Hugging Face config.json to npu IR -----------*- C++
+//-*-===//
 //
 // The model families npu imports (DeepSeek-V3, Llama-3, GPT-2), the subset of
 // a Hugging Face `config.json` each needs, and the import options (phase,
@@ -24,24 +25,24 @@ enum class ModelFamily { DeepSeekV3, Llama, GPT2 };
 /// the Hugging Face names (in comments) so that errors can name them.
 struct ModelConfig {
   ModelFamily family;
-  std::string modelType;     // model_type
-  int64_t hiddenSize;        // hidden_size | n_embd
-  int64_t numLayers;         // num_hidden_layers | n_layer
-  int64_t numHeads;          // num_attention_heads | n_head
-  int64_t numKVHeads;        // num_key_value_heads (= heads for GPT-2)
-  int64_t headDim;           // hidden / heads (Llama, GPT-2)
-  int64_t intermediateSize;  // intermediate_size | n_inner (4*n_embd)
-  int64_t vocabSize;         // vocab_size
-  int64_t maxPositions;      // max_position_embeddings | n_positions
-  double normEps;            // rms_norm_eps | layer_norm_epsilon
-  double ropeTheta;          // rope_theta (Llama, DeepSeek)
-  bool tieEmbeddings;        // tie_word_embeddings
+  std::string modelType;    // model_type
+  int64_t hiddenSize;       // hidden_size | n_embd
+  int64_t numLayers;        // num_hidden_layers | n_layer
+  int64_t numHeads;         // num_attention_heads | n_head
+  int64_t numKVHeads;       // num_key_value_heads (= heads for GPT-2)
+  int64_t headDim;          // hidden / heads (Llama, GPT-2)
+  int64_t intermediateSize; // intermediate_size | n_inner (4*n_embd)
+  int64_t vocabSize;        // vocab_size
+  int64_t maxPositions;     // max_position_embeddings | n_positions
+  double normEps;           // rms_norm_eps | layer_norm_epsilon
+  double ropeTheta;         // rope_theta (Llama, DeepSeek)
+  bool tieEmbeddings;       // tie_word_embeddings
   // DeepSeek-V3 only.
-  int64_t qLoraRank = 0;     // q_lora_rank
-  int64_t kvLoraRank = 0;    // kv_lora_rank
-  int64_t qkNopeHeadDim = 0; // qk_nope_head_dim
-  int64_t qkRopeHeadDim = 0; // qk_rope_head_dim
-  int64_t vHeadDim = 0;      // v_head_dim
+  int64_t qLoraRank = 0;           // q_lora_rank
+  int64_t kvLoraRank = 0;          // kv_lora_rank
+  int64_t qkNopeHeadDim = 0;       // qk_nope_head_dim
+  int64_t qkRopeHeadDim = 0;       // qk_rope_head_dim
+  int64_t vHeadDim = 0;            // v_head_dim
   int64_t moeIntermediateSize = 0; // moe_intermediate_size
   int64_t numRoutedExperts = 0;    // n_routed_experts
   int64_t numSharedExperts = 0;    // n_shared_experts
@@ -61,11 +62,11 @@ enum class Phase { Prefill, Decode };
 struct ImportOptions {
   Phase phase = Phase::Prefill;
   int64_t batch = 1;
-  int64_t seqLen = 4096;     // prefill: tokens per sequence
-  int64_t contextLen = 4096; // decode: tokens already in the KV cache
+  int64_t seqLen = 4096;            // prefill: tokens per sequence
+  int64_t contextLen = 4096;        // decode: tokens already in the KV cache
   std::string weightDType = "bf16"; // bf16 | fp8
   std::string actDType = "bf16";    // bf16 | fp8 (KV cache and activations)
-  bool includeMTP = false;          // DeepSeek-V3's multi-token-prediction module
+  bool includeMTP = false; // DeepSeek-V3's multi-token-prediction module
 };
 
 /// Parses a config.json. On error, emits a diagnostic at `loc` that names the

@@ -29,7 +29,10 @@ GraphBuilder::GraphBuilder(OpBuilder &b, Location loc,
   kvCache = dtypeFromName(ctx, options.actDType);
   act = isa<Float8E4M3FNType>(kvCache) ? BFloat16Type::get(ctx) : kvCache;
   weight = dtypeFromName(ctx, options.weightDType);
-  small = isa<Float8E4M3FNType>(weight) ? BFloat16Type::get(ctx) : weight;
+  // Norm weights, biases and embedding tables stay in the activation type
+  // (the norms take gamma in the input's type; fp8 checkpoints keep them
+  // in bf16 too).
+  small = act;
   batch = options.batch;
   bool decode = options.phase == Phase::Decode;
   seq = decode ? 1 : options.seqLen;
@@ -39,8 +42,8 @@ GraphBuilder::GraphBuilder(OpBuilder &b, Location loc,
 Value GraphBuilder::linear(Value x, Value w, Type resultElt) {
   SmallVector<int64_t> shape(shapeOf(x));
   shape.back() = shapeOf(w)[0];
-  return MatmulOp::create(b, loc, tensor(shape, resultElt ? resultElt : act),
-                          x, w, /*transpose_lhs=*/false,
+  return MatmulOp::create(b, loc, tensor(shape, resultElt ? resultElt : act), x,
+                          w, /*transpose_lhs=*/false,
                           /*transpose_rhs=*/true, /*acc_type=*/nullptr);
 }
 
@@ -101,11 +104,10 @@ Value GraphBuilder::layerNorm(Value x, Value gamma, Value beta) {
 }
 
 Value GraphBuilder::rope(Value x, bool interleaved) {
-  return RopeOp::create(b, loc, x.getType(), x,
-                        b.getF64FloatAttr(cfg.ropeTheta),
-                        b.getI64IntegerAttr(past),
-                        interleaved ? b.getUnitAttr() : nullptr,
-                        /*rotary_dim=*/nullptr);
+  return RopeOp::create(
+      b, loc, x.getType(), x, b.getF64FloatAttr(cfg.ropeTheta),
+      b.getI64IntegerAttr(past), interleaved ? b.getUnitAttr() : nullptr,
+      /*rotary_dim=*/nullptr);
 }
 
 Value GraphBuilder::splitHeads(Value x, int64_t heads, int64_t headDim) {
@@ -145,8 +147,8 @@ Value GraphBuilder::embedding(Value table, Value ids) {
 LayerFunc::LayerFunc(OpBuilder &mb, Location loc, StringRef name,
                      TypeRange leadingArgs)
     : numLeading(leadingArgs.size()) {
-  func = func::FuncOp::create(mb, loc, name,
-                              mb.getFunctionType(leadingArgs, {}));
+  func =
+      func::FuncOp::create(mb, loc, name, mb.getFunctionType(leadingArgs, {}));
   func.setPrivate();
   entry = func.addEntryBlock();
 }
@@ -159,16 +161,15 @@ Value LayerFunc::param(StringRef name, RankedTensorType type) {
 func::FuncOp LayerFunc::finish(OpBuilder &b, ValueRange results) {
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, func.getLoc(), results);
-  func.setFunctionType(b.getFunctionType(entry->getArgumentTypes(),
-                                         TypeRange(results)));
+  func.setFunctionType(
+      b.getFunctionType(entry->getArgumentTypes(), TypeRange(results)));
   for (unsigned i = numLeading, e = entry->getNumArguments(); i < e; ++i)
     func.setArgAttr(i, "npu.param", b.getUnitAttr());
   b.setInsertionPointAfter(func);
   return func;
 }
 
-SmallVector<Value> mlir::npu::import::createWeights(OpBuilder &b,
-                                                    Location loc,
+SmallVector<Value> mlir::npu::import::createWeights(OpBuilder &b, Location loc,
                                                     StringRef prefix,
                                                     ArrayRef<ParamSpec> specs) {
   SmallVector<Value> weights;

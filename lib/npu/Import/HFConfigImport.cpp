@@ -34,9 +34,9 @@ static DictionaryAttr describe(Builder &b, const ModelConfig &c,
                                const ImportOptions &o) {
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("model_type", b.getStringAttr(c.modelType)),
-      b.getNamedAttr("phase", b.getStringAttr(o.phase == Phase::Prefill
-                                                  ? "prefill"
-                                                  : "decode")),
+      b.getNamedAttr(
+          "phase",
+          b.getStringAttr(o.phase == Phase::Prefill ? "prefill" : "decode")),
       b.getNamedAttr("batch", b.getI64IntegerAttr(o.batch)),
       b.getNamedAttr("layers", b.getI64IntegerAttr(c.numLayers)),
       b.getNamedAttr("weight_dtype", b.getStringAttr(o.weightDType)),
@@ -65,15 +65,14 @@ OwningOpRef<ModuleOp> mlir::npu::importModel(const ModelConfig &cfg,
   std::unique_ptr<Family> family = createFamily(cfg.family);
   family->buildLayerKinds(b, g);
 
-  SmallVector<Type> argTypes = {
-      g.tensor({g.batch, g.seq}, b.getI32Type())};
+  SmallVector<Type> argTypes = {g.tensor({g.batch, g.seq}, b.getI32Type())};
   unsigned numCaches = family->cachesPerLayer() * cfg.numLayers;
   argTypes.push_back(b.getIndexType());
   unsigned numExtra = family->numExtraCaches(g);
   argTypes.append(numCaches + numExtra, family->cacheType(g));
   b.setInsertionPointToEnd(module->getBody());
-  auto model = func::FuncOp::create(b, loc, "model",
-                                    b.getFunctionType(argTypes, {}));
+  auto model =
+      func::FuncOp::create(b, loc, "model", b.getFunctionType(argTypes, {}));
   Block *entry = model.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   Value tokens = entry->getArgument(0);
@@ -92,9 +91,9 @@ OwningOpRef<ModuleOp> mlir::npu::importModel(const ModelConfig &cfg,
   }
   SmallVector<Value> results;
   results.push_back(family->head(g, g.slice(x, 1, g.seq - 1, 1)));
-  results.append(family->extraOutputs(
-      g, x, tokens, entry->getArgument(1),
-      entry->getArguments().drop_front(2 + numCaches)));
+  results.append(
+      family->extraOutputs(g, x, tokens, entry->getArgument(1),
+                           entry->getArguments().drop_front(2 + numCaches)));
   results.append(newCaches);
   func::ReturnOp::create(b, loc, results);
   model.setFunctionType(b.getFunctionType(argTypes, TypeRange(results)));

@@ -159,9 +159,9 @@ void parseGPT2(FieldReader &r, ModelConfig &c) {
   if (r.failed())
     return;
   if (act != "gelu_new" && act != "gelu" && act != "gelu_pytorch_tanh")
-    return r.error("activation_function",
-                   "is '" + act + "'; supported: gelu_new, gelu, "
-                                  "gelu_pytorch_tanh");
+    return r.error("activation_function", "is '" + act +
+                                              "'; supported: gelu_new, gelu, "
+                                              "gelu_pytorch_tanh");
   if (c.hiddenSize % c.numHeads != 0)
     return r.error("n_head", "(" + Twine(c.numHeads) +
                                  ") does not divide n_embd (" +
@@ -204,8 +204,8 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
                    "is '" + scoring + "'; supported: sigmoid, softmax");
   c.sigmoidScoring = scoring == "sigmoid";
   if (freq != 1)
-    return r.error("moe_layer_freq",
-                   "is " + Twine(freq) + "; only 1 (every layer after "
+    return r.error("moe_layer_freq", "is " + Twine(freq) +
+                                         "; only 1 (every layer after "
                                          "first_k_dense_replace) is supported");
   if (c.numKVHeads != c.numHeads)
     return r.error("num_key_value_heads",
@@ -216,10 +216,9 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
                        ") exceeds num_hidden_layers (" + Twine(c.numLayers) +
                        ")");
   if (c.numExpertsPerToken > c.numRoutedExperts)
-    return r.error("num_experts_per_tok",
-                   "(" + Twine(c.numExpertsPerToken) +
-                       ") exceeds n_routed_experts (" +
-                       Twine(c.numRoutedExperts) + ")");
+    return r.error("num_experts_per_tok", "(" + Twine(c.numExpertsPerToken) +
+                                              ") exceeds n_routed_experts (" +
+                                              Twine(c.numRoutedExperts) + ")");
   if (c.numRoutedExperts % c.numGroups != 0)
     return r.error("n_group", "(" + Twine(c.numGroups) +
                                   ") does not divide n_routed_experts (" +
@@ -228,8 +227,7 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
     return r.error("topk_group", "(" + Twine(c.topkGroups) +
                                      ") exceeds n_group (" +
                                      Twine(c.numGroups) + ")");
-  if (c.numExpertsPerToken >
-      c.topkGroups * (c.numRoutedExperts / c.numGroups))
+  if (c.numExpertsPerToken > c.topkGroups * (c.numRoutedExperts / c.numGroups))
     return r.error("num_experts_per_tok",
                    "(" + Twine(c.numExpertsPerToken) +
                        ") exceeds the experts in topk_group groups");
@@ -239,9 +237,8 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
 }
 } // namespace
 
-FailureOr<ModelConfig> mlir::npu::parseHFConfig(StringRef json,
-                                                StringRef filename,
-                                                Location loc) {
+FailureOr<ModelConfig>
+mlir::npu::parseHFConfig(StringRef json, StringRef filename, Location loc) {
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
   if (!parsed) {
     emitError(loc) << filename << ": malformed JSON: "
@@ -268,11 +265,10 @@ FailureOr<ModelConfig> mlir::npu::parseHFConfig(StringRef json,
     c.family = ModelFamily::GPT2;
     parseGPT2(r, c);
   } else {
-    r.error("model_type",
-            c.modelType.empty()
-                ? Twine("is missing")
-                : Twine("is '") + c.modelType +
-                      "'; supported: deepseek_v3, llama, gpt2");
+    r.error("model_type", c.modelType.empty()
+                              ? Twine("is missing")
+                              : Twine("is '") + c.modelType +
+                                    "'; supported: deepseek_v3, llama, gpt2");
   }
   if (r.failed())
     return failure();
@@ -298,8 +294,7 @@ LogicalResult mlir::npu::verifyImportOptions(const ModelConfig &c,
   for (const std::string *d : {&o.weightDType, &o.actDType})
     if (*d != "bf16" && *d != "fp8" && *d != "f16" && *d != "f32")
       return fail("unknown dtype '" + *d + "' (expected bf16, fp8, f16, f32)");
-  int64_t positions =
-      o.phase == Phase::Prefill ? o.seqLen : o.contextLen + 1;
+  int64_t positions = o.phase == Phase::Prefill ? o.seqLen : o.contextLen + 1;
   if (c.family == ModelFamily::GPT2 && positions > c.maxPositions)
     return fail("sequence of " + Twine(positions) +
                 " tokens exceeds n_positions (" + Twine(c.maxPositions) +

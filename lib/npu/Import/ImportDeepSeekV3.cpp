@@ -35,9 +35,9 @@ public:
   /// The MLA cache holds the compressed latent and the shared RoPE key:
   /// [B, 1, T, kv_lora_rank + qk_rope_head_dim].
   RankedTensorType cacheType(GraphBuilder &g) const override {
-    return g.tensor({g.batch, 1, g.past + g.seq,
-                     g.cfg.kvLoraRank + g.cfg.qkRopeHeadDim},
-                    g.kvCache);
+    return g.tensor(
+        {g.batch, 1, g.past + g.seq, g.cfg.kvLoraRank + g.cfg.qkRopeHeadDim},
+        g.kvCache);
   }
 
   Value embed(GraphBuilder &g, Value tokens) override {
@@ -63,7 +63,8 @@ public:
     if (!g.opts.includeMTP)
       return {};
     int64_t d = g.cfg.hiddenSize;
-    std::string prefix = "model.layers." + std::to_string(g.cfg.numLayers) + ".";
+    std::string prefix =
+        "model.layers." + std::to_string(g.cfg.numLayers) + ".";
     Value e = g.rmsNorm(g.embedding(table, tokens),
                         normWeight(g, prefix + "enorm.weight"));
     Value h = g.rmsNorm(hidden, normWeight(g, prefix + "hnorm.weight"));
@@ -90,8 +91,7 @@ private:
       return table;
     if (!lmHeadWeight)
       lmHeadWeight = WeightOp::create(
-          g.b, g.loc,
-          g.tensor({g.cfg.vocabSize, g.cfg.hiddenSize}, g.weight),
+          g.b, g.loc, g.tensor({g.cfg.vocabSize, g.cfg.hiddenSize}, g.weight),
           "lm_head.weight");
     return lmHeadWeight;
   }
@@ -109,13 +109,13 @@ private:
     LayerFunc &f = *layer;
     Value x = f.arg(0);
     SmallVector<Value> results;
-    Value h = g.rmsNorm(x, f.param("input_layernorm.weight",
-                                   g.tensor({d}, g.small)));
+    Value h =
+        g.rmsNorm(x, f.param("input_layernorm.weight", g.tensor({d}, g.small)));
     Value attn =
         decode ? mlaDecode(g, f, h, results) : mlaPrefill(g, f, h, results);
     Value r1 = g.add(x, attn);
-    Value h2 = g.rmsNorm(r1, f.param("post_attention_layernorm.weight",
-                                     g.tensor({d}, g.small)));
+    Value h2 = g.rmsNorm(
+        r1, f.param("post_attention_layernorm.weight", g.tensor({d}, g.small)));
     Value ffn = isMoE ? moeBlock(g, f, h2) : denseMLP(g, f, h2);
     results.insert(results.begin(), g.add(r1, ffn));
     layer->finish(mb, results);
@@ -132,8 +132,9 @@ private:
                                    g.tensor({c.qLoraRank, d}, g.weight)));
     qa = g.rmsNorm(qa, f.param("self_attn.q_a_layernorm.weight",
                                g.tensor({c.qLoraRank}, g.small)));
-    Value q = g.linear(qa, f.param("self_attn.q_b_proj.weight",
-                                   g.tensor({hq * dqk, c.qLoraRank}, g.weight)));
+    Value q =
+        g.linear(qa, f.param("self_attn.q_b_proj.weight",
+                             g.tensor({hq * dqk, c.qLoraRank}, g.weight)));
     q = g.splitHeads(q, hq, dqk);
     Value qNope = g.slice(q, 3, 0, c.qkNopeHeadDim);
     Value qPe = g.rope(g.slice(q, 3, c.qkNopeHeadDim, c.qkRopeHeadDim),
@@ -161,18 +162,18 @@ private:
 
   Value kvUpProjection(GraphBuilder &g, LayerFunc &f) {
     const ModelConfig &c = g.cfg;
-    return f.param("self_attn.kv_b_proj.weight",
-                   g.tensor({c.numHeads * (c.qkNopeHeadDim + c.vHeadDim),
-                             c.kvLoraRank},
-                            g.weight));
+    return f.param(
+        "self_attn.kv_b_proj.weight",
+        g.tensor({c.numHeads * (c.qkNopeHeadDim + c.vHeadDim), c.kvLoraRank},
+                 g.weight));
   }
 
   Value outProjection(GraphBuilder &g, LayerFunc &f, Value o) {
     const ModelConfig &c = g.cfg;
-    return g.linear(g.mergeHeads(o),
-                    f.param("self_attn.o_proj.weight",
-                            g.tensor({c.hiddenSize, c.numHeads * c.vHeadDim},
-                                     g.weight)));
+    return g.linear(
+        g.mergeHeads(o),
+        f.param("self_attn.o_proj.weight",
+                g.tensor({c.hiddenSize, c.numHeads * c.vHeadDim}, g.weight)));
   }
 
   Value mlaPrefill(GraphBuilder &g, LayerFunc &f, Value h,
@@ -207,9 +208,9 @@ private:
     OpBuilder &b = g.b;
     auto [qNope, qPe] = queries(g, f, h);
     auto [ckv, kPe] = latent(g, f, h);
-    Value cache = KVCacheAppendOp::create(b, g.loc, f.arg(2).getType(),
-                                          f.arg(2), g.concat({ckv, kPe}, 3),
-                                          f.arg(1));
+    Value cache =
+        KVCacheAppendOp::create(b, g.loc, f.arg(2).getType(), f.arg(2),
+                                g.concat({ckv, kPe}, 3), f.arg(1));
     caches.push_back(cache);
     Value kv = KVCacheReadOp::create(
         b, g.loc,
@@ -236,26 +237,27 @@ private:
 
   Value denseMLP(GraphBuilder &g, LayerFunc &f, Value h) {
     int64_t d = g.cfg.hiddenSize, ff = g.cfg.intermediateSize;
-    Value gate = g.linear(h, f.param("mlp.gate_proj.weight",
-                                     g.tensor({ff, d}, g.weight)));
-    Value up = g.linear(h, f.param("mlp.up_proj.weight",
-                                   g.tensor({ff, d}, g.weight)));
+    Value gate = g.linear(
+        h, f.param("mlp.gate_proj.weight", g.tensor({ff, d}, g.weight)));
+    Value up =
+        g.linear(h, f.param("mlp.up_proj.weight", g.tensor({ff, d}, g.weight)));
     Value act = SwigluOp::create(g.b, g.loc, gate.getType(), gate, up);
-    return g.linear(act, f.param("mlp.down_proj.weight",
-                                 g.tensor({d, ff}, g.weight)));
+    return g.linear(
+        act, f.param("mlp.down_proj.weight", g.tensor({d, ff}, g.weight)));
   }
 
   Value moeBlock(GraphBuilder &g, LayerFunc &f, Value h) {
     const ModelConfig &c = g.cfg;
     OpBuilder &b = g.b;
-    int64_t d = c.hiddenSize, e = c.numRoutedExperts, ff = c.moeIntermediateSize;
+    int64_t d = c.hiddenSize, e = c.numRoutedExperts,
+            ff = c.moeIntermediateSize;
     int64_t tokens = g.batch * g.seq, k = c.numExpertsPerToken;
     Type f32 = b.getF32Type();
     Value x = g.reshape(h, {tokens, d});
-    Value logits = g.linear(
-        x, f.param("mlp.gate.weight", g.tensor({e, d}, g.small)), f32);
-    Value bias = f.param("mlp.gate.e_score_correction_bias",
-                         g.tensor({e}, f32));
+    Value logits =
+        g.linear(x, f.param("mlp.gate.weight", g.tensor({e, d}, g.small)), f32);
+    Value bias =
+        f.param("mlp.gate.e_score_correction_bias", g.tensor({e}, f32));
     auto route = MoERouterOp::create(
         b, g.loc, g.tensor({tokens, k}, b.getI32Type()),
         g.tensor({tokens, k}, f32), logits, bias, b.getI64IntegerAttr(k),
@@ -267,12 +269,12 @@ private:
         b.getF64FloatAttr(c.routedScalingFactor));
     // Experts are stacked [E, ...] (the checkpoint stores one tensor per
     // expert, mlp.experts.<j>.*; the bytes are the same).
-    Value wg = f.param("mlp.experts.gate_proj.weight",
-                       g.tensor({e, ff, d}, g.weight));
-    Value wu = f.param("mlp.experts.up_proj.weight",
-                       g.tensor({e, ff, d}, g.weight));
-    Value wd = f.param("mlp.experts.down_proj.weight",
-                       g.tensor({e, d, ff}, g.weight));
+    Value wg =
+        f.param("mlp.experts.gate_proj.weight", g.tensor({e, ff, d}, g.weight));
+    Value wu =
+        f.param("mlp.experts.up_proj.weight", g.tensor({e, ff, d}, g.weight));
+    Value wd =
+        f.param("mlp.experts.down_proj.weight", g.tensor({e, d, ff}, g.weight));
     Value sg, su, sd;
     if (c.numSharedExperts > 0) {
       int64_t fs = c.numSharedExperts * ff;

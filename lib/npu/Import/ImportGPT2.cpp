@@ -43,10 +43,10 @@ public:
     SmallVector<Value> results;
     {
       Value pos = f.arg(1);
-      Value kc = KVCacheAppendOp::create(b, g.loc, f.arg(2).getType(),
-                                         f.arg(2), k, pos);
-      Value vc = KVCacheAppendOp::create(b, g.loc, f.arg(3).getType(),
-                                         f.arg(3), v, pos);
+      Value kc = KVCacheAppendOp::create(b, g.loc, f.arg(2).getType(), f.arg(2),
+                                         k, pos);
+      Value vc = KVCacheAppendOp::create(b, g.loc, f.arg(3).getType(), f.arg(3),
+                                         v, pos);
       results.append({kc, vc});
     }
     if (decode) {
@@ -58,8 +58,8 @@ public:
     Value r1 = g.add(x, conv1d(g.mergeHeads(o), "attn.c_proj", d, d));
     int64_t ff = c.intermediateSize;
     Value fc = conv1d(norm(r1, "ln_2"), "mlp.c_fc", d, ff);
-    Value act = GeluOp::create(b, g.loc, fc.getType(), fc,
-                               GeluApproximation::Tanh);
+    Value act =
+        GeluOp::create(b, g.loc, fc.getType(), fc, GeluApproximation::Tanh);
     Value r2 = g.add(r1, conv1d(act, "mlp.c_proj", ff, d));
     results.insert(results.begin(), r2);
     block->finish(mb, results);
@@ -88,7 +88,8 @@ public:
 
   Value head(GraphBuilder &g, Value hidden) override {
     int64_t d = g.cfg.hiddenSize;
-    Value w = WeightOp::create(g.b, g.loc, g.tensor({d}, g.small), "ln_f.weight");
+    Value w =
+        WeightOp::create(g.b, g.loc, g.tensor({d}, g.small), "ln_f.weight");
     Value bias =
         WeightOp::create(g.b, g.loc, g.tensor({d}, g.small), "ln_f.bias");
     // Tied embeddings: the LM head is the token table.

@@ -27,8 +27,8 @@ public:
     Value x = f.arg(0);
 
     // Attention block: pre-norm, GQA projections, RoPE, causal attention.
-    Value h = g.rmsNorm(x, f.param("input_layernorm.weight",
-                                   g.tensor({d}, g.small)));
+    Value h =
+        g.rmsNorm(x, f.param("input_layernorm.weight", g.tensor({d}, g.small)));
     auto proj = [&](StringRef name, int64_t heads) {
       Value w = f.param(("self_attn." + name + ".weight").str(),
                         g.tensor({heads * hd, d}, g.weight));
@@ -40,15 +40,15 @@ public:
     SmallVector<Value> results;
     {
       Value pos = f.arg(1);
-      Value kc = KVCacheAppendOp::create(b, g.loc, f.arg(2).getType(),
-                                         f.arg(2), k, pos);
-      Value vc = KVCacheAppendOp::create(b, g.loc, f.arg(3).getType(),
-                                         f.arg(3), v, pos);
+      Value kc = KVCacheAppendOp::create(b, g.loc, f.arg(2).getType(), f.arg(2),
+                                         k, pos);
+      Value vc = KVCacheAppendOp::create(b, g.loc, f.arg(3).getType(), f.arg(3),
+                                         v, pos);
       results.append({kc, vc});
     }
     if (decode) {
-      auto readType = g.tensor({g.batch, c.numKVHeads, g.past + 1, hd},
-                               g.kvCache);
+      auto readType =
+          g.tensor({g.batch, c.numKVHeads, g.past + 1, hd}, g.kvCache);
       k = KVCacheReadOp::create(b, g.loc, readType, results[0], g.past + 1);
       v = KVCacheReadOp::create(b, g.loc, readType, results[1], g.past + 1);
     }
@@ -60,15 +60,15 @@ public:
 
     // SwiGLU MLP.
     int64_t ff = c.intermediateSize;
-    Value h2 = g.rmsNorm(r1, f.param("post_attention_layernorm.weight",
-                                     g.tensor({d}, g.small)));
-    Value gate = g.linear(h2, f.param("mlp.gate_proj.weight",
-                                      g.tensor({ff, d}, g.weight)));
-    Value up = g.linear(h2, f.param("mlp.up_proj.weight",
-                                    g.tensor({ff, d}, g.weight)));
+    Value h2 = g.rmsNorm(
+        r1, f.param("post_attention_layernorm.weight", g.tensor({d}, g.small)));
+    Value gate = g.linear(
+        h2, f.param("mlp.gate_proj.weight", g.tensor({ff, d}, g.weight)));
+    Value up = g.linear(
+        h2, f.param("mlp.up_proj.weight", g.tensor({ff, d}, g.weight)));
     Value act = SwigluOp::create(b, g.loc, gate.getType(), gate, up);
-    Value down = g.linear(act, f.param("mlp.down_proj.weight",
-                                       g.tensor({d, ff}, g.weight)));
+    Value down = g.linear(
+        act, f.param("mlp.down_proj.weight", g.tensor({d, ff}, g.weight)));
     Value r2 = g.add(r1, down);
     results.insert(results.begin(), r2);
     layer->finish(mb, results);

@@ -253,3 +253,27 @@ func.func @slice_result_type(%x: tensor<4x8xf32>) {
   %0 = npu.slice %x offsets [0, 0] sizes [2, 2] strides [1, 1] : tensor<4x8xf32> -> tensor<2x2xf16>
   return
 }
+
+// -----
+
+func.func @broadcast_type(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{result element type 'bf16' differs from the input's 'f32'}}
+  %0 = npu.broadcast %x : tensor<1x4xf32> -> tensor<3x4xbf16>
+  return
+}
+
+// -----
+
+func.func @broadcast_rank(%x: tensor<1x4xf32>) {
+  // expected-error @+1 {{result rank 3 differs from the input rank 2}}
+  %0 = npu.broadcast %x : tensor<1x4xf32> -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_dim(%x: tensor<2x4xf32>) {
+  // expected-error @+1 {{input dimension 0 is 2; it must be 1 or the result's 3}}
+  %0 = npu.broadcast %x : tensor<2x4xf32> -> tensor<3x4xf32>
+  return
+}

@@ -52,3 +52,10 @@ func.func @slice(%x: tensor<4x128x192xbf16>, %y: tensor<7xi64>) -> (tensor<4x128
   %1 = npu.slice %y offsets [1] sizes [3] strides [2] : tensor<7xi64> -> tensor<3xi64>
   return %0, %1 : tensor<4x128x64xbf16>, tensor<3xi64>
 }
+
+// CHECK-LABEL: func.func @broadcast_rope_key
+// CHECK: npu.broadcast %{{.*}} : tensor<1x1x16x64xbf16> -> tensor<1x8x16x64xbf16>
+func.func @broadcast_rope_key(%pe: tensor<1x1x16x64xbf16>) -> tensor<1x8x16x64xbf16> {
+  %0 = npu.broadcast %pe : tensor<1x1x16x64xbf16> -> tensor<1x8x16x64xbf16>
+  return %0 : tensor<1x8x16x64xbf16>
+}

@@ -178,6 +178,36 @@ struct TransposeToLinalg : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// broadcast -> linalg.generic reading index 0 along the size-1 dimensions.
+struct BroadcastToGeneric : OpRewritePattern<BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto in = op.getInput().getType();
+    auto type = op.getResult().getType();
+    unsigned rank = type.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (unsigned d = 0; d < rank; ++d)
+      exprs.push_back(in.getDimSize(d) == 1 && type.getDimSize(d) != 1
+                          ? rewriter.getAffineConstantExpr(0)
+                          : rewriter.getAffineDimExpr(d));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, exprs, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    auto g = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{type}, ValueRange{op.getInput()},
+        ValueRange{init}, maps, iters,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    rewriter.replaceOp(op, g.getResult(0));
+    return success();
+  }
+};
+
 /// concat -> tensor.concat.
 struct ConcatToTensor : OpRewritePattern<ConcatOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -209,6 +239,6 @@ struct SliceToExtractSlice : OpRewritePattern<SliceOp> {
 
 void mlir::npu::populateDataToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<WeightToGeneric, EmbeddingToGeneric, ReshapeToCollapseExpand,
-               TransposeToLinalg, ConcatToTensor, SliceToExtractSlice>(
-      patterns.getContext());
+               BroadcastToGeneric, TransposeToLinalg, ConcatToTensor,
+               SliceToExtractSlice>(patterns.getContext());
 }

@@ -70,11 +70,34 @@ def Npu_ReshapeOp : Npu_Op<"reshape", [Pure]> {
     element type, fp8 and integers included).
 
     Work: none (a view: 0 FLOPs, 0 bytes read or written; the consumers
-    pay). `paramBytes = bytes(input)` when the input is a parameter, since
-    a view of a parameter is not itself recognized as one by its consumers.
+    pay). A reshape of a parameter is a parameter, so its consumers count
+    the parameter bytes they read.
 
     ```mlir
     %h = npu.reshape %q : tensor<4x4096xbf16> -> tensor<4x32x128xbf16>
+    ```
+  }];
+  let arguments = (ins Npu_AnyTensor:$input);
+  let results = (outs Npu_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Npu_BroadcastOp : Npu_Op<"broadcast", [Pure]> {
+  let summary = "repeats a tensor along its size-1 dimensions";
+  let description = [{
+    `result[i...] = input[j...]` with `j_k = 0` where the input dimension
+    `k` is 1 and `j_k = i_k` elsewhere. Same rank and element type; every
+    input dimension is 1 or equal to the result's. Used, e.g., for
+    DeepSeek-V3's RoPE key, computed once per token and shared by all heads
+    (`[B, 1, S, 64] -> [B, 128, S, 64]`).
+
+    Work: 0 FLOPs; a copy: reads the input once, writes the result once.
+    (A fused kernel would read the shared row instead; that is the
+    backends' decision.)
+
+    ```mlir
+    %k_pe = npu.broadcast %pe : tensor<1x1x4096x64xbf16> -> tensor<1x128x4096x64xbf16>
     ```
   }];
   let arguments = (ins Npu_AnyTensor:$input);
@@ -139,8 +162,8 @@ def Npu_SliceOp : Npu_Op<"slice", [Pure]> {
     shape is `sizes` and its element type the input's (any npu element
     type).
 
-    Work: none (a view: 0 FLOPs, 0 bytes; the consumers pay).
-    `paramBytes = bytes(input)` when the input is a parameter (as reshape).
+    Work: none (a view: 0 FLOPs, 0 bytes; the consumers pay). A slice of a
+    parameter is a parameter (as reshape).
 
     ```mlir
     %rope = npu.slice %q offsets [0, 0, 128] sizes [4, 128, 64] strides [1, 1, 1] : tensor<4x128x192xbf16> -> tensor<4x128x64xbf16>

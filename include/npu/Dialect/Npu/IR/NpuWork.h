@@ -83,8 +83,9 @@ Count getNumElements(Type shapedType);
 Count getNumBytes(Type shapedType);
 /// Total bytes of a shaped value.
 Count getNumBytes(Value value);
-/// Whether `value` is a model parameter: produced by `npu.weight` or a
-/// function argument carrying the unit attribute `npu.param`.
+/// Whether `value` is a model parameter: produced by `npu.weight`, a
+/// function argument carrying the unit attribute `npu.param`, or a view
+/// (`npu.reshape`, `npu.slice`) of one.
 bool isParameter(Value value);
 /// Default data movement: read every operand, write every result; operands
 /// that are parameters are added to paramBytes.

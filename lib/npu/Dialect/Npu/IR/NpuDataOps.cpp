@@ -46,14 +46,9 @@ static LogicalResult verifyResultType(Operation *op, Type elementType,
   return success();
 }
 
-/// Work of a view: nothing moves; the viewed parameter is counted here (see
-/// the op descriptions).
-static Work getViewWork(Value input) {
-  Work w;
-  if (isParameter(input))
-    w.paramBytes = getNumBytes(input);
-  return w;
-}
+/// Work of a view: nothing moves. A view of a parameter is itself a
+/// parameter (isParameter), so its consumers count the parameter bytes.
+static Work getViewWork(Value) { return Work(); }
 
 /// Work of a copy: each distinct input read once, the result written once.
 static Work getCopyWork(Operation *op) {
@@ -152,6 +147,31 @@ LogicalResult TransposeOp::verify() {
 }
 
 Work TransposeOp::computeWork() { return getCopyWork(*this); }
+
+//===----------------------------------------------------------------------===//
+// BroadcastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastOp::verify() {
+  auto input = getInput().getType();
+  auto result = getResult().getType();
+  if (input.getElementType() != result.getElementType())
+    return emitOpError("result element type ")
+           << result.getElementType() << " differs from the input's "
+           << input.getElementType();
+  if (input.getRank() != result.getRank())
+    return emitOpError("result rank ")
+           << result.getRank() << " differs from the input rank "
+           << input.getRank();
+  for (int64_t d = 0, e = input.getRank(); d < e; ++d)
+    if (input.getDimSize(d) != 1 && input.getDimSize(d) != result.getDimSize(d))
+      return emitOpError("input dimension ")
+             << d << " is " << input.getDimSize(d)
+             << "; it must be 1 or the result's " << result.getDimSize(d);
+  return success();
+}
+
+Work BroadcastOp::computeWork() { return getCopyWork(*this); }
 
 //===----------------------------------------------------------------------===//
 // ConcatOp

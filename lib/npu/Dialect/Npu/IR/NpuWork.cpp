@@ -79,8 +79,15 @@ Count mlir::npu::getNumBytes(Value value) {
 }
 
 bool mlir::npu::isParameter(Value value) {
-  if (value.getDefiningOp<WeightOp>())
-    return true;
+  // A view (reshape, slice) of a parameter is a parameter: its consumer reads
+  // parameter bytes.
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<WeightOp>(def))
+      return true;
+    if (!isa<ReshapeOp, SliceOp>(def))
+      return false;
+    value = def->getOperand(0);
+  }
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg)
     return false;
