@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Dialect/Npu/IR/NpuWork.h"
 #include "npu/Import/HFConfig.h"
 #include "npu/InitAll.h"
 
@@ -43,13 +45,46 @@ llvm::cl::opt<std::string>
                    llvm::cl::init("bf16"), llvm::cl::cat(importCat));
 llvm::cl::opt<std::string> actDTypeOpt(
     "act-dtype",
-    llvm::cl::desc("activations and KV cache: bf16, fp8 (e4m3fn), f16, f32"),
+    llvm::cl::desc("activations and KV cache: bf16, f16, f32 (fp8 is "
+                   "rejected: the dialect cannot convert to an fp8 cache)"),
     llvm::cl::init("bf16"), llvm::cl::cat(importCat));
 llvm::cl::opt<bool>
     mtpOpt("mtp",
            llvm::cl::desc("DeepSeek-V3: include the multi-token-prediction "
                           "module"),
            llvm::cl::init(false), llvm::cl::cat(importCat));
+
+/// The first tensor type in `module` that exceeds the dialect's limits (a
+/// dimension outside [1, 2^40) or more than 2^63 - 1 bytes), or null. The
+/// config's fields are each bounded, but their products with the batch and
+/// lengths can still exceed the limits; checking here gives one error that
+/// names the tensor instead of one verifier error per op.
+Type findOversizedType(ModuleOp module) {
+  auto oversized = [](Type type) {
+    auto shaped = dyn_cast<RankedTensorType>(type);
+    if (!shaped)
+      return false;
+    for (int64_t d : shaped.getShape())
+      if (d < 1 || d >= npu::kMaxDimSize)
+        return true;
+    npu::Count bytes = npu::getNumBytes(shaped);
+    return bytes.isOverflow() ||
+           bytes.value() > static_cast<uint64_t>(INT64_MAX);
+  };
+  Type found;
+  module.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type t : block.getArgumentTypes())
+          if (oversized(t))
+            found = t;
+    for (Type t : op->getResultTypes())
+      if (oversized(t))
+        found = t;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
 
 OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
                                       MLIRContext *context) {
@@ -80,7 +115,16 @@ OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
   if (failed(npu::verifyImportOptions(*config, options, loc)))
     return nullptr;
   OwningOpRef<ModuleOp> module = npu::importModel(*config, options, context);
-  if (!module || failed(verify(*module)))
+  if (!module)
+    return nullptr;
+  if (Type type = findOversizedType(*module)) {
+    emitError(loc) << filename << ": the model has a tensor of type " << type
+                   << ", beyond npu IR's limits (dimensions below 2^40, at "
+                      "most 2^63 - 1 bytes); reduce --batch, --seq-len, "
+                      "--context-len or the config's sizes";
+    return nullptr;
+  }
+  if (failed(verify(*module)))
     return nullptr;
   return OwningOpRef<Operation *>(module.release());
 }

@@ -64,8 +64,8 @@ struct ImportOptions {
   int64_t batch = 1;
   int64_t seqLen = 4096;            // prefill: tokens per sequence
   int64_t contextLen = 4096;        // decode: tokens already in the KV cache
-  std::string weightDType = "bf16"; // bf16 | fp8
-  std::string actDType = "bf16";    // bf16 | fp8 (KV cache and activations)
+  std::string weightDType = "bf16"; // bf16 | fp8 | f16 | f32
+  std::string actDType = "bf16";    // bf16 | f16 | f32 (KV cache, activations)
   bool includeMTP = false; // DeepSeek-V3's multi-token-prediction module
 };
 

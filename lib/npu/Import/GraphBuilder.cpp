@@ -29,6 +29,10 @@ GraphBuilder::GraphBuilder(OpBuilder &b, Location loc,
   kvCache = dtypeFromName(ctx, options.actDType);
   act = isa<Float8E4M3FNType>(kvCache) ? BFloat16Type::get(ctx) : kvCache;
   weight = dtypeFromName(ctx, options.weightDType);
+  // FP8 checkpoints keep the output head in bf16 (DeepSeek-V3's released
+  // checkpoint has no scales for lm_head; Llama FP8 checkpoints list lm_head
+  // among the modules not to convert).
+  head = isa<Float8E4M3FNType>(weight) ? BFloat16Type::get(ctx) : weight;
   // Norm weights, biases and embedding tables stay in the activation type
   // (the norms take gamma in the input's type; fp8 checkpoints keep them
   // in bf16 too).

@@ -41,6 +41,7 @@ public:
   const ImportOptions &opts;
   Type act;      ///< activations
   Type weight;   ///< linear-layer weights (bf16 or fp8)
+  Type head;     ///< the untied LM head (as `weight`, but never fp8)
   Type small;    ///< norms, biases, embeddings (never fp8)
   Type kvCache;  ///< KV cache elements
   int64_t batch; ///< B

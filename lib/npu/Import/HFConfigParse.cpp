@@ -11,6 +11,14 @@ using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
+/// Upper bound of every size field (hidden_size, vocab_size...): far above
+/// any real model, and low enough that the products the importer forms from
+/// two fields (heads x head dim, shared experts x intermediate size) cannot
+/// overflow int64. Tensors that still exceed the dialect's limits (a
+/// dimension of 2^40 or more, or more than 2^63 bytes) are rejected after the
+/// import, with the tensor named.
+constexpr int64_t kMaxField = int64_t(1) << 30;
+
 /// Reads typed fields of one JSON object and reports the first error with the
 /// file and field name.
 class FieldReader {
@@ -21,8 +29,7 @@ public:
   bool failed() const { return hasError; }
 
   /// A required integer in [lo, hi].
-  int64_t integer(StringRef key, int64_t lo = 1,
-                  int64_t hi = int64_t(1) << 40) {
+  int64_t integer(StringRef key, int64_t lo = 1, int64_t hi = kMaxField) {
     const llvm::json::Value *v = obj.get(key);
     if (!v || v->kind() == llvm::json::Value::Null)
       return error(key, "is missing"), 0;
@@ -30,7 +37,7 @@ public:
   }
   /// An optional integer (absent or null gives `dflt`).
   int64_t optInteger(StringRef key, int64_t dflt, int64_t lo = 0,
-                     int64_t hi = int64_t(1) << 40) {
+                     int64_t hi = kMaxField) {
     const llvm::json::Value *v = obj.get(key);
     if (!v || v->kind() == llvm::json::Value::Null)
       return dflt;
@@ -127,8 +134,21 @@ void parseLlama(FieldReader &r, ModelConfig &c) {
   c.normEps = r.positive("rms_norm_eps");
   c.ropeTheta = r.optPositive("rope_theta", 10000.0);
   c.tieEmbeddings = r.optBool("tie_word_embeddings", false);
+  // Variants the Llama importer does not build; reject them rather than
+  // import a different model.
+  std::string act = r.optString("hidden_act", "silu");
+  bool attentionBias = r.optBool("attention_bias", false);
+  bool mlpBias = r.optBool("mlp_bias", false);
+  int64_t headDim = r.optInteger("head_dim", 0, 1);
   if (r.failed())
     return;
+  if (act != "silu")
+    return r.error("hidden_act", "is '" + act + "'; supported: silu");
+  if (attentionBias)
+    return r.error("attention_bias", "is true; only bias-free attention "
+                                     "projections are supported");
+  if (mlpBias)
+    return r.error("mlp_bias", "is true; only a bias-free MLP is supported");
   if (c.hiddenSize % c.numHeads != 0)
     return r.error("num_attention_heads",
                    "(" + Twine(c.numHeads) + ") does not divide hidden_size (" +
@@ -139,6 +159,11 @@ void parseLlama(FieldReader &r, ModelConfig &c) {
                        ") does not divide num_attention_heads (" +
                        Twine(c.numHeads) + ")");
   c.headDim = c.hiddenSize / c.numHeads;
+  if (headDim != 0 && headDim != c.headDim)
+    return r.error("head_dim", "(" + Twine(headDim) +
+                                   ") differs from hidden_size / "
+                                   "num_attention_heads (" +
+                                   Twine(c.headDim) + "); not supported");
   if (c.headDim % 2 != 0)
     return r.error("num_attention_heads",
                    "gives an odd head dim " + Twine(c.headDim) +
@@ -197,8 +222,11 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
   c.normTopkProb = r.optBool("norm_topk_prob", false);
   std::string scoring = r.optString("scoring_func", "softmax");
   int64_t freq = r.optInteger("moe_layer_freq", 1, 1);
+  std::string act = r.optString("hidden_act", "silu");
   if (r.failed())
     return;
+  if (act != "silu")
+    return r.error("hidden_act", "is '" + act + "'; supported: silu");
   if (scoring != "sigmoid" && scoring != "softmax")
     return r.error("scoring_func",
                    "is '" + scoring + "'; supported: sigmoid, softmax");
@@ -294,6 +322,13 @@ LogicalResult mlir::npu::verifyImportOptions(const ModelConfig &c,
   for (const std::string *d : {&o.weightDType, &o.actDType})
     if (*d != "bf16" && *d != "fp8" && *d != "f16" && *d != "f32")
       return fail("unknown dtype '" + *d + "' (expected bf16, fp8, f16, f32)");
+  // The keys and values are computed in bf16 (RoPE and the norms take no
+  // fp8), and kv_cache_append needs the cache's element type: without a
+  // conversion op in the dialect, an fp8 cache cannot be written.
+  if (o.actDType == "fp8")
+    return fail("--act-dtype=fp8 (an fp8 KV cache) is not supported: the npu "
+                "dialect has no op to convert the bf16 keys and values to fp8 "
+                "for kv_cache_append");
   int64_t positions = o.phase == Phase::Prefill ? o.seqLen : o.contextLen + 1;
   if (c.family == ModelFamily::GPT2 && positions > c.maxPositions)
     return fail("sequence of " + Twine(positions) +

@@ -48,8 +48,10 @@ public:
   }
 
   Value head(GraphBuilder &g, Value hidden) override {
-    return g.linear(g.rmsNorm(hidden, normWeight(g, "model.norm.weight")),
-                    lmHead(g));
+    // One statement per op: a call's arguments are evaluated in an
+    // unspecified order, which would make the op order compiler-dependent.
+    Value norm = g.rmsNorm(hidden, normWeight(g, "model.norm.weight"));
+    return g.linear(norm, lmHead(g));
   }
 
   /// The multi-token-prediction module (prefill only): combine the
@@ -65,8 +67,8 @@ public:
     int64_t d = g.cfg.hiddenSize;
     std::string prefix =
         "model.layers." + std::to_string(g.cfg.numLayers) + ".";
-    Value e = g.rmsNorm(g.embedding(table, tokens),
-                        normWeight(g, prefix + "enorm.weight"));
+    Value emb = g.embedding(table, tokens);
+    Value e = g.rmsNorm(emb, normWeight(g, prefix + "enorm.weight"));
     Value h = g.rmsNorm(hidden, normWeight(g, prefix + "hnorm.weight"));
     Value proj = WeightOp::create(g.b, g.loc, g.tensor({d, 2 * d}, g.weight),
                                   prefix + "eh_proj.weight");
@@ -75,9 +77,9 @@ public:
     args.append(createWeights(g.b, g.loc, prefix, moe->params()));
     auto call = func::CallOp::create(g.b, g.loc, moe->getFunc(), args);
     Value last = g.slice(call.getResult(0), 1, g.seq - 1, 1);
-    Value logits = g.linear(
-        g.rmsNorm(last, normWeight(g, prefix + "shared_head.norm.weight")),
-        lmHead(g));
+    Value normed =
+        g.rmsNorm(last, normWeight(g, prefix + "shared_head.norm.weight"));
+    Value logits = g.linear(normed, lmHead(g));
     return {logits, call.getResult(1)};
   }
 
@@ -91,7 +93,7 @@ private:
       return table;
     if (!lmHeadWeight)
       lmHeadWeight = WeightOp::create(
-          g.b, g.loc, g.tensor({g.cfg.vocabSize, g.cfg.hiddenSize}, g.weight),
+          g.b, g.loc, g.tensor({g.cfg.vocabSize, g.cfg.hiddenSize}, g.head),
           "lm_head.weight");
     return lmHeadWeight;
   }

@@ -30,10 +30,12 @@ public:
       Value bias = f.param((name + ".bias").str(), g.tensor({m}, g.small));
       return g.add(g.linearInOut(in, w), bias);
     };
+    // (Weight before bias: the arguments are created in statement order, not
+    // in the unspecified order of a call's arguments.)
     auto norm = [&](Value in, StringRef name) {
-      return g.layerNorm(
-          in, f.param((name + ".weight").str(), g.tensor({d}, g.small)),
-          f.param((name + ".bias").str(), g.tensor({d}, g.small)));
+      Value w = f.param((name + ".weight").str(), g.tensor({d}, g.small));
+      Value bias = f.param((name + ".bias").str(), g.tensor({d}, g.small));
+      return g.layerNorm(in, w, bias);
     };
 
     Value qkv = conv1d(norm(x, "ln_1"), "attn.c_attn", d, 3 * d);

@@ -92,13 +92,12 @@ public:
     int64_t d = g.cfg.hiddenSize;
     Value norm = WeightOp::create(g.b, g.loc, g.tensor({d}, g.small),
                                   "model.norm.weight");
-    Value lmHead =
-        g.cfg.tieEmbeddings
-            ? table
-            : WeightOp::create(g.b, g.loc,
-                               g.tensor({g.cfg.vocabSize, d}, g.weight),
-                               "lm_head.weight")
-                  .getResult();
+    Value lmHead = g.cfg.tieEmbeddings
+                       ? table
+                       : WeightOp::create(
+                             g.b, g.loc, g.tensor({g.cfg.vocabSize, d}, g.head),
+                             "lm_head.weight")
+                             .getResult();
     return g.linear(g.rmsNorm(hidden, norm), lmHead);
   }
 

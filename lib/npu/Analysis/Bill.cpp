@@ -1,0 +1,312 @@
+//===- Bill.cpp - the accounting of a model on a chip ---------------------===//
+
+#include "npu/Analysis/Bill.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::npu;
+
+//===----------------------------------------------------------------------===//
+// Roofline
+//===----------------------------------------------------------------------===//
+
+/// The element type whose peak rate the op's matrix FLOPs run at: the widest
+/// float operand (a bf16 x fp8 product runs at the bf16 rate unless both
+/// sides are fp8).
+static Type getMatrixType(Operation *op) {
+  Type widest;
+  for (Type t : op->getOperandTypes()) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    if (!shaped || !isa<FloatType>(shaped.getElementType()))
+      continue;
+    Type e = shaped.getElementType();
+    if (!widest || e.getIntOrFloatBitWidth() > widest.getIntOrFloatBitWidth())
+      widest = e;
+  }
+  return widest ? widest : Float32Type::get(op->getContext());
+}
+
+Roofline mlir::npu::getRoofline(const Work &work, Type matrixType,
+                                TargetAttr target) {
+  // A chip without the dtype's rate (fp8 on an A100) runs it at bf16's.
+  std::optional<double> peak = target.getPeakFlopPerS(matrixType);
+  if (!peak)
+    peak = target.getPeakFlopPerS(TargetDtype::BF16);
+  double vector = target.getVectorFlopPerS().convertToDouble();
+  double transc = target.getTranscendentalPerS().convertToDouble();
+  double bw = target.getHbmBandwidthBytesPerS().convertToDouble();
+  Roofline r;
+  r.computeSeconds = double(work.matrixFlops.value()) / *peak +
+                     double(work.vectorFlops.value()) / vector +
+                     double(work.transcendentalFlops.value()) / transc;
+  r.memorySeconds =
+      double((work.bytesRead + work.bytesWritten).value()) / bw;
+  r.boundSeconds = std::max(r.computeSeconds, r.memorySeconds);
+  return r;
+}
+
+double BillLine::intensity() const {
+  Count bytes = work.bytesRead + work.bytesWritten;
+  if (bytes.isOverflow() || bytes.value() == 0)
+    return 0;
+  return double(work.totalFlops().value()) / double(bytes.value());
+}
+
+/// Adds `line` scaled by `times` into `into`.
+static void accumulate(BillLine &into, const BillLine &line, int64_t times) {
+  Count n(static_cast<uint64_t>(times));
+  Work w = line.work;
+  w.matrixFlops *= n;
+  w.vectorFlops *= n;
+  w.transcendentalFlops *= n;
+  w.bytesRead *= n;
+  w.bytesWritten *= n;
+  w.paramBytes *= n;
+  into.work += w;
+  into.attentionCoreFlops += line.attentionCoreFlops * n;
+  into.activationBytes += line.activationBytes * n;
+  into.roofline.computeSeconds += line.roofline.computeSeconds * times;
+  into.roofline.memorySeconds += line.roofline.memorySeconds * times;
+  into.roofline.boundSeconds += line.roofline.boundSeconds * times;
+}
+
+//===----------------------------------------------------------------------===//
+// Values: activations versus state
+//===----------------------------------------------------------------------===//
+
+/// Whether `v` is held state rather than an activation: a function input
+/// (tokens, caches, parameters), a parameter, a KV cache, or a call result
+/// that returns one of those.
+static bool isState(Value v) {
+  if (isa<BlockArgument>(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (isa<WeightOp, KVCacheAppendOp>(def))
+    return true;
+  if (auto call = dyn_cast<func::CallOp>(def)) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee.isExternal())
+      return false;
+    auto ret = cast<func::ReturnOp>(callee.getBody().front().getTerminator());
+    return isState(ret.getOperand(cast<OpResult>(v).getResultNumber()));
+  }
+  return false;
+}
+
+/// Bytes an op's result adds to live memory: none for views (they alias their
+/// input) and for state.
+static Count getActivationBytes(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!isa<ShapedType>(v.getType()) || isState(v) ||
+      isa_and_nonnull<ReshapeOp, SliceOp, KVCacheReadOp>(def))
+    return Count(0);
+  return getNumBytes(v);
+}
+
+/// Peak bytes of live activations while `func` runs: at each op, the
+/// activations defined earlier and still used at or after it, plus the op's
+/// results, plus (for a call) the callee's own peak.
+static Count
+getPeakLive(func::FuncOp func,
+            const llvm::DenseMap<Operation *, Count> &calleePeaks) {
+  Block &block = func.getBody().front();
+  llvm::DenseMap<Operation *, unsigned> index;
+  unsigned i = 0;
+  for (Operation &op : block)
+    index[&op] = i++;
+  // [def, lastUse] of every activation.
+  struct Range {
+    unsigned def, last;
+    Count bytes;
+  };
+  std::vector<Range> ranges;
+  for (Operation &op : block)
+    for (Value r : op.getResults()) {
+      Count bytes = getActivationBytes(r);
+      if (bytes.value() == 0 && !bytes.isOverflow())
+        continue;
+      unsigned last = index[&op];
+      for (Operation *user : r.getUsers())
+        if (Operation *top = block.findAncestorOpInBlock(*user))
+          last = std::max(last, index[top]);
+      ranges.push_back({index[&op], last, bytes});
+    }
+  Count peak(0);
+  for (Operation &op : block) {
+    unsigned at = index[&op];
+    Count live(0);
+    for (const Range &r : ranges)
+      if (r.def <= at && r.last >= at)
+        live += r.bytes;
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      auto it = calleePeaks.find(callee);
+      if (it != calleePeaks.end())
+        live += it->second;
+    }
+    if (live.isOverflow() || live.value() > peak.value())
+      peak = live;
+  }
+  return peak;
+}
+
+//===----------------------------------------------------------------------===//
+// computeBill
+//===----------------------------------------------------------------------===//
+
+FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
+                                            TargetAttr target) {
+  ModelBill bill;
+  bill.target = target;
+  bill.targetName = target.getName().str();
+  bill.model = module->getAttrOfType<DictionaryAttr>("npu.model");
+  if (bill.model) {
+    auto get = [&](StringRef key) -> int64_t {
+      auto a = bill.model.getAs<IntegerAttr>(key);
+      return a ? a.getInt() : 0;
+    };
+    auto phase = bill.model.getAs<StringAttr>("phase");
+    int64_t perSeq =
+        phase && phase.getValue() == "decode" ? 1 : get("seq_len");
+    bill.tokens = get("batch") * perSeq;
+  }
+
+  // Per-function bills (each function's own ops).
+  llvm::DenseMap<Operation *, unsigned> funcIndex;
+  llvm::DenseMap<Operation *, Count> peaks;
+  bool failed = false;
+  // Callees first, so that callers see their peaks: layer functions are
+  // defined before @model by the importer; handle any order by two passes.
+  SmallVector<func::FuncOp> funcs;
+  module.walk([&](func::FuncOp f) {
+    if (!f.isExternal())
+      funcs.push_back(f);
+  });
+  for (func::FuncOp f : funcs) {
+    FunctionBill fb;
+    fb.name = f.getName().str();
+    fb.total.name = "total";
+    for (Operation &op : f.getBody().front()) {
+      if (!isa<WorkOpInterface>(op))
+        continue;
+      FailureOr<Work> w = getCheckedWork(&op);
+      if (mlir::failed(w)) {
+        failed = true;
+        continue;
+      }
+      // Ops that do no work (weights, views) are left out of the bill.
+      if (w->totalFlops().value() == 0 &&
+          (w->bytesRead + w->bytesWritten).value() == 0)
+        continue;
+      BillLine line;
+      line.op = &op;
+      line.name = op.getName().getStringRef().str();
+      if (auto fl = dyn_cast<FileLineColLoc>(op.getLoc()))
+        line.loc = (fl.getFilename().strref() + ":" + Twine(fl.getLine()) +
+                    ":" + Twine(fl.getColumn()))
+                       .str();
+      line.work = *w;
+      if (isa<AttentionOp>(op))
+        line.attentionCoreFlops = w->matrixFlops;
+      for (Value r : op.getResults())
+        line.activationBytes += getActivationBytes(r);
+      line.roofline = getRoofline(*w, getMatrixType(&op), target);
+      accumulate(fb.total, line, 1);
+      fb.ops.push_back(std::move(line));
+    }
+    funcIndex[f] = bill.functions.size();
+    bill.functions.push_back(std::move(fb));
+  }
+  if (failed)
+    return failure();
+  for (int pass = 0; pass < 2; ++pass)
+    for (func::FuncOp f : funcs)
+      peaks[f] = getPeakLive(f, peaks);
+  for (func::FuncOp f : funcs)
+    bill.functions[funcIndex[f]].peakLiveActivationBytes = peaks[f];
+
+  // Parameters: every npu.weight is one distinct parameter.
+  module.walk([&](WeightOp w) {
+    bill.parameterBytes += getNumBytes(w.getResult());
+    bill.parameterCount += getNumElements(w.getResult().getType());
+  });
+
+  // The step: @model's ops in order, each call as one layer line.
+  auto model = module.lookupSymbol<func::FuncOp>("model");
+  bill.total.name = "total";
+  auto addKV = [&](func::FuncOp f, int64_t times) {
+    f.walk([&](KVCacheAppendOp op) {
+      auto type = op.getCache().getType();
+      Count bytes = getNumBytes(type) * Count(uint64_t(times));
+      bill.kvCacheBytes += bytes;
+      // Bytes per cached token of this cache: / (batch * rows).
+      Count perToken = getNumBytes(type) /
+                       (Count::fromSigned(type.getDimSize(0)) *
+                        Count::fromSigned(type.getDimSize(2)));
+      bill.kvCacheBytesPerToken += perToken * Count(uint64_t(times));
+    });
+  };
+  if (model) {
+    const FunctionBill &mb = bill.functions[funcIndex[model]];
+    size_t opLine = 0;
+    int64_t layer = 0;
+    for (Operation &op : model.getBody().front()) {
+      if (isa<WorkOpInterface>(op)) {
+        if (opLine < mb.ops.size() && mb.ops[opLine].op == &op)
+          bill.layers.push_back(mb.ops[opLine++]);
+        continue;
+      }
+      auto call = dyn_cast<func::CallOp>(op);
+      if (!call)
+        continue;
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal())
+        continue;
+      FunctionBill &cb = bill.functions[funcIndex[callee]];
+      BillLine line = cb.total;
+      line.name = ("layer " + Twine(layer++) + " (@" + cb.name + ")").str();
+      bill.layers.push_back(std::move(line));
+    }
+    // A function's `calls` is how many times @model calls it.
+    for (FunctionBill &fb : bill.functions)
+      fb.calls = fb.name == "model" ? 1 : 0;
+    model.walk([&](func::CallOp call) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (callee && !callee.isExternal())
+        ++bill.functions[funcIndex[callee]].calls;
+    });
+    for (const BillLine &l : bill.layers)
+      accumulate(bill.total, l, 1);
+    for (func::FuncOp f : funcs)
+      addKV(f, f == model ? 1 : bill.functions[funcIndex[f]].calls);
+    bill.peakLiveActivationBytes = peaks[model];
+  } else {
+    // No entry point: every function once.
+    for (func::FuncOp f : funcs) {
+      accumulate(bill.total, bill.functions[funcIndex[f]].total, 1);
+      addKV(f, 1);
+      if (peaks[f].value() > bill.peakLiveActivationBytes.value())
+        bill.peakLiveActivationBytes = peaks[f];
+    }
+  }
+  if (bill.total.work.isOverflow() || bill.kvCacheBytes.isOverflow() ||
+      bill.parameterBytes.isOverflow() || bill.hbmNeededBytes().isOverflow() ||
+      bill.hbmNeededBytes().value() > uint64_t(INT64_MAX)) {
+    module.emitError("the bill of this module does not fit in 63 bits");
+    return failure();
+  }
+  return bill;
+}
+
+int64_t ModelBill::minChips() const {
+  uint64_t hbm = static_cast<uint64_t>(target.getHbmBytes());
+  uint64_t need = hbmNeededBytes().value();
+  return static_cast<int64_t>((need + hbm - 1) / hbm);
+}

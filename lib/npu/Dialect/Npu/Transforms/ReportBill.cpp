@@ -1,0 +1,50 @@
+//===- ReportBill.cpp - the npu-report-bill pass --------------------------===//
+
+#include "npu/Analysis/Bill.h"
+#include "npu/Dialect/Npu/Transforms/Passes.h"
+#include "npu/Target/Target.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUREPORTBILL
+#include "npu/Dialect/Npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+struct NpuReportBillPass
+    : public npu::impl::NpuReportBillBase<NpuReportBillPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (format != "text" && format != "json") {
+      module.emitError("npu-report-bill: unknown format '")
+          << format << "' (expected 'text' or 'json')";
+      return signalPassFailure();
+    }
+    llvm::Expected<target::TargetFile> file =
+        target::loadTarget(&getContext(), target);
+    if (!file) {
+      module.emitError("npu-report-bill: ")
+          << llvm::toString(file.takeError());
+      return signalPassFailure();
+    }
+    FailureOr<ModelBill> bill = computeBill(module, file->attr);
+    if (failed(bill))
+      return signalPassFailure();
+    // Render fully before writing, so that a failure leaves no partial
+    // report.
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    if (format == "json")
+      os << llvm::formatv("{0:2}", bill->toJSON()) << "\n";
+    else
+      bill->printText(os);
+    llvm::outs() << out;
+  }
+};
+} // namespace
