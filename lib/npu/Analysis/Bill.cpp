@@ -299,7 +299,7 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
   if (bill.total.work.isOverflow() || bill.kvCacheBytes.isOverflow() ||
       bill.parameterBytes.isOverflow() || bill.hbmNeededBytes().isOverflow() ||
       bill.hbmNeededBytes().value() > uint64_t(INT64_MAX)) {
-    module.emitError("the bill of this module does not fit in 63 bits");
+    mlir::emitError(module.getLoc(), "the bill of this module does not fit in 63 bits");
     return failure();
   }
   return bill;

@@ -22,14 +22,14 @@ struct NpuReportBillPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (format != "text" && format != "json") {
-      module.emitError("npu-report-bill: unknown format '")
+      mlir::emitError(module.getLoc(), "npu-report-bill: unknown format '")
           << format << "' (expected 'text' or 'json')";
       return signalPassFailure();
     }
     llvm::Expected<target::TargetFile> file =
         target::loadTarget(&getContext(), target);
     if (!file) {
-      module.emitError("npu-report-bill: ")
+      mlir::emitError(module.getLoc(), "npu-report-bill: ")
           << llvm::toString(file.takeError());
       return signalPassFailure();
     }

@@ -89,7 +89,7 @@ struct NpuReportWorkPass
   using Base::Base;
   void runOnOperation() override {
     if (format != "text" && format != "json") {
-      getOperation().emitError("npu-report-work: unknown format '")
+      mlir::emitError(getOperation().getLoc(), "npu-report-work: unknown format '")
           << format << "' (expected 'text' or 'json')";
       return signalPassFailure();
     }
@@ -111,7 +111,8 @@ struct NpuReportWorkPass
             {op->getName().getStringRef().str(), locString(op->getLoc()), *w});
       });
       if (report.total.isOverflow() || !fitsJson(report.total)) {
-        func.emitError("total work of this function does not fit in 63 bits");
+        mlir::emitError(func.getLoc(),
+                        "total work of this function does not fit in 63 bits");
         failed = true;
       }
       reports.push_back(std::move(report));
