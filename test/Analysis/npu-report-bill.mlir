@@ -18,8 +18,9 @@
 // Total: 32768 matrix FLOP, 256 vector FLOP, reads 264 + 2*9472 = 19208 B,
 // writes 256 + 2*1024 = 2304 B.
 // Peak live activations: in a layer, y and the transposed key (512 B); in
-// @model at a call, its input and result (512 B) plus the layer's 512 B.
-// HBM needed: 17664 + 2048 + 1024 = 20736 B: fits in mock-gpu's 1 GiB.
+// @model at a call, its input (256 B) plus the layer's 512 B (which include
+// the value the layer returns): 768 B.
+// HBM needed: 17664 + 2048 + 768 = 20480 B: fits in mock-gpu's 1 GiB.
 
 module attributes {npu.model = {model_type = "toy", phase = "decode", batch = 2 : i64, context_len = 3 : i64, layers = 2 : i64}} {
   func.func private @layer(%x: tensor<2x1x64xbf16>, %pos: index, %cache: tensor<2x4x4x16xbf16>, %w: tensor<64x64xbf16> {npu.param}) -> (tensor<2x1x64xbf16>, tensor<2x4x4x16xbf16>) {
@@ -46,8 +47,8 @@ module attributes {npu.model = {model_type = "toy", phase = "decode", batch = 2 
 // JSON-DAG: "parameter_bytes": 17664
 // JSON-DAG: "kv_cache_bytes": 2048
 // JSON-DAG: "kv_cache_bytes_per_token": 256
-// JSON-DAG: "peak_live_activation_bytes": 1024
-// JSON-DAG: "hbm_needed_bytes": 20736
+// JSON-DAG: "peak_live_activation_bytes": 768
+// JSON-DAG: "hbm_needed_bytes": 20480
 // JSON-DAG: "min_chips": 1
 // JSON-DAG: "fits_in_one_chip": true
 // JSON-DAG: "tokens": 2
@@ -70,7 +71,7 @@ module attributes {npu.model = {model_type = "toy", phase = "decode", batch = 2 
 // TEXT-LABEL: Model
 // TEXT: parameters: 8832
 // TEXT: KV cache: 2048 B (256 B per token)
-// TEXT: HBM needed: 20736 B {{.*}} fits in one chip
+// TEXT: HBM needed: 20480 B {{.*}} fits in one chip
 
 // NOTARGET: error: npu-report-bill: {{.*}}no-such-chip
 // BADFMT: error: npu-report-bill: unknown format 'csv' (expected 'text' or 'json')

@@ -1,4 +1,5 @@
-//===- Bill.h - the accounting of a model on a chip --------------*- C++ -*-===//
+//===- Bill.h - the accounting of a model on a chip --------------*- C++
+//-*-===//
 //
 // What one step of a model costs on one chip, by hand-checkable formulas
 // (docs/accounting.md): per op, per layer and for the whole model, the
@@ -37,12 +38,12 @@ struct Roofline {
 
 /// One line of the bill: an op, a layer or a total.
 struct BillLine {
-  std::string name;          ///< op name, "layer 3 (@kind)", or "total"
-  std::string loc;           ///< source location of an op
-  Operation *op = nullptr;   ///< the op of an op line
-  Work work;                 ///< FLOPs by kind and bytes (see NpuWork.h)
-  Count attentionCoreFlops;  ///< matrix FLOPs of npu.attention (QK^T + PV)
-  Count activationBytes;     ///< bytes of the results (views excluded)
+  std::string name;         ///< op name, "layer 3 (@kind)", or "total"
+  std::string loc;          ///< source location of an op
+  Operation *op = nullptr;  ///< the op of an op line
+  Work work;                ///< FLOPs by kind and bytes (see NpuWork.h)
+  Count attentionCoreFlops; ///< matrix FLOPs of npu.attention (QK^T + PV)
+  Count activationBytes;    ///< bytes of the results (views excluded)
   /// Sum of per-op roofline times (each op alone: no overlap between ops).
   Roofline roofline;
   /// Arithmetic intensity: total FLOPs / (bytes read + written).

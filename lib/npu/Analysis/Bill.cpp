@@ -44,8 +44,7 @@ Roofline mlir::npu::getRoofline(const Work &work, Type matrixType,
   r.computeSeconds = double(work.matrixFlops.value()) / *peak +
                      double(work.vectorFlops.value()) / vector +
                      double(work.transcendentalFlops.value()) / transc;
-  r.memorySeconds =
-      double((work.bytesRead + work.bytesWritten).value()) / bw;
+  r.memorySeconds = double((work.bytesRead + work.bytesWritten).value()) / bw;
   r.boundSeconds = std::max(r.computeSeconds, r.memorySeconds);
   return r;
 }
@@ -140,11 +139,14 @@ getPeakLive(func::FuncOp func,
   Count peak(0);
   for (Operation &op : block) {
     unsigned at = index[&op];
+    auto call = dyn_cast<func::CallOp>(op);
     Count live(0);
+    // A call's results are counted inside the callee's peak (they are the
+    // values it returns), so only its live inputs are added here.
     for (const Range &r : ranges)
-      if (r.def <= at && r.last >= at)
+      if ((r.def < at || (r.def == at && !call)) && r.last >= at)
         live += r.bytes;
-    if (auto call = dyn_cast<func::CallOp>(op)) {
+    if (call) {
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           call, call.getCalleeAttr());
       auto it = calleePeaks.find(callee);
@@ -173,8 +175,7 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
       return a ? a.getInt() : 0;
     };
     auto phase = bill.model.getAs<StringAttr>("phase");
-    int64_t perSeq =
-        phase && phase.getValue() == "decode" ? 1 : get("seq_len");
+    int64_t perSeq = phase && phase.getValue() == "decode" ? 1 : get("seq_len");
     bill.tokens = get("batch") * perSeq;
   }
 
@@ -247,9 +248,9 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
       Count bytes = getNumBytes(type) * Count(uint64_t(times));
       bill.kvCacheBytes += bytes;
       // Bytes per cached token of this cache: / (batch * rows).
-      Count perToken = getNumBytes(type) /
-                       (Count::fromSigned(type.getDimSize(0)) *
-                        Count::fromSigned(type.getDimSize(2)));
+      Count perToken =
+          getNumBytes(type) / (Count::fromSigned(type.getDimSize(0)) *
+                               Count::fromSigned(type.getDimSize(2)));
       bill.kvCacheBytesPerToken += perToken * Count(uint64_t(times));
     });
   };
@@ -299,7 +300,8 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
   if (bill.total.work.isOverflow() || bill.kvCacheBytes.isOverflow() ||
       bill.parameterBytes.isOverflow() || bill.hbmNeededBytes().isOverflow() ||
       bill.hbmNeededBytes().value() > uint64_t(INT64_MAX)) {
-    mlir::emitError(module.getLoc(), "the bill of this module does not fit in 63 bits");
+    mlir::emitError(module.getLoc(),
+                    "the bill of this module does not fit in 63 bits");
     return failure();
   }
   return bill;

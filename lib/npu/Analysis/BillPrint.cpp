@@ -118,15 +118,14 @@ static std::string seconds(double s) {
 static void printHeader(llvm::raw_ostream &os, StringRef first) {
   os << llvm::format("%-34s %14s %14s %12s %12s %12s %12s %8s %12s %-7s\n",
                      first.str().c_str(), "linear FLOP", "attn-core FLOP",
-                     "vector", "transc", "bytes moved", "activations",
-                     "FLOP/B", "roofline", "bound");
+                     "vector", "transc", "bytes moved", "activations", "FLOP/B",
+                     "roofline", "bound");
 }
 
 static void printLine(llvm::raw_ostream &os, const BillLine &l) {
   const Work &w = l.work;
   os << llvm::format(
-      "%-34s %14s %14s %12s %12s %12s %12s %8.1f %12s %-7s\n",
-      l.name.c_str(),
+      "%-34s %14s %14s %12s %12s %12s %12s %8.1f %12s %-7s\n", l.name.c_str(),
       human(double((w.matrixFlops - l.attentionCoreFlops).value()), "").c_str(),
       human(double(l.attentionCoreFlops.value()), "").c_str(),
       human(double(w.vectorFlops.value()), "").c_str(),
@@ -153,13 +152,12 @@ void ModelBill::printText(llvm::raw_ostream &os) const {
   }
   os << "\n";
   auto bf16 = target.getPeakFlopPerS(TargetDtype::BF16);
-  os << "target: bf16 peak " << human(bf16.value_or(0), "FLOP/s")
-     << ", HBM " << human(target.getHbmBandwidthBytesPerS().convertToDouble(),
-                          "B/s")
+  os << "target: bf16 peak " << human(bf16.value_or(0), "FLOP/s") << ", HBM "
+     << human(target.getHbmBandwidthBytesPerS().convertToDouble(), "B/s")
      << ", ridge "
-     << llvm::formatv("{0:F1}", target.getRidgePointFlopPerByte(
-                                    TargetDtype::BF16)
-                                    .value_or(0))
+     << llvm::formatv(
+            "{0:F1}",
+            target.getRidgePointFlopPerByte(TargetDtype::BF16).value_or(0))
      << " FLOP/B, HBM capacity " << human(double(target.getHbmBytes()), "B")
      << "\n\n";
 
@@ -210,8 +208,8 @@ void ModelBill::printText(llvm::raw_ostream &os) const {
   os << "  HBM needed:            " << hbmNeededBytes().value()
      << " B (parameters + KV cache + peak activations) vs "
      << target.getHbmBytes() << " B per chip: "
-     << (minChips() <= 1 ? "fits in one chip"
-                         : ("needs at least " + Twine(minChips()) + " chips")
-                               .str())
+     << (minChips() <= 1
+             ? "fits in one chip"
+             : ("needs at least " + Twine(minChips()) + " chips").str())
      << "\n";
 }

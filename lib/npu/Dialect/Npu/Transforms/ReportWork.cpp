@@ -89,7 +89,8 @@ struct NpuReportWorkPass
   using Base::Base;
   void runOnOperation() override {
     if (format != "text" && format != "json") {
-      mlir::emitError(getOperation().getLoc(), "npu-report-work: unknown format '")
+      mlir::emitError(getOperation().getLoc(),
+                      "npu-report-work: unknown format '")
           << format << "' (expected 'text' or 'json')";
       return signalPassFailure();
     }
