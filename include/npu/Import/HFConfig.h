@@ -37,6 +37,9 @@ struct ModelConfig {
   double normEps;           // rms_norm_eps | layer_norm_epsilon
   double ropeTheta;         // rope_theta (Llama, DeepSeek)
   bool tieEmbeddings;       // tie_word_embeddings
+  // GPT-2 only: activation_function "gelu" is the exact (erf) GELU;
+  // "gelu_new" and "gelu_pytorch_tanh" are the tanh approximation.
+  bool exactGelu = false;
   // DeepSeek-V3 only.
   int64_t qLoraRank = 0;           // q_lora_rank
   int64_t kvLoraRank = 0;          // kv_lora_rank

@@ -144,6 +144,15 @@ Value GraphBuilder::embedding(Value table, Value ids) {
   return EmbeddingOp::create(b, loc, tensor(shape, act), table, ids);
 }
 
+Value GraphBuilder::appendCache(Value cache, Value update, Value pos) {
+  return KVCacheAppendOp::create(b, loc, cache.getType(), cache, update, pos);
+}
+
+Value GraphBuilder::readCache(Value cache) {
+  auto type = cast<RankedTensorType>(cache.getType());
+  return KVCacheReadOp::create(b, loc, type, cache, type.getDimSize(2));
+}
+
 //===----------------------------------------------------------------------===//
 // LayerFunc
 //===----------------------------------------------------------------------===//

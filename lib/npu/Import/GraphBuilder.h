@@ -75,6 +75,10 @@ public:
   Value attention(Value q, Value k, Value v, std::optional<int64_t> latent,
                   double scale);
   Value embedding(Value table, Value ids);
+  /// Writes `update` into `cache` at row `pos`; returns the updated cache.
+  Value appendCache(Value cache, Value update, Value pos);
+  /// Every row of a cache, as the keys/values a decode step attends over.
+  Value readCache(Value cache);
 };
 
 /// Builds one layer-kind function. Arguments are the activations (and, for

@@ -187,6 +187,7 @@ void parseGPT2(FieldReader &r, ModelConfig &c) {
     return r.error("activation_function", "is '" + act +
                                               "'; supported: gelu_new, gelu, "
                                               "gelu_pytorch_tanh");
+  c.exactGelu = act == "gelu";
   if (c.hiddenSize % c.numHeads != 0)
     return r.error("n_head", "(" + Twine(c.numHeads) +
                                  ") does not divide n_embd (" +
@@ -319,9 +320,11 @@ LogicalResult mlir::npu::verifyImportOptions(const ModelConfig &c,
       (o.contextLen < 0 || o.contextLen > (int64_t(1) << 30)))
     return fail("--context-len must be in [0, 2^30], got " +
                 Twine(o.contextLen));
-  for (const std::string *d : {&o.weightDType, &o.actDType})
+  for (auto [flag, d] : {std::make_pair("--weight-dtype", &o.weightDType),
+                         std::make_pair("--act-dtype", &o.actDType)})
     if (*d != "bf16" && *d != "fp8" && *d != "f16" && *d != "f32")
-      return fail("unknown dtype '" + *d + "' (expected bf16, fp8, f16, f32)");
+      return fail(Twine(flag) + " must be bf16, fp8, f16 or f32, got '" + *d +
+                  "'");
   // The keys and values are computed in bf16 (RoPE and the norms take no
   // fp8), and kv_cache_append needs the cache's element type: without a
   // conversion op in the dialect, an fp8 cache cannot be written.
@@ -336,6 +339,9 @@ LogicalResult mlir::npu::verifyImportOptions(const ModelConfig &c,
                 "): GPT-2's learned position table has no row for it");
   if (o.includeMTP && c.family != ModelFamily::DeepSeekV3)
     return fail("--mtp applies to DeepSeek-V3 only");
+  if (o.includeMTP && c.numMTPLayers < 1)
+    return fail("--mtp needs an MTP module, but num_nextn_predict_layers is " +
+                Twine(c.numMTPLayers));
   if (o.includeMTP && o.phase == Phase::Decode)
     return fail("--mtp is modelled for prefill only (decoding with MTP is "
                 "speculative decoding, which is not modelled)");

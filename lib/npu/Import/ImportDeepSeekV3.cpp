@@ -184,9 +184,8 @@ private:
     int64_t hq = c.numHeads, dn = c.qkNopeHeadDim, dv = c.vHeadDim;
     auto [qNope, qPe] = queries(g, f, h);
     auto [ckv, kPe] = latent(g, f, h);
-    caches.push_back(KVCacheAppendOp::create(g.b, g.loc, f.arg(2).getType(),
-                                             f.arg(2), g.concat({ckv, kPe}, 3),
-                                             f.arg(1)));
+    caches.push_back(
+        g.appendCache(f.arg(2), g.concat({ckv, kPe}, 3), f.arg(1)));
     // Up-project the latent to per-head keys (no-RoPE part) and values.
     Value ckv3 = g.reshape(ckv, {g.batch, g.seq, c.kvLoraRank});
     Value kv = g.splitHeads(g.linear(ckv3, kvUpProjection(g, f)), hq, dn + dv);
@@ -210,14 +209,9 @@ private:
     OpBuilder &b = g.b;
     auto [qNope, qPe] = queries(g, f, h);
     auto [ckv, kPe] = latent(g, f, h);
-    Value cache =
-        KVCacheAppendOp::create(b, g.loc, f.arg(2).getType(), f.arg(2),
-                                g.concat({ckv, kPe}, 3), f.arg(1));
+    Value cache = g.appendCache(f.arg(2), g.concat({ckv, kPe}, 3), f.arg(1));
     caches.push_back(cache);
-    Value kv = KVCacheReadOp::create(
-        b, g.loc,
-        g.tensor({bsz, 1, g.past + 1, r + c.qkRopeHeadDim}, g.kvCache), cache,
-        g.past + 1);
+    Value kv = g.readCache(cache);
     // Absorb W_UK into the query: q_lat[h] = q_nope[h] · W_UK[h].
     Value wkvb = g.reshape(kvUpProjection(g, f), {hq, dn + dv, r});
     Value wUK = g.slice(wkvb, 1, 0, dn);  // [H, dn, r]

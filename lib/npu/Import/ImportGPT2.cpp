@@ -42,26 +42,21 @@ public:
     Value q = g.splitHeads(g.slice(qkv, 2, 0, d), h, hd);
     Value k = g.splitHeads(g.slice(qkv, 2, d, d), h, hd);
     Value v = g.splitHeads(g.slice(qkv, 2, 2 * d, d), h, hd);
-    SmallVector<Value> results;
-    {
-      Value pos = f.arg(1);
-      Value kc = KVCacheAppendOp::create(b, g.loc, f.arg(2).getType(), f.arg(2),
-                                         k, pos);
-      Value vc = KVCacheAppendOp::create(b, g.loc, f.arg(3).getType(), f.arg(3),
-                                         v, pos);
-      results.append({kc, vc});
-    }
+    // Both phases write the new keys and values into the cache; decode then
+    // attends over every cached row.
+    SmallVector<Value> results = {g.appendCache(f.arg(2), k, f.arg(1)),
+                                  g.appendCache(f.arg(3), v, f.arg(1))};
     if (decode) {
-      auto readType = g.tensor({g.batch, h, g.past + 1, hd}, g.kvCache);
-      k = KVCacheReadOp::create(b, g.loc, readType, results[0], g.past + 1);
-      v = KVCacheReadOp::create(b, g.loc, readType, results[1], g.past + 1);
+      k = g.readCache(results[0]);
+      v = g.readCache(results[1]);
     }
     Value o = g.attention(q, k, v, std::nullopt, 1.0 / std::sqrt(double(hd)));
     Value r1 = g.add(x, conv1d(g.mergeHeads(o), "attn.c_proj", d, d));
     int64_t ff = c.intermediateSize;
     Value fc = conv1d(norm(r1, "ln_2"), "mlp.c_fc", d, ff);
-    Value act =
-        GeluOp::create(b, g.loc, fc.getType(), fc, GeluApproximation::Tanh);
+    Value act = GeluOp::create(b, g.loc, fc.getType(), fc,
+                               c.exactGelu ? GeluApproximation::None
+                                           : GeluApproximation::Tanh);
     Value r2 = g.add(r1, conv1d(act, "mlp.c_proj", ff, d));
     results.insert(results.begin(), r2);
     block->finish(mb, results);

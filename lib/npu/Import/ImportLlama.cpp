@@ -37,20 +37,13 @@ public:
     Value q = g.rope(proj("q_proj", c.numHeads), /*interleaved=*/false);
     Value k = g.rope(proj("k_proj", c.numKVHeads), /*interleaved=*/false);
     Value v = proj("v_proj", c.numKVHeads);
-    SmallVector<Value> results;
-    {
-      Value pos = f.arg(1);
-      Value kc = KVCacheAppendOp::create(b, g.loc, f.arg(2).getType(), f.arg(2),
-                                         k, pos);
-      Value vc = KVCacheAppendOp::create(b, g.loc, f.arg(3).getType(), f.arg(3),
-                                         v, pos);
-      results.append({kc, vc});
-    }
+    // Both phases write the new keys and values into the cache; decode then
+    // attends over every cached row.
+    SmallVector<Value> results = {g.appendCache(f.arg(2), k, f.arg(1)),
+                                  g.appendCache(f.arg(3), v, f.arg(1))};
     if (decode) {
-      auto readType =
-          g.tensor({g.batch, c.numKVHeads, g.past + 1, hd}, g.kvCache);
-      k = KVCacheReadOp::create(b, g.loc, readType, results[0], g.past + 1);
-      v = KVCacheReadOp::create(b, g.loc, readType, results[1], g.past + 1);
+      k = g.readCache(results[0]);
+      v = g.readCache(results[1]);
     }
     Value o = g.attention(q, k, v, std::nullopt, 1.0 / std::sqrt(double(hd)));
     Value attnOut = g.linear(g.mergeHeads(o),

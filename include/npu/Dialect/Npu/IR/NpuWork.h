@@ -87,8 +87,9 @@ Count getNumBytes(Value value);
 /// function argument carrying the unit attribute `npu.param`, or a view
 /// (`npu.reshape`, `npu.slice`) of one.
 bool isParameter(Value value);
-/// Default data movement: read every operand, write every result; operands
-/// that are parameters are added to paramBytes.
+/// Default data movement: read every distinct operand once (`mul %x, %x`
+/// reads x once), write every result; operands that are parameters are added
+/// to paramBytes.
 Work getOperandResultTraffic(Operation *op);
 
 } // namespace npu

@@ -3,7 +3,6 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -49,21 +48,6 @@ static LogicalResult verifyResultType(Operation *op, Type elementType,
 /// Work of a view: nothing moves. A view of a parameter is itself a
 /// parameter (isParameter), so its consumers count the parameter bytes.
 static Work getViewWork(Value) { return Work(); }
-
-/// Work of a copy: each distinct input read once, the result written once.
-static Work getCopyWork(Operation *op) {
-  Work w;
-  llvm::SmallPtrSet<void *, 4> seen;
-  for (Value v : op->getOperands()) {
-    if (!seen.insert(v.getAsOpaquePointer()).second)
-      continue;
-    w.bytesRead += getNumBytes(v);
-    if (isParameter(v))
-      w.paramBytes += getNumBytes(v);
-  }
-  w.bytesWritten = getNumBytes(op->getResult(0));
-  return w;
-}
 
 //===----------------------------------------------------------------------===//
 // EmbeddingOp
@@ -146,7 +130,7 @@ LogicalResult TransposeOp::verify() {
                           "the permuted input shape");
 }
 
-Work TransposeOp::computeWork() { return getCopyWork(*this); }
+Work TransposeOp::computeWork() { return getOperandResultTraffic(*this); }
 
 //===----------------------------------------------------------------------===//
 // BroadcastOp
@@ -171,7 +155,7 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
-Work BroadcastOp::computeWork() { return getCopyWork(*this); }
+Work BroadcastOp::computeWork() { return getOperandResultTraffic(*this); }
 
 //===----------------------------------------------------------------------===//
 // ConcatOp
@@ -213,7 +197,7 @@ LogicalResult ConcatOp::verify() {
   return success();
 }
 
-Work ConcatOp::computeWork() { return getCopyWork(*this); }
+Work ConcatOp::computeWork() { return getOperandResultTraffic(*this); }
 
 //===----------------------------------------------------------------------===//
 // SliceOp

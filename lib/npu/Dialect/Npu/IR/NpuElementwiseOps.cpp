@@ -8,33 +8,14 @@
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-
 using namespace mlir;
 using namespace mlir::npu;
-
-/// Reads every distinct operand once (`x * x` reads x once), writes every
-/// result; operands that are parameters add their bytes to paramBytes.
-static Work getDistinctOperandResultTraffic(Operation *op) {
-  Work w;
-  llvm::SmallPtrSet<void *, 4> seen;
-  for (Value v : op->getOperands()) {
-    if (!seen.insert(v.getAsOpaquePointer()).second)
-      continue;
-    w.bytesRead += getNumBytes(v);
-    if (isParameter(v))
-      w.paramBytes += getNumBytes(v);
-  }
-  for (Value v : op->getResults())
-    w.bytesWritten += getNumBytes(v);
-  return w;
-}
 
 /// Traffic plus `vectorPerElem` vector and `transcendentalPerElem`
 /// transcendental FLOPs per result element.
 static Work getElementwiseWork(Operation *op, uint64_t vectorPerElem,
                                uint64_t transcendentalPerElem) {
-  Work w = getDistinctOperandResultTraffic(op);
+  Work w = getOperandResultTraffic(op);
   Count n = getNumElements(op->getResult(0).getType());
   w.vectorFlops = Count(vectorPerElem) * n;
   w.transcendentalFlops = Count(transcendentalPerElem) * n;

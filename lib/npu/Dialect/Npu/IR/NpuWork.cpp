@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -99,8 +100,9 @@ bool mlir::npu::isParameter(Value value) {
 
 Work mlir::npu::getOperandResultTraffic(Operation *op) {
   Work w;
+  llvm::SmallPtrSet<Value, 4> seen;
   for (Value v : op->getOperands()) {
-    if (!isa<ShapedType>(v.getType()))
+    if (!isa<ShapedType>(v.getType()) || !seen.insert(v).second)
       continue;
     w.bytesRead += getNumBytes(v);
     if (isParameter(v))
