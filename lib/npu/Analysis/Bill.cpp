@@ -136,17 +136,23 @@ getPeakLive(func::FuncOp func,
           last = std::max(last, index[top]);
       ranges.push_back({index[&op], last, bytes});
     }
-  Count peak(0);
+  // Sweep: a range is live from its definition to its last use, so the
+  // whole function costs O(ops + uses).
+  unsigned n = index.size();
+  std::vector<Count> starts(n + 1, Count(0)), endsBefore(n + 1, Count(0));
+  for (const Range &r : ranges) {
+    starts[r.def] += r.bytes;
+    endsBefore[r.last + 1] += r.bytes;
+  }
+  Count peak(0), cur(0);
   for (Operation &op : block) {
     unsigned at = index[&op];
-    auto call = dyn_cast<func::CallOp>(op);
-    Count live(0);
+    cur = cur - endsBefore[at] + starts[at];
+    Count live = cur;
     // A call's results are counted inside the callee's peak (they are the
     // values it returns), so only its live inputs are added here.
-    for (const Range &r : ranges)
-      if ((r.def < at || (r.def == at && !call)) && r.last >= at)
-        live += r.bytes;
-    if (call) {
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      live = live - starts[at];
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           call, call.getCalleeAttr());
       auto it = calleePeaks.find(callee);
