@@ -172,6 +172,8 @@ TEST(GpuCache, InvalidConfigurations) {
   EXPECT_EQ(errorOf({500, 64, 2}),
             "cache: size 500 is not a multiple of line * ways = 128");
   EXPECT_EQ(errorOf({512, 64, 2}, 0), "cache: sampleOneIn must be positive");
+  EXPECT_EQ(errorOf({64 * 2048, 64, 2048}),
+            "cache: at most 1024 ways, got 2048");
   // H100's L2: 50 MiB of 128-byte lines, 16 ways: 25600 sets, not a power
   // of two, which the modulo map allows.
   llvm::Expected<Cache> h100 =

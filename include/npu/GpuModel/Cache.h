@@ -45,6 +45,8 @@ struct CacheConfig {
   /// The simulator keeps a 4-byte index per set: at most 2^26 sets (an 8 GiB
   /// cache of 128-byte lines).
   static constexpr uint64_t kMaxSets = uint64_t(1) << 26;
+  /// A look-up scans its set linearly (most recent first): O(ways).
+  static constexpr uint64_t kMaxWays = 1024;
 
   uint64_t numSets() const { return sizeBytes / (lineBytes * ways); }
   /// Fails unless every size is positive, lineBytes is a power of two and

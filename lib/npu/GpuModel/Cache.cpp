@@ -26,6 +26,9 @@ llvm::Error CacheConfig::verify() const {
     return fail(
         "size " + llvm::Twine(sizeBytes) +
         " is not a multiple of line * ways = " + llvm::Twine(lineBytes * ways));
+  if (ways > kMaxWays)
+    return fail("at most " + llvm::Twine(kMaxWays) + " ways, got " +
+                llvm::Twine(ways));
   if (numSets() > kMaxSets)
     return fail("too many sets: " + llvm::Twine(numSets()));
   return llvm::Error::success();
