@@ -236,3 +236,16 @@ TEST_F(WorkTest, BroadcastDeepSeekRopeKey) {
   EXPECT_EQ(w.bytesRead.value(), 4096ull * 64 * 2);
   EXPECT_EQ(w.bytesWritten.value(), 128ull * 4096 * 64 * 2);
 }
+
+TEST_F(WorkTest, ConvertKeysToFp8Cache) {
+  // Llama-3-8B decode, batch 8: the new keys [8, 8, 1, 128] bf16 converted to
+  // fp8 for the cache: 8192 conversions; reads 8192 * 2 B, writes 8192 B.
+  Work w = workOf(R"mlir(
+    func.func @f(%k: tensor<8x8x1x128xbf16>) -> tensor<8x8x1x128xf8E4M3FN> {
+      %c = npu.convert %k : tensor<8x8x1x128xbf16> -> tensor<8x8x1x128xf8E4M3FN>
+      return %c : tensor<8x8x1x128xf8E4M3FN>
+    })mlir");
+  EXPECT_EQ(w.vectorFlops.value(), 8192u);
+  EXPECT_EQ(w.bytesRead.value(), 8192u * 2);
+  EXPECT_EQ(w.bytesWritten.value(), 8192u);
+}

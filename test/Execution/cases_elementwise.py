@@ -110,6 +110,20 @@ def bf16_cases():
     return [swiglu, add]
 
 
+def convert_case():
+    """f32 -> bf16 with round-to-nearest-even, then exactly back to f32."""
+    shape = [2, 5]
+    # Off the bf16 grid, so that rounding happens; exact in f32 after the
+    # dense literal is read (struct round-trip below).
+    x = [struct.unpack("<f", struct.pack("<f", v * 1.0173))[0]
+         for v in Rng(31).values(10, -3.0, 3.0)]
+    return Case(
+        "convert-bf16", "convert f32 [2x5] to bf16 (round to nearest even), read back as f32.",
+        [("x", shape, "f32", x)],
+        "%r = npu.convert %x : tensor<2x5xf32> -> tensor<2x5xbf16>\n" + to_f32_body("r", shape),
+        [("out", shape, "f32")], [[to_bf16(v) for v in x]], (1e-4, 1e-6))  # a bf16 ulp is ~4e-3 relative
+
+
 CASES = [
     binary("add-broadcast", "add of a [3x4] rhs onto a [2x3x4] lhs (trailing-suffix broadcast).",
            "add", [2, 3, 4], [3, 4], lambda x, y: x + y, 1),
@@ -127,4 +141,5 @@ CASES = [
          "%out = npu.gelu %x approximate = tanh : tensor<4x6xf32>",
          [("out", [4, 6], "f32")], [[gelu_tanh(v) for v in Rng(6).values(24, -4.0, 4.0)]]),
     swiglu_case(),
+    convert_case(),
 ] + bf16_cases()

@@ -45,8 +45,8 @@ llvm::cl::opt<std::string>
                    llvm::cl::init("bf16"), llvm::cl::cat(importCat));
 llvm::cl::opt<std::string> actDTypeOpt(
     "act-dtype",
-    llvm::cl::desc("activations and KV cache: bf16, f16, f32 (fp8 is "
-                   "rejected: the dialect cannot convert to an fp8 cache)"),
+    llvm::cl::desc("activations and KV cache: bf16, f16, f32, or fp8 "
+                   "(an fp8 e4m3fn KV cache; activations stay bf16)"),
     llvm::cl::init("bf16"), llvm::cl::cat(importCat));
 llvm::cl::opt<bool>
     mtpOpt("mtp",

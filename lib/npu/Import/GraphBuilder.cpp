@@ -145,6 +145,11 @@ Value GraphBuilder::embedding(Value table, Value ids) {
 }
 
 Value GraphBuilder::appendCache(Value cache, Value update, Value pos) {
+  // An fp8 cache stores the bf16 keys and values converted.
+  Type elt = cast<RankedTensorType>(cache.getType()).getElementType();
+  auto updateType = cast<RankedTensorType>(update.getType());
+  if (updateType.getElementType() != elt)
+    update = ConvertOp::create(b, loc, updateType.clone(elt), update);
   return KVCacheAppendOp::create(b, loc, cache.getType(), cache, update, pos);
 }
 

@@ -325,13 +325,6 @@ LogicalResult mlir::npu::verifyImportOptions(const ModelConfig &c,
     if (*d != "bf16" && *d != "fp8" && *d != "f16" && *d != "f32")
       return fail(Twine(flag) + " must be bf16, fp8, f16 or f32, got '" + *d +
                   "'");
-  // The keys and values are computed in bf16 (RoPE and the norms take no
-  // fp8), and kv_cache_append needs the cache's element type: without a
-  // conversion op in the dialect, an fp8 cache cannot be written.
-  if (o.actDType == "fp8")
-    return fail("--act-dtype=fp8 (an fp8 KV cache) is not supported: the npu "
-                "dialect has no op to convert the bf16 keys and values to fp8 "
-                "for kv_cache_append");
   int64_t positions = o.phase == Phase::Prefill ? o.seqLen : o.contextLen + 1;
   if (c.family == ModelFamily::GPT2 && positions > c.maxPositions)
     return fail("sequence of " + Twine(positions) +

@@ -101,3 +101,19 @@ func.func @swiglu_shape(%g: tensor<4x8xbf16>, %u: tensor<8xbf16>) {
   %0 = "npu.swiglu"(%g, %u) : (tensor<4x8xbf16>, tensor<8xbf16>) -> tensor<4x8xbf16>
   return
 }
+
+// -----
+
+func.func @convert_shape(%x: tensor<2x4xbf16>) {
+  // expected-error @+1 {{result shape must equal the input shape}}
+  %0 = npu.convert %x : tensor<2x4xbf16> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @convert_int(%x: tensor<2x4xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of}}
+  %0 = npu.convert %x : tensor<2x4xi32> -> tensor<2x4xf32>
+  return
+}

@@ -50,3 +50,10 @@ func.func @gelu_explicit_none(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = npu.gelu %x approximate = none : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// CHECK-LABEL: func.func @convert_to_fp8
+// CHECK: npu.convert %{{.*}} : tensor<2x8x1x128xbf16> -> tensor<2x8x1x128xf8E4M3FN>
+func.func @convert_to_fp8(%k: tensor<2x8x1x128xbf16>) -> tensor<2x8x1x128xf8E4M3FN> {
+  %0 = npu.convert %k : tensor<2x8x1x128xbf16> -> tensor<2x8x1x128xf8E4M3FN>
+  return %0 : tensor<2x8x1x128xf8E4M3FN>
+}

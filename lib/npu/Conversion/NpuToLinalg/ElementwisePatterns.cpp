@@ -154,11 +154,24 @@ struct SwigluToGeneric : OpRewritePattern<SwigluOp> {
     return success();
   }
 };
+
+/// convert -> one linalg.generic of arith.extf / arith.truncf.
+struct ConvertToGeneric : OpRewritePattern<ConvertOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op,
+                       castTensor(rewriter, op.getLoc(), op.getInput(),
+                                  op.getResult().getType().getElementType()));
+    return success();
+  }
+};
 } // namespace
 
 void mlir::npu::populateElementwiseToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<BinaryToGeneric<AddOp, arith::AddFOp>,
                BinaryToGeneric<MulOp, arith::MulFOp>, SiluToGeneric,
-               GeluToGeneric, SwigluToGeneric>(patterns.getContext());
+               GeluToGeneric, SwigluToGeneric, ConvertToGeneric>(
+      patterns.getContext());
 }

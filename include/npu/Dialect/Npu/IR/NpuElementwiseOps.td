@@ -50,6 +50,31 @@ class Npu_UnaryOp<string mnemonic, list<Trait> traits = []>
 }
 
 //===----------------------------------------------------------------------===//
+// convert
+//===----------------------------------------------------------------------===//
+
+def Npu_ConvertOp : Npu_Op<"convert", [Pure]> {
+  let summary = "element-wise conversion to another float type";
+  let description = [{
+    `result[i] = round(input[i])` to the result's element type (round to
+    nearest even; fp8 e4m3fn saturates to +-448 in practice, the reference
+    lowering uses `arith.truncf`). Same shape. Used, e.g., to store bf16 keys
+    and values into an fp8 KV cache.
+
+    Work: `numel` vector FLOPs (one conversion per element); reads the
+    input, writes the result.
+
+    ```mlir
+    %k8 = npu.convert %k : tensor<1x8x1x128xbf16> -> tensor<1x8x1x128xf8E4M3FN>
+    ```
+  }];
+  let arguments = (ins Npu_FloatOrF8Tensor:$input);
+  let results = (outs Npu_FloatOrF8Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // add, mul
 //===----------------------------------------------------------------------===//
 

@@ -75,3 +75,20 @@ Work GeluOp::computeWork() {
 
 // silu(gate) (1 exp, 3 vector) times up (1 vector).
 Work SwigluOp::computeWork() { return getElementwiseWork(*this, 4, 1); }
+
+//===----------------------------------------------------------------------===//
+// ConvertOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvertOp::verify() {
+  if (getInput().getType().getShape() != getResult().getType().getShape())
+    return emitOpError("result shape must equal the input shape");
+  return success();
+}
+
+// One conversion per element.
+Work ConvertOp::computeWork() {
+  Work w = getOperandResultTraffic(*this);
+  w.vectorFlops = getNumElements(getResult().getType());
+  return w;
+}
