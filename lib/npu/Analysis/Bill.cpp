@@ -190,7 +190,7 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
                                         : get("seq_len");
     std::optional<int64_t> batch = get("batch");
     // A hand-written description can hold any i64: the product must be
-    // checked, not wrapped (found by fuzz/npu-fuzz-passes).
+    // checked, not wrapped (a UBSan report under fuzz/npu-fuzz-passes).
     if (batch && perSeq &&
         (*batch < 1 || *perSeq < 1 ||
          llvm::MulOverflow(*batch, *perSeq, bill.tokens))) {
