@@ -54,38 +54,6 @@ llvm::cl::opt<bool>
                           "module"),
            llvm::cl::init(false), llvm::cl::cat(importCat));
 
-/// The first tensor type in `module` that exceeds the dialect's limits (a
-/// dimension outside [1, 2^40) or more than 2^63 - 1 bytes), or null. The
-/// config's fields are each bounded, but their products with the batch and
-/// lengths can still exceed the limits; checking here gives one error that
-/// names the tensor instead of one verifier error per op.
-Type findOversizedType(ModuleOp module) {
-  auto oversized = [](Type type) {
-    auto shaped = dyn_cast<RankedTensorType>(type);
-    if (!shaped)
-      return false;
-    for (int64_t d : shaped.getShape())
-      if (d < 1 || d >= npu::kMaxDimSize)
-        return true;
-    npu::Count bytes = npu::getNumBytes(shaped);
-    return bytes.isOverflow() ||
-           bytes.value() > static_cast<uint64_t>(INT64_MAX);
-  };
-  Type found;
-  module.walk([&](Operation *op) {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (Type t : block.getArgumentTypes())
-          if (oversized(t))
-            found = t;
-    for (Type t : op->getResultTypes())
-      if (oversized(t))
-        found = t;
-    return found ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return found;
-}
-
 OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
                                       MLIRContext *context) {
   const llvm::MemoryBuffer *buffer =
@@ -117,7 +85,7 @@ OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> module = npu::importModel(*config, options, context);
   if (!module)
     return nullptr;
-  if (Type type = findOversizedType(*module)) {
+  if (Type type = npu::findOversizedType(*module)) {
     emitError(loc) << filename << ": the model has a tensor of type " << type
                    << ", beyond npu IR's limits (dimensions below 2^40, at "
                       "most 2^63 - 1 bytes); reduce --batch, --seq-len, "

@@ -89,6 +89,14 @@ OwningOpRef<ModuleOp> importModel(const ModelConfig &config,
                                   const ImportOptions &options,
                                   MLIRContext *context);
 
+/// The first tensor type in `module` that exceeds the dialect's limits (a
+/// dimension outside [1, 2^40) or more than 2^63 - 1 bytes), or null. The
+/// config's fields are each bounded, but their products with the batch and
+/// lengths can still exceed the limits; checking an imported module with
+/// this before verifying it gives one error that names the tensor instead of
+/// one verifier error per op.
+Type findOversizedType(ModuleOp module);
+
 } // namespace mlir::npu
 
 #endif // NPU_IMPORT_HFCONFIG_H

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 
@@ -176,13 +177,28 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
   bill.targetName = target.getName().str();
   bill.model = module->getAttrOfType<DictionaryAttr>("npu.model");
   if (bill.model) {
-    auto get = [&](StringRef key) -> int64_t {
+    // The importer writes i64 attributes; anything else is not a count.
+    auto get = [&](StringRef key) -> std::optional<int64_t> {
       auto a = bill.model.getAs<IntegerAttr>(key);
-      return a ? a.getInt() : 0;
+      if (!a || !a.getType().isSignlessInteger(64))
+        return std::nullopt;
+      return a.getInt();
     };
     auto phase = bill.model.getAs<StringAttr>("phase");
-    int64_t perSeq = phase && phase.getValue() == "decode" ? 1 : get("seq_len");
-    bill.tokens = get("batch") * perSeq;
+    std::optional<int64_t> perSeq = phase && phase.getValue() == "decode"
+                                        ? std::optional<int64_t>(1)
+                                        : get("seq_len");
+    std::optional<int64_t> batch = get("batch");
+    // A hand-written description can hold any i64: the product must be
+    // checked, not wrapped (a UBSan report under fuzz/npu-fuzz-passes).
+    if (batch && perSeq &&
+        (*batch < 1 || *perSeq < 1 ||
+         llvm::MulOverflow(*batch, *perSeq, bill.tokens))) {
+      mlir::emitError(module.getLoc(), "npu.model: batch (")
+          << *batch << ") times tokens per sequence (" << *perSeq
+          << ") is not a token count in [1, 2^63)";
+      return failure();
+    }
   }
 
   // Per-function bills (each function's own ops).

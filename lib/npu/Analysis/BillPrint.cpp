@@ -7,6 +7,7 @@
 
 #include "npu/Analysis/Bill.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -15,6 +16,15 @@ using namespace mlir;
 using namespace mlir::npu;
 
 static int64_t i64(Count c) { return static_cast<int64_t>(c.value()); }
+
+/// An integer of the `npu.model` description, in its own signedness and at
+/// any width (the importer writes i64; a hand-written module may not); an
+/// i1 (`true`) is 1, not -1.
+static std::string modelInt(IntegerAttr i) {
+  bool isSigned =
+      !i.getType().isUnsignedInteger() && i.getValue().getBitWidth() > 1;
+  return llvm::toString(i.getValue(), 10, isSigned);
+}
 
 static llvm::json::Object lineJSON(const BillLine &l) {
   const Work &w = l.work;
@@ -70,9 +80,14 @@ llvm::json::Value ModelBill::toJSON() const {
   llvm::json::Object modelObj;
   if (model)
     for (NamedAttribute a : model) {
-      if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
-        modelObj[a.getName().strref()] = i.getInt();
-      else if (auto s = dyn_cast<StringAttr>(a.getValue()))
+      if (auto i = dyn_cast<IntegerAttr>(a.getValue())) {
+        // A number when it is one JSON can carry exactly, else its text.
+        int64_t v;
+        if (llvm::to_integer(modelInt(i), v))
+          modelObj[a.getName().strref()] = v;
+        else
+          modelObj[a.getName().strref()] = modelInt(i);
+      } else if (auto s = dyn_cast<StringAttr>(a.getValue()))
         modelObj[a.getName().strref()] = s.getValue();
       else if (isa<UnitAttr>(a.getValue()))
         modelObj[a.getName().strref()] = true;
@@ -143,7 +158,7 @@ void ModelBill::printText(llvm::raw_ostream &os) const {
     for (NamedAttribute a : model) {
       os << " " << a.getName().strref() << "=";
       if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
-        os << i.getInt();
+        os << modelInt(i);
       else if (auto s = dyn_cast<StringAttr>(a.getValue()))
         os << s.getValue();
       else

@@ -99,3 +99,30 @@ OwningOpRef<ModuleOp> mlir::npu::importModel(const ModelConfig &cfg,
   model.setFunctionType(b.getFunctionType(argTypes, TypeRange(results)));
   return module;
 }
+
+Type mlir::npu::findOversizedType(ModuleOp module) {
+  auto oversized = [](Type type) {
+    auto shaped = dyn_cast<RankedTensorType>(type);
+    if (!shaped)
+      return false;
+    for (int64_t d : shaped.getShape())
+      if (d < 1 || d >= kMaxDimSize)
+        return true;
+    Count bytes = getNumBytes(shaped);
+    return bytes.isOverflow() ||
+           bytes.value() > static_cast<uint64_t>(INT64_MAX);
+  };
+  Type found;
+  module.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type t : block.getArgumentTypes())
+          if (oversized(t))
+            found = t;
+    for (Type t : op->getResultTypes())
+      if (oversized(t))
+        found = t;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Builds the seed corpora and dictionaries of the npu fuzzers.
+
+    fuzz/make-corpus.py OUT_DIR [--translate PATH/TO/npu-translate]
+
+Writes only what cannot be read from the tree as is; scripts/fuzz.sh passes
+the tree's own directories (npu-target/, test/Target/, examples/configs/,
+test/Import/Inputs/) to libFuzzer directly as extra seed directories.
+
+OUT_DIR/seeds/mlir/    one file per `// -----` split of test/**/*.mlir, with
+                       the comment lines (RUN, CHECK, expected-error) removed:
+                       the parser sees the pieces, not the whole file.
+                       With --translate, also the tiny models below imported
+                       (prefill and decode): whole npu graphs with calls.
+OUT_DIR/seeds/config/  tiny versions of examples/configs/*.json (2 layers,
+                       small sizes): the real configs have 12 to 61 layers,
+                       more than npu-fuzz-import imports.
+OUT_DIR/dict/mlir.dict    npu op and attribute mnemonics, keywords of the npu
+                          assembly formats (from the .td files), MLIR tokens.
+OUT_DIR/dict/target.dict  every key of npu-target/*.json, and JSON tokens.
+OUT_DIR/dict/config.dict  every config.json key the importer reads.
+"""
+
+import argparse
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# Per model family: the fields that make a tiny model (every constraint of
+# HFConfigParse.cpp holds: heads divide hidden, KV heads divide heads, the
+# DeepSeek-V3 groups divide the experts...).
+TINY = {
+    "llama": dict(hidden_size=64, intermediate_size=128, num_attention_heads=4,
+                  num_key_value_heads=2, num_hidden_layers=2, vocab_size=256,
+                  max_position_embeddings=512),
+    "gpt2": dict(n_embd=64, n_head=4, n_layer=2, vocab_size=256,
+                 n_positions=64, n_ctx=64),
+    "deepseek_v3": dict(hidden_size=64, intermediate_size=128,
+                        moe_intermediate_size=32, num_attention_heads=4,
+                        num_key_value_heads=4, num_hidden_layers=2,
+                        first_k_dense_replace=1, n_routed_experts=8,
+                        n_group=2, topk_group=1, num_experts_per_tok=2,
+                        kv_lora_rank=16, q_lora_rank=32, qk_rope_head_dim=8,
+                        qk_nope_head_dim=16, v_head_dim=16, vocab_size=256,
+                        max_position_embeddings=512),
+}
+
+MLIR_TOKENS = [
+    "func.func", "func.call", "return", "module", "private", "tensor<",
+    "x", "xf32>", "xbf16>", "xf16>", "xf8E4M3FN>", "xi64>", "xi32>", "index",
+    "->", ":", ",", "(", ")", "{", "}", "<", ">", "[", "]", "=", "%arg0",
+    "%0", "@f", "#npu.", "dense<", "arith.constant", "true", "false",
+    "attributes", "loc(", "0x7FF0000000000000", "1.0e+300", "-1",
+    "1099511627776", "9223372036854775807", "18446744073709551615",
+    "{npu.param}", "npu.model", "batch", "seq_len", "context_len", "phase",
+    "\"decode\"", "\"prefill\"", ": i64", ": i128", ": ui64", ": si32",
+]
+
+
+def split_mlir(path):
+    """The `// -----` pieces of a test file, without comment lines."""
+    text = path.read_text()
+    for piece in re.split(r"^// -----\s*$", text, flags=re.M):
+        lines = [l for l in piece.splitlines()
+                 if not l.lstrip().startswith("//")]
+        body = "\n".join(lines).strip()
+        if body:
+            yield body + "\n"
+
+
+def td_words():
+    """Op and attribute mnemonics and assembly keywords of the npu .td files."""
+    words = set()
+    for td in (ROOT / "include/npu/Dialect/Npu/IR").glob("*.td"):
+        text = td.read_text()
+        words.update("npu." + m for m in re.findall(r'Npu_Op<"(\w+)"', text))
+        words.update("#npu." + m
+                     for m in re.findall(r'mnemonic = "(\w+)"', text))
+        words.update(re.findall(r"`(\w+)`", text))
+    return words
+
+
+def write_dict(path, words):
+    with open(path, "w") as f:
+        for w in sorted(set(words)):
+            f.write(json.dumps(w) + "\n")  # a JSON string is a valid entry
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out", type=pathlib.Path)
+    ap.add_argument("--translate", help="npu-translate, to import seeds")
+    args = ap.parse_args()
+    mlir, config, dicts = (args.out / "seeds/mlir", args.out / "seeds/config",
+                           args.out / "dict")
+    for d in (mlir, config, dicts):
+        d.mkdir(parents=True, exist_ok=True)
+
+    count = 0
+    for path in sorted((ROOT / "test").rglob("*.mlir")):
+        stem = "-".join(path.relative_to(ROOT / "test").with_suffix("").parts)
+        for i, piece in enumerate(split_mlir(path)):
+            (mlir / f"{stem}.{i}.mlir").write_text(piece)
+            count += 1
+
+    config_keys = set()
+    for path in sorted((ROOT / "examples/configs").glob("*.json")):
+        cfg = json.loads(path.read_text())
+        config_keys.update(cfg)
+        tiny = dict(cfg, **TINY[cfg["model_type"]])
+        out = config / f"tiny-{path.name}"
+        out.write_text(json.dumps(tiny, indent=2) + "\n")
+        for phase in ("prefill", "decode") if args.translate else ():
+            res = subprocess.run(
+                [args.translate, "--import-hf-config", str(out),
+                 f"--phase={phase}", "--seq-len=3", "--context-len=5"],
+                capture_output=True, text=True)
+            if res.returncode != 0:
+                sys.exit(f"importing {out} failed:\n{res.stderr}")
+            (mlir / f"import-{path.stem}-{phase}.mlir").write_text(res.stdout)
+            count += 1
+
+    parse_src = (ROOT / "lib/npu/Import/HFConfigParse.cpp").read_text()
+    config_keys.update(re.findall(r'r\.\w+\("(\w+)"', parse_src))
+    target_keys = set()
+    for path in (ROOT / "npu-target").glob("*.json"):
+        obj = json.loads(path.read_text())
+        for section in (obj, obj.get("tpu", {}), obj.get("gpu", {}),
+                        obj.get("sources", {})):
+            target_keys.update(section)
+    json_tokens = ["{", "}", "[", "]", ":", ",", "null", "true", "false",
+                   "-0", "1e308", "1e-308", "4.9e-324", "9007199254740993",
+                   "9223372036854775807", "9223372036854775808",
+                   "-9223372036854775808", "NaN", "\\u0000"]
+    write_dict(dicts / "mlir.dict", MLIR_TOKENS + sorted(td_words()))
+    write_dict(dicts / "target.dict",
+               [f'"{k}"' for k in target_keys] + json_tokens +
+               ['"tpu"', '"gpu"'])
+    write_dict(dicts / "config.dict",
+               [f'"{k}"' for k in config_keys] + json_tokens +
+               ['"llama"', '"gpt2"', '"deepseek_v3"', '"sigmoid"',
+                '"softmax"', '"silu"', '"gelu_new"'])
+    print(f"{count} MLIR seeds, {len(TINY)} tiny configs, dictionaries in "
+          f"{dicts}")
+
+
+if __name__ == "__main__":
+    main()

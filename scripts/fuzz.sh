@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, docs/fuzzing.md) in ./build-fuzz with
+# clang, ASan and UBSan, and runs each for N seconds:
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     # default: 60, all
+#
+# TARGET is parse, passes, target or import. The targets run side by side,
+# NPU_FUZZ_JOBS at a time (default: the number of cores). Fails if any
+# target finds a crash, a leak, a timeout or runs out of memory; the input is
+# saved under build-fuzz/fuzz/crashes/<target>/ and the script prints the
+# command that reproduces it. New interesting inputs accumulate in
+# build-fuzz/fuzz/corpus/<target>/, so that later runs start from them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECS=${1:-60}
+shift || true
+TARGETS=("$@")
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse passes target import)
+JOBS=${NPU_FUZZ_JOBS:-$(nproc)}
+
+PKGS="cmake ninja-build lld python3 clang-22 libclang-rt-22-dev libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools"
+missing=""
+for p in $PKGS; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
+fi
+
+# -O1 with line tables: the usual fuzzing build (fast enough, readable stack
+# traces); FuzzFlags.cmake adds the sanitizers and turns assertions on.
+if [ ! -f build-fuzz/build.ninja ]; then
+  CC=clang-22 CXX=clang++-22 cmake -G Ninja -S . -B build-fuzz \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    -DLLVM_USE_LINKER=lld \
+    -DNPU_ENABLE_FUZZERS=ON
+fi
+ninja -C build-fuzz npu-fuzzers npu-translate
+
+OUT=build-fuzz/fuzz
+BIN=build-fuzz/bin
+# npu-translate (instrumented too) imports tiny models as seeds; fuzz/AsanOptions.cpp
+# says why user poisoning is off.
+ASAN_OPTIONS=allow_user_poisoning=0 python3 fuzz/make-corpus.py "$OUT" \
+  --translate "$BIN/npu-translate"
+
+# Seeds: the generated ones, plus the tree's own files read in place.
+declare -A DICT SEEDS
+DICT[parse]=mlir;    SEEDS[parse]="$OUT/seeds/mlir"
+DICT[passes]=mlir;   SEEDS[passes]="$OUT/seeds/mlir"
+DICT[target]=target; SEEDS[target]="npu-target test/Target"
+DICT[import]=config; SEEDS[import]="$OUT/seeds/config examples/configs test/Import/Inputs"
+
+# -rss_limit_mb: 2 GiB per process, also the largest single allocation.
+# -timeout: seconds per input; the slowest seeds (the reference pipeline on
+# an imported model, under ASan) take well under a second.
+# Leak detection stays on: each input gets its own MLIRContext, so anything
+# still allocated after an input is a real leak (docs/fuzzing.md).
+run_one() {
+  local t=$1
+  mkdir -p "$OUT/corpus/$t" "$OUT/crashes/$t"
+  # shellcheck disable=SC2086
+  "$BIN/npu-fuzz-$t" -max_total_time="$SECS" -rss_limit_mb=2048 -timeout=25 \
+    -detect_leaks=1 -print_final_stats=1 -dict="$OUT/dict/${DICT[$t]}.dict" \
+    -artifact_prefix="$OUT/crashes/$t/" \
+    "$OUT/corpus/$t" ${SEEDS[$t]} >"$OUT/$t.log" 2>&1
+}
+
+rm -f "$OUT"/*.status
+for t in "${TARGETS[@]}"; do
+  [ -n "${DICT[$t]:-}" ] || { echo "unknown fuzz target '$t'" >&2; exit 2; }
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+  echo "fuzzing $t for ${SECS}s (log: $OUT/$t.log)"
+  (if run_one "$t"; then echo ok; else echo "failed ($?)"; fi >"$OUT/$t.status") &
+done
+wait
+
+status=0
+for t in "${TARGETS[@]}"; do
+  result=$(cat "$OUT/$t.status")
+  stats=$(grep -E "stat::number_of_executed_units" "$OUT/$t.log" | awk '{print $2}')
+  echo "npu-fuzz-$t: $result, ${stats:-?} inputs run"
+  if [ "$result" != ok ]; then
+    status=1
+    grep -E "^(==[0-9]+==ERROR|SUMMARY|npu fuzz invariant|artifact_prefix|Test unit written)" \
+      "$OUT/$t.log" | head -20 || true
+    for f in "$OUT/crashes/$t"/*; do
+      [ -f "$f" ] && echo "  reproduce: $BIN/npu-fuzz-$t $f"
+    done
+  fi
+done
+exit $status
