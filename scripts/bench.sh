@@ -4,10 +4,7 @@
 # docs/benchmarks.md with the results table. One command: bash scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! dpkg -s libbenchmark-dev >/dev/null 2>&1; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update && $SUDO apt-get install -y --no-install-recommends libbenchmark-dev
-fi
+scripts/install-deps.sh libbenchmark-dev
 scripts/setup.sh >/dev/null
 cmake -S . -B build >/dev/null
 ninja -C build npu-bench npu-opt npu-translate >/dev/null

@@ -18,17 +18,7 @@ TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse passes target import)
 JOBS=${NPU_FUZZ_JOBS:-$(nproc)}
 
-PKGS="cmake ninja-build lld python3 clang-22 libclang-rt-22-dev libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools"
-missing=""
-for p in $PKGS; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
-fi
+scripts/install-deps.sh cmake ninja-build lld python3 clang-22 libclang-rt-22-dev libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
 
 # -O1 with line tables: the usual fuzzing build (fast enough, readable stack
 # traces); FuzzFlags.cmake adds the sanitizers and turns assertions on.

@@ -4,17 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS="cmake ninja-build g++ lld python3 git clang-format libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools"
-missing=""
-for p in $PKGS; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
-fi
+scripts/install-deps.sh cmake ninja-build g++ lld python3 git clang-format libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
 
 if [ ! -f build/build.ninja ]; then
   cmake -G Ninja -S . -B build \

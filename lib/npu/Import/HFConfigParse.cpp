@@ -123,7 +123,9 @@ private:
   bool hasError = false;
 };
 
-void parseLlama(FieldReader &r, ModelConfig &c) {
+/// The fields Llama-style decoders (Llama, DeepSeek-V3) share, with their
+/// Hugging Face names.
+void parseDecoderFields(FieldReader &r, ModelConfig &c) {
   c.hiddenSize = r.integer("hidden_size");
   c.numLayers = r.integer("num_hidden_layers", 0, 100000);
   c.numHeads = r.integer("num_attention_heads");
@@ -134,6 +136,10 @@ void parseLlama(FieldReader &r, ModelConfig &c) {
   c.normEps = r.positive("rms_norm_eps");
   c.ropeTheta = r.optPositive("rope_theta", 10000.0);
   c.tieEmbeddings = r.optBool("tie_word_embeddings", false);
+}
+
+void parseLlama(FieldReader &r, ModelConfig &c) {
+  parseDecoderFields(r, c);
   // Variants the Llama importer does not build; reject them rather than
   // import a different model.
   std::string act = r.optString("hidden_act", "silu");
@@ -196,16 +202,7 @@ void parseGPT2(FieldReader &r, ModelConfig &c) {
 }
 
 void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
-  c.hiddenSize = r.integer("hidden_size");
-  c.numLayers = r.integer("num_hidden_layers", 0, 100000);
-  c.numHeads = r.integer("num_attention_heads");
-  c.numKVHeads = r.optInteger("num_key_value_heads", c.numHeads, 1);
-  c.intermediateSize = r.integer("intermediate_size");
-  c.vocabSize = r.integer("vocab_size");
-  c.maxPositions = r.integer("max_position_embeddings");
-  c.normEps = r.positive("rms_norm_eps");
-  c.ropeTheta = r.optPositive("rope_theta", 10000.0);
-  c.tieEmbeddings = r.optBool("tie_word_embeddings", false);
+  parseDecoderFields(r, c);
   c.qLoraRank = r.integer("q_lora_rank");
   c.kvLoraRank = r.integer("kv_lora_rank");
   c.qkNopeHeadDim = r.integer("qk_nope_head_dim");
