@@ -11,6 +11,7 @@
 include "npu/Dialect/Npu/IR/NpuBase.td"
 include "npu/Dialect/Npu/IR/NpuAttrs.td"
 include "npu/Dialect/Npu/IR/NpuTargetAttrs.td"
+include "npu/Dialect/Npu/IR/NpuBackendAttrs.td"
 include "npu/Dialect/Npu/IR/NpuInterfaces.td"
 
 include "npu/Dialect/Npu/IR/NpuMatmulOps.td"
@@ -20,5 +21,6 @@ include "npu/Dialect/Npu/IR/NpuElementwiseOps.td"
 include "npu/Dialect/Npu/IR/NpuDataOps.td"
 include "npu/Dialect/Npu/IR/NpuMoEOps.td"
 include "npu/Dialect/Npu/IR/NpuKVCacheOps.td"
+include "npu/Dialect/Npu/IR/NpuKernelOps.td"
 
 #endif // NPU_DIALECT_NPU_IR_NPUOPS_TD

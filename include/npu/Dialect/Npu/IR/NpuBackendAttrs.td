@@ -1,0 +1,160 @@
+//===- NpuBackendAttrs.td - decisions and costs of the backends -*- tablegen -*-===//
+//
+// The typed attributes the backend passes write and read (STYLE.md: decide,
+// then apply): a fusion decision on graph ops, a tiling decision on kernels,
+// the modelled cost of a kernel, and its slot in the static timeline. Each can
+// be written by hand in a test, so every applying pass is testable alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_DIALECT_NPU_IR_NPUBACKENDATTRS_TD
+#define NPU_DIALECT_NPU_IR_NPUBACKENDATTRS_TD
+
+include "npu/Dialect/Npu/IR/NpuBase.td"
+include "npu/Dialect/Npu/IR/NpuTargetAttrs.td"
+include "mlir/IR/EnumAttr.td"
+
+def Npu_KernelKind : I32EnumAttr<"KernelKind",
+    "what a kernel computes, which decides its loop nest and cost model", [
+      I32EnumAttrCase<"Gemm", 0, "gemm">,
+      I32EnumAttrCase<"GatedMlp", 1, "gated_mlp">,
+      I32EnumAttrCase<"Attention", 2, "attention">,
+      I32EnumAttrCase<"MlaAbsorbed", 3, "mla_absorbed">,
+      I32EnumAttrCase<"MoeFfn", 4, "moe_ffn">,
+      I32EnumAttrCase<"Stream", 5, "stream">,
+      I32EnumAttrCase<"Copy", 6, "copy">]> {
+  let cppNamespace = "::mlir::npu";
+  let genSpecializedAttr = 0;
+}
+def Npu_KernelKindAttr : EnumAttr<Npu_Dialect, Npu_KernelKind, "kernel_kind">;
+
+def Npu_CostBound : I32EnumAttr<"CostBound",
+    "the part of a modelled time that dominates it", [
+      I32EnumAttrCase<"Compute", 0, "compute">,
+      I32EnumAttrCase<"Memory", 1, "memory">,
+      I32EnumAttrCase<"Overhead", 2, "overhead">]> {
+  let cppNamespace = "::mlir::npu";
+  let genSpecializedAttr = 0;
+}
+
+def Npu_FusionAttr : AttrDef<Npu_Dialect, "Fusion"> {
+  let mnemonic = "fusion";
+  let summary = "fusion decision: the kernel an op belongs to";
+  let description = [{
+    Written on graph ops by `npu-decide-fusion` (or by hand) as the `npu.fusion`
+    attribute, read by `npu-form-kernels`: ops with the same `group` in one
+    function become one `npu.kernel` of kind `kind`, whose intermediates never
+    leave on-chip memory. `saved_bytes` is the HBM traffic the fusion saves
+    (every intermediate written once and read once by each consumer), for
+    the reader; the applying pass does not need it.
+
+    ```mlir
+    %y = npu.matmul %x, %w transpose_rhs {npu.fusion = #npu.fusion<group = 0, kind = gemm, saved_bytes = 0>} : ...
+    ```
+  }];
+  let parameters = (ins "int64_t":$group, EnumParameter<Npu_KernelKind>:$kind,
+                        "int64_t":$saved_bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
+  let mnemonic = "tiling";
+  let summary = "tiling decision of a kernel: its loop nest and tile sizes";
+  let description = [{
+    Written on `npu.kernel` by `npu-decide-tiles` (or by hand), read by the
+    cost model and the tile-applying passes. `loops` are the kernel's
+    iteration sizes and `tile` the tile size per loop, in the order its kind
+    defines (docs/cost-model-tpu.md):
+
+    | kind | loops |
+    |---|---|
+    | `gemm` | batch, M, N, K |
+    | `gated_mlp`, `moe_ffn` | M (tokens per expert), F (FFN width), D (model width) |
+    | `attention`, `mla_absorbed` | batch x KV heads, query rows (query heads of a KV head x query length), KV length, head dim |
+    | `stream`, `copy` | rows, columns |
+
+    `buffers` is the number of SRAM buffers per streamed operand (2: double
+    buffering); `sram_bytes` the kernel's working set on chip with those
+    buffers, which `npu-verify-tiles` checks against the target's SRAM.
+
+    ```mlir
+    #npu.tiling<loops = [1, 4096, 4096, 4096], tile = [1, 1024, 1024, 512], buffers = 2, sram_bytes = 12582912>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$loops,
+                        ArrayRefParameter<"int64_t">:$tile,
+                        "int64_t":$buffers, "int64_t":$sram_bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of tiles along loop `i`: ceil(loops[i] / tile[i]).
+    int64_t getTripCount(unsigned i) const;
+  }];
+}
+
+def Npu_CostAttr : AttrDef<Npu_Dialect, "Cost"> {
+  let mnemonic = "cost";
+  let summary = "modelled cost of a kernel or op on a target";
+  let description = [{
+    Written by the cost passes (`npu-tpu-estimate-cost`, and the GPU-like
+    backend's) on every `npu.kernel`, and as the total on each function. The
+    same attribute on both kinds of target, so that `npu-compare` reads them
+    alike.
+
+    | parameter | unit | meaning |
+    |---|---|---|
+    | `time_ns` | ns | modelled time of the kernel |
+    | `compute_ns` | ns | time the compute units alone would need (padded FLOPs at the sustained rate) |
+    | `memory_ns` | ns | time the HBM traffic alone would need at the sustained bandwidth |
+    | `overhead_ns` | ns | fixed costs: DMA setup, grid steps, pipeline fill and drain, launches |
+    | `hbm_read_bytes`, `hbm_write_bytes` | bytes | modelled HBM traffic |
+    | `onchip_bytes` | bytes | SRAM working set (TPU) or L2 traffic (GPU) |
+    | `flops` | FLOP | useful FLOPs (the work interface's, all kinds) |
+    | `padded_flops` | FLOP | matrix FLOPs the matrix unit executes, padding included |
+    | `bound` | | `compute`, `memory` or `overhead`: the largest of the three parts |
+    | `matrix_utilization` | | useful matrix FLOPs / (time x peak matrix rate) |
+    | `l2_hit_rate` | | GPU-like only: modelled L2 hit rate (absent on TPU-like) |
+    | `waves` | | GPU-like only: waves of blocks over the SMs (absent on TPU-like) |
+
+    `time_ns` is at least max(compute_ns, memory_ns): the parts overlap
+    (double buffering), and `time_ns - max(compute_ns, memory_ns)` is what
+    the overlap did not hide.
+  }];
+  let parameters = (ins
+      Npu_DoubleParameter<"ns">:$time_ns,
+      Npu_DoubleParameter<"ns">:$compute_ns,
+      Npu_DoubleParameter<"ns">:$memory_ns,
+      Npu_DoubleParameter<"ns">:$overhead_ns,
+      "int64_t":$hbm_read_bytes,
+      "int64_t":$hbm_write_bytes,
+      "int64_t":$onchip_bytes,
+      "int64_t":$flops,
+      "int64_t":$padded_flops,
+      EnumParameter<Npu_CostBound>:$bound,
+      Npu_DoubleParameter<"fraction">:$matrix_utilization,
+      Npu_OptionalDoubleParameter<"fraction">:$l2_hit_rate,
+      Npu_OptionalDoubleParameter<"waves">:$waves);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Npu_SlotAttr : AttrDef<Npu_Dialect, "Slot"> {
+  let mnemonic = "slot";
+  let summary = "a kernel's place in the static timeline";
+  let description = [{
+    Written by `npu-tpu-schedule` as the `npu.slot` attribute of each
+    kernel: when it starts and ends (ns from the start of its function) and
+    the core it runs on.
+
+    ```mlir
+    #npu.slot<start_ns = 0.0, end_ns = 1250.5>
+    ```
+  }];
+  let parameters = (ins Npu_DoubleParameter<"ns">:$start_ns,
+                        Npu_DoubleParameter<"ns">:$end_ns);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // NPU_DIALECT_NPU_IR_NPUBACKENDATTRS_TD

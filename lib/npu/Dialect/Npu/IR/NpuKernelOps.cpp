@@ -1,0 +1,188 @@
+//===- NpuKernelOps.cpp - fused kernels and backend attributes ------------===//
+//
+// npu.kernel / npu.yield and the verifiers of the decision and cost
+// attributes the backends write on them (#npu.fusion, #npu.tiling,
+// #npu.cost, #npu.slot).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::npu;
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state,
+                     KernelKind kind, ValueRange inputs,
+                     TypeRange resultTypes) {
+  state.addOperands(inputs);
+  state.addTypes(resultTypes);
+  state.getOrAddProperties<Properties>().kind =
+      KernelKindAttr::get(builder.getContext(), kind);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value v : inputs)
+    block->addArgument(v.getType(), v.getLoc());
+}
+
+LogicalResult KernelOp::verify() {
+  Block &block = getBodyBlock();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("body has ")
+           << block.getNumArguments() << " arguments for "
+           << getInputs().size() << " inputs";
+  for (auto [i, arg, input] : llvm::enumerate(block.getArguments(),
+                                              getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError("body argument #")
+             << i << " has type " << arg.getType() << ", input #" << i
+             << " has type " << input.getType();
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return emitOpError("body must end with npu.yield");
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("npu.yield gives ")
+           << yield.getValues().size()
+           << " values whose types differ from the kernel's results";
+  return success();
+}
+
+SmallVector<Operation *> KernelOp::getComputeOps() {
+  SmallVector<Operation *> ops;
+  for (Operation &op : getBodyBlock().without_terminator())
+    if (isa<WorkOpInterface>(op))
+      ops.push_back(&op);
+  return ops;
+}
+
+Work KernelOp::computeWork() {
+  SmallVector<Operation *> ops = getComputeOps();
+  // One op: its own work, so that ops whose minimum traffic is not "every
+  // operand once" (MoE experts read only the experts the load activates)
+  // keep their counts.
+  if (ops.size() == 1) {
+    Work w = cast<WorkOpInterface>(ops.front()).computeWork();
+    // Parameters are known from the kernel's inputs, not the block args.
+    w.paramBytes = getOperandResultTraffic(getOperation()).paramBytes;
+    return w;
+  }
+  Work w = getOperandResultTraffic(getOperation());
+  for (Operation *op : ops) {
+    Work inner = cast<WorkOpInterface>(op).computeWork();
+    w.matrixFlops += inner.matrixFlops;
+    w.vectorFlops += inner.vectorFlops;
+    w.transcendentalFlops += inner.transcendentalFlops;
+  }
+  return w;
+}
+
+//===----------------------------------------------------------------------===//
+// Backend attributes
+//===----------------------------------------------------------------------===//
+
+using EmitErrorFn = function_ref<InFlightDiagnostic()>;
+
+static bool isNonNegativeFinite(const llvm::APFloat &v) {
+  double d = v.convertToDouble();
+  return std::isfinite(d) && d >= 0;
+}
+
+LogicalResult FusionAttr::verify(EmitErrorFn emitError, int64_t group,
+                                 KernelKind, int64_t savedBytes) {
+  if (group < 0)
+    return emitError() << "fusion group must be >= 0, got " << group;
+  if (savedBytes < 0)
+    return emitError() << "fusion saved_bytes must be >= 0, got "
+                       << savedBytes;
+  return success();
+}
+
+LogicalResult TilingAttr::verify(EmitErrorFn emitError,
+                                 ArrayRef<int64_t> loops,
+                                 ArrayRef<int64_t> tile, int64_t buffers,
+                                 int64_t sramBytes) {
+  if (loops.empty() || loops.size() != tile.size())
+    return emitError() << "tiling needs one tile size per loop, got "
+                       << loops.size() << " loops and " << tile.size()
+                       << " tile sizes";
+  for (auto [i, n, t] : llvm::enumerate(loops, tile)) {
+    if (n < 1 || n >= kMaxDimSize)
+      return emitError() << "tiling loop #" << i << " has size " << n
+                         << ", expected [1, 2^40)";
+    if (t < 1 || t >= kMaxDimSize)
+      return emitError() << "tiling tile #" << i << " has size " << t
+                         << ", expected [1, 2^40)";
+  }
+  if (buffers < 1)
+    return emitError() << "tiling buffers must be >= 1, got " << buffers;
+  if (sramBytes < 0)
+    return emitError() << "tiling sram_bytes must be >= 0, got "
+                       << sramBytes;
+  return success();
+}
+
+int64_t TilingAttr::getTripCount(unsigned i) const {
+  return llvm::divideCeil(getLoops()[i], getTile()[i]);
+}
+
+LogicalResult CostAttr::verify(EmitErrorFn emitError, llvm::APFloat time,
+                               llvm::APFloat compute,
+                               llvm::APFloat memory,
+                               llvm::APFloat overhead, int64_t read,
+                               int64_t written, int64_t onchip, int64_t flops,
+                               int64_t paddedFlops, CostBound,
+                               llvm::APFloat utilization,
+                               std::optional<llvm::APFloat> hitRate,
+                               std::optional<llvm::APFloat> waves) {
+  std::pair<const char *, llvm::APFloat *> reals[] = {
+      {"time_ns", &time},
+      {"compute_ns", &compute},
+      {"memory_ns", &memory},
+      {"overhead_ns", &overhead},
+      {"matrix_utilization", &utilization}};
+  for (auto [name, value] : reals)
+    if (!isNonNegativeFinite(*value))
+      return emitError() << "cost " << name
+                         << " must be finite and >= 0, got "
+                         << value->convertToDouble();
+  std::pair<const char *, int64_t> ints[] = {{"hbm_read_bytes", read},
+                                             {"hbm_write_bytes", written},
+                                             {"onchip_bytes", onchip},
+                                             {"flops", flops},
+                                             {"padded_flops", paddedFlops}};
+  for (auto [name, value] : ints)
+    if (value < 0)
+      return emitError() << "cost " << name << " must be >= 0, got " << value;
+  auto isFraction = [](const llvm::APFloat &v) {
+    return isNonNegativeFinite(v) && v.convertToDouble() <= 1.0;
+  };
+  if (!isFraction(utilization))
+    return emitError() << "cost matrix_utilization must be in [0, 1], got "
+                       << utilization.convertToDouble();
+  if (hitRate && !isFraction(*hitRate))
+    return emitError() << "cost l2_hit_rate must be in [0, 1], got "
+                       << hitRate->convertToDouble();
+  if (waves && !isNonNegativeFinite(*waves))
+    return emitError() << "cost waves must be finite and >= 0";
+  return success();
+}
+
+LogicalResult SlotAttr::verify(EmitErrorFn emitError,
+                               llvm::APFloat start,
+                               llvm::APFloat end) {
+  if (!isNonNegativeFinite(start) || !isNonNegativeFinite(end) ||
+      end.convertToDouble() < start.convertToDouble())
+    return emitError() << "slot needs 0 <= start_ns <= end_ns, got ["
+                       << start.convertToDouble() << ", "
+                       << end.convertToDouble() << "]";
+  return success();
+}
