@@ -5,6 +5,7 @@
 #define NPU_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir::npu {
 
@@ -12,6 +13,21 @@ namespace mlir::npu {
 /// that `mlir-runner` can execute a module: npu -> linalg on tensors ->
 /// buffers -> loops -> LLVM.
 void buildReferenceToLLVMPipeline(OpPassManager &pm);
+
+/// Options of the backend pipelines.
+struct TpuPipelineOptions : public PassPipelineOptions<TpuPipelineOptions> {
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target name (a file in npu-target/) or path to a "
+                     "target file")};
+};
+
+/// From npu graph IR to fused, tiled, costed and statically scheduled
+/// kernels on a TPU-like target: npu-set-target, npu-decide-fusion,
+/// npu-form-kernels, npu-decide-tiles, npu-verify-tiles,
+/// npu-tpu-estimate-cost, npu-tpu-schedule.
+void buildTpuPipeline(OpPassManager &pm, const TpuPipelineOptions &options);
+void registerTpuPipeline();
 
 /// Registers every pipeline above with the pass registry.
 void registerNpuPipelines();

@@ -66,6 +66,7 @@ void mlir::npu::registerAllPasses() {
   npu::registerNpuConversionPasses();
   npu::registerNpuTransformsPasses();
   npu::registerNpuPipelines();
+  npu::registerTpuPipeline();
   // Upstream passes that npu pipelines are built from, so that each step can
   // be run and tested alone.
   registerTransformsPasses();

@@ -37,6 +37,20 @@ def Npu_CostBound : I32EnumAttr<"CostBound",
   let genSpecializedAttr = 0;
 }
 
+/// A list of integers printed and parsed as `[1, 2, 3]`.
+class Npu_I64ListParameter<string desc> : ArrayRefParameter<"int64_t", desc> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
+    ::llvm::SmallVector<int64_t> values;
+    if ($_parser.parseCommaSeparatedList(::mlir::AsmParser::Delimiter::Square,
+            [&]() { return $_parser.parseInteger(values.emplace_back()); }))
+      return ::mlir::failure();
+    return values;
+  }() }];
+  let printer = [{ $_printer << '[';
+    ::llvm::interleaveComma($_self, $_printer);
+    $_printer << ']' }];
+}
+
 def Npu_FusionAttr : AttrDef<Npu_Dialect, "Fusion"> {
   let mnemonic = "fusion";
   let summary = "fusion decision: the kernel an op belongs to";
@@ -82,8 +96,8 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     #npu.tiling<loops = [1, 4096, 4096, 4096], tile = [1, 1024, 1024, 512], buffers = 2, sram_bytes = 12582912>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t">:$loops,
-                        ArrayRefParameter<"int64_t">:$tile,
+  let parameters = (ins Npu_I64ListParameter<"iteration sizes">:$loops,
+                        Npu_I64ListParameter<"tile sizes">:$tile,
                         "int64_t":$buffers, "int64_t":$sram_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -42,7 +42,7 @@ def Npu_KernelOp : Npu_Op<"kernel", [IsolatedFromAbove, SingleBlock,
     }
     ```
   }];
-  let arguments = (ins Npu_KernelKindAttr:$kind, Variadic<Npu_AnyTensor>:$inputs);
+  let arguments = (ins Npu_KernelKindAttr:$kind, Variadic<AnyType>:$inputs);
   let results = (outs Variadic<Npu_AnyTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

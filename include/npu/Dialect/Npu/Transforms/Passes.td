@@ -66,4 +66,143 @@ def NpuReportBill : Pass<"npu-report-bill", "ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Backends: target, fusion, tiling, cost, schedule, reports
+//===----------------------------------------------------------------------===//
+
+def NpuSetTarget : Pass<"npu-set-target", "ModuleOp"> {
+  let summary = "Attach a hardware target (#npu.target) to the module";
+  let description = [{
+    Loads `target` (a name in npu-target/ or a path to a target file) and
+    writes it as the module attribute `npu.target`. Every backend pass after
+    it reads the target from there, so a pipeline loads the file once and a
+    test can write the attribute by hand (e.g. a mock target).
+
+    ```
+    npu-opt --npu-set-target="target=tpu-v5e" model.mlir
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Target name (a file in npu-target/) or path to a target file">,
+  ];
+}
+
+def NpuDecideFusion : Pass<"npu-decide-fusion", "ModuleOp"> {
+  let summary = "Decide fusion groups, guided by the target's cost model";
+  let description = [{
+    Writes `npu.fusion = #npu.fusion<group, kind, saved_bytes>` on every op
+    that does work (views such as reshape, slice and KV-cache reads, and
+    `npu.weight`, stay outside kernels). Candidate groups, in this order:
+
+    * **mla_absorbed**: `q_nope x W_UK` -> reshapes/transposes/concat ->
+      latent `npu.attention` -> transposes/reshapes -> `o_lat x W_UV` (MLA
+      decode in absorbed form);
+    * **attention**: any other `npu.attention` (flash-style: QK^T, mask,
+      online softmax and PV in one kernel);
+    * **gated_mlp**: gate and up matmuls of one input, `npu.swiglu`, the down
+      matmul, with the normalization feeding them and a residual add after;
+    * **moe_ffn**: `npu.moe_experts` (routed and shared experts);
+    * **gemm**: matmuls with the normalization feeding them (all matmul
+      consumers of one normalized input are one GEMM: the QKV projections)
+      and a single-use elementwise epilogue (add, mul, silu, gelu, convert);
+    * **stream**: chains of single-use row-wise ops (norms, softmax, rope,
+      elementwise, router); **copy**: data movement (transpose, concat,
+      broadcast, embedding, KV-cache append).
+
+    A candidate with more than one op is kept only if the target's cost model
+    finds a tile of it that fits on chip and prices it no slower than its
+    parts run as separate kernels; otherwise its ops become separate
+    kernels. `saved_bytes` is the HBM traffic the group saves: each
+    intermediate written once and read once by each consumer.
+
+    Needs `npu.target` on the module (`npu-set-target`). Ops that already
+    carry `npu.fusion` keep it (hand-written decisions win).
+  }];
+}
+
+def NpuFormKernels : Pass<"npu-form-kernels", "ModuleOp"> {
+  let summary = "Apply fusion decisions: wrap each group in an npu.kernel";
+  let description = [{
+    Reads `npu.fusion` and replaces the ops of each group with one
+    `npu.kernel` of the decided kind: values the group uses from outside
+    become its inputs, values used outside its results. A group must be
+    convex (no op outside it uses a result of the group and feeds the group
+    again); otherwise the pass fails at the offending op. Ops that do work
+    but carry no decision become single-op kernels of their default kind.
+  }];
+}
+
+def NpuDecideTiles : Pass<"npu-decide-tiles", "ModuleOp"> {
+  let summary = "Choose each kernel's tile sizes from the target";
+  let description = [{
+    For each `npu.kernel` without an `npu.tiling`, searches tile sizes
+    (powers of two from the hardware granule up to the loop size: the
+    matrix unit's side for K and N, 8 sublanes for M) and writes the one with
+    the smallest modelled time, breaking near-ties (0.5%) by the least HBM
+    traffic, then the least SRAM: `#npu.tiling<loops, tile, buffers = 2,
+    sram_bytes>`. The working set includes two buffers per streamed operand
+    (double buffering), the f32 accumulator and scratch
+    (docs/cost-model-tpu.md). Fails at the kernel if no tile fits the SRAM of
+    one core. Needs `npu.target`; on a GPU-like target the tile is a thread
+    block tile of the GPU model.
+  }];
+}
+
+def NpuVerifyTiles : Pass<"npu-verify-tiles", "ModuleOp"> {
+  let summary = "Check the tiling contract: every kernel's tile fits on chip";
+  let description = [{
+    The contract after tiling: every `npu.kernel` has an `npu.tiling` whose
+    loops are the kernel's, whose tile sizes are in [1, loop], and whose
+    working set (recomputed here, not trusted) fits in one core's SRAM and
+    is what `sram_bytes` says. Fails loudly at the first kernel that breaks
+    it, e.g. a hand-written tile that is too large.
+  }];
+}
+
+def NpuTpuEstimateCost : Pass<"npu-tpu-estimate-cost", "ModuleOp"> {
+  let summary = "Annotate kernels with the TPU-like cost model (#npu.cost)";
+  let description = [{
+    For each tiled `npu.kernel`, prices its loop nest on the module's
+    TPU-like target in closed form (docs/cost-model-tpu.md): per grid step,
+    DMA in, compute on the matrix/vector/transcendental units with padding
+    to the matrix unit, DMA out, double-buffered; steps split over the
+    TensorCores; DMA setup and grid-step overheads. Writes `npu.cost =
+    #npu.cost<...>` on the kernel. The cost of a loop nest comes from trip
+    counts, never from walking tiles.
+  }];
+}
+
+def NpuTpuSchedule : Pass<"npu-tpu-schedule", "ModuleOp"> {
+  let summary = "Build the static timeline: start and end time of every kernel";
+  let description = [{
+    Builds a scheduling problem per function (npu/Scheduling: the chip's
+    cores as one resource, each kernel an operation with its modelled time,
+    SSA uses as dependences, a `func.call` taking the callee's makespan),
+    solves it with the list scheduler, checks it with `verify()`, and writes
+    `npu.slot = #npu.slot<start_ns, end_ns>` on each kernel and call, and
+    the function's total (`npu.cost`, times summed over its kernels and
+    calls) on the function. Functions are scheduled callees first.
+  }];
+}
+
+def NpuReportCost : Pass<"npu-report-cost", "ModuleOp"> {
+  let summary = "Print the modelled cost per kernel and in total; write a trace";
+  let description = [{
+    Prints, per function, each kernel's kind, tile, modelled time and its
+    parts (compute, memory, overhead), bound, HBM bytes, SRAM bytes, FLOPs
+    and matrix-unit utilization, then the totals; `format=json` prints the
+    same numbers (schema `npu-cost/1`, docs/cost-model-tpu.md). With
+    `trace=<file>`, writes the timeline as a Chrome trace (open it in
+    Perfetto): one track per function, `@model`'s calls expanded into their
+    kernels. The IR is left unchanged.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "Output format: 'text' (a table) or 'json'">,
+    Option<"trace", "trace", "std::string", /*default=*/"\"\"",
+           "If set, write a Chrome trace (JSON) of the timeline to this file">,
+  ];
+}
+
 #endif // NPU_DIALECT_NPU_TRANSFORMS_PASSES_TD

@@ -1,0 +1,52 @@
+//===- KernelCost.h - cost models behind one interface ----------*- C++ -*-===//
+//
+// What the backend passes call: choose a kernel's tile and price it on the
+// module's target, whichever kind it is. The TPU-like model
+// (TpuCostModel.h) prices the static schedule of the tile loop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_ANALYSIS_KERNELCOST_H
+#define NPU_ANALYSIS_KERNELCOST_H
+
+#include "npu/Analysis/KernelModel.h"
+
+#include <optional>
+
+namespace mlir::npu {
+
+/// The module's `npu.target` attribute (looked up from any op inside it);
+/// emits an error at `op` naming `pass` if there is none.
+FailureOr<TargetAttr> getModuleTarget(Operation *op, StringRef pass);
+
+/// A tile decision: the main phase's tile, buffers and working set.
+struct TileDecision {
+  llvm::SmallVector<int64_t, 4> tile;
+  int64_t buffers = 2;
+  int64_t sramBytes = 0;
+};
+
+/// The best tile of the kernel's main phase on `target`; nullopt if none
+/// fits (or the target kind has no model).
+std::optional<TileDecision> chooseTile(const KernelModel &model,
+                                       TargetAttr target);
+
+/// Working set of `tile` for the main phase on `target` (0 if malformed).
+int64_t getWorkingSet(const KernelModel &model, llvm::ArrayRef<int64_t> tile,
+                      int64_t buffers, TargetAttr target);
+
+/// SRAM per core (TPU) or per block (GPU) that a working set must fit in.
+int64_t getSramCapacity(TargetAttr target);
+
+/// The cost of the kernel with the main phase's tile `tiling`; nullopt if
+/// the tile is malformed or does not fit.
+std::optional<CostAttr> getKernelCost(const KernelModel &model,
+                                      TilingAttr tiling, TargetAttr target);
+
+/// Modelled time of the kernel with its best tile (nullopt: no tile fits).
+std::optional<double> estimateKernelNs(const KernelModel &model,
+                                       TargetAttr target);
+
+} // namespace mlir::npu
+
+#endif // NPU_ANALYSIS_KERNELCOST_H

@@ -1,0 +1,110 @@
+//===- KernelModel.h - a kernel's loop nest as the cost models see it -*- C++
+//-*-===//
+//
+// The bridge between IR and the cost models: describeKernel() reads a fused
+// group of npu ops (an npu.kernel body, or a candidate group during fusion)
+// and returns its loop nest, element sizes and work as plain numbers. The
+// TPU-like and GPU-like cost models take a KernelDesc and a tile and return a
+// cost; they never look at IR, so they are unit-testable with hand-made
+// descriptions and the fusion pass can price a group before forming it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_ANALYSIS_KERNELMODEL_H
+#define NPU_ANALYSIS_KERNELMODEL_H
+
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::npu {
+
+/// One loop nest of a kernel (a kernel may have several phases: the MLA
+/// absorbed kernel runs a GEMM, attention and a GEMM back to back; the MoE
+/// kernel runs the same expert FFN for each active expert).
+struct KernelDesc {
+  KernelKind kind = KernelKind::Stream;
+  /// Iteration sizes, in the order #npu.tiling documents for `kind`.
+  llvm::SmallVector<int64_t, 4> loops;
+  /// Times this loop nest runs back to back (MoE: active experts).
+  int64_t repeat = 1;
+
+  /// Useful work of one repetition (FLOPs by kind; bytes are derived from
+  /// the loop nest and the tile, not from here).
+  Work work;
+  /// Element type of the matrix operands (selects the peak rate).
+  Type matrixType;
+
+  /// Bytes per element of the main operands: gemm A, B, C; gated_mlp x, W,
+  /// y; attention Q, K/V, O; stream/copy: bytes moved per (row, column)
+  /// element, all inputs and outputs together, in `lhsBytes`.
+  int64_t lhsBytes = 0, rhsBytes = 0, outBytes = 0;
+  /// gemm: B has batch dimensions (a per-batch operand, not a shared weight).
+  bool rhsBatched = false;
+  /// gemm: a row-wise prologue (normalization) needs whole rows of A on
+  /// chip, so the K tile must be K.
+  bool needsFullK = false;
+  /// Bytes of other inputs read once (residual, bias, norm weights).
+  int64_t extraReadBytes = 0;
+  /// The main input or the output lives on chip already (an earlier or
+  /// later phase of the same kernel produces or consumes it): no HBM
+  /// traffic, no DMA.
+  bool inputOnChip = false, outputOnChip = false;
+
+  /// attention: query heads per KV head, causal mask, sliding window (0:
+  /// none), value dim, latent form (V is part of K: K/V bytes are K's).
+  int64_t group = 1, vDim = 0, window = 0;
+  bool causal = false, latent = false;
+};
+
+/// A kernel: its phases, run one after the other.
+struct KernelModel {
+  KernelKind kind = KernelKind::Stream;
+  llvm::SmallVector<KernelDesc, 1> phases;
+  /// Index of the phase whose tile #npu.tiling records.
+  unsigned mainPhase = 0;
+  /// Useful work of the whole kernel (the work interface's, summed).
+  Work work;
+};
+
+/// Describes a group of ops fused into one kernel of kind `kind`. `ops` are
+/// the group's ops in program order; values they use that no op of the group
+/// defines are its inputs, values used outside (or by `npu.yield`) its
+/// outputs. Fails (without a diagnostic) if the group does not have the
+/// shape `kind` requires; the caller reports it.
+FailureOr<KernelModel> describeKernel(KernelKind kind,
+                                      llvm::ArrayRef<Operation *> ops);
+
+/// Whether `op` does work a kernel must do (FLOPs or bytes); views
+/// (reshape, slice, KV-cache read), `npu.weight` and ops outside the npu
+/// dialect do not.
+bool doesWork(Operation *op);
+
+/// The kind of the kernel `op` forms on its own: matmul -> gemm, attention
+/// -> attention, MoE experts -> moe_ffn, data movement -> copy, anything
+/// else -> stream.
+KernelKind getDefaultKernelKind(Operation *op);
+
+/// describeKernel on the body of an npu.kernel.
+FailureOr<KernelModel> describeKernel(KernelOp kernel);
+
+/// Number of (query tile, KV tile) pairs a flash-style kernel visits for one
+/// (batch, KV head), in closed form (O(log) per call): every KV tile that
+/// holds an unmasked key of some query of the query tile. Query i sees keys
+/// [max(0, off + i - window + 1), off + i] with off = kvLen - qLen when
+/// causal (all keys otherwise).
+int64_t countVisitedTiles(int64_t qLen, int64_t kvLen, int64_t tq, int64_t tkv,
+                          bool causal, int64_t window);
+
+/// sum_{i=0}^{n-1} floor((a*i + b) / m) for n, m >= 1, a, b >= 0, in
+/// O(log m) (the classic Euclid-like reduction). Exact in 128-bit
+/// arithmetic.
+__int128 floorSum(int64_t n, int64_t m, int64_t a, int64_t b);
+
+/// Size of `n` split into tiles of `t`, each padded up to a multiple of
+/// `granule`: (n / t) * roundUp(t, g) + roundUp(n % t, g).
+int64_t paddedExtent(int64_t n, int64_t t, int64_t granule);
+
+} // namespace mlir::npu
+
+#endif // NPU_ANALYSIS_KERNELMODEL_H

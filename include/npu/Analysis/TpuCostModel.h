@@ -1,0 +1,99 @@
+//===- TpuCostModel.h - the compile-time-decided cost model -----*- C++ -*-===//
+//
+// The cost of a kernel on a TPU-like target is the length of the static
+// schedule of its tile loop: per grid step, DMA the step's tiles in, compute
+// on the matrix, vector and transcendental units, DMA the finished tiles out,
+// with `buffers` SRAM buffers per stream so that step i+1's loads and step
+// i-1's stores overlap step i's compute. The loop is priced in closed form
+// over trip counts (docs/cost-model-tpu.md gives every equation), never by
+// walking tiles: a 1M-token attention costs as much to model as a 4K one.
+//
+// The model takes a KernelDesc (KernelModel.h), not IR, so that the tile
+// chooser can search tiles and the unit tests can check hand-computed cases.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_ANALYSIS_TPUCOSTMODEL_H
+#define NPU_ANALYSIS_TPUCOSTMODEL_H
+
+#include "npu/Analysis/KernelModel.h"
+
+#include <optional>
+
+namespace mlir::npu {
+
+/// The numbers of a TPU-like target the model uses, per TensorCore.
+struct TpuParams {
+  int64_t cores;         ///< TensorCores; parallel tiles are split over them
+  int64_t mxuDim;        ///< K and N of a matrix pass are padded to this
+  int64_t sublanes = 8;  ///< M of a matrix pass is padded to this
+  int64_t sramBytes;     ///< VMEM per core
+  int64_t dmaEngines;    ///< concurrent DMAs per core
+  double dmaSetupNs;     ///< fixed cost per DMA
+  double stepOverheadNs; ///< fixed cost per grid step
+  double vectorPerNs;    ///< FLOP/ns per core
+  double transcPerNs;    ///< exp/ns per core
+  double hbmBytesPerNs;  ///< per core, with every core streaming
+  /// Matrix FLOP/ns per core for `matrixType` (bf16's rate if the chip lacks
+  /// the type's, as the bill does).
+  double matrixPerNs(Type matrixType) const;
+  TargetAttr target;
+
+  static FailureOr<TpuParams> get(TargetAttr target);
+};
+
+/// The modelled cost of one loop nest (one phase, one repetition) or of a
+/// whole kernel (all phases and repetitions summed).
+struct TpuCost {
+  double timeNs = 0;
+  double computeNs = 0;  ///< per-step compute (max over the units) x steps
+  double memoryNs = 0;   ///< HBM bytes / bandwidth
+  double overheadNs = 0; ///< timeNs - max(computeNs, memoryNs)
+  Count hbmReadBytes, hbmWriteBytes;
+  int64_t sramBytes = 0; ///< working set on one core
+  Count paddedMatrixFlops;
+  int64_t steps = 0; ///< grid steps on the busiest core
+  bool isOverflow() const {
+    return hbmReadBytes.isOverflow() || hbmWriteBytes.isOverflow() ||
+           paddedMatrixFlops.isOverflow();
+  }
+  CostBound getBound() const;
+  TpuCost &operator+=(const TpuCost &o);
+};
+
+/// Cost of `desc` with `tile` (one size per loop) and `buffers` buffers per
+/// stream. nullopt if the tile is malformed for the kind (a size outside
+/// [1, loop], a norm prologue without full rows, ...) or does not fit in a
+/// core's SRAM.
+std::optional<TpuCost> getTpuPhaseCost(const KernelDesc &desc,
+                                       llvm::ArrayRef<int64_t> tile,
+                                       int64_t buffers, const TpuParams &p);
+
+/// SRAM bytes the tile needs on one core (no fit check); 0 for a malformed
+/// tile.
+int64_t getTpuWorkingSet(const KernelDesc &desc, llvm::ArrayRef<int64_t> tile,
+                         int64_t buffers);
+
+/// The tile of `desc` with the smallest modelled time; among tiles within
+/// 0.5% of it, the one with the least HBM traffic, then the least SRAM.
+/// Candidates: powers of two from the hardware granule (sublanes for M,
+/// the matrix unit for K and N) up to the loop size, plus the loop size.
+/// nullopt if no tile fits.
+struct TpuTileChoice {
+  llvm::SmallVector<int64_t, 4> tile;
+  int64_t buffers = 2;
+  TpuCost cost;
+};
+std::optional<TpuTileChoice> chooseTpuTile(const KernelDesc &desc,
+                                           const TpuParams &p);
+
+/// Cost of a whole kernel: the main phase with `mainTile` (from its
+/// #npu.tiling), every other phase with its chosen tile, each phase times
+/// its repetitions. nullopt if a tile does not fit.
+std::optional<TpuCost> getTpuKernelCost(const KernelModel &model,
+                                        llvm::ArrayRef<int64_t> mainTile,
+                                        int64_t buffers, const TpuParams &p);
+
+} // namespace mlir::npu
+
+#endif // NPU_ANALYSIS_TPUCOSTMODEL_H

@@ -1,0 +1,96 @@
+//===- KernelCost.cpp - cost models behind one interface ------------------===//
+
+#include "npu/Analysis/KernelCost.h"
+#include "npu/Analysis/TpuCostModel.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+FailureOr<TargetAttr> mlir::npu::getModuleTarget(Operation *op,
+                                                 StringRef pass) {
+  Operation *module = isa<ModuleOp>(op) ? op : op->getParentOfType<ModuleOp>();
+  if (module)
+    if (auto target = module->getAttrOfType<TargetAttr>("npu.target"))
+      return target;
+  return op->emitError() << pass
+                         << ": the module has no 'npu.target' attribute "
+                            "(run npu-set-target=\"target=<name>\" first)";
+}
+
+int64_t mlir::npu::getSramCapacity(TargetAttr target) {
+  if (TpuTargetAttr tpu = target.getTpu())
+    return tpu.getVmemBytesPerCore();
+  return target.getGpu().getSharedMemoryBytesPerBlock();
+}
+
+std::optional<TileDecision> mlir::npu::chooseTile(const KernelModel &model,
+                                                  TargetAttr target) {
+  FailureOr<TpuParams> p = TpuParams::get(target);
+  if (failed(p))
+    return std::nullopt;
+  std::optional<TpuTileChoice> choice =
+      chooseTpuTile(model.phases[model.mainPhase], *p);
+  if (!choice)
+    return std::nullopt;
+  return TileDecision{choice->tile, choice->buffers, choice->cost.sramBytes};
+}
+
+int64_t mlir::npu::getWorkingSet(const KernelModel &model,
+                                 ArrayRef<int64_t> tile, int64_t buffers,
+                                 TargetAttr target) {
+  return getTpuWorkingSet(model.phases[model.mainPhase], tile, buffers);
+}
+
+static int64_t toInt(Count c) {
+  return c.isOverflow() || c.value() > uint64_t(INT64_MAX)
+             ? -1
+             : static_cast<int64_t>(c.value());
+}
+
+std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
+                                                 TilingAttr tiling,
+                                                 TargetAttr target) {
+  FailureOr<TpuParams> p = TpuParams::get(target);
+  if (failed(p))
+    return std::nullopt;
+  std::optional<TpuCost> cost =
+      getTpuKernelCost(model, tiling.getTile(), tiling.getBuffers(), *p);
+  if (!cost || cost->isOverflow())
+    return std::nullopt;
+  int64_t read = toInt(cost->hbmReadBytes), write = toInt(cost->hbmWriteBytes),
+          flops = toInt(model.work.totalFlops()),
+          padded = toInt(cost->paddedMatrixFlops);
+  if (read < 0 || write < 0 || flops < 0 || padded < 0)
+    return std::nullopt;
+  // Utilization of the matrix units: useful matrix FLOPs over what they
+  // could do in the kernel's time.
+  double peakPerNs = p->matrixPerNs(model.phases[model.mainPhase].matrixType) *
+                     double(p->cores);
+  double util = cost->timeNs > 0 ? double(model.work.matrixFlops.value()) /
+                                       (cost->timeNs * peakPerNs)
+                                 : 0.0;
+  MLIRContext *ctx = target.getContext();
+  return CostAttr::get(
+      ctx, llvm::APFloat(cost->timeNs), llvm::APFloat(cost->computeNs),
+      llvm::APFloat(cost->memoryNs), llvm::APFloat(cost->overheadNs), read,
+      write, cost->sramBytes, flops, padded, cost->getBound(),
+      llvm::APFloat(std::min(1.0, util)), std::nullopt, std::nullopt);
+}
+
+std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,
+                                                  TargetAttr target) {
+  FailureOr<TpuParams> p = TpuParams::get(target);
+  if (failed(p))
+    return std::nullopt;
+  std::optional<TpuTileChoice> choice =
+      chooseTpuTile(model.phases[model.mainPhase], *p);
+  if (!choice)
+    return std::nullopt;
+  std::optional<TpuCost> cost =
+      getTpuKernelCost(model, choice->tile, choice->buffers, *p);
+  if (!cost)
+    return std::nullopt;
+  return cost->timeNs;
+}

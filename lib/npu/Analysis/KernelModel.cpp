@@ -1,0 +1,436 @@
+//===- KernelModel.cpp - a kernel's loop nest from its ops ----------------===//
+
+#include "npu/Analysis/KernelModel.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+//===----------------------------------------------------------------------===//
+// Closed forms
+//===----------------------------------------------------------------------===//
+
+__int128 mlir::npu::floorSum(int64_t n, int64_t m, int64_t a, int64_t b) {
+  // sum_{i=0}^{n-1} floor((a*i + b)/m), by reducing a and b modulo m and
+  // swapping the roles of the axes (ACL floor_sum), all in 128 bits.
+  __int128 ans = 0, N = n, M = m, A = a, B = b;
+  while (true) {
+    if (A >= M) {
+      ans += (N - 1) * N / 2 * (A / M);
+      A %= M;
+    }
+    if (B >= M) {
+      ans += N * (B / M);
+      B %= M;
+    }
+    __int128 yMax = A * N + B;
+    if (yMax < M)
+      break;
+    N = yMax / M;
+    B = yMax % M;
+    std::swap(M, A);
+  }
+  return ans;
+}
+
+int64_t mlir::npu::paddedExtent(int64_t n, int64_t t, int64_t granule) {
+  return (n / t) * llvm::alignTo(t, granule) +
+         static_cast<int64_t>(llvm::alignTo(n % t, granule));
+}
+
+int64_t mlir::npu::countVisitedTiles(int64_t qLen, int64_t kvLen, int64_t tq,
+                                     int64_t tkv, bool causal, int64_t window) {
+  int64_t nq = llvm::divideCeil(qLen, tq), nkv = llvm::divideCeil(kvLen, tkv);
+  if (!causal)
+    return nq * nkv;
+  int64_t off = kvLen - qLen;
+  // Last KV tile of query tile i: floor((off + min((i+1)tq, qLen) - 1) /
+  // tkv); over the full tiles i < nq - 1 that is floorSum, the last tile
+  // (ending at qLen - 1) apart.
+  __int128 last =
+      floorSum(nq - 1, tkv, tq, off + tq - 1) + (off + qLen - 1) / tkv;
+  // First KV tile of query tile i: floor(max(0, off + i*tq - window + 1) /
+  // tkv), 0 without a window.
+  __int128 first = 0;
+  if (window > 0) {
+    int64_t shift = off - window + 1; // key index of query 0's first key
+    // Tiles i with off + i*tq - window + 1 >= 0 start at i0.
+    int64_t i0 = shift >= 0 ? 0 : llvm::divideCeil(-shift, tq);
+    if (i0 < nq)
+      first = floorSum(nq - i0, tkv, tq, shift + i0 * tq);
+  }
+  return static_cast<int64_t>(last - first + nq);
+}
+
+//===----------------------------------------------------------------------===//
+// Describing groups
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Values a group reads from outside, in first-use order.
+llvm::SetVector<Value> getGroupInputs(ArrayRef<Operation *> ops) {
+  llvm::DenseSet<Operation *> inGroup(ops.begin(), ops.end());
+  llvm::SetVector<Value> inputs;
+  for (Operation *op : ops)
+    for (Value v : op->getOperands())
+      if (!v.getDefiningOp() || !inGroup.contains(v.getDefiningOp()))
+        inputs.insert(v);
+  return inputs;
+}
+
+int64_t elementBytes(Value v) {
+  return static_cast<int64_t>(
+      getElementBytes(cast<ShapedType>(v.getType()).getElementType()));
+}
+
+/// Bytes of `inputs` other than `except`, read once.
+FailureOr<int64_t> otherInputBytes(const llvm::SetVector<Value> &inputs,
+                                   llvm::ArrayRef<Value> except) {
+  Count sum;
+  for (Value v : inputs)
+    if (!llvm::is_contained(except, v) && isa<ShapedType>(v.getType()))
+      sum += getNumBytes(v);
+  if (sum.isOverflow() || sum.value() > uint64_t(INT64_MAX))
+    return failure();
+  return static_cast<int64_t>(sum.value());
+}
+
+/// FLOPs of the group (bytes are left to the loop-nest model).
+Work sumFlops(ArrayRef<Operation *> ops) {
+  Work w;
+  for (Operation *op : ops)
+    if (auto iface = dyn_cast<WorkOpInterface>(op)) {
+      Work o = iface.computeWork();
+      w.matrixFlops += o.matrixFlops;
+      w.vectorFlops += o.vectorFlops;
+      w.transcendentalFlops += o.transcendentalFlops;
+    }
+  return w;
+}
+
+template <typename OpTy>
+SmallVector<OpTy> opsOfType(ArrayRef<Operation *> ops) {
+  SmallVector<OpTy> found;
+  for (Operation *op : ops)
+    if (auto typed = dyn_cast<OpTy>(op))
+      found.push_back(typed);
+  return found;
+}
+
+bool hasNorm(ArrayRef<Operation *> ops) {
+  return llvm::any_of(
+      ops, [](Operation *op) { return isa<RMSNormOp, LayerNormOp>(op); });
+}
+
+/// A GEMM phase of one or several matmuls that share their lhs (the
+/// projections of one normalized input are one GEMM with N = sum of N).
+FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
+  MatmulOp first = matmuls.front();
+  MatmulOp::Dims d = first.getDims();
+  KernelDesc k;
+  k.kind = KernelKind::Gemm;
+  int64_t n = 0;
+  for (MatmulOp mm : matmuls) {
+    MatmulOp::Dims di = mm.getDims();
+    if (mm.getLhs() != first.getLhs() || di.batch != d.batch || di.m != d.m ||
+        di.k != d.k)
+      return failure();
+    n += di.n;
+    Work w = mm.computeWork();
+    k.work.matrixFlops += w.matrixFlops;
+  }
+  k.rhsBatched = first.getRhs().getType().getRank() > 2;
+  // A weight shared by every batch element: the batch is more rows of A.
+  k.loops = k.rhsBatched ? SmallVector<int64_t, 4>{d.batch, d.m, n, d.k}
+                         : SmallVector<int64_t, 4>{1, d.batch * d.m, n, d.k};
+  k.matrixType = first.getLhs().getType().getElementType();
+  k.lhsBytes = elementBytes(first.getLhs());
+  k.rhsBytes = elementBytes(first.getRhs());
+  k.outBytes = elementBytes(first.getResult());
+  return k;
+}
+
+FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
+  AttentionOp::Dims d = attn.getDims();
+  KernelDesc k;
+  k.kind = KernelKind::Attention;
+  k.loops = {d.batch * d.kvHeads, d.qLen, d.kvLen, d.qkDim};
+  k.group = d.qHeads / d.kvHeads;
+  k.vDim = d.vDim;
+  k.causal = attn.getCausal();
+  k.window = attn.getWindowAttr() ? attn.getWindowAttr().getInt() : 0;
+  k.latent = attn.isLatent();
+  k.work = attn.computeWork();
+  k.matrixType = attn.getQuery().getType().getElementType();
+  k.lhsBytes = elementBytes(attn.getQuery());
+  k.rhsBytes = elementBytes(attn.getKey());
+  k.outBytes = elementBytes(attn.getResult());
+  return k;
+}
+
+/// The expert FFN: gate and up projections, SwiGLU, down projection.
+KernelDesc gatedMlp(int64_t m, int64_t f, int64_t d, Type matrixType,
+                    int64_t xBytes, int64_t wBytes, int64_t yBytes) {
+  KernelDesc k;
+  k.kind = KernelKind::GatedMlp;
+  k.loops = {m, f, d};
+  k.matrixType = matrixType;
+  k.lhsBytes = xBytes;
+  k.rhsBytes = wBytes;
+  k.outBytes = yBytes;
+  k.work.matrixFlops = Count(6) * Count::fromSigned(m) * Count::fromSigned(f) *
+                       Count::fromSigned(d);
+  k.work.transcendentalFlops = Count::fromSigned(m) * Count::fromSigned(f);
+  k.work.vectorFlops = Count(3) * Count::fromSigned(m) * Count::fromSigned(f);
+  return k;
+}
+
+FailureOr<KernelModel> describeGemmKernel(ArrayRef<Operation *> ops) {
+  SmallVector<MatmulOp> matmuls = opsOfType<MatmulOp>(ops);
+  if (matmuls.empty())
+    return failure();
+  FailureOr<KernelDesc> k = describeGemm(matmuls);
+  if (failed(k))
+    return failure();
+  llvm::SetVector<Value> inputs = getGroupInputs(ops);
+  SmallVector<Value> main;
+  for (MatmulOp mm : matmuls)
+    main.push_back(mm.getRhs());
+  Value lhs = matmuls.front().getLhs();
+  k->needsFullK = hasNorm(ops);
+  if (k->needsFullK) {
+    // A normalization produces the lhs: its input is what is streamed.
+    Operation *norm = lhs.getDefiningOp();
+    if (!norm || !isa<RMSNormOp, LayerNormOp>(norm))
+      return failure();
+    lhs = norm->getOperand(0);
+    k->lhsBytes = elementBytes(lhs);
+  }
+  main.push_back(lhs);
+  FailureOr<int64_t> extra = otherInputBytes(inputs, main);
+  if (failed(extra))
+    return failure();
+  k->extraReadBytes = *extra;
+  k->work = sumFlops(ops);
+  KernelModel model;
+  model.kind = KernelKind::Gemm;
+  model.work = k->work;
+  model.phases.push_back(*k);
+  return model;
+}
+
+FailureOr<KernelModel> describeGatedMlpKernel(ArrayRef<Operation *> ops) {
+  SmallVector<MatmulOp> matmuls = opsOfType<MatmulOp>(ops);
+  if (matmuls.size() != 3)
+    return failure();
+  // The down projection consumes the activation computed in the group.
+  MatmulOp down = matmuls.back();
+  MatmulOp gate = matmuls[0];
+  MatmulOp::Dims dg = gate.getDims(), dd = down.getDims();
+  if (matmuls[1].getLhs() != gate.getLhs() || dg.n != dd.k)
+    return failure();
+  Value x = gate.getLhs();
+  if (Operation *norm = x.getDefiningOp(); norm &&
+                                           isa<RMSNormOp, LayerNormOp>(norm) &&
+                                           llvm::is_contained(ops, norm))
+    x = norm->getOperand(0);
+  KernelDesc k =
+      gatedMlp(dg.batch * dg.m, dg.n, dg.k,
+               gate.getLhs().getType().getElementType(), elementBytes(x),
+               elementBytes(gate.getRhs()), elementBytes(down.getResult()));
+  llvm::SetVector<Value> inputs = getGroupInputs(ops);
+  FailureOr<int64_t> extra = otherInputBytes(
+      inputs, {x, gate.getRhs(), matmuls[1].getRhs(), down.getRhs()});
+  if (failed(extra))
+    return failure();
+  k.extraReadBytes = *extra;
+  k.work = sumFlops(ops);
+  KernelModel model;
+  model.kind = KernelKind::GatedMlp;
+  model.work = k.work;
+  model.phases.push_back(k);
+  return model;
+}
+
+FailureOr<KernelModel> describeAttentionKernel(ArrayRef<Operation *> ops) {
+  SmallVector<AttentionOp> attns = opsOfType<AttentionOp>(ops);
+  if (attns.size() != 1)
+    return failure();
+  FailureOr<KernelDesc> k = describeAttention(attns.front());
+  if (failed(k))
+    return failure();
+  KernelModel model;
+  model.kind = KernelKind::Attention;
+  model.work = sumFlops(ops);
+  k->work = model.work;
+  model.phases.push_back(*k);
+  return model;
+}
+
+/// MLA decode in absorbed form: q_nope x W_UK, attention over the latent
+/// cache, o_lat x W_UV, with the per-head intermediates kept on chip.
+FailureOr<KernelModel> describeMlaKernel(ArrayRef<Operation *> ops) {
+  SmallVector<AttentionOp> attns = opsOfType<AttentionOp>(ops);
+  SmallVector<MatmulOp> matmuls = opsOfType<MatmulOp>(ops);
+  if (attns.size() != 1 || matmuls.size() != 2)
+    return failure();
+  FailureOr<KernelDesc> absorbQ = describeGemm({matmuls[0]});
+  FailureOr<KernelDesc> attn = describeAttention(attns.front());
+  FailureOr<KernelDesc> absorbO = describeGemm({matmuls[1]});
+  if (failed(absorbQ) || failed(attn) || failed(absorbO))
+    return failure();
+  absorbQ->outputOnChip = true;
+  attn->inputOnChip = attn->outputOnChip = true;
+  absorbO->inputOnChip = true;
+  KernelModel model;
+  model.kind = KernelKind::MlaAbsorbed;
+  model.work = sumFlops(ops);
+  model.phases = {*absorbQ, *attn, *absorbO};
+  model.mainPhase = 1;
+  return model;
+}
+
+FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
+  SmallVector<MoEExpertsOp> moes = opsOfType<MoEExpertsOp>(ops);
+  if (moes.size() != 1)
+    return failure();
+  MoEExpertsOp moe = moes.front();
+  int64_t t = moe.getNumTokens(), d = moe.getModelDim(), f = moe.getFfnDim();
+  int64_t active = std::max<int64_t>(1, moe.getExpectedActiveExperts());
+  // Static plan: every active expert gets the expected number of tokens,
+  // rounded up (issue: the dynamic policies refine this).
+  int64_t perExpert = llvm::divideCeil(t * moe.getTopK(), active);
+  Type mt = moe.getX().getType().getElementType();
+  int64_t xb = elementBytes(moe.getX()), wb = elementBytes(moe.getWGate()),
+          yb = elementBytes(moe.getResult());
+  KernelModel model;
+  model.kind = KernelKind::MoeFfn;
+  model.work = sumFlops(ops);
+  KernelDesc routed = gatedMlp(perExpert, f, d, mt, xb, wb, yb);
+  routed.repeat = active;
+  model.phases.push_back(routed);
+  if (moe.hasShared()) {
+    int64_t fs = moe.getSharedGate().getType().getNumElements() / d;
+    model.phases.push_back(gatedMlp(t, fs, d, mt, xb, wb, yb));
+  }
+  return model;
+}
+
+/// Row-wise kernels and copies: traffic is every input read once and every
+/// output written once (the group's minimum), over [rows, columns] of the
+/// largest output.
+FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
+                                            ArrayRef<Operation *> ops) {
+  llvm::DenseSet<Operation *> inGroup(ops.begin(), ops.end());
+  KernelModel model;
+  model.kind = kind;
+  Work w = sumFlops(ops);
+  if (ops.size() == 1) {
+    if (auto iface = dyn_cast<WorkOpInterface>(ops.front()))
+      w = iface.computeWork();
+  } else {
+    llvm::SetVector<Value> inputs = getGroupInputs(ops);
+    for (Value v : inputs)
+      if (isa<ShapedType>(v.getType()))
+        w.bytesRead += getNumBytes(v);
+    for (Operation *op : ops)
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(),
+                         [&](Operation *u) { return !inGroup.contains(u); }))
+          w.bytesWritten += getNumBytes(r);
+  }
+  // The shape of the loop nest: the largest result.
+  ShapedType largest;
+  for (Operation *op : ops)
+    for (Type t : op->getResultTypes())
+      if (auto s = dyn_cast<ShapedType>(t);
+          s && s.hasStaticShape() && s.getRank() > 0 &&
+          (!largest || s.getNumElements() > largest.getNumElements()))
+        largest = s;
+  if (!largest)
+    return failure();
+  KernelDesc k;
+  k.kind = kind;
+  int64_t cols = largest.getShape().back();
+  k.loops = {largest.getNumElements() / cols, cols};
+  k.work = w;
+  model.work = w;
+  model.phases.push_back(k);
+  return model;
+}
+} // namespace
+
+bool mlir::npu::doesWork(Operation *op) {
+  auto iface = dyn_cast<WorkOpInterface>(op);
+  if (!iface || isa<KernelOp>(op))
+    return false;
+  Work w = iface.computeWork();
+  return w.isOverflow() || w.totalFlops().value() != 0 ||
+         (w.bytesRead + w.bytesWritten).value() != 0;
+}
+
+KernelKind mlir::npu::getDefaultKernelKind(Operation *op) {
+  if (isa<MatmulOp>(op))
+    return KernelKind::Gemm;
+  if (isa<AttentionOp>(op))
+    return KernelKind::Attention;
+  if (isa<MoEExpertsOp>(op))
+    return KernelKind::MoeFfn;
+  if (isa<TransposeOp, ConcatOp, BroadcastOp, EmbeddingOp, KVCacheAppendOp>(op))
+    return KernelKind::Copy;
+  return KernelKind::Stream;
+}
+
+FailureOr<KernelModel> mlir::npu::describeKernel(KernelKind kind,
+                                                 ArrayRef<Operation *> ops) {
+  if (ops.empty())
+    return failure();
+  FailureOr<KernelModel> model = failure();
+  switch (kind) {
+  case KernelKind::Gemm:
+    model = describeGemmKernel(ops);
+    break;
+  case KernelKind::GatedMlp:
+    model = describeGatedMlpKernel(ops);
+    break;
+  case KernelKind::Attention:
+    model = describeAttentionKernel(ops);
+    break;
+  case KernelKind::MlaAbsorbed:
+    model = describeMlaKernel(ops);
+    break;
+  case KernelKind::MoeFfn:
+    model = describeMoeKernel(ops);
+    break;
+  case KernelKind::Stream:
+  case KernelKind::Copy:
+    model = describeStreamKernel(kind, ops);
+    break;
+  }
+  if (failed(model) || model->work.isOverflow())
+    return failure();
+  for (const KernelDesc &k : model->phases)
+    if (k.work.isOverflow() ||
+        llvm::any_of(k.loops, [](int64_t n) { return n < 1; }))
+      return failure();
+  return model;
+}
+
+FailureOr<KernelModel> mlir::npu::describeKernel(KernelOp kernel) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    ops.push_back(&op);
+  FailureOr<KernelModel> model = describeKernel(kernel.getKind(), ops);
+  if (failed(model))
+    return failure();
+  // The kernel's own work (one op: that op's exact traffic).
+  Work w = kernel.computeWork();
+  model->work = w;
+  if (model->phases.size() == 1 &&
+      (model->kind == KernelKind::Stream || model->kind == KernelKind::Copy))
+    model->phases.front().work = w;
+  return model;
+}

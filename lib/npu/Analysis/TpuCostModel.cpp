@@ -1,0 +1,461 @@
+//===- TpuCostModel.cpp - the compile-time-decided cost model -------------===//
+//
+// Equations: docs/cost-model-tpu.md. Every loop nest reduces to the same
+// pipelined loop: S grid steps on each core, each step loading `in` bytes,
+// computing for `c` ns and storing `out` bytes, with loads and stores sharing
+// the core's share of HBM bandwidth:
+//
+//   T = in + c + out + (S - 1) * P,   P = max(c, in + out)   (buffers >= 2)
+//                                     P = c + in + out       (buffers == 1)
+//
+// where the per-step quantities are averages over the loop (exact when every
+// step moves the same bytes).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Analysis/TpuCostModel.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::npu;
+
+FailureOr<TpuParams> TpuParams::get(TargetAttr target) {
+  TpuTargetAttr tpu = target.getTpu();
+  if (!tpu)
+    return failure();
+  TpuParams p;
+  p.target = target;
+  p.cores = tpu.getTensorCoreCount();
+  p.mxuDim = tpu.getMatrixUnitDimElements();
+  p.sramBytes = tpu.getVmemBytesPerCore();
+  p.dmaEngines = tpu.getDmaEnginesPerCore();
+  p.dmaSetupNs = tpu.getDmaSetupLatencyNs().convertToDouble();
+  p.stepOverheadNs = tpu.getGridStepOverheadNs().convertToDouble();
+  double cores = double(p.cores);
+  p.vectorPerNs = target.getVectorFlopPerS().convertToDouble() / cores * 1e-9;
+  p.transcPerNs =
+      target.getTranscendentalPerS().convertToDouble() / cores * 1e-9;
+  p.hbmBytesPerNs =
+      target.getHbmBandwidthBytesPerS().convertToDouble() / cores * 1e-9;
+  return p;
+}
+
+double TpuParams::matrixPerNs(Type matrixType) const {
+  std::optional<double> peak;
+  if (matrixType)
+    peak = target.getPeakFlopPerS(matrixType);
+  if (!peak)
+    peak = target.getPeakFlopPerS(TargetDtype::BF16);
+  return *peak / double(cores) * 1e-9;
+}
+
+CostBound TpuCost::getBound() const {
+  if (overheadNs > computeNs && overheadNs > memoryNs)
+    return CostBound::Overhead;
+  return computeNs >= memoryNs ? CostBound::Compute : CostBound::Memory;
+}
+
+TpuCost &TpuCost::operator+=(const TpuCost &o) {
+  timeNs += o.timeNs;
+  computeNs += o.computeNs;
+  memoryNs += o.memoryNs;
+  overheadNs += o.overheadNs;
+  hbmReadBytes += o.hbmReadBytes;
+  hbmWriteBytes += o.hbmWriteBytes;
+  sramBytes = std::max(sramBytes, o.sramBytes);
+  paddedMatrixFlops += o.paddedMatrixFlops;
+  steps += o.steps;
+  return *this;
+}
+
+namespace {
+Count c(int64_t v) { return Count::fromSigned(v); }
+double d(Count v) { return double(v.value()); }
+int64_t pad(int64_t n, int64_t g) { return int64_t(llvm::alignTo(n, g)); }
+
+/// What one loop nest does in total, before it is spread over steps.
+struct LoopTotals {
+  int64_t parallelTiles = 1; ///< independent tiles, split over the cores
+  int64_t steps = 1;         ///< grid steps in all (parallel x sequential)
+  Count readBytes, writeBytes;
+  Count readTransfers, writeTransfers;
+  Count paddedMatrixFlops;
+  Count vectorFlops, transcendentalFlops;
+  /// A reduction loop split over cores: each core but one writes its f32
+  /// partial sum (reductionBytes) and one reads and adds them.
+  int64_t reductionCores = 1;
+  Count reductionBytes;
+};
+
+std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
+                                     int64_t mxu, int64_t sub) {
+  int64_t b = k.loops[0], m = k.loops[1], n = k.loops[2], kk = k.loops[3];
+  if (t[0] != 1 || (k.needsFullK && t[3] != kk))
+    return std::nullopt;
+  int64_t nm = llvm::divideCeil(m, t[1]), nn = llvm::divideCeil(n, t[2]),
+          nk = llvm::divideCeil(kk, t[3]);
+  LoopTotals l;
+  l.parallelTiles = b * nm * nn;
+  l.steps = l.parallelTiles * nk;
+  Count aBytes = c(b) * c(m) * c(kk) * c(k.lhsBytes);
+  Count bBytes = c(kk) * c(n) * c(k.rhsBytes) * (k.rhsBatched ? c(b) : c(1));
+  // A's block stays put across the N loop when there is one K step (the
+  // DMA is skipped when the block index does not change); otherwise A is
+  // fetched again for every N tile.
+  if (!k.inputOnChip) {
+    l.readBytes += nk == 1 ? aBytes : aBytes * c(nn);
+    l.readTransfers += nk == 1 ? c(b * nm) : c(l.steps);
+  }
+  // B's block changes every step unless the whole B is one block.
+  bool bResident = nn * nk == 1;
+  l.readBytes +=
+      bResident ? bBytes : bBytes * c(nm) * (k.rhsBatched ? c(1) : c(b));
+  l.readTransfers += bResident ? c(k.rhsBatched ? b : 1) : c(l.steps);
+  l.readBytes += c(k.extraReadBytes);
+  if (k.extraReadBytes > 0)
+    l.readTransfers += c(l.parallelTiles);
+  if (!k.outputOnChip) {
+    l.writeBytes = c(b) * c(m) * c(n) * c(k.outBytes);
+    l.writeTransfers = c(l.parallelTiles);
+  }
+  l.paddedMatrixFlops = c(2) * c(b) * c(paddedExtent(m, t[1], sub)) *
+                        c(paddedExtent(n, t[2], mxu)) *
+                        c(paddedExtent(kk, t[3], mxu));
+  l.vectorFlops = k.work.vectorFlops;
+  l.transcendentalFlops = k.work.transcendentalFlops;
+  return l;
+}
+
+std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
+                                      int64_t mxu, int64_t sub) {
+  int64_t m = k.loops[0], f = k.loops[1], dm = k.loops[2];
+  if (t[2] != dm)
+    return std::nullopt;
+  int64_t nm = llvm::divideCeil(m, t[0]), nf = llvm::divideCeil(f, t[1]);
+  LoopTotals l;
+  // M and F tiles are independent: with F split over cores, each core adds
+  // its partial down projection into y (the reduction is counted below).
+  l.parallelTiles = nm * nf;
+  l.steps = nm * nf;
+  // x rows stay on chip across the F loop; the three weight tiles stream
+  // once per M tile; y accumulates on chip and is written once.
+  if (!k.inputOnChip) {
+    l.readBytes += c(m) * c(dm) * c(k.lhsBytes);
+    l.readTransfers += c(nm);
+  }
+  l.readBytes += c(3) * c(f) * c(dm) * c(k.rhsBytes) * c(nm);
+  l.readTransfers += c(3) * c(l.steps);
+  l.readBytes += c(k.extraReadBytes);
+  if (k.extraReadBytes > 0)
+    l.readTransfers += c(nm);
+  if (!k.outputOnChip) {
+    l.writeBytes = c(m) * c(dm) * c(k.outBytes);
+    l.writeTransfers = c(nm);
+  }
+  l.reductionCores = nf;
+  l.reductionBytes = c(m) * c(dm) * c(4);
+  l.paddedMatrixFlops = c(6) * c(paddedExtent(m, t[0], sub)) *
+                        c(paddedExtent(f, t[1], mxu)) * c(pad(dm, mxu));
+  l.vectorFlops = k.work.vectorFlops;
+  l.transcendentalFlops = k.work.transcendentalFlops;
+  return l;
+}
+
+std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
+                                          ArrayRef<int64_t> t, int64_t mxu,
+                                          int64_t sub) {
+  int64_t bh = k.loops[0], sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3],
+          dv = k.vDim;
+  if (t[0] != 1 || t[3] != dqk)
+    return std::nullopt;
+  int64_t tq = t[1], tkv = t[2], rows = tq * k.group;
+  int64_t nq = llvm::divideCeil(sq, tq);
+  int64_t visited = countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window);
+  LoopTotals l;
+  l.parallelTiles = bh * nq;
+  l.steps = bh * visited;
+  if (!k.inputOnChip) {
+    l.readBytes += c(bh) * c(k.group) * c(sq) * c(dqk) * c(k.lhsBytes);
+    l.readTransfers += c(l.parallelTiles);
+  }
+  // Each visited step loads one K tile (and one V tile unless V is part of
+  // K). Non-causal: every KV row once per query tile, exactly.
+  int64_t kvWidth = dqk + (k.latent ? 0 : dv);
+  Count kvRows = k.causal ? c(visited) * c(tkv) : c(nq) * c(skv);
+  l.readBytes += c(bh) * kvRows * c(kvWidth) * c(k.rhsBytes);
+  l.readTransfers += c(l.steps) * c(k.latent ? 1 : 2);
+  if (!k.outputOnChip) {
+    l.writeBytes = c(bh) * c(k.group) * c(sq) * c(dv) * c(k.outBytes);
+    l.writeTransfers = c(l.parallelTiles);
+  }
+  // Per visited step: S = Q K^T and O += P V on padded tiles; the online
+  // softmax on every score of the tile (masked ones too): scale, running
+  // max, subtract, exp, sum; then the rescale of the running output.
+  Count steps = c(l.steps);
+  l.paddedMatrixFlops = c(2) * steps * c(pad(rows, sub)) * c(pad(tkv, mxu)) *
+                        (c(pad(dqk, mxu)) + c(pad(dv, mxu)));
+  l.vectorFlops = steps * c(rows) * (c(4) * c(tkv) + c(dv) + c(3)) +
+                  c(bh) * c(k.group) * c(sq) * c(dv);
+  l.transcendentalFlops = steps * c(rows) * (c(tkv) + c(1));
+  return l;
+}
+
+std::optional<LoopTotals> streamTotals(const KernelDesc &k,
+                                       ArrayRef<int64_t> t) {
+  int64_t rows = k.loops[0];
+  if (t[1] != k.loops[1])
+    return std::nullopt;
+  LoopTotals l;
+  l.parallelTiles = l.steps = llvm::divideCeil(rows, t[0]);
+  l.readBytes = k.work.bytesRead;
+  l.writeBytes = k.work.bytesWritten;
+  l.readTransfers = c(l.steps);
+  l.writeTransfers = c(l.steps);
+  l.vectorFlops = k.work.vectorFlops;
+  l.transcendentalFlops = k.work.transcendentalFlops;
+  // Matrix work in a stream kernel (none in practice) runs unpadded.
+  l.paddedMatrixFlops = k.work.matrixFlops;
+  return l;
+}
+} // namespace
+
+int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
+                                    int64_t buffers) {
+  if (t.size() != k.loops.size())
+    return 0;
+  Count s;
+  Count nb = c(buffers);
+  switch (k.kind) {
+  case KernelKind::Gemm: {
+    int64_t tm = t[1], tn = t[2], tk = t[3];
+    s = nb * (c(tm) * c(tk) * c(k.lhsBytes) + c(tk) * c(tn) * c(k.rhsBytes)) +
+        c(tm) * c(tn) * c(4) + nb * c(tm) * c(tn) * c(k.outBytes);
+    if (k.extraReadBytes > 0)
+      s += nb * c(tm) * c(tn) * c(k.outBytes);
+    break;
+  }
+  case KernelKind::GatedMlp:
+  case KernelKind::MoeFfn: {
+    int64_t tm = t[0], tf = t[1], dm = t[2];
+    s = nb * c(tm) * c(dm) * c(k.lhsBytes) +
+        nb * c(3) * c(tf) * c(dm) * c(k.rhsBytes) +
+        c(2) * c(tm) * c(tf) * c(4) + c(tm) * c(dm) * c(4) +
+        nb * c(tm) * c(dm) * c(k.outBytes);
+    break;
+  }
+  case KernelKind::Attention:
+  case KernelKind::MlaAbsorbed: {
+    int64_t rows = t[1] * k.group, tkv = t[2], dqk = t[3], dv = k.vDim;
+    int64_t kvWidth = dqk + (k.latent ? 0 : dv);
+    s = nb * c(rows) * c(dqk) * c(k.lhsBytes) +
+        nb * c(tkv) * c(kvWidth) * c(k.rhsBytes) + c(rows) * c(dv) * c(4) +
+        c(rows) * c(8) + c(rows) * c(tkv) * c(4) +
+        nb * c(rows) * c(dv) * c(k.outBytes);
+    break;
+  }
+  case KernelKind::Stream:
+  case KernelKind::Copy: {
+    // Bytes moved per row, for the tile's rows, per buffer.
+    Count perRow = (k.work.bytesRead + k.work.bytesWritten) / c(k.loops[0]);
+    s = nb * (perRow + c(1)) * c(t[0]);
+    break;
+  }
+  }
+  if (s.isOverflow() || s.value() > uint64_t(INT64_MAX))
+    return 0;
+  return int64_t(s.value());
+}
+
+std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
+                                                  ArrayRef<int64_t> t,
+                                                  int64_t buffers,
+                                                  const TpuParams &p) {
+  if (t.size() != k.loops.size() || buffers < 1)
+    return std::nullopt;
+  for (auto [n, ti] : llvm::zip(k.loops, t))
+    if (ti < 1 || ti > n)
+      return std::nullopt;
+  std::optional<LoopTotals> l;
+  switch (k.kind) {
+  case KernelKind::Gemm:
+    l = gemmTotals(k, t, p.mxuDim, p.sublanes);
+    break;
+  case KernelKind::GatedMlp:
+  case KernelKind::MoeFfn:
+    l = gatedTotals(k, t, p.mxuDim, p.sublanes);
+    break;
+  case KernelKind::Attention:
+  case KernelKind::MlaAbsorbed:
+    l = attentionTotals(k, t, p.mxuDim, p.sublanes);
+    break;
+  case KernelKind::Stream:
+  case KernelKind::Copy:
+    l = streamTotals(k, t);
+    break;
+  }
+  if (!l)
+    return std::nullopt;
+  int64_t sram = getTpuWorkingSet(k, t, buffers);
+  if (sram <= 0 || sram > p.sramBytes)
+    return std::nullopt;
+  if (l->readBytes.isOverflow() || l->writeBytes.isOverflow() ||
+      l->paddedMatrixFlops.isOverflow() || l->vectorFlops.isOverflow() ||
+      l->transcendentalFlops.isOverflow() || l->readTransfers.isOverflow() ||
+      l->writeTransfers.isOverflow())
+    return std::nullopt;
+
+  // Parallel tiles are dealt to the cores in equal shares (the last share
+  // may be short: the busiest core has ceil(tiles / cores) of them). The
+  // cores that have work share the HBM bandwidth.
+  int64_t activeCores = std::min(p.cores, l->parallelTiles);
+  int64_t splitCores = std::min(activeCores, l->reductionCores);
+  if (splitCores > 1) {
+    Count partials = l->reductionBytes * c(splitCores - 1);
+    l->readBytes += partials;
+    l->writeBytes += partials;
+    l->vectorFlops += l->reductionBytes / c(4) * c(splitCores - 1);
+    if (l->readBytes.isOverflow() || l->writeBytes.isOverflow() ||
+        l->vectorFlops.isOverflow())
+      return std::nullopt;
+  }
+  double seqPerTile = double(l->steps) / double(l->parallelTiles);
+  int64_t tilesPerCore = llvm::divideCeil(l->parallelTiles, p.cores);
+  double stepsPerCore = double(tilesPerCore) * seqPerTile;
+  double share = double(tilesPerCore) / double(l->parallelTiles);
+  double steps = double(l->steps);
+  double bwPerNs = p.hbmBytesPerNs * double(p.cores) / double(activeCores);
+
+  // Per-step averages on the busiest core.
+  double matrixNs =
+      d(l->paddedMatrixFlops) / steps / p.matrixPerNs(k.matrixType);
+  double vectorNs = d(l->vectorFlops) / steps / p.vectorPerNs;
+  double transcNs = d(l->transcendentalFlops) / steps / p.transcPerNs;
+  double computeStep = std::max({matrixNs, vectorNs, transcNs});
+  double engines = double(p.dmaEngines);
+  double inStep = d(l->readBytes) / steps / bwPerNs +
+                  p.dmaSetupNs * d(l->readTransfers) / steps / engines;
+  double outStep = d(l->writeBytes) / steps / bwPerNs +
+                   p.dmaSetupNs * d(l->writeTransfers) / steps / engines;
+  double stage = computeStep + p.stepOverheadNs;
+  double period = buffers >= 2 ? std::max(stage, inStep + outStep)
+                               : stage + inStep + outStep;
+
+  TpuCost cost;
+  cost.timeNs = inStep + stage + outStep + (stepsPerCore - 1) * period;
+  cost.computeNs = stepsPerCore * computeStep;
+  cost.memoryNs = d(l->readBytes + l->writeBytes) * share / bwPerNs;
+  cost.overheadNs =
+      std::max(0.0, cost.timeNs - std::max(cost.computeNs, cost.memoryNs));
+  cost.hbmReadBytes = l->readBytes;
+  cost.hbmWriteBytes = l->writeBytes;
+  cost.sramBytes = sram;
+  cost.paddedMatrixFlops = l->paddedMatrixFlops;
+  cost.steps = int64_t(std::ceil(stepsPerCore));
+  return cost;
+}
+
+namespace {
+/// Powers of two times `granule` below `n`, and `n` itself.
+SmallVector<int64_t> candidates(int64_t n, int64_t granule) {
+  SmallVector<int64_t> out;
+  for (int64_t v = granule; v < n; v *= 2)
+    out.push_back(v);
+  out.push_back(n);
+  return out;
+}
+} // namespace
+
+std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
+                                                      const TpuParams &p) {
+  // One candidate list per loop; a loop whose tile the kind fixes gets a
+  // single candidate.
+  SmallVector<SmallVector<int64_t>> lists;
+  switch (k.kind) {
+  case KernelKind::Gemm:
+    lists = {{1},
+             candidates(k.loops[1], p.sublanes),
+             candidates(k.loops[2], p.mxuDim),
+             k.needsFullK ? SmallVector<int64_t>{k.loops[3]}
+                          : candidates(k.loops[3], p.mxuDim)};
+    break;
+  case KernelKind::GatedMlp:
+  case KernelKind::MoeFfn:
+    lists = {candidates(k.loops[0], p.sublanes),
+             candidates(k.loops[1], p.mxuDim),
+             {k.loops[2]}};
+    break;
+  case KernelKind::Attention:
+  case KernelKind::MlaAbsorbed:
+    lists = {{1},
+             candidates(k.loops[1], p.sublanes),
+             candidates(k.loops[2], p.mxuDim),
+             {k.loops[3]}};
+    break;
+  case KernelKind::Stream:
+  case KernelKind::Copy:
+    lists = {candidates(k.loops[0], p.sublanes), {k.loops[1]}};
+    break;
+  }
+  std::optional<TpuTileChoice> best;
+  auto better = [&](const TpuCost &a, int64_t sramA, const TpuTileChoice &b) {
+    double tb = b.cost.timeNs;
+    if (a.timeNs < tb * 0.995)
+      return true;
+    if (a.timeNs > tb * 1.005)
+      return false;
+    uint64_t ba = (a.hbmReadBytes + a.hbmWriteBytes).value();
+    uint64_t bb = (b.cost.hbmReadBytes + b.cost.hbmWriteBytes).value();
+    if (ba != bb)
+      return ba < bb;
+    if (sramA != b.cost.sramBytes)
+      return sramA < b.cost.sramBytes;
+    return a.timeNs < tb;
+  };
+  SmallVector<int64_t, 4> tile(lists.size());
+  std::function<void(unsigned)> visit = [&](unsigned i) {
+    if (i == lists.size()) {
+      std::optional<TpuCost> cost = getTpuPhaseCost(k, tile, 2, p);
+      if (cost && (!best || better(*cost, cost->sramBytes, *best)))
+        best = TpuTileChoice{tile, 2, *cost};
+      return;
+    }
+    for (int64_t v : lists[i]) {
+      tile[i] = v;
+      visit(i + 1);
+    }
+  };
+  visit(0);
+  return best;
+}
+
+std::optional<TpuCost> mlir::npu::getTpuKernelCost(const KernelModel &model,
+                                                   ArrayRef<int64_t> mainTile,
+                                                   int64_t buffers,
+                                                   const TpuParams &p) {
+  TpuCost total;
+  for (auto [i, phase] : llvm::enumerate(model.phases)) {
+    std::optional<TpuCost> cost;
+    if (i == model.mainPhase) {
+      cost = getTpuPhaseCost(phase, mainTile, buffers, p);
+    } else if (std::optional<TpuTileChoice> choice = chooseTpuTile(phase, p)) {
+      cost = choice->cost;
+    }
+    if (!cost)
+      return std::nullopt;
+    TpuCost scaled = *cost;
+    double r = double(phase.repeat);
+    scaled.timeNs *= r;
+    scaled.computeNs *= r;
+    scaled.memoryNs *= r;
+    scaled.overheadNs *= r;
+    scaled.hbmReadBytes = cost->hbmReadBytes * c(phase.repeat);
+    scaled.hbmWriteBytes = cost->hbmWriteBytes * c(phase.repeat);
+    scaled.paddedMatrixFlops = cost->paddedMatrixFlops * c(phase.repeat);
+    scaled.steps = cost->steps * phase.repeat;
+    total += scaled;
+  }
+  return total;
+}

@@ -1,0 +1,52 @@
+//===- DecideTiles.cpp - the npu-decide-tiles pass ------------------------===//
+
+#include "npu/Analysis/KernelCost.h"
+#include "npu/Dialect/Npu/Transforms/Passes.h"
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUDECIDETILES
+#include "npu/Dialect/Npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+struct NpuDecideTilesPass
+    : public npu::impl::NpuDecideTilesBase<NpuDecideTilesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<TargetAttr> target = getModuleTarget(module, "npu-decide-tiles");
+    if (failed(target))
+      return signalPassFailure();
+    WalkResult result = module.walk([&](KernelOp kernel) {
+      if (kernel->hasAttr("npu.tiling"))
+        return WalkResult::advance(); // a hand-written decision wins
+      FailureOr<KernelModel> model = describeKernel(kernel);
+      if (failed(model)) {
+        kernel.emitError("npu-decide-tiles: the body of this ")
+            << stringifyKernelKind(kernel.getKind())
+            << " kernel does not have the shape its kind needs";
+        return WalkResult::interrupt();
+      }
+      std::optional<TileDecision> tile = chooseTile(*model, *target);
+      if (!tile) {
+        const KernelDesc &main = model->phases[model->mainPhase];
+        SmallVector<int64_t> smallest(main.loops.size(), 1);
+        kernel.emitError("npu-decide-tiles: no tile of this ")
+            << stringifyKernelKind(kernel.getKind()) << " kernel fits in the "
+            << getSramCapacity(*target) << " bytes of SRAM per core of '"
+            << target->getName() << "' (loops [" << main.loops << "])";
+        return WalkResult::interrupt();
+      }
+      const KernelDesc &main = model->phases[model->mainPhase];
+      kernel->setAttr("npu.tiling",
+                      TilingAttr::get(&getContext(), main.loops, tile->tile,
+                                      tile->buffers, tile->sramBytes));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,73 @@
+//===- VerifyTiles.cpp - the npu-verify-tiles pass ------------------------===//
+//
+// The contract after tiling (STYLE.md: state the contract between IR levels
+// and check it): every kernel's tile fits on chip. The working set is
+// recomputed from the kernel, not read from the attribute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Analysis/KernelCost.h"
+#include "npu/Dialect/Npu/Transforms/Passes.h"
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUVERIFYTILES
+#include "npu/Dialect/Npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+LogicalResult verifyKernel(KernelOp kernel, TargetAttr target) {
+  auto tiling = kernel->getAttrOfType<TilingAttr>("npu.tiling");
+  if (!tiling)
+    return kernel.emitError("npu-verify-tiles: kernel has no 'npu.tiling'");
+  FailureOr<KernelModel> model = describeKernel(kernel);
+  if (failed(model))
+    return kernel.emitError("npu-verify-tiles: the body of this ")
+           << stringifyKernelKind(kernel.getKind())
+           << " kernel does not have the shape its kind needs";
+  const KernelDesc &main = model->phases[model->mainPhase];
+  if (ArrayRef<int64_t>(main.loops) != tiling.getLoops())
+    return kernel.emitError("npu-verify-tiles: tiling loops [")
+           << tiling.getLoops() << "] are not the kernel's loops ["
+           << main.loops << "]";
+  for (auto [i, n, t] : llvm::enumerate(tiling.getLoops(), tiling.getTile()))
+    if (t > n)
+      return kernel.emitError("npu-verify-tiles: tile #")
+             << i << " is " << t << ", larger than its loop (" << n << ")";
+  int64_t need =
+      getWorkingSet(*model, tiling.getTile(), tiling.getBuffers(), target);
+  if (need <= 0)
+    return kernel.emitError("npu-verify-tiles: tile [")
+           << tiling.getTile() << "] is not valid for a "
+           << stringifyKernelKind(kernel.getKind()) << " kernel";
+  int64_t capacity = getSramCapacity(target);
+  if (need > capacity)
+    return kernel.emitError("npu-verify-tiles: the working set of tile [")
+           << tiling.getTile() << "] with " << tiling.getBuffers()
+           << " buffers is " << need << " bytes, more than the " << capacity
+           << " bytes of SRAM per core of '" << target.getName() << "'";
+  if (tiling.getSramBytes() != need)
+    return kernel.emitError("npu-verify-tiles: sram_bytes says ")
+           << tiling.getSramBytes() << " but the tile needs " << need
+           << " bytes";
+  return success();
+}
+
+struct NpuVerifyTilesPass
+    : public npu::impl::NpuVerifyTilesBase<NpuVerifyTilesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<TargetAttr> target = getModuleTarget(module, "npu-verify-tiles");
+    if (failed(target))
+      return signalPassFailure();
+    WalkResult result = module.walk([&](KernelOp kernel) {
+      return failed(verifyKernel(kernel, *target)) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+  }
+};
+} // namespace

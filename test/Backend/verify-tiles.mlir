@@ -1,0 +1,52 @@
+// RUN: npu-opt %s --split-input-file --verify-diagnostics --npu-set-target="target=mock-tpu" --npu-verify-tiles
+
+// The SRAM check rejects a plan that does not fit: a whole 1024^3 GEMM in
+// one tile needs 2*(2+2) MiB of operand buffers + 4 MiB of f32 accumulator
+// + 2*2 MiB of output buffers = 16 MiB; mock-tpu has 512 KiB per core.
+func.func @too_big(%x: tensor<1024x1024xbf16>, %w: tensor<1024x1024xbf16>) -> tensor<1024x1024xbf16> {
+  // expected-error @below {{the working set of tile [1, 1024, 1024, 1024] with 2 buffers is 16777216 bytes, more than the 524288 bytes of SRAM per core of 'mock-tpu'}}
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 1024, 1024, 1024], tile = [1, 1024, 1024, 1024], buffers = 2, sram_bytes = 16777216>} : (tensor<1024x1024xbf16>, tensor<1024x1024xbf16>) -> tensor<1024x1024xbf16> {
+  ^bb0(%a: tensor<1024x1024xbf16>, %b: tensor<1024x1024xbf16>):
+    %m = npu.matmul %a, %b : tensor<1024x1024xbf16>, tensor<1024x1024xbf16> -> tensor<1024x1024xbf16>
+    npu.yield %m : tensor<1024x1024xbf16>
+  }
+  return %0 : tensor<1024x1024xbf16>
+}
+
+// -----
+
+// A plan whose recorded size is not what the tile needs (the check
+// recomputes it rather than trusting the attribute).
+func.func @wrong_size(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>) -> tensor<64x64xbf16> {
+  // expected-error @below {{sram_bytes says 1024 but the tile needs 65536 bytes}}
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 64, 64, 128], tile = [1, 32, 64, 128], buffers = 2, sram_bytes = 1024>} : (tensor<64x128xbf16>, tensor<128x64xbf16>) -> tensor<64x64xbf16> {
+  ^bb0(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>):
+    %m = npu.matmul %a, %b : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+    npu.yield %m : tensor<64x64xbf16>
+  }
+  return %0 : tensor<64x64xbf16>
+}
+
+// -----
+
+func.func @wrong_loops(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>) -> tensor<64x64xbf16> {
+  // expected-error @below {{tiling loops [1, 64, 64, 64] are not the kernel's loops [1, 64, 64, 128]}}
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 64, 64, 64], tile = [1, 32, 64, 64], buffers = 2, sram_bytes = 1024>} : (tensor<64x128xbf16>, tensor<128x64xbf16>) -> tensor<64x64xbf16> {
+  ^bb0(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>):
+    %m = npu.matmul %a, %b : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+    npu.yield %m : tensor<64x64xbf16>
+  }
+  return %0 : tensor<64x64xbf16>
+}
+
+// -----
+
+func.func @untiled(%x: tensor<8x8xbf16>) -> tensor<8x8xbf16> {
+  // expected-error @below {{npu-verify-tiles: kernel has no 'npu.tiling'}}
+  %0 = npu.kernel stream (%x) : (tensor<8x8xbf16>) -> tensor<8x8xbf16> {
+  ^bb0(%a: tensor<8x8xbf16>):
+    %s = npu.silu %a : tensor<8x8xbf16>
+    npu.yield %s : tensor<8x8xbf16>
+  }
+  return %0 : tensor<8x8xbf16>
+}
