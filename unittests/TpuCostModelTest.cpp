@@ -1,0 +1,151 @@
+//===- TpuCostModelTest.cpp - closed forms of the TPU-like cost model -----===//
+
+#include "npu/Analysis/TpuCostModel.h"
+#include "WorkTestUtils.h"
+#include "npu/Target/Target.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::testing;
+
+namespace {
+class TpuCostModelTest : public WorkTest {
+protected:
+  TpuParams params(StringRef name) {
+    llvm::Expected<target::TargetFile> f = target::loadTarget(&context, name);
+    EXPECT_TRUE(static_cast<bool>(f)) << llvm::toString(f.takeError());
+    FailureOr<TpuParams> p = TpuParams::get(f->attr);
+    EXPECT_TRUE(succeeded(p));
+    return *p;
+  }
+  KernelDesc gemm(int64_t m, int64_t n, int64_t k) {
+    KernelDesc d;
+    d.kind = KernelKind::Gemm;
+    d.loops = {1, m, n, k};
+    d.matrixType = BFloat16Type::get(&context);
+    d.lhsBytes = d.rhsBytes = d.outBytes = 2;
+    d.work.matrixFlops = Count(2) * Count(m) * Count(n) * Count(k);
+    return d;
+  }
+};
+
+/// Visited (query tile, KV tile) pairs by enumeration.
+int64_t bruteVisited(int64_t sq, int64_t skv, int64_t tq, int64_t tkv,
+                     bool causal, int64_t window) {
+  int64_t off = skv - sq, count = 0;
+  for (int64_t qt = 0; qt * tq < sq; ++qt)
+    for (int64_t kt = 0; kt * tkv < skv; ++kt) {
+      bool any = false;
+      for (int64_t i = qt * tq; i < std::min(sq, (qt + 1) * tq) && !any; ++i)
+        for (int64_t j = kt * tkv; j < std::min(skv, (kt + 1) * tkv); ++j) {
+          bool visible = !causal || (j <= off + i &&
+                                     (window == 0 || j > off + i - window));
+          if (visible) {
+            any = true;
+            break;
+          }
+        }
+      count += any;
+    }
+  return count;
+}
+} // namespace
+
+TEST(FloorSumTest, MatchesTheSum) {
+  for (int64_t n = 1; n <= 12; ++n)
+    for (int64_t m = 1; m <= 9; ++m)
+      for (int64_t a = 0; a <= 11; ++a)
+        for (int64_t b = 0; b <= 13; ++b) {
+          int64_t expect = 0;
+          for (int64_t i = 0; i < n; ++i)
+            expect += (a * i + b) / m;
+          ASSERT_EQ(static_cast<int64_t>(floorSum(n, m, a, b)), expect)
+              << n << " " << m << " " << a << " " << b;
+        }
+}
+
+TEST(VisitedTilesTest, MatchesEnumeration) {
+  for (int64_t sq : {1, 5, 16, 37})
+    for (int64_t extra : {0, 3, 20})
+      for (int64_t tq : {1, 4, 8, 16})
+        for (int64_t tkv : {1, 4, 8, 16})
+          for (bool causal : {false, true})
+            for (int64_t window : {0, 1, 6, 64}) {
+              if (!causal && window)
+                continue;
+              int64_t skv = sq + extra;
+              ASSERT_EQ(countVisitedTiles(sq, skv, tq, tkv, causal, window),
+                        bruteVisited(sq, skv, tq, tkv, causal, window))
+                  << sq << " " << skv << " " << tq << " " << tkv << " "
+                  << causal << " " << window;
+            }
+}
+
+TEST(VisitedTilesTest, MillionTokensInClosedForm) {
+  // 2^20 causal tokens, 512 x 512 tiles: 2048 query tiles, tile i visits
+  // i + 1 KV tiles: 2048 * 2049 / 2.
+  EXPECT_EQ(countVisitedTiles(1 << 20, 1 << 20, 512, 512, true, 0),
+            2048 * 2049 / 2);
+}
+
+TEST(PaddedExtentTest, PadsEachTile) {
+  EXPECT_EQ(paddedExtent(300, 128, 128), 384); // 128 + 128 + pad(44)
+  EXPECT_EQ(paddedExtent(300, 100, 128), 384); // three tiles of 100 -> 128
+  EXPECT_EQ(paddedExtent(1, 8, 8), 8);
+  EXPECT_EQ(paddedExtent(256, 256, 128), 256);
+}
+
+TEST_F(TpuCostModelTest, HandPricedGemmOnMockTpu) {
+  // The worked example of docs/cost-model-tpu.md (and of
+  // test/Backend/tpu-estimate-cost.mlir).
+  TpuParams p = params("mock-tpu");
+  KernelDesc d = gemm(64, 64, 128);
+  std::optional<TpuCost> c = getTpuPhaseCost(d, {1, 32, 64, 128}, 2, p);
+  ASSERT_TRUE(c);
+  EXPECT_NEAR(c->timeNs, 828.0, 1e-9);
+  EXPECT_NEAR(c->computeNs, 256.0, 1e-9);
+  EXPECT_NEAR(c->memoryNs, 400.0, 1e-9);
+  EXPECT_EQ(c->hbmReadBytes.value(), 32768u);
+  EXPECT_EQ(c->hbmWriteBytes.value(), 8192u);
+  EXPECT_EQ(c->sramBytes, 65536);
+  EXPECT_EQ(c->getBound(), CostBound::Overhead);
+  // One buffer: no overlap, P = compute stage + in + out.
+  std::optional<TpuCost> single = getTpuPhaseCost(d, {1, 32, 64, 128}, 1, p);
+  ASSERT_TRUE(single);
+  EXPECT_NEAR(single->timeNs, 2 * (235.0 + 178.0 + 90.0), 1e-9);
+}
+
+TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {
+  TpuParams p = params("mock-tpu");
+  EXPECT_FALSE(
+      getTpuPhaseCost(gemm(1024, 1024, 1024), {1, 1024, 1024, 1024}, 2, p));
+  // A tile larger than its loop is malformed.
+  EXPECT_FALSE(getTpuPhaseCost(gemm(64, 64, 128), {1, 128, 64, 128}, 2, p));
+}
+
+TEST_F(TpuCostModelTest, PaddingToTheMatrixUnitCosts) {
+  // K = 130 on a 128-wide matrix unit runs as K = 256.
+  TpuParams p = params("tpu-v5e");
+  std::optional<TpuTileChoice> c = chooseTpuTile(gemm(4096, 4096, 130), p);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->cost.paddedMatrixFlops.value(), 2ull * 4096 * 4096 * 256);
+}
+
+TEST_F(TpuCostModelTest, LargeGemmNearTheRoofline) {
+  // Compute-bound GEMMs of 4096^3 and up: within 5% of the bound.
+  for (StringRef t : {"tpu-v5e", "tpu-v7"}) {
+    TpuParams p = params(t);
+    for (int64_t n : {4096, 8192, 16384}) {
+      KernelDesc d = gemm(n, n, n);
+      std::optional<TpuTileChoice> c = chooseTpuTile(d, p);
+      ASSERT_TRUE(c);
+      double bound = double(2) * n * n * n /
+                     (p.matrixPerNs(d.matrixType) * double(p.cores));
+      // The aim for 4096^3 is 5%; on tpu-v7 (two cores, 30 us of work)
+      // the first loads and last stores cost ~9% (docs/benchmarks-tpu.md).
+      EXPECT_LT(c->cost.timeNs / bound, n == 4096 ? 1.10 : 1.05)
+          << t.str() << " " << n;
+      EXPECT_GE(c->cost.timeNs, bound);
+    }
+  }
+}
