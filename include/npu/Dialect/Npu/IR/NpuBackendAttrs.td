@@ -85,7 +85,12 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
   let parameters = (ins ArrayRefParameter<"int64_t">:$loops,
                         ArrayRefParameter<"int64_t">:$tile,
                         "int64_t":$buffers, "int64_t":$sram_bytes);
-  let assemblyFormat = "`<` struct(params) `>`";
+  // The lists in brackets: struct(params) would print them bare, and the
+  // comma-separated list of `loops` would then swallow `tile` when parsed.
+  let assemblyFormat = [{
+    `<` `loops` `=` `[` $loops `]` `,` `tile` `=` `[` $tile `]` `,`
+    `buffers` `=` $buffers `,` `sram_bytes` `=` $sram_bytes `>`
+  }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Number of tiles along loop `i`: ceil(loops[i] / tile[i]).
