@@ -13,6 +13,11 @@ namespace mlir::npu {
 /// buffers -> loops -> LLVM.
 void buildReferenceToLLVMPipeline(OpPassManager &pm);
 
+/// As buildReferenceToLLVMPipeline, after npu-tile-kernels has applied the
+/// `npu.tiling` decision of every npu.kernel: runs tiled kernels with
+/// mlir-runner, to compare them with the reference.
+void buildTiledToLLVMPipeline(OpPassManager &pm);
+
 /// Registers every pipeline above with the pass registry.
 void registerNpuPipelines();
 
