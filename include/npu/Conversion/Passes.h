@@ -4,6 +4,7 @@
 #ifndef NPU_CONVERSION_PASSES_H
 #define NPU_CONVERSION_PASSES_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -22,6 +23,11 @@ namespace npu {
 
 /// Adds the reference lowering patterns of every npu op family.
 void populateNpuToLinalgPatterns(RewritePatternSet &patterns);
+
+/// Inlines the body of every `npu.kernel` under `root` in place of the
+/// kernel (its results become the yielded values), leaving its npu ops to the
+/// reference lowering: the untiled semantics of a kernel.
+void inlineNpuKernels(Operation *root);
 
 #define GEN_PASS_REGISTRATION
 #include "npu/Conversion/Passes.h.inc"

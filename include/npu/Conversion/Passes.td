@@ -37,4 +37,50 @@ def NpuLowerToLinalg : Pass<"npu-lower-to-linalg", "ModuleOp"> {
   ];
 }
 
+def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
+  let summary = "Apply the tiling decision of each npu.kernel: tiled linalg/scf on tensors";
+  let description = [{
+    Lowers every `npu.kernel` to linalg/tensor/arith/math/scf on tensors and
+    inlines it, applying the kernel's `npu.tiling` decision
+    (`#npu.tiling<loops = [...], tile = [...], ...>`, written by
+    `npu-decide-tiles` or by hand). Deciding is not this pass's job: it
+    applies the tile sizes it is given, and tile sizes that do not divide
+    their loop give smaller boundary tiles. docs/tiling.md says how each kind
+    is tiled and which tests prove it is the same program as the reference
+    lowering (`npu-lower-to-linalg` of the untiled kernel).
+
+    * `gemm` (loops batch, M, N, K): the body is lowered with the reference
+      patterns, then its last op is tiled over (batch,) M and N with
+      `scf::tileConsumerAndFuseProducersUsingSCF`, which fuses the matmul,
+      its producers (a normalization of its lhs) and the epilogue into the
+      tile loop; the matmul's K reduction is then tiled with
+      `scf::tileUsingSCF` when the K tile is smaller than K.
+    * `attention`, `mla_absorbed` (loops batch x KV heads, query rows, KV
+      length, head dim): the `npu.attention` of the body becomes a
+      flash-attention loop nest: tiles of (batch x KV head, query rows of
+      all query heads of that KV head), and an inner `scf.for` over KV tiles
+      carrying the running max, running sum and unnormalized output (online
+      softmax). Causal and sliding-window masks are applied per tile and KV
+      tiles outside every row's visible range are not visited. The other
+      ops of the body (MLA's absorbed projections) use the reference
+      patterns. The head-dim loop is not tiled.
+    * `gated_mlp` (loops M, F, D): the down projection of
+      `swiglu(x Wg^T, x Wu^T)` becomes a loop over M tiles with an inner
+      loop over F tiles accumulating `h[:, f] Wd[:, f]^T` in f32; the model
+      width D is not tiled. Other ops (norm, residual) use the reference
+      patterns.
+    * Other kinds (`moe_ffn`, `stream`, `copy`), kernels whose body does not
+      have the expected shape, and kernels without `npu.tiling` are lowered
+      untiled with the reference patterns.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // NPU_CONVERSION_PASSES_TD

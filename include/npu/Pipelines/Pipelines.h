@@ -29,6 +29,11 @@ struct TpuPipelineOptions : public PassPipelineOptions<TpuPipelineOptions> {
 void buildTpuPipeline(OpPassManager &pm, const TpuPipelineOptions &options);
 void registerTpuPipeline();
 
+/// As buildReferenceToLLVMPipeline, after npu-tile-kernels has applied the
+/// `npu.tiling` decision of every npu.kernel: runs tiled kernels with
+/// mlir-runner, to compare them with the reference.
+void buildTiledToLLVMPipeline(OpPassManager &pm);
+
 /// Registers every pipeline above with the pass registry.
 void registerNpuPipelines();
 

@@ -46,4 +46,9 @@ void mlir::npu::registerNpuPipelines() {
       "Lower npu IR to the LLVM dialect through the reference lowering "
       "(npu-lower-to-linalg, one-shot bufferization, loops), for mlir-runner",
       buildReferenceToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "npu-tiled-to-llvm",
+      "Lower npu IR to the LLVM dialect applying the npu.tiling decision of "
+      "each npu.kernel (npu-tile-kernels), then as npu-reference-to-llvm",
+      buildTiledToLLVMPipeline);
 }

@@ -30,6 +30,9 @@ struct NpuLowerToLinalgPass
     : public npu::impl::NpuLowerToLinalgBase<NpuLowerToLinalgPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    // A kernel computes what its body computes (no tiling here: see
+    // npu-tile-kernels).
+    inlineNpuKernels(getOperation());
     ConversionTarget target(*ctx);
     target.addIllegalDialect<NpuDialect>();
     target.addLegalDialect<

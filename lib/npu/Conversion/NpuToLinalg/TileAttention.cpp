@@ -1,0 +1,341 @@
+//===- TileAttention.cpp - flash-attention tiling of attention kernels ----===//
+//
+// The kernel's npu.attention becomes, on tensors:
+//
+//   q, out viewed as [B*Hkv, G*Sq, D]: row r of KV head bh is query head
+//   bh*G + r / Sq at query index r % Sq (a query tile covers all query heads
+//   of its KV head); key, value viewed as [B*Hkv, Skv, D].
+//   for each tile of (B*Hkv) x (query rows):
+//     m = -inf, l = 0, acc = 0
+//     for each KV tile in the range some row of the tile can see:
+//       s     = scale * q k^T, -inf where masked (causal, window)
+//       m'    = max(m, rowmax(s))
+//       p     = exp(s - m'),  alpha = exp(m - m')
+//       l     = l * alpha + rowsum(p)
+//       acc   = acc * alpha + p v
+//       m     = m'
+//     out tile = acc / l
+//
+// A row with no visible key yet has m' = -inf; the exponents then use 0 in
+// place of m' so that p and alpha are 0, not NaN. In the latent form
+// (absorbed MLA) the value tile is key[..., 0:Dv] of the same KV tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+#include "Tiling.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+using utils::IteratorType;
+constexpr IteratorType kPar = IteratorType::parallel;
+constexpr IteratorType kRed = IteratorType::reduction;
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+Value idx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The flash-attention loop nest of one npu.attention.
+class FlashAttention {
+public:
+  FlashAttention(AttentionOp op, ArrayRef<int64_t> tile)
+      : op(op), ctx(op.getContext()), dims(op.getDims()) {
+    group = dims.qHeads / dims.kvHeads;
+    heads = dims.batch * dims.kvHeads;
+    rows = group * dims.qLen;
+    tileHeads = std::min(tile[0], heads);
+    tileRows = std::min(tile[1], rows);
+    tileKv = std::min(tile[2], dims.kvLen);
+    causal = op.getCausal();
+    if (IntegerAttr w = op.getWindowAttr())
+      window = w.getInt();
+    scale = op.getScaleValue();
+  }
+
+  Value build(OpBuilder &b, Location loc);
+
+private:
+  Value buildQueryTile(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
+                       Value nq);
+  SmallVector<Value> buildKvStep(OpBuilder &b, Location loc, Value b0, Value nb,
+                                 Value q0, Value nq, Value qt, Value k0,
+                                 Value nk, ValueRange carried);
+  /// m, or 0 where m = -inf (a row that has seen no key yet).
+  static Value safeMax(OpBuilder &b, Location loc, Value m) {
+    Value ninf = f32Const(b, loc, kNegInf);
+    Value isInf =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, ninf);
+    return arith::SelectOp::create(b, loc, isInf, f32Const(b, loc, 0.0), m);
+  }
+  AffineMap map(unsigned n, ArrayRef<unsigned> dims) const {
+    return loopsMap(ctx, n, dims);
+  }
+
+  AttentionOp op;
+  MLIRContext *ctx;
+  AttentionOp::Dims dims;
+  int64_t group, heads, rows, tileHeads, tileRows, tileKv;
+  bool causal;
+  std::optional<int64_t> window;
+  double scale;
+  Value qc, kc, vc; // [B*Hkv, rows or Skv, D]
+};
+
+Value FlashAttention::build(OpBuilder &b, Location loc) {
+  Type qElem = op.getQuery().getType().getElementType();
+  Type resElem = op.getResult().getType().getElementType();
+  int64_t B = dims.batch, Hkv = dims.kvHeads, Sq = dims.qLen;
+  using RI = ReassociationIndices;
+  // [B, Hq, Sq, D] -> [B, Hkv, G, Sq, D] -> [B*Hkv, G*Sq, D].
+  Value q5 = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({B, Hkv, group, Sq, dims.qkDim}, qElem),
+      op.getQuery(), SmallVector<RI>{{0}, {1, 2}, {3}, {4}});
+  qc = tensor::CollapseShapeOp::create(b, loc, q5,
+                                       SmallVector<RI>{{0, 1}, {2, 3}, {4}});
+  SmallVector<RI> kvCollapse = {{0, 1}, {2}, {3}};
+  kc = tensor::CollapseShapeOp::create(b, loc, op.getKey(), kvCollapse);
+  vc = op.getValue()
+           ? tensor::CollapseShapeOp::create(b, loc, op.getValue(), kvCollapse)
+                 .getResult()
+           : kc;
+
+  Value outInit = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{heads, rows, dims.vDim}, resElem);
+  auto outer = scf::ForOp::create(
+      b, loc, idx(b, loc, 0), idx(b, loc, heads), idx(b, loc, tileHeads),
+      ValueRange{outInit},
+      [&](OpBuilder &bb, Location bl, Value b0, ValueRange iterB) {
+        Value nb = tileSize(bb, bl, b0, tileHeads, heads);
+        auto mid = scf::ForOp::create(
+            bb, bl, idx(bb, bl, 0), idx(bb, bl, rows), idx(bb, bl, tileRows),
+            iterB, [&](OpBuilder &qb, Location ql, Value q0, ValueRange iterQ) {
+              Value nq = tileSize(qb, ql, q0, tileRows, rows);
+              Value tileOut = buildQueryTile(qb, ql, b0, nb, q0, nq);
+              SmallVector<OpFoldResult> offsets = {b0, q0, qb.getIndexAttr(0)};
+              SmallVector<OpFoldResult> sizes = {nb, nq,
+                                                 qb.getIndexAttr(dims.vDim)};
+              SmallVector<OpFoldResult> strides(3, qb.getIndexAttr(1));
+              Value ins = tensor::InsertSliceOp::create(
+                  qb, ql, tileOut, iterQ[0], offsets, sizes, strides);
+              scf::YieldOp::create(qb, ql, ins);
+            });
+        scf::YieldOp::create(bb, bl, mid.getResult(0));
+      });
+  // [B*Hkv, G*Sq, Dv] -> [B, Hkv, G, Sq, Dv] -> [B, Hq, Sq, Dv].
+  Value o5 = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({B, Hkv, group, Sq, dims.vDim}, resElem),
+      outer.getResult(0), SmallVector<RI>{{0, 1}, {2, 3}, {4}});
+  return tensor::CollapseShapeOp::create(
+      b, loc, o5, SmallVector<RI>{{0}, {1, 2}, {3}, {4}});
+}
+
+Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
+                                     Value nb, Value q0, Value nq) {
+  Type f32 = b.getF32Type();
+  OpFoldResult zero = b.getIndexAttr(0);
+  Value qt =
+      sliceOf(b, loc, qc, {b0, q0, zero}, {nb, nq, b.getIndexAttr(dims.qkDim)});
+  // The KV range some row of the tile can see: rows are query indices
+  // r % Sq; a tile that crosses a query head boundary spans all of them.
+  Value kvBegin = idx(b, loc, 0), kvEnd = idx(b, loc, dims.kvLen);
+  if (causal) {
+    Value sq = idx(b, loc, dims.qLen);
+    Value qLast = arith::SubIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, q0, nq), idx(b, loc, 1));
+    Value same =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              arith::DivUIOp::create(b, loc, q0, sq),
+                              arith::DivUIOp::create(b, loc, qLast, sq));
+    Value iMin = arith::SelectOp::create(
+        b, loc, same, arith::RemUIOp::create(b, loc, q0, sq), idx(b, loc, 0));
+    Value iMax = arith::SelectOp::create(
+        b, loc, same, arith::RemUIOp::create(b, loc, qLast, sq),
+        idx(b, loc, dims.qLen - 1));
+    kvEnd = arith::AddIOp::create(b, loc, iMax,
+                                  idx(b, loc, dims.kvLen - dims.qLen + 1));
+    if (window) {
+      Value lo = arith::AddIOp::create(
+          b, loc, iMin, idx(b, loc, dims.kvLen - dims.qLen - *window + 1));
+      kvBegin = arith::MaxSIOp::create(b, loc, lo, idx(b, loc, 0));
+    }
+  }
+  SmallVector<Value> init = {
+      filledTile(b, loc, {nb, nq}, f32, kNegInf),
+      filledTile(b, loc, {nb, nq}, f32, 0.0),
+      filledTile(b, loc, {nb, nq, b.getIndexAttr(dims.vDim)}, f32, 0.0)};
+  auto kvLoop = scf::ForOp::create(
+      b, loc, kvBegin, kvEnd, idx(b, loc, tileKv), init,
+      [&](OpBuilder &kb, Location kl, Value k0, ValueRange carried) {
+        Value rest = arith::SubIOp::create(kb, kl, kvEnd, k0);
+        Value nk = arith::MinSIOp::create(kb, kl, idx(kb, kl, tileKv), rest);
+        scf::YieldOp::create(
+            kb, kl, buildKvStep(kb, kl, b0, nb, q0, nq, qt, k0, nk, carried));
+      });
+
+  // out = acc / l, rounded to the result element type.
+  Type resElem = op.getResult().getType().getElementType();
+  SmallVector<OpFoldResult> outSizes = {nb, nq, b.getIndexAttr(dims.vDim)};
+  return buildGeneric(
+      b, loc, ValueRange{kvLoop.getResult(2), kvLoop.getResult(1)},
+      ValueRange{emptyTile(b, loc, outSizes, resElem)},
+      {map(3, {0, 1, 2}), map(3, {0, 1}), map(3, {0, 1, 2})},
+      {kPar, kPar, kPar},
+      [&](OpBuilder &nb2, Location l, ValueRange a) -> SmallVector<Value> {
+        Value x = arith::DivFOp::create(nb2, l, a[0], a[1]);
+        return {castFloat(nb2, l, x, resElem)};
+      })[0];
+}
+
+SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
+                                               Value b0, Value nb, Value q0,
+                                               Value nq, Value qt, Value k0,
+                                               Value nk, ValueRange carried) {
+  Type f32 = b.getF32Type();
+  OpFoldResult zero = b.getIndexAttr(0);
+  Value m = carried[0], l = carried[1], acc = carried[2];
+  Value kt =
+      sliceOf(b, loc, kc, {b0, k0, zero}, {nb, nk, b.getIndexAttr(dims.qkDim)});
+  // Latent form: vc is kc, and the value tile its first Dv columns.
+  Value vt =
+      sliceOf(b, loc, vc, {b0, k0, zero}, {nb, nk, b.getIndexAttr(dims.vDim)});
+  SmallVector<OpFoldResult> rowSizes = {nb, nq};
+  SmallVector<OpFoldResult> scoreSizes = {nb, nq, nk};
+  SmallVector<OpFoldResult> outSizes = {nb, nq, b.getIndexAttr(dims.vDim)};
+  AffineMap id2 = map(2, {0, 1}), id3 = map(3, {0, 1, 2}),
+            row3 = map(3, {0, 1});
+
+  // s = q k^T. Loops (b, i, j, d).
+  Value s = buildGeneric(
+      b, loc, ValueRange{qt, kt},
+      ValueRange{filledTile(b, loc, scoreSizes, f32, 0.0)},
+      {map(4, {0, 1, 3}), map(4, {0, 2, 3}), map(4, {0, 1, 2})},
+      {kPar, kPar, kPar, kRed},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value p = arith::MulFOp::create(nb2, l2, castFloat(nb2, l2, a[0], f32),
+                                        castFloat(nb2, l2, a[1], f32));
+        return {arith::AddFOp::create(nb2, l2, a[2], p)};
+      })[0];
+
+  // logits = scale * s, -inf where masked. Row r = q0 + i is query index
+  // r % Sq at position Skv - Sq + r % Sq; key j0 + j is visible iff it is
+  // at most that position (and within the window).
+  Value logits = buildGeneric(
+      b, loc, ValueRange{s}, ValueRange{emptyTile(b, loc, scoreSizes, f32)},
+      {id3, id3}, {kPar, kPar, kPar},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value x =
+            arith::MulFOp::create(nb2, l2, a[0], f32Const(nb2, l2, scale));
+        if (!causal)
+          return {x};
+        Value r = arith::AddIOp::create(nb2, l2, q0,
+                                        linalg::IndexOp::create(nb2, l2, 1));
+        Value pos = arith::AddIOp::create(
+            nb2, l2,
+            arith::RemUIOp::create(nb2, l2, r, idx(nb2, l2, dims.qLen)),
+            idx(nb2, l2, dims.kvLen - dims.qLen));
+        Value j = arith::AddIOp::create(nb2, l2, k0,
+                                        linalg::IndexOp::create(nb2, l2, 2));
+        Value visible =
+            arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sle, j, pos);
+        if (window) {
+          Value lo = arith::SubIOp::create(nb2, l2, pos, idx(nb2, l2, *window));
+          visible = arith::AndIOp::create(
+              nb2, l2, visible,
+              arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sgt, j, lo));
+        }
+        return {arith::SelectOp::create(nb2, l2, visible, x,
+                                        f32Const(nb2, l2, kNegInf))};
+      })[0];
+
+  // m' = max(m, rowmax(logits)), in a new tensor: m is read again below.
+  Value rowMax = buildGeneric(
+      b, loc, ValueRange{logits},
+      ValueRange{filledTile(b, loc, rowSizes, f32, kNegInf)}, {id3, row3},
+      {kPar, kPar, kRed},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        return {arith::MaximumFOp::create(nb2, l2, a[0], a[1])};
+      })[0];
+  Value mNew = buildGeneric(
+      b, loc, ValueRange{m, rowMax},
+      ValueRange{emptyTile(b, loc, rowSizes, f32)}, {id2, id2, id2},
+      {kPar, kPar},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        return {arith::MaximumFOp::create(nb2, l2, a[0], a[1])};
+      })[0];
+  // p = exp(logits - m').
+  Value p = buildGeneric(
+      b, loc, ValueRange{logits, mNew},
+      ValueRange{emptyTile(b, loc, scoreSizes, f32)}, {id3, row3, id3},
+      {kPar, kPar, kPar},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value x = arith::SubFOp::create(nb2, l2, a[0], safeMax(nb2, l2, a[1]));
+        return {math::ExpOp::create(nb2, l2, x)};
+      })[0];
+  // alpha = exp(m - m'), the rescaling of what was accumulated so far.
+  Value alpha = buildGeneric(
+      b, loc, ValueRange{m, mNew}, ValueRange{emptyTile(b, loc, rowSizes, f32)},
+      {id2, id2, id2}, {kPar, kPar},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value x = arith::SubFOp::create(nb2, l2, a[0], safeMax(nb2, l2, a[1]));
+        return {math::ExpOp::create(nb2, l2, x)};
+      })[0];
+  // The carried values are updated in place (the loop's yields must be
+  // its iteration arguments for bufferization): l and acc are scaled in
+  // their own tensors, and m' is copied into m after its last read.
+  auto scaleBy = [&](OpBuilder &nb2, Location l2,
+                     ValueRange a) -> SmallVector<Value> {
+    return {arith::MulFOp::create(nb2, l2, a[1], a[0])};
+  };
+  // l' = l * alpha + rowsum(p).
+  Value lScaled = buildGeneric(b, loc, ValueRange{alpha}, ValueRange{l},
+                               {id2, id2}, {kPar, kPar}, scaleBy)[0];
+  Value lNew = buildGeneric(
+      b, loc, ValueRange{p}, ValueRange{lScaled}, {id3, row3},
+      {kPar, kPar, kRed},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        return {arith::AddFOp::create(nb2, l2, a[1], a[0])};
+      })[0];
+  // acc' = acc * alpha + p v. Loops (b, i, c, j).
+  Value accScaled = buildGeneric(b, loc, ValueRange{alpha}, ValueRange{acc},
+                                 {row3, id3}, {kPar, kPar, kPar}, scaleBy)[0];
+  Value accNew = buildGeneric(
+      b, loc, ValueRange{p, vt}, ValueRange{accScaled},
+      {map(4, {0, 1, 3}), map(4, {0, 3, 2}), map(4, {0, 1, 2})},
+      {kPar, kPar, kPar, kRed},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value x =
+            arith::MulFOp::create(nb2, l2, a[0], castFloat(nb2, l2, a[1], f32));
+        return {arith::AddFOp::create(nb2, l2, a[2], x)};
+      })[0];
+  Value mOut = linalg::CopyOp::create(b, loc, ValueRange{mNew}, ValueRange{m})
+                   .getResult(0);
+  return {mOut, lNew, accNew};
+}
+} // namespace
+
+LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
+                                             KernelOp kernel,
+                                             TilingAttr tiling) {
+  if (tiling.getTile().size() != 4)
+    return failure();
+  SmallVector<AttentionOp> attentions(
+      kernel.getBodyBlock().getOps<AttentionOp>());
+  if (attentions.size() != 1)
+    return failure();
+  AttentionOp op = attentions.front();
+  rewriter.setInsertionPoint(op);
+  Value result =
+      FlashAttention(op, tiling.getTile()).build(rewriter, op.getLoc());
+  rewriter.replaceOp(op, result);
+  return success();
+}

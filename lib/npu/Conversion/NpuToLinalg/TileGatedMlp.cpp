@@ -1,0 +1,215 @@
+//===- TileGatedMlp.cpp - M x F tiling of gated MLP kernels ---------------===//
+//
+// The down projection of swiglu(x Wg^T, x Wu^T) becomes, on tensors:
+//
+//   for each M tile (rows of x):
+//     acc = 0                                     [tm, D] f32
+//     for each F tile f:
+//       h   = silu(x Wg[f]^T) * (x Wu[f]^T)       [tm, tf], never whole
+//       acc = acc + h Wd[:, f]^T
+//     out tile = acc
+//
+// so the [M, F] intermediates exist one tile at a time. Each value is
+// rounded to the element type of the op that produced it in the graph, as
+// the reference lowering does; accumulation is in f32 (the matmuls' f32
+// accumulator is required). The model width D is not tiled. Other ops of
+// the body (a norm producing x, a residual add) use the reference patterns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+#include "Tiling.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+using utils::IteratorType;
+constexpr IteratorType kPar = IteratorType::parallel;
+constexpr IteratorType kRed = IteratorType::reduction;
+
+/// An f32 value rounded to `type` and back (the rounding of a graph value).
+Value roundVia(OpBuilder &b, Location loc, Value v, Type type) {
+  if (type.isF32())
+    return v;
+  return castFloat(b, loc, castFloat(b, loc, v, type), b.getF32Type());
+}
+
+Type elementType(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+/// One F tile of an up/gate projection: x_tile [tm, D] times the rows
+/// [f0, f0 + nf) of W ([F, D] with transpose_rhs, else [D, F]), in f32,
+/// rounded to the matmul's result type.
+Value projectTile(OpBuilder &b, Location loc, MatmulOp mm, Value xt, Value nm,
+                  Value f0, Value nf, int64_t d) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
+  bool t = mm.getTransposeRhs();
+  Value w = t ? sliceOf(b, loc, mm.getRhs(), {f0, zero}, {nf, dd})
+              : sliceOf(b, loc, mm.getRhs(), {zero, f0}, {dd, nf});
+  Type res = elementType(mm.getResult());
+  // Loops (i, f, d).
+  Value sum = buildGeneric(
+      b, loc, ValueRange{xt, w},
+      ValueRange{filledTile(b, loc, {nm, nf}, f32, 0.0)},
+      {loopsMap(ctx, 3, {0, 2}),
+       loopsMap(ctx, 3,
+                t ? ArrayRef<unsigned>{1, 2} : ArrayRef<unsigned>{2, 1}),
+       loopsMap(ctx, 3, {0, 1})},
+      {kPar, kPar, kRed},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+        Value p = arith::MulFOp::create(nb, l, castFloat(nb, l, a[0], f32),
+                                        castFloat(nb, l, a[1], f32));
+        return {arith::AddFOp::create(nb, l, a[2], p)};
+      })[0];
+  return buildGeneric(
+      b, loc, ValueRange{sum}, ValueRange{emptyTile(b, loc, {nm, nf}, f32)},
+      {loopsMap(ctx, 2, {0, 1}), loopsMap(ctx, 2, {0, 1})}, {kPar, kPar},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+        return {roundVia(nb, l, a[0], res)};
+      })[0];
+}
+
+struct GatedMlp {
+  MatmulOp gate, up, down;
+  SwigluOp swiglu;
+};
+
+/// The gate/up/swiglu/down chain of the body, if it is one.
+std::optional<GatedMlp> match(KernelOp kernel) {
+  SmallVector<SwigluOp> swiglus(kernel.getBodyBlock().getOps<SwigluOp>());
+  if (swiglus.size() != 1)
+    return std::nullopt;
+  SwigluOp sw = swiglus.front();
+  auto gate = sw.getGate().getDefiningOp<MatmulOp>();
+  auto up = sw.getUp().getDefiningOp<MatmulOp>();
+  if (!gate || !up || gate == up || !gate->hasOneUse() || !up->hasOneUse() ||
+      !sw->hasOneUse() || gate.getLhs() != up.getLhs())
+    return std::nullopt;
+  auto down = dyn_cast<MatmulOp>(*sw->getUsers().begin());
+  if (!down || down.getLhs() != sw.getResult())
+    return std::nullopt;
+  for (MatmulOp mm : {gate, up, down})
+    if (mm.getTransposeLhs() || mm.getRhs().getType().getRank() != 2 ||
+        !mm.getAccumulatorType().isF32())
+      return std::nullopt;
+  return GatedMlp{gate, up, down, sw};
+}
+} // namespace
+
+LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
+                                            KernelOp kernel,
+                                            TilingAttr tiling) {
+  ArrayRef<int64_t> tile = tiling.getTile();
+  std::optional<GatedMlp> mlp = match(kernel);
+  if (tile.size() != 3 || !mlp)
+    return failure();
+  MatmulOp down = mlp->down;
+  Location loc = down.getLoc();
+  MLIRContext *ctx = kernel.getContext();
+  Type f32 = rewriter.getF32Type();
+  Value x = mlp->gate.getLhs();
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto resType = down.getResult().getType();
+  Type resElem = resType.getElementType();
+  Type hElem = elementType(mlp->swiglu.getResult());
+  int64_t rank = xType.getRank(), d = xType.getShape().back();
+  int64_t m = xType.getNumElements() / d;
+  int64_t f = mlp->gate.getResult().getType().getShape().back();
+  int64_t dOut = resType.getShape().back();
+  int64_t tileM = std::min(tile[0], m), tileF = std::min(tile[1], f);
+
+  rewriter.setInsertionPoint(down);
+  // Leading dims of x flattened into M rows.
+  ReassociationIndices lead = llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
+  SmallVector<ReassociationIndices> reassoc = {lead, {rank - 1}};
+  Value xc = rank == 2
+                 ? x
+                 : tensor::CollapseShapeOp::create(rewriter, loc, x, reassoc)
+                       .getResult();
+  auto idx = [](OpBuilder &b, Location l, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, l, v);
+  };
+  Value outInit = tensor::EmptyOp::create(rewriter, loc,
+                                          ArrayRef<int64_t>{m, dOut}, resElem);
+  OpFoldResult zero = rewriter.getIndexAttr(0);
+  OpFoldResult dOutSize = rewriter.getIndexAttr(dOut);
+  auto mLoop = scf::ForOp::create(
+      rewriter, loc, idx(rewriter, loc, 0), idx(rewriter, loc, m),
+      idx(rewriter, loc, tileM), ValueRange{outInit},
+      [&](OpBuilder &b, Location l, Value m0, ValueRange iterM) {
+        Value nm = tileSize(b, l, m0, tileM, m);
+        Value xt = sliceOf(b, l, xc, {m0, zero}, {nm, b.getIndexAttr(d)});
+        Value acc0 = filledTile(b, l, {nm, dOutSize}, f32, 0.0);
+        auto fLoop = scf::ForOp::create(
+            b, l, idx(b, l, 0), idx(b, l, f), idx(b, l, tileF),
+            ValueRange{acc0},
+            [&](OpBuilder &fb, Location fl, Value f0, ValueRange iterF) {
+              Value nf = tileSize(fb, fl, f0, tileF, f);
+              Value g = projectTile(fb, fl, mlp->gate, xt, nm, f0, nf, d);
+              Value u = projectTile(fb, fl, mlp->up, xt, nm, f0, nf, d);
+              AffineMap id2 = loopsMap(ctx, 2, {0, 1});
+              Value h =
+                  buildGeneric(fb, fl, ValueRange{g, u},
+                               ValueRange{emptyTile(fb, fl, {nm, nf}, f32)},
+                               {id2, id2, id2}, {kPar, kPar},
+                               [&](OpBuilder &nb, Location bl,
+                                   ValueRange a) -> SmallVector<Value> {
+                                 Value s = arith::MulFOp::create(
+                                     nb, bl, buildSiluF32(nb, bl, a[0]), a[1]);
+                                 return {roundVia(nb, bl, s, hElem)};
+                               })[0];
+              // acc += h Wd[:, f]^T. Loops (i, n, f).
+              bool t = down.getTransposeRhs();
+              Value w =
+                  t ? sliceOf(fb, fl, down.getRhs(), {zero, f0}, {dOutSize, nf})
+                    : sliceOf(fb, fl, down.getRhs(), {f0, zero},
+                              {nf, dOutSize});
+              Value acc = buildGeneric(
+                  fb, fl, ValueRange{h, w}, ValueRange{iterF[0]},
+                  {loopsMap(ctx, 3, {0, 2}),
+                   loopsMap(ctx, 3,
+                            t ? ArrayRef<unsigned>{1, 2}
+                              : ArrayRef<unsigned>{2, 1}),
+                   loopsMap(ctx, 3, {0, 1})},
+                  {kPar, kPar, kRed},
+                  [&](OpBuilder &nb, Location bl,
+                      ValueRange a) -> SmallVector<Value> {
+                    Value p = arith::MulFOp::create(
+                        nb, bl, a[0], castFloat(nb, bl, a[1], f32));
+                    return {arith::AddFOp::create(nb, bl, a[2], p)};
+                  })[0];
+              scf::YieldOp::create(fb, fl, acc);
+            });
+        AffineMap id2 = loopsMap(ctx, 2, {0, 1});
+        Value outTile =
+            buildGeneric(b, l, ValueRange{fLoop.getResult(0)},
+                         ValueRange{emptyTile(b, l, {nm, dOutSize}, resElem)},
+                         {id2, id2}, {kPar, kPar},
+                         [&](OpBuilder &nb, Location bl,
+                             ValueRange a) -> SmallVector<Value> {
+                           return {castFloat(nb, bl, a[0], resElem)};
+                         })[0];
+        SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+        Value ins = tensor::InsertSliceOp::create(
+            b, l, outTile, iterM[0], SmallVector<OpFoldResult>{m0, zero},
+            SmallVector<OpFoldResult>{nm, dOutSize}, strides);
+        scf::YieldOp::create(b, l, ins);
+      });
+  Value result = mLoop.getResult(0);
+  if (rank != 2)
+    result =
+        tensor::ExpandShapeOp::create(rewriter, loc, resType, result, reassoc);
+  rewriter.replaceOp(down, result);
+  rewriter.eraseOp(mlp->swiglu);
+  rewriter.eraseOp(mlp->gate);
+  rewriter.eraseOp(mlp->up);
+  return success();
+}

@@ -1,0 +1,124 @@
+//===- TileGemm.cpp - tiling of gemm kernels with upstream TilingInterface ===//
+//
+// The body (a matmul, optionally a normalization producing its lhs and an
+// element-wise epilogue) is already lowered to linalg. Its last op is tiled
+// over (batch,) M and N with scf::tileConsumerAndFuseProducersUsingSCF,
+// which pulls the epilogue, the matmul (full K), its zero fill and the
+// normalization into the tile loops; then the matmul's K is tiled with
+// scf::tileUsingSCF, the accumulator tile carried by the K loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tiling.h"
+
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+/// The generic of the reference matmul lowering: two inputs, one init, and
+/// one reduction loop, the last, read by both inputs.
+bool isMatmulGeneric(Operation *op) {
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g || g.getNumDpsInputs() != 2 || g.getNumDpsInits() != 1 ||
+      g.getNumReductionLoops() != 1 ||
+      g.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return false;
+  unsigned k = g.getNumLoops() - 1;
+  return llvm::all_of(g.getDpsInputOperands(), [&](OpOperand *in) {
+    return g.getMatchingIndexingMap(in).isFunctionOfDim(k);
+  });
+}
+
+/// Tile sizes of the consumer's output loops from the gemm loops
+/// [batch, M, N, K]. A rank-3 result with batch loop 1 has a shared weight:
+/// its M tile counts rows of batch x M, so whole batches per tile when the
+/// tile is at least M (rounded down), else part of one batch.
+std::optional<SmallVector<int64_t>> outputTileSizes(ArrayRef<int64_t> shape,
+                                                    ArrayRef<int64_t> loops,
+                                                    ArrayRef<int64_t> tile) {
+  if (shape.size() == 2)
+    return SmallVector<int64_t>{tile[1], tile[2]};
+  if (shape.size() != 3)
+    return std::nullopt;
+  if (loops[0] == shape[0] && loops[1] == shape[1])
+    return SmallVector<int64_t>{tile[0], tile[1], tile[2]};
+  int64_t m = shape[1];
+  if (tile[1] >= m)
+    return SmallVector<int64_t>{tile[1] / m, m, tile[2]};
+  return SmallVector<int64_t>{1, tile[1], tile[2]};
+}
+
+/// Tiles the K loop of the (already M/N-tiled) matmul generic `op`.
+LogicalResult tileReduction(RewriterBase &rewriter, linalg::GenericOp op,
+                            int64_t tileK) {
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<int64_t> sizes(numLoops, 0);
+  sizes.back() = tileK;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> res = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(res))
+    return failure();
+  rewriter.replaceOp(op, res->replacements);
+  return success();
+}
+} // namespace
+
+LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
+                                        TilingAttr tiling) {
+  ArrayRef<int64_t> loops = tiling.getLoops(), tile = tiling.getTile();
+  if (loops.size() != 4 || kernel.getNumResults() != 1)
+    return failure();
+  Block &body = kernel.getBodyBlock();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  auto consumer = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
+  if (!consumer || !consumer.hasPureTensorSemantics() ||
+      consumer->getNumResults() != 1 ||
+      !isa<TilingInterface>(consumer.getOperation()))
+    return failure();
+  // The consumer's first loops must be its output dims.
+  auto outType = cast<RankedTensorType>(consumer->getResult(0).getType());
+  AffineMap outMap = consumer.getIndexingMapMatchingResult(
+      cast<OpResult>(consumer->getResult(0)));
+  if (outMap != AffineMap::getMultiDimIdentityMap(consumer.getNumLoops(),
+                                                  kernel.getContext())
+                    .getMajorSubMap(outType.getRank()))
+    return failure();
+  std::optional<SmallVector<int64_t>> sizes =
+      outputTileSizes(outType.getShape(), loops, tile);
+  if (!sizes)
+    return failure();
+
+  scf::SCFTilingOptions tilingOptions;
+  tilingOptions.setTileSizes(
+      getAsIndexOpFoldResult(kernel.getContext(), *sizes));
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tilingOptions);
+  rewriter.setInsertionPoint(consumer);
+  FailureOr<scf::SCFTileAndFuseResult> res =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(consumer.getOperation()), options);
+  if (failed(res))
+    return failure();
+  Value original = consumer->getResult(0);
+  rewriter.replaceAllUsesWith(original, res->replacements.lookup(original));
+
+  // The K loop of the matmul, now inside the M/N tile loops.
+  if (tile[3] < loops[3]) {
+    SmallVector<Operation *> matmuls(
+        llvm::make_filter_range(res->tiledAndFusedOps, isMatmulGeneric));
+    for (Operation *op : matmuls)
+      if (failed(tileReduction(rewriter, cast<linalg::GenericOp>(op), tile[3])))
+        return failure();
+  }
+  // The untiled ops are dead now.
+  (void)runRegionDCE(rewriter, kernel->getRegions());
+  return success();
+}

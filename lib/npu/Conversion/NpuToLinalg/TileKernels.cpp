@@ -1,0 +1,61 @@
+//===- TileKernels.cpp - the npu-tile-kernels pass ------------------------===//
+//
+// Applies the `npu.tiling` decision of each npu.kernel while lowering it to
+// linalg/scf on tensors. The kind-specific rewrites are in Tile*.cpp; a
+// kernel none of them applies to is lowered untiled (docs/tiling.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tiling.h"
+#include "npu/Conversion/Passes.h"
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUTILEKERNELS
+#include "npu/Conversion/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+/// Lowers the npu ops of the kernel's body with the reference patterns.
+LogicalResult lowerBody(KernelOp kernel) {
+  MLIRContext *ctx = kernel.getContext();
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<NpuDialect>();
+  target.addLegalOp<KernelOp, YieldOp>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  RewritePatternSet patterns(ctx);
+  populateNpuToLinalgPatterns(patterns);
+  return applyPartialConversion(kernel.getOperation(), target,
+                                std::move(patterns));
+}
+
+struct NpuTileKernelsPass
+    : public npu::impl::NpuTileKernelsBase<NpuTileKernelsPass> {
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
+    IRRewriter rewriter(&getContext());
+    for (KernelOp kernel : kernels) {
+      auto tiling = kernel->getAttrOfType<TilingAttr>("npu.tiling");
+      KernelKind kind = kernel.getKind();
+      // Rewrites of one graph op of the body, before the rest is lowered.
+      if (tiling &&
+          (kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed))
+        (void)tileAttentionKernel(rewriter, kernel, tiling);
+      if (tiling && kind == KernelKind::GatedMlp)
+        (void)tileGatedMlpKernel(rewriter, kernel, tiling);
+      if (failed(lowerBody(kernel)))
+        return signalPassFailure();
+      // Tiling of the lowered body.
+      if (tiling && kind == KernelKind::Gemm)
+        (void)tileGemmKernel(rewriter, kernel, tiling);
+    }
+    inlineNpuKernels(getOperation());
+  }
+};
+} // namespace

@@ -1,0 +1,69 @@
+//===- Tiling.h - helpers of npu-tile-kernels, one entry per kind -----*- C++
+//-*-===//
+//
+// Private to the NpuToLinalg library. The npu-tile-kernels pass
+// (TileKernels.cpp) calls one function per kernel kind; each returns
+// failure() without touching the IR when the kernel's body does not have the
+// shape it tiles, and the pass then lowers the kernel untiled.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_LIB_CONVERSION_NPUTOLINALG_TILING_H
+#define NPU_LIB_CONVERSION_NPUTOLINALG_TILING_H
+
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::npu {
+
+/// Replaces the body's single npu.attention by a flash-attention loop nest
+/// tiled as `tiling` says (kinds attention and mla_absorbed). Before the
+/// reference lowering of the rest of the body.
+LogicalResult tileAttentionKernel(RewriterBase &rewriter, KernelOp kernel,
+                                  TilingAttr tiling);
+/// Replaces the down projection of the body's SwiGLU MLP by a loop over M
+/// tiles and F tiles (kind gated_mlp). Before the reference lowering.
+LogicalResult tileGatedMlpKernel(RewriterBase &rewriter, KernelOp kernel,
+                                 TilingAttr tiling);
+/// Tiles the already lowered body of a gemm kernel: its last op over
+/// (batch,) M, N with producer fusion, then the matmul's K. After the
+/// reference lowering.
+LogicalResult tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
+                             TilingAttr tiling);
+
+//===----------------------------------------------------------------------===//
+// Builders on tiles of dynamic size (TileBuilders.cpp)
+//===----------------------------------------------------------------------===//
+
+/// `tensor.empty` of `sizes` x `elementType`.
+Value emptyTile(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                Type elementType);
+/// `tensor.empty` of `sizes` x `elementType` filled with `value`.
+Value filledTile(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                 Type elementType, double value);
+/// `tensor.extract_slice` of `source` at `offsets` with `sizes`, unit
+/// strides.
+Value sliceOf(OpBuilder &b, Location loc, Value source,
+              ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes);
+/// min(tile, total - iv): the size of the tile starting at `iv`.
+Value tileSize(OpBuilder &b, Location loc, Value iv, int64_t tile,
+               int64_t total);
+/// The map of `numLoops` loops onto the loops `dims`, in order.
+AffineMap loopsMap(MLIRContext *ctx, unsigned numLoops,
+                   ArrayRef<unsigned> dims);
+/// A linalg.generic whose results have the types of `inits` and whose body
+/// yields what `body` returns.
+ValueRange buildGeneric(
+    OpBuilder &b, Location loc, ValueRange ins, ValueRange inits,
+    ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iters,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body);
+/// f32 constant.
+Value f32Const(OpBuilder &b, Location loc, double v);
+/// x * (1 / (1 + exp(-x))) in f32, as the reference lowering computes silu.
+Value buildSiluF32(OpBuilder &b, Location loc, Value x);
+
+} // namespace mlir::npu
+
+#endif // NPU_LIB_CONVERSION_NPUTOLINALG_TILING_H

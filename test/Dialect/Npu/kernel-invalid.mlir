@@ -1,0 +1,95 @@
+// RUN: npu-opt %s -split-input-file -verify-diagnostics
+
+func.func @num_args(%x: tensor<4xf32>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{body has 1 arguments for 2 inputs}}
+  %0 = npu.kernel stream (%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    npu.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @arg_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{body argument #0 has type 'tensor<4xf16>', input #0 has type 'tensor<4xf32>'}}
+  %0 = npu.kernel stream (%x) : (tensor<4xf32>) -> tensor<4xf16> {
+  ^bb0(%a: tensor<4xf16>):
+    npu.yield %a : tensor<4xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{npu.yield gives 1 values whose types differ from the kernel's results}}
+  %0 = npu.kernel stream (%x) : (tensor<4xf32>) -> tensor<8xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    npu.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_count(%x: tensor<4xf32>) {
+  // expected-error @+1 {{npu.yield gives 2 values whose types differ from the kernel's results}}
+  %0 = npu.kernel stream (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    npu.yield %a, %a : tensor<4xf32>, tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'npu.yield' op expects parent op 'npu.kernel'}}
+  npu.yield %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @bad_kind(%x: tensor<4xf32>) {
+  // expected-error @+2 {{expected ::mlir::npu::KernelKind to be one of: gemm, gated_mlp, attention, mla_absorbed, moe_ffn, stream, copy}}
+  // expected-error @+1 {{failed to parse Npu_KernelKindAttr parameter 'value'}}
+  %0 = npu.kernel conv (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    npu.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @tiling_sizes(%x: tensor<4xf32>) {
+  // expected-error @+1 {{tiling needs one tile size per loop, got 2 loops and 1 tile sizes}}
+  %0 = npu.kernel stream (%x) {npu.tiling = #npu.tiling<loops = [4, 1], tile = [4], buffers = 2, sram_bytes = 0>} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    npu.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @tiling_zero_tile(%x: tensor<4xf32>) {
+  // expected-error @+1 {{tiling tile #1 has size 0, expected [1, 2^40)}}
+  %0 = npu.kernel stream (%x) {npu.tiling = #npu.tiling<loops = [4, 1], tile = [4, 0], buffers = 2, sram_bytes = 0>} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    npu.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @tiling_buffers(%x: tensor<4xf32>) {
+  // expected-error @+1 {{tiling buffers must be >= 1, got 0}}
+  %0 = npu.kernel stream (%x) {npu.tiling = #npu.tiling<loops = [4], tile = [4], buffers = 0, sram_bytes = 0>} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    npu.yield %a : tensor<4xf32>
+  }
+  return
+}
