@@ -20,9 +20,8 @@ using namespace mlir::npu;
 // KernelOp
 //===----------------------------------------------------------------------===//
 
-void KernelOp::build(OpBuilder &builder, OperationState &state,
-                     KernelKind kind, ValueRange inputs,
-                     TypeRange resultTypes) {
+void KernelOp::build(OpBuilder &builder, OperationState &state, KernelKind kind,
+                     ValueRange inputs, TypeRange resultTypes) {
   state.addOperands(inputs);
   state.addTypes(resultTypes);
   state.getOrAddProperties<Properties>().kind =
@@ -38,10 +37,10 @@ LogicalResult KernelOp::verify() {
   Block &block = getBodyBlock();
   if (block.getNumArguments() != getInputs().size())
     return emitOpError("body has ")
-           << block.getNumArguments() << " arguments for "
-           << getInputs().size() << " inputs";
-  for (auto [i, arg, input] : llvm::enumerate(block.getArguments(),
-                                              getInputs()))
+           << block.getNumArguments() << " arguments for " << getInputs().size()
+           << " inputs";
+  for (auto [i, arg, input] :
+       llvm::enumerate(block.getArguments(), getInputs()))
     if (arg.getType() != input.getType())
       return emitOpError("body argument #")
              << i << " has type " << arg.getType() << ", input #" << i
@@ -101,13 +100,11 @@ LogicalResult FusionAttr::verify(EmitErrorFn emitError, int64_t group,
   if (group < 0)
     return emitError() << "fusion group must be >= 0, got " << group;
   if (savedBytes < 0)
-    return emitError() << "fusion saved_bytes must be >= 0, got "
-                       << savedBytes;
+    return emitError() << "fusion saved_bytes must be >= 0, got " << savedBytes;
   return success();
 }
 
-LogicalResult TilingAttr::verify(EmitErrorFn emitError,
-                                 ArrayRef<int64_t> loops,
+LogicalResult TilingAttr::verify(EmitErrorFn emitError, ArrayRef<int64_t> loops,
                                  ArrayRef<int64_t> tile, int64_t buffers,
                                  int64_t sramBytes) {
   if (loops.empty() || loops.size() != tile.size())
@@ -125,8 +122,7 @@ LogicalResult TilingAttr::verify(EmitErrorFn emitError,
   if (buffers < 1)
     return emitError() << "tiling buffers must be >= 1, got " << buffers;
   if (sramBytes < 0)
-    return emitError() << "tiling sram_bytes must be >= 0, got "
-                       << sramBytes;
+    return emitError() << "tiling sram_bytes must be >= 0, got " << sramBytes;
   return success();
 }
 
@@ -135,8 +131,7 @@ int64_t TilingAttr::getTripCount(unsigned i) const {
 }
 
 LogicalResult CostAttr::verify(EmitErrorFn emitError, llvm::APFloat time,
-                               llvm::APFloat compute,
-                               llvm::APFloat memory,
+                               llvm::APFloat compute, llvm::APFloat memory,
                                llvm::APFloat overhead, int64_t read,
                                int64_t written, int64_t onchip, int64_t flops,
                                int64_t paddedFlops, CostBound,
@@ -151,8 +146,7 @@ LogicalResult CostAttr::verify(EmitErrorFn emitError, llvm::APFloat time,
       {"matrix_utilization", &utilization}};
   for (auto [name, value] : reals)
     if (!isNonNegativeFinite(*value))
-      return emitError() << "cost " << name
-                         << " must be finite and >= 0, got "
+      return emitError() << "cost " << name << " must be finite and >= 0, got "
                          << value->convertToDouble();
   std::pair<const char *, int64_t> ints[] = {{"hbm_read_bytes", read},
                                              {"hbm_write_bytes", written},
@@ -176,8 +170,7 @@ LogicalResult CostAttr::verify(EmitErrorFn emitError, llvm::APFloat time,
   return success();
 }
 
-LogicalResult SlotAttr::verify(EmitErrorFn emitError,
-                               llvm::APFloat start,
+LogicalResult SlotAttr::verify(EmitErrorFn emitError, llvm::APFloat start,
                                llvm::APFloat end) {
   if (!isNonNegativeFinite(start) || !isNonNegativeFinite(end) ||
       end.convertToDouble() < start.convertToDouble())
