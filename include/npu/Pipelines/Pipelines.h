@@ -25,8 +25,12 @@ struct TpuPipelineOptions : public PassPipelineOptions<TpuPipelineOptions> {
 /// From npu graph IR to fused, tiled, costed and statically scheduled
 /// kernels on a TPU-like target: npu-set-target, npu-decide-fusion,
 /// npu-form-kernels, npu-decide-tiles, npu-verify-tiles,
-/// npu-tpu-estimate-cost, npu-tpu-schedule.
+/// npu-tpu-estimate-cost, npu-schedule-kernels.
 void buildTpuPipeline(OpPassManager &pm, const TpuPipelineOptions &options);
+/// The same for a GPU-like target: npu-gpu-estimate-cost instead of the TPU
+/// cost pass (the shared passes take their policy from the target's kind).
+void buildGpuPipeline(OpPassManager &pm, const TpuPipelineOptions &options);
+/// Registers npu-tpu-pipeline and npu-gpu-pipeline.
 void registerTpuPipeline();
 
 /// As buildReferenceToLLVMPipeline, after npu-tile-kernels has applied the

@@ -1,6 +1,7 @@
 //===- KernelCost.cpp - cost models behind one interface ------------------===//
 
 #include "npu/Analysis/KernelCost.h"
+#include "npu/Analysis/GpuCostModel.h"
 #include "npu/Analysis/TpuCostModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,6 +28,16 @@ int64_t mlir::npu::getSramCapacity(TargetAttr target) {
 
 std::optional<TileDecision> mlir::npu::chooseTile(const KernelModel &model,
                                                   TargetAttr target) {
+  if (target.getGpu()) {
+    FailureOr<GpuParams> g = GpuParams::get(target);
+    if (failed(g))
+      return std::nullopt;
+    const KernelDesc &main = model.phases[model.mainPhase];
+    std::optional<SmallVector<int64_t, 4>> tile = chooseGpuTile(main, *g);
+    if (!tile)
+      return std::nullopt;
+    return TileDecision{*tile, 1, getWorkingSet(model, *tile, 1, target)};
+  }
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
     return std::nullopt;
@@ -40,7 +51,17 @@ std::optional<TileDecision> mlir::npu::chooseTile(const KernelModel &model,
 int64_t mlir::npu::getWorkingSet(const KernelModel &model,
                                  ArrayRef<int64_t> tile, int64_t buffers,
                                  TargetAttr target) {
-  return getTpuWorkingSet(model.phases[model.mainPhase], tile, buffers);
+  const KernelDesc &main = model.phases[model.mainPhase];
+  if (target.getGpu()) {
+    // Shared memory of one thread block (the largest of a kernel's
+    // launches).
+    FailureOr<GpuParams> g = GpuParams::get(target);
+    if (failed(g))
+      return 0;
+    std::optional<GpuCost> cost = getGpuPhaseCost(main, tile, *g, false);
+    return cost ? std::max<int64_t>(1, cost->sharedMemBytes) : 0;
+  }
+  return getTpuWorkingSet(main, tile, buffers);
 }
 
 static int64_t toInt(Count c) {
@@ -49,9 +70,39 @@ static int64_t toInt(Count c) {
              : static_cast<int64_t>(c.value());
 }
 
+static std::optional<CostAttr> getGpuKernelCostAttr(const KernelModel &model,
+                                                    TilingAttr tiling,
+                                                    TargetAttr target) {
+  FailureOr<GpuParams> p = GpuParams::get(target);
+  if (failed(p))
+    return std::nullopt;
+  std::optional<GpuCost> cost = getGpuKernelCost(model, tiling.getTile(), *p);
+  if (!cost || cost->isOverflow())
+    return std::nullopt;
+  int64_t read = toInt(cost->hbmReadBytes), write = toInt(cost->hbmWriteBytes),
+          l2 = toInt(cost->l2Bytes), flops = toInt(model.work.totalFlops()),
+          padded = toInt(cost->paddedMatrixFlops);
+  if (read < 0 || write < 0 || l2 < 0 || flops < 0 || padded < 0)
+    return std::nullopt;
+  double peakPerNs =
+      p->matrixPerNsPerSM(model.phases[model.mainPhase].matrixType) *
+      double(p->sms);
+  double util = cost->timeNs > 0 ? double(model.work.matrixFlops.value()) /
+                                       (cost->timeNs * peakPerNs)
+                                 : 0.0;
+  return CostAttr::get(
+      target.getContext(), llvm::APFloat(cost->timeNs),
+      llvm::APFloat(cost->computeNs), llvm::APFloat(cost->memoryNs),
+      llvm::APFloat(cost->overheadNs), read, write, l2, flops, padded,
+      cost->getBound(), llvm::APFloat(std::min(1.0, util)),
+      llvm::APFloat(cost->l2HitRate), llvm::APFloat(cost->waves));
+}
+
 std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
                                                  TilingAttr tiling,
                                                  TargetAttr target) {
+  if (target.getGpu())
+    return getGpuKernelCostAttr(model, tiling, target);
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
     return std::nullopt;
@@ -81,6 +132,23 @@ std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
 
 std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,
                                                   TargetAttr target) {
+  if (target.getGpu()) {
+    // The compiler's own estimate: best tile, no cache simulation.
+    FailureOr<GpuParams> g = GpuParams::get(target);
+    if (failed(g))
+      return std::nullopt;
+    double total = 0;
+    for (const KernelDesc &phase : model.phases) {
+      std::optional<SmallVector<int64_t, 4>> tile = chooseGpuTile(phase, *g);
+      if (!tile)
+        return std::nullopt;
+      std::optional<GpuCost> c = getGpuPhaseCost(phase, *tile, *g, false);
+      if (!c)
+        return std::nullopt;
+      total += c->timeNs * double(phase.repeat);
+    }
+    return total;
+  }
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
     return std::nullopt;

@@ -23,7 +23,23 @@ void mlir::npu::buildTpuPipeline(OpPassManager &pm,
   // Price each kernel's pipelined tile loop, then lay kernels (and calls)
   // on the static timeline; function totals come from the timeline.
   pm.addPass(npu::createNpuTpuEstimateCost());
-  pm.addPass(npu::createNpuTpuSchedule());
+  pm.addPass(npu::createNpuScheduleKernels());
+}
+
+void mlir::npu::buildGpuPipeline(OpPassManager &pm,
+                                 const TpuPipelineOptions &options) {
+  pm.addPass(npu::createNpuSetTarget({options.target}));
+  // The same fusion and tiling machinery; the target's kind selects the
+  // policy (the GPU model prices a group with launches and L2, and a tile
+  // is a thread block that must fit an SM).
+  pm.addPass(npu::createNpuDecideFusion());
+  pm.addPass(npu::createNpuFormKernels());
+  pm.addPass(npu::createNpuDecideTiles());
+  pm.addPass(npu::createNpuVerifyTiles());
+  // Occupancy, waves, the simulated L2 and launch overheads per kernel,
+  // then kernels back to back on the stream.
+  pm.addPass(npu::createNpuGpuEstimateCost());
+  pm.addPass(npu::createNpuScheduleKernels());
 }
 
 void mlir::npu::registerTpuPipeline() {
@@ -32,4 +48,9 @@ void mlir::npu::registerTpuPipeline() {
       "From npu graph IR to kernels that are fused, tiled, costed and "
       "scheduled for a TPU-like target (compile-time decisions)",
       buildTpuPipeline);
+  PassPipelineRegistration<TpuPipelineOptions>(
+      "npu-gpu-pipeline",
+      "From npu graph IR to kernels that are fused, block-tiled and costed "
+      "for a GPU-like target (run-time decisions modelled: dispatch, L2)",
+      buildGpuPipeline);
 }

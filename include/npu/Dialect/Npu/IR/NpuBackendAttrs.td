@@ -157,9 +157,9 @@ def Npu_SlotAttr : AttrDef<Npu_Dialect, "Slot"> {
   let mnemonic = "slot";
   let summary = "a kernel's place in the static timeline";
   let description = [{
-    Written by `npu-tpu-schedule` as the `npu.slot` attribute of each
-    kernel: when it starts and ends (ns from the start of its function) and
-    the core it runs on.
+    Written by `npu-schedule-kernels` as the `npu.slot` attribute of each
+    kernel and call: when it starts and ends, in ns from the start of its
+    function.
 
     ```mlir
     #npu.slot<start_ns = 0.0, end_ns = 1250.5>

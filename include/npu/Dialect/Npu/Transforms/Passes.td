@@ -173,10 +173,27 @@ def NpuTpuEstimateCost : Pass<"npu-tpu-estimate-cost", "ModuleOp"> {
   }];
 }
 
-def NpuTpuSchedule : Pass<"npu-tpu-schedule", "ModuleOp"> {
+def NpuGpuEstimateCost : Pass<"npu-gpu-estimate-cost", "ModuleOp"> {
+  let summary = "Annotate kernels with the GPU-like cost model (#npu.cost)";
+  let description = [{
+    For each tiled `npu.kernel` (its `npu.tiling` is the thread-block tile),
+    models what the hardware decides at run time (docs/cost-model-gpu.md):
+    occupancy from the block's threads, registers and shared memory; dynamic
+    dispatch of the grid in waves over the SMs, with the tail wave's blocks
+    sharing the chip among fewer; the L2 cache, simulated (set-associative
+    LRU, sampled sets, at most three waves simulated and the rest
+    extrapolated) on the order in which concurrently running blocks touch
+    their tiles; and the launch overhead. Writes `npu.cost` with
+    `l2_hit_rate` and `waves`; `onchip_bytes` is the L2 traffic.
+  }];
+}
+
+def NpuScheduleKernels : Pass<"npu-schedule-kernels", "ModuleOp"> {
   let summary = "Build the static timeline: start and end time of every kernel";
   let description = [{
-    Builds a scheduling problem per function (npu/Scheduling: the chip's
+    The timeline of kernels on the chip, for both kinds of target (a TPU runs
+    its kernels back to back in a static order; a GPU stream launches them
+    back to back). Builds a scheduling problem per function (npu/Scheduling: the chip's
     cores as one resource, each kernel an operation with its modelled time,
     SSA uses as dependences, a `func.call` taking the callee's makespan),
     solves it with the list scheduler, checks it with `verify()`, and writes

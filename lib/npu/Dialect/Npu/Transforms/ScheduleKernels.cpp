@@ -1,4 +1,5 @@
-//===- TpuSchedule.cpp - the npu-tpu-schedule pass ------------------------===//
+//===- ScheduleKernels.cpp - the npu-schedule-kernels pass
+//------------------------===//
 //
 // The static timeline: kernels (and calls) as operations of a scheduling
 // problem on one resource, the chip, with SSA dependences; solved by the
@@ -19,7 +20,7 @@
 #include <cmath>
 
 namespace mlir::npu {
-#define GEN_PASS_DEF_NPUTPUSCHEDULE
+#define GEN_PASS_DEF_NPUSCHEDULEKERNELS
 #include "npu/Dialect/Npu/Transforms/Passes.h.inc"
 } // namespace mlir::npu
 
@@ -36,7 +37,7 @@ public:
     if (done.count(func))
       return success();
     if (!inProgress.insert(func).second)
-      return func.emitError("npu-tpu-schedule: recursive calls cannot be "
+      return func.emitError("npu-schedule-kernels: recursive calls cannot be "
                             "scheduled statically");
     sched::Problem problem;
     sched::ResourceId chip = problem.addResource("chip", 1);
@@ -48,8 +49,9 @@ public:
       if (auto kernel = dyn_cast<KernelOp>(op)) {
         cost = kernel->getAttrOfType<CostAttr>("npu.cost");
         if (!cost)
-          return kernel.emitError("npu-tpu-schedule: kernel has no 'npu.cost' "
-                                  "(run npu-tpu-estimate-cost first)");
+          return kernel.emitError(
+              "npu-schedule-kernels: kernel has no 'npu.cost' "
+              "(run npu-tpu-estimate-cost or npu-gpu-estimate-cost first)");
       } else if (auto call = dyn_cast<func::CallOp>(op)) {
         auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
         if (!callee || callee.isExternal())
@@ -64,7 +66,7 @@ public:
       }
       double ps = std::ceil(cost.getTimeNs().convertToDouble() * 1000.0);
       if (!(ps < 9e18))
-        return op.emitError("npu-tpu-schedule: modelled time does not fit "
+        return op.emitError("npu-schedule-kernels: modelled time does not fit "
                             "in 64-bit picoseconds");
       sched::OpId id = problem.addOperation(op.getName().getStringRef(), chip,
                                             static_cast<sched::Time>(ps));
@@ -78,11 +80,11 @@ public:
     }
     llvm::Expected<sched::Schedule> s = sched::scheduleList(problem);
     if (!s)
-      return func.emitError("npu-tpu-schedule: ")
+      return func.emitError("npu-schedule-kernels: ")
              << llvm::toString(s.takeError());
     llvm::Expected<sched::Time> makespan = problem.verify(*s);
     if (!makespan)
-      return func.emitError("npu-tpu-schedule: invalid schedule: ")
+      return func.emitError("npu-schedule-kernels: invalid schedule: ")
              << llvm::toString(makespan.takeError());
     MLIRContext *ctx = func.getContext();
     for (Operation *op : scheduled) {
@@ -95,7 +97,8 @@ public:
     if (!scheduled.empty()) {
       std::optional<CostAttr> total = sum.get(ctx, double(*makespan) / 1000.0);
       if (!total)
-        return func.emitError("npu-tpu-schedule: a total overflows 64 bits");
+        return func.emitError(
+            "npu-schedule-kernels: a total overflows 64 bits");
       func->setAttr("npu.cost", *total);
     }
     inProgress.erase(func);
@@ -128,8 +131,8 @@ private:
   llvm::DenseSet<Operation *> done, inProgress;
 };
 
-struct NpuTpuSchedulePass
-    : public npu::impl::NpuTpuScheduleBase<NpuTpuSchedulePass> {
+struct NpuScheduleKernelsPass
+    : public npu::impl::NpuScheduleKernelsBase<NpuScheduleKernelsPass> {
   void runOnOperation() override {
     FunctionScheduler scheduler(getOperation());
     for (auto func : getOperation().getOps<func::FuncOp>())

@@ -1,5 +1,5 @@
-// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-tpu-schedule --npu-report-cost -o /dev/null | FileCheck %s
-// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-tpu-schedule | FileCheck %s --check-prefix=IR
+// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-schedule-kernels --npu-report-cost -o /dev/null | FileCheck %s
+// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-schedule-kernels | FileCheck %s --check-prefix=IR
 
 // Hand-written costs: the schedule lays the kernels end to end on the chip
 // in dependence order and a call takes its callee's makespan.

@@ -1,0 +1,96 @@
+//===- GpuCostModel.h - the run-time-decided cost model ---------*- C++ -*-===//
+//
+// On a GPU-like target the compiler chooses kernels and thread-block tiles;
+// the hardware decides the rest. The model therefore models those run-time
+// decisions (docs/cost-model-gpu.md):
+//
+//  * occupancy: blocks per SM from the block's threads, registers and shared
+//    memory (CUDA's rules, npu/GpuModel/Occupancy.h);
+//  * dynamic block dispatch: blocks handed to SMs in launch order as slots
+//    free up, in waves with a tail (npu/GpuModel/Dispatch.h);
+//  * the L2 cache: a set-associative LRU simulation (npu/GpuModel/Cache.h)
+//    of the order in which concurrently running blocks touch their tiles,
+//    bounded by set sampling, coarsened steps and a cap on simulated waves,
+//    so that its cost does not grow with the problem;
+//  * launch overhead per kernel.
+//
+// Like the TPU-like model it takes a KernelDesc, not IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_ANALYSIS_GPUCOSTMODEL_H
+#define NPU_ANALYSIS_GPUCOSTMODEL_H
+
+#include "npu/Analysis/KernelModel.h"
+#include "npu/GpuModel/Occupancy.h"
+
+#include <optional>
+
+namespace mlir::npu {
+
+struct GpuParams {
+  int64_t sms;
+  gpumodel::SMResources sm;
+  int64_t l2Bytes, l2LineBytes, l2Ways;
+  double l2BytesPerNs, hbmBytesPerNs, launchNs;
+  double vectorPerNsPerSM, transcPerNsPerSM;
+  TargetAttr target;
+  double matrixPerNsPerSM(Type matrixType) const;
+  static FailureOr<GpuParams> get(TargetAttr target);
+};
+
+/// What one thread block of a phase asks for and does.
+struct GpuBlockPlan {
+  int64_t threads = 0, registersPerThread = 0, sharedMemBytes = 0;
+  int64_t blocks = 0;      ///< the grid
+  int64_t blocksPerSM = 0; ///< occupancy
+  int64_t headsPerBlock =
+      1; ///< attention: query heads of one KV head per block
+};
+
+struct GpuCost {
+  double timeNs = 0, computeNs = 0, memoryNs = 0, overheadNs = 0;
+  Count hbmReadBytes, hbmWriteBytes; ///< from the L2 simulation
+  Count l2Bytes;                     ///< bytes the blocks request from L2
+  Count paddedMatrixFlops;
+  double l2HitRate = 0; ///< over the bytes requested
+  double waves = 0;
+  int64_t sharedMemBytes = 0;
+  /// Lines the L2 simulation touched (its cost), for the benchmarks.
+  uint64_t simulatedLines = 0;
+  bool isOverflow() const {
+    return hbmReadBytes.isOverflow() || hbmWriteBytes.isOverflow() ||
+           l2Bytes.isOverflow() || paddedMatrixFlops.isOverflow();
+  }
+  CostBound getBound() const;
+  GpuCost &operator+=(const GpuCost &o);
+};
+
+/// Threads, registers, shared memory, grid and occupancy of `tile`; nullopt
+/// if the block does not fit an SM.
+std::optional<GpuBlockPlan> planGpuBlock(const KernelDesc &desc,
+                                         llvm::ArrayRef<int64_t> tile,
+                                         const GpuParams &p);
+
+/// Cost of one phase with thread-block tile `tile`. With `simulateL2`
+/// false, L2 is assumed to serve every reuse within a wave (the compiler's
+/// own estimate, used to choose tiles); with it true, the L2 simulation
+/// decides.
+std::optional<GpuCost> getGpuPhaseCost(const KernelDesc &desc,
+                                       llvm::ArrayRef<int64_t> tile,
+                                       const GpuParams &p, bool simulateL2);
+
+/// The block tile the compiler picks: smallest modelled time without the
+/// cache simulation (a compiler cannot run the cache).
+std::optional<llvm::SmallVector<int64_t, 4>>
+chooseGpuTile(const KernelDesc &desc, const GpuParams &p);
+
+/// A whole kernel: main phase with `mainTile`, other phases with their
+/// chosen tile, each with the L2 simulation; one launch per kernel.
+std::optional<GpuCost> getGpuKernelCost(const KernelModel &model,
+                                        llvm::ArrayRef<int64_t> mainTile,
+                                        const GpuParams &p);
+
+} // namespace mlir::npu
+
+#endif // NPU_ANALYSIS_GPUCOSTMODEL_H

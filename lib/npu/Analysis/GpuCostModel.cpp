@@ -1,0 +1,657 @@
+//===- GpuCostModel.cpp - the run-time-decided cost model -----------------===//
+//
+// Equations and the simulation method: docs/cost-model-gpu.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Analysis/GpuCostModel.h"
+#include "npu/GpuModel/Cache.h"
+#include "npu/GpuModel/Dispatch.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::gpumodel;
+
+FailureOr<GpuParams> GpuParams::get(TargetAttr target) {
+  GpuTargetAttr g = target.getGpu();
+  if (!g)
+    return failure();
+  GpuParams p;
+  p.target = target;
+  p.sms = g.getSmCount();
+  SMResources &sm = p.sm;
+  sm.warpSize = g.getWarpSizeThreads();
+  sm.maxThreadsPerSM = g.getMaxThreadsPerSm();
+  sm.maxThreadsPerBlock = g.getMaxThreadsPerBlock();
+  sm.maxBlocksPerSM = g.getMaxBlocksPerSm();
+  sm.registersPerSM = g.getRegisterBytesPerSm() / 4;
+  sm.maxRegistersPerBlock = sm.registersPerSM;
+  sm.maxRegistersPerThread = 255;
+  sm.sharedMemPerSM = g.getSharedMemoryBytesPerSm();
+  sm.sharedMemPerBlock = g.getSharedMemoryBytesPerBlock();
+  // CUDA's allocation rules (cuda_occupancy.h, compute capability 8.0+):
+  // registers per warp in units of 256, four sub-partitions, shared memory
+  // in 128-byte units with 1 KiB reserved per block. Plain rules for a
+  // mock SM they do not divide.
+  sm.registerAllocUnit = 256;
+  sm.registerSubPartitions = 4;
+  sm.sharedMemAllocUnit = 128;
+  sm.reservedSharedMemPerBlock = 1024;
+  if (sm.verify() || sm.sharedMemPerBlock + 1024 > sm.sharedMemPerSM) {
+    sm.registerAllocUnit = sm.registerSubPartitions = sm.sharedMemAllocUnit = 1;
+    sm.reservedSharedMemPerBlock = 0;
+  }
+  if (llvm::Error err = sm.verify()) {
+    llvm::consumeError(std::move(err));
+    return failure();
+  }
+  p.l2Bytes = g.getL2Bytes();
+  p.l2LineBytes = g.getL2LineBytes();
+  p.l2Ways = g.getL2AssociativityWays();
+  p.l2BytesPerNs = g.getL2BandwidthBytesPerS().convertToDouble() * 1e-9;
+  p.hbmBytesPerNs = target.getHbmBandwidthBytesPerS().convertToDouble() * 1e-9;
+  p.launchNs = g.getLaunchOverheadNs().convertToDouble();
+  double sms = double(p.sms);
+  p.vectorPerNsPerSM =
+      target.getVectorFlopPerS().convertToDouble() / sms * 1e-9;
+  p.transcPerNsPerSM =
+      target.getTranscendentalPerS().convertToDouble() / sms * 1e-9;
+  return p;
+}
+
+double GpuParams::matrixPerNsPerSM(Type matrixType) const {
+  std::optional<double> peak;
+  if (matrixType)
+    peak = target.getPeakFlopPerS(matrixType);
+  if (!peak)
+    peak = target.getPeakFlopPerS(TargetDtype::BF16);
+  return *peak / double(sms) * 1e-9;
+}
+
+CostBound GpuCost::getBound() const {
+  if (overheadNs > computeNs && overheadNs > memoryNs)
+    return CostBound::Overhead;
+  return computeNs >= memoryNs ? CostBound::Compute : CostBound::Memory;
+}
+
+GpuCost &GpuCost::operator+=(const GpuCost &o) {
+  double req = double(l2Bytes.value()), oreq = double(o.l2Bytes.value());
+  l2HitRate = req + oreq > 0
+                  ? (l2HitRate * req + o.l2HitRate * oreq) / (req + oreq)
+                  : 0;
+  timeNs += o.timeNs;
+  computeNs += o.computeNs;
+  memoryNs += o.memoryNs;
+  overheadNs += o.overheadNs;
+  hbmReadBytes += o.hbmReadBytes;
+  hbmWriteBytes += o.hbmWriteBytes;
+  l2Bytes += o.l2Bytes;
+  paddedMatrixFlops += o.paddedMatrixFlops;
+  waves += o.waves;
+  sharedMemBytes = std::max(sharedMemBytes, o.sharedMemBytes);
+  simulatedLines += o.simulatedLines;
+  return *this;
+}
+
+namespace {
+Count c(int64_t v) { return Count::fromSigned(v); }
+int64_t pad(int64_t n, int64_t g) { return int64_t(llvm::alignTo(n, g)); }
+
+/// Per-block work and traffic of a phase (averages over the grid).
+struct BlockWork {
+  double matrixFlops = 0, vectorFlops = 0, transcFlops = 0;
+  double l2Bytes = 0; ///< requested from L2 per block
+  Count paddedFlops;  ///< whole grid
+  Count minRead, minWrite;
+};
+
+/// Emits the access stream of the blocks of one wave, in lockstep: step t
+/// of every block of the wave, then step t + 1. `emit(block, step)` issues
+/// the block's accesses of that step and returns false when it has none.
+using StepFn = std::function<bool(int64_t block, int64_t step)>;
+} // namespace
+
+std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
+                                                    ArrayRef<int64_t> t,
+                                                    const GpuParams &p) {
+  if (t.size() != k.loops.size())
+    return std::nullopt;
+  for (auto [n, ti] : llvm::zip(k.loops, t))
+    if (ti < 1 || ti > n)
+      return std::nullopt;
+  GpuBlockPlan plan;
+  switch (k.kind) {
+  case KernelKind::Gemm: {
+    int64_t bm = t[1], bn = t[2], bk = t[3];
+    int64_t ksteps = llvm::divideCeil(k.loops[3], bk);
+    int64_t stages = std::min<int64_t>(3, ksteps);
+    plan.sharedMemBytes =
+        stages * (bm * bk * k.lhsBytes + bk * bn * k.rhsBytes);
+    plan.threads = bm * bn >= 128 * 128 ? 256 : 128;
+    plan.registersPerThread = llvm::divideCeil(bm * bn, plan.threads) + 32;
+    plan.blocks = k.loops[0] * llvm::divideCeil(k.loops[1], bm) *
+                  llvm::divideCeil(k.loops[2], bn);
+    break;
+  }
+  case KernelKind::Attention:
+  case KernelKind::MlaAbsorbed: {
+    // A block holds tq query positions of `heads` query heads of one KV
+    // head (rows = tq x heads), as GQA kernels and FlashMLA do, so that one
+    // K/V tile load serves them all: the most heads (a divisor of the group)
+    // whose f32 output rows fit the register file.
+    int64_t tq = t[1], tkv = t[2], dqk = t[3], dv = k.vDim;
+    int64_t kvWidth = dqk + (k.latent ? 0 : dv);
+    for (int64_t heads = k.group; heads >= 1; --heads) {
+      if (k.group % heads)
+        continue;
+      int64_t rows = tq * heads;
+      plan.headsPerBlock = heads;
+      plan.threads = std::max<int64_t>(128, std::min<int64_t>(512, 4 * rows));
+      plan.registersPerThread =
+          llvm::divideCeil(rows * dv + rows * tkv, plan.threads) + 40;
+      plan.sharedMemBytes =
+          2 * tkv * kvWidth * k.rhsBytes + rows * dqk * k.lhsBytes;
+      if (rows <= 128 && plan.registersPerThread <= 255 &&
+          plan.registersPerThread * plan.threads <=
+              int64_t(p.sm.registersPerSM))
+        break;
+    }
+    plan.blocks = k.loops[0] * (k.group / plan.headsPerBlock) *
+                  llvm::divideCeil(k.loops[1], tq);
+    break;
+  }
+  case KernelKind::Stream:
+  case KernelKind::Copy:
+    plan.threads = 256;
+    plan.registersPerThread = 32;
+    plan.sharedMemBytes = 0;
+    plan.blocks = llvm::divideCeil(k.loops[0], t[0]);
+    break;
+  case KernelKind::GatedMlp:
+  case KernelKind::MoeFfn:
+    return std::nullopt; // run as two GEMMs (getGpuPhaseCost)
+  }
+  if (plan.registersPerThread > 255)
+    return std::nullopt;
+  llvm::Expected<Occupancy> occ = computeOccupancy(
+      p.sm, {uint64_t(plan.threads), uint64_t(plan.registersPerThread),
+             uint64_t(plan.sharedMemBytes)});
+  if (!occ) {
+    llvm::consumeError(occ.takeError());
+    return std::nullopt;
+  }
+  if (!occ->fits())
+    return std::nullopt;
+  plan.blocksPerSM = int64_t(occ->blocksPerSM);
+  return plan;
+}
+
+namespace {
+/// The L2 simulation of a phase: HBM bytes read and written and the hit
+/// rate over the requested bytes. Simulates at most `kMaxWaves` waves and
+/// extrapolates the last one to the rest; merges consecutive steps and
+/// samples sets so that about kLineBudget lines are simulated whatever the
+/// problem size.
+struct L2Result {
+  double hbmRead = 0, hbmWrite = 0, hitRate = 0;
+  uint64_t simulatedLines = 0;
+};
+constexpr int64_t kMaxWaves = 3;
+constexpr double kLineBudget = double(1 << 21);
+
+std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
+                                   const GpuBlockPlan &plan, const GpuParams &p,
+                                   double l2BytesPerBlock) {
+  int64_t slots = p.sms * plan.blocksPerSM;
+  int64_t waves = llvm::divideCeil(plan.blocks, slots);
+  int64_t simWaves = std::min(waves, kMaxWaves);
+  double lines = double(std::min(plan.blocks, simWaves * slots)) *
+                 l2BytesPerBlock / double(p.l2LineBytes);
+  CacheConfig cfg;
+  cfg.sizeBytes = p.l2Bytes;
+  cfg.lineBytes = p.l2LineBytes;
+  cfg.ways = p.l2Ways;
+  uint64_t sets = cfg.numSets();
+  uint64_t sample = 1;
+  while (lines / double(sample) > kLineBudget && sample * 2 <= sets / 16)
+    sample *= 2;
+  llvm::Expected<Cache> cacheOr = Cache::create(cfg, sample, /*seed=*/1);
+  if (!cacheOr) {
+    llvm::consumeError(cacheOr.takeError());
+    return std::nullopt;
+  }
+  Cache &cache = *cacheOr;
+
+  // Address layout: each operand in its own region, 1 GiB-aligned bases
+  // above the largest operand so that regions never alias.
+  uint64_t region = uint64_t(1) << 40;
+  uint64_t aBase = 0, bBase = region, cBase = 2 * region;
+  // Steps are merged `merge` at a time when the call count would be large.
+  int64_t merge = 1;
+  StepFn step;
+  std::function<void(int64_t)> finish;
+  int64_t maxSteps = 0;
+  if (k.kind == KernelKind::Gemm) {
+    int64_t m = k.loops[1], n = k.loops[2], kk = k.loops[3];
+    int64_t bm = t[1], bn = t[2], bk = t[3];
+    int64_t nm = llvm::divideCeil(m, bm), nn = llvm::divideCeil(n, bn);
+    int64_t ksteps = llvm::divideCeil(kk, bk);
+    double calls = double(std::min(plan.blocks, simWaves * slots)) *
+                   double(ksteps) * double(bm + bn);
+    merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
+    maxSteps = llvm::divideCeil(ksteps, merge);
+    // B is [N, K] (an nn.Linear weight, rows of K contiguous), A is [M, K].
+    step = [=, &cache](int64_t blk, int64_t s) {
+      if (s >= maxSteps)
+        return false;
+      int64_t b = blk / (nm * nn), mi = (blk / nn) % nm, ni = blk % nn;
+      int64_t k0 = s * merge * bk, kw = std::min(kk - k0, merge * bk);
+      for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
+        cache.read(aBase + uint64_t((b * m + r) * kk + k0) * k.lhsBytes,
+                   uint64_t(kw * k.lhsBytes));
+      int64_t bb = k.rhsBatched ? b : 0;
+      for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
+        cache.read(bBase + uint64_t((bb * n + r) * kk + k0) * k.rhsBytes,
+                   uint64_t(kw * k.rhsBytes));
+      return true;
+    };
+    finish = [=, &cache](int64_t blk) {
+      int64_t b = blk / (nm * nn), mi = (blk / nn) % nm, ni = blk % nn;
+      int64_t w = std::min(n - ni * bn, bn);
+      for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
+        cache.write(cBase + uint64_t((b * m + r) * n + ni * bn) * k.outBytes,
+                    uint64_t(w * k.outBytes));
+    };
+  } else {
+    // Attention: block = (query head, query tile), query tile fastest, so
+    // consecutive blocks share the K/V of their head.
+    int64_t sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3];
+    int64_t tq = t[1], tkv = t[2], nq = llvm::divideCeil(sq, tq);
+    int64_t kvWidth = dqk + (k.latent ? 0 : k.vDim);
+    int64_t off = skv - sq;
+    int64_t nkv = llvm::divideCeil(skv, tkv);
+    double calls =
+        double(std::min(plan.blocks, simWaves * slots)) * double(nkv) * 2;
+    merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
+    auto range = [=](int64_t qi) {
+      int64_t first = 0, last = nkv - 1;
+      if (k.causal) {
+        int64_t lastRow = std::min(sq, (qi + 1) * tq) - 1;
+        last = (off + lastRow) / tkv;
+        if (k.window > 0)
+          first = std::max<int64_t>(0, off + qi * tq - k.window + 1) / tkv;
+      }
+      return std::make_pair(first, last);
+    };
+    maxSteps = llvm::divideCeil(nkv, merge) + 1;
+    int64_t hb = plan.headsPerBlock, chunks = k.group / hb;
+    step = [=, &cache](int64_t blk, int64_t s) {
+      int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
+              kvh = blk / (nq * chunks);
+      auto [first, last] = range(qi);
+      if (s == 0) {
+        // The query rows of the block's heads (head-major, positions inner).
+        int64_t h0 = kvh * k.group + chunk * hb;
+        for (int64_t h = h0; h < h0 + hb; ++h)
+          cache.read(aBase + uint64_t((h * sq + qi * tq) * dqk) * k.lhsBytes,
+                     uint64_t(std::min(tq, sq - qi * tq) * dqk * k.lhsBytes));
+        return true;
+      }
+      int64_t j0 = first + (s - 1) * merge;
+      if (j0 > last)
+        return false;
+      int64_t rows = std::min((last + 1 - j0) * tkv, merge * tkv);
+      rows = std::min(rows, skv - j0 * tkv);
+      uint64_t base = uint64_t((kvh * skv + j0 * tkv) * kvWidth) * k.rhsBytes;
+      cache.read(bBase + base, uint64_t(rows * kvWidth * k.rhsBytes));
+      return true;
+    };
+    finish = [=, &cache](int64_t blk) {
+      int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
+              kvh = blk / (nq * chunks);
+      int64_t h0 = kvh * k.group + chunk * hb;
+      for (int64_t h = h0; h < h0 + hb; ++h)
+        cache.write(cBase + uint64_t((h * sq + qi * tq) * k.vDim) * k.outBytes,
+                    uint64_t(std::min(tq, sq - qi * tq) * k.vDim * k.outBytes));
+    };
+  }
+
+  double lastWaveRead = 0, lastWaveWrite = 0;
+  double prevRead = 0, prevWrite = 0;
+  for (int64_t w = 0; w < simWaves; ++w) {
+    int64_t b0 = w * slots, b1 = std::min(plan.blocks, b0 + slots);
+    for (int64_t s = 0; s <= maxSteps; ++s) {
+      bool any = false;
+      for (int64_t blk = b0; blk < b1; ++blk)
+        any |= step(blk, s);
+      if (!any)
+        break;
+    }
+    for (int64_t blk = b0; blk < b1; ++blk)
+      finish(blk);
+    CacheTraffic tr = cache.traffic();
+    lastWaveRead = tr.bytesFromBelow - prevRead;
+    lastWaveWrite = tr.bytesToBelow - prevWrite;
+    prevRead = tr.bytesFromBelow;
+    prevWrite = tr.bytesToBelow;
+  }
+  // Dirty lines still in L2 are written back eventually.
+  cache.flush();
+  CacheTraffic tr = cache.traffic();
+  L2Result r;
+  // The last simulated wave stands for every later one (a full wave: the
+  // tail wave's blocks are fewer, scale by its share).
+  double lastBlocks =
+      double(std::min(plan.blocks, simWaves * slots) - (simWaves - 1) * slots);
+  double perBlockRead = lastWaveRead / lastBlocks;
+  double perBlockWrite = lastWaveWrite / lastBlocks;
+  double remainingBlocks =
+      double(plan.blocks - std::min(plan.blocks, simWaves * slots));
+  r.hbmRead = tr.bytesFromBelow + perBlockRead * remainingBlocks;
+  r.hbmWrite = tr.bytesToBelow + perBlockWrite * remainingBlocks;
+  double requested = l2BytesPerBlock * double(plan.blocks);
+  // Hit rate over the requested bytes (reads and writes).
+  r.hitRate =
+      requested > 0 ? std::clamp(1.0 - (r.hbmRead) / requested, 0.0, 1.0) : 0;
+  r.simulatedLines = cache.simulatedLineAccesses();
+  return r;
+}
+
+std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
+                                    const GpuParams &p, bool simulate);
+
+/// A gated MLP (or an expert of MoE) as GPUs run it: a GEMM for gate and
+/// up together with the SwiGLU epilogue, then the down GEMM; the
+/// intermediate goes through L2/HBM. Two launches.
+std::optional<GpuCost> gatedCost(const KernelDesc &k, ArrayRef<int64_t> t,
+                                 const GpuParams &p, bool simulate) {
+  int64_t m = k.loops[0], f = k.loops[1], d = k.loops[2];
+  KernelDesc up;
+  up.kind = KernelKind::Gemm;
+  up.loops = {1, m, 2 * f, d};
+  up.matrixType = k.matrixType;
+  up.lhsBytes = k.lhsBytes;
+  up.rhsBytes = k.rhsBytes;
+  up.outBytes = k.outBytes;
+  up.work.matrixFlops = c(4) * c(m) * c(f) * c(d);
+  up.work.vectorFlops = k.work.vectorFlops;
+  up.work.transcendentalFlops = k.work.transcendentalFlops;
+  up.extraReadBytes = k.extraReadBytes;
+  KernelDesc down = up;
+  down.loops = {1, m, d, f};
+  down.lhsBytes = k.outBytes;
+  down.work = Work();
+  down.work.matrixFlops = c(2) * c(m) * c(f) * c(d);
+  down.extraReadBytes = 0;
+  auto clampTile = [](const KernelDesc &g, int64_t bm, int64_t bn) {
+    return SmallVector<int64_t, 4>{1, std::min(bm, g.loops[1]),
+                                   std::min(bn, g.loops[2]),
+                                   std::min<int64_t>(64, g.loops[3])};
+  };
+  std::optional<GpuCost> a =
+      gemmLikeCost(up, clampTile(up, t[0], t[1]), p, simulate);
+  std::optional<GpuCost> b =
+      gemmLikeCost(down, clampTile(down, t[0], t[1]), p, simulate);
+  if (!a || !b)
+    return std::nullopt;
+  *a += *b;
+  return a;
+}
+
+std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
+                                    const GpuParams &p, bool simulate) {
+  std::optional<GpuBlockPlan> plan = planGpuBlock(k, t, p);
+  if (!plan)
+    return std::nullopt;
+  BlockWork bw;
+  double blocks = double(plan->blocks);
+  switch (k.kind) {
+  case KernelKind::Gemm: {
+    int64_t bm = t[1], bn = t[2], bk = t[3];
+    int64_t kp = pad(k.loops[3], bk);
+    bw.paddedFlops = c(2) * c(plan->blocks) * c(bm) * c(bn) * c(kp);
+    bw.matrixFlops = 2.0 * bm * bn * double(kp);
+    bw.l2Bytes = double(kp) * (bm * k.lhsBytes + bn * k.rhsBytes) +
+                 double(bm * bn * k.outBytes) +
+                 double(k.extraReadBytes) / blocks;
+    Count a = c(k.loops[0]) * c(k.loops[1]) * c(k.loops[3]) * c(k.lhsBytes);
+    Count b = c(k.loops[2]) * c(k.loops[3]) * c(k.rhsBytes) *
+              (k.rhsBatched ? c(k.loops[0]) : c(1));
+    bw.minRead = a + b + c(k.extraReadBytes);
+    bw.minWrite = c(k.loops[0]) * c(k.loops[1]) * c(k.loops[2]) * c(k.outBytes);
+    break;
+  }
+  case KernelKind::Attention:
+  case KernelKind::MlaAbsorbed: {
+    int64_t bh = k.loops[0], sq = k.loops[1], skv = k.loops[2],
+            dqk = k.loops[3], dv = k.vDim, tq = t[1], tkv = t[2];
+    int64_t nq = llvm::divideCeil(sq, tq);
+    int64_t kvWidth = dqk + (k.latent ? 0 : dv);
+    double visited =
+        double(countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window)) /
+        double(nq); // per block
+    int64_t rows = tq * plan->headsPerBlock;
+    int64_t tqp = pad(rows, 16), tkvp = pad(tkv, 16);
+    bw.matrixFlops =
+        2.0 * visited * tqp * tkvp * double(pad(dqk, 16) + pad(dv, 16));
+    bw.vectorFlops =
+        visited * rows * double(4 * tkv + dv + 3) + double(rows * dv);
+    bw.transcFlops = visited * rows * double(tkv + 1);
+    bw.paddedFlops = c(int64_t(std::llround(bw.matrixFlops))) * c(plan->blocks);
+    bw.l2Bytes = double(rows * dqk * k.lhsBytes) +
+                 visited * tkv * kvWidth * k.rhsBytes +
+                 double(rows * dv * k.outBytes);
+    int64_t heads = bh * k.group;
+    bw.minRead = c(heads) * c(sq) * c(dqk) * c(k.lhsBytes) +
+                 c(bh) * c(skv) * c(kvWidth) * c(k.rhsBytes);
+    bw.minWrite = c(heads) * c(sq) * c(dv) * c(k.outBytes);
+    break;
+  }
+  case KernelKind::Stream:
+  case KernelKind::Copy:
+    bw.minRead = k.work.bytesRead;
+    bw.minWrite = k.work.bytesWritten;
+    bw.l2Bytes =
+        double((k.work.bytesRead + k.work.bytesWritten).value()) / blocks;
+    bw.paddedFlops = k.work.matrixFlops;
+    break;
+  case KernelKind::GatedMlp:
+  case KernelKind::MoeFfn:
+    return std::nullopt;
+  }
+  if (k.kind == KernelKind::Gemm || k.kind == KernelKind::Stream ||
+      k.kind == KernelKind::Copy) {
+    bw.vectorFlops = double(k.work.vectorFlops.value()) / blocks;
+    bw.transcFlops = double(k.work.transcendentalFlops.value()) / blocks;
+    if (k.kind != KernelKind::Gemm)
+      bw.matrixFlops = double(k.work.matrixFlops.value()) / blocks;
+  }
+  if (bw.minRead.isOverflow() || bw.minWrite.isOverflow() ||
+      bw.paddedFlops.isOverflow())
+    return std::nullopt;
+
+  // HBM traffic: the L2 simulation, or (for the compiler's choice) the
+  // minimum plus what a wave's blocks cannot share.
+  double hbmRead = double(bw.minRead.value()),
+         hbmWrite = double(bw.minWrite.value());
+  double hit = 0;
+  uint64_t simLines = 0;
+  bool simulable = k.kind == KernelKind::Gemm ||
+                   k.kind == KernelKind::Attention ||
+                   k.kind == KernelKind::MlaAbsorbed;
+  if (simulate && simulable) {
+    std::optional<L2Result> l2 = simulateL2(k, t, *plan, p, bw.l2Bytes);
+    if (!l2)
+      return std::nullopt;
+    hbmRead = l2->hbmRead;
+    hbmWrite = l2->hbmWrite;
+    hit = l2->hitRate;
+    simLines = l2->simulatedLines;
+  } else {
+    double requested = bw.l2Bytes * blocks;
+    hit = requested > 0 ? std::clamp(1.0 - hbmRead / requested, 0.0, 1.0) : 0;
+  }
+
+  // Dispatch: full waves of `slots` co-resident blocks, then the tail,
+  // whose blocks share the SMs and the bandwidth among fewer.
+  int64_t bps = plan->blocksPerSM;
+  int64_t slots = p.sms * bps;
+  double matPerSM = p.matrixPerNsPerSM(k.matrixType);
+  double hbmPerBlock = (hbmRead + hbmWrite) / blocks;
+  auto blockTime = [&](int64_t running) {
+    // `running` blocks in flight: each SM holds ceil(running / sms).
+    double share =
+        double(std::min<int64_t>(bps, llvm::divideCeil(running, p.sms)));
+    double comp = std::max({bw.matrixFlops * share / matPerSM,
+                            bw.vectorFlops * share / p.vectorPerNsPerSM,
+                            bw.transcFlops * share / p.transcPerNsPerSM});
+    double mem = std::max(hbmPerBlock * double(running) / p.hbmBytesPerNs,
+                          bw.l2Bytes * double(running) / p.l2BytesPerNs);
+    return std::max(comp, mem);
+  };
+  int64_t full = plan->blocks / slots, rem = plan->blocks % slots;
+  double makespan =
+      double(full) * blockTime(slots) + (rem ? blockTime(rem) : 0.0);
+  GpuCost cost;
+  cost.timeNs = p.launchNs + makespan;
+  double chipMat = matPerSM * double(p.sms);
+  cost.computeNs =
+      std::max({double(bw.paddedFlops.value()) / chipMat,
+                bw.vectorFlops * blocks / (p.vectorPerNsPerSM * p.sms),
+                bw.transcFlops * blocks / (p.transcPerNsPerSM * p.sms)});
+  cost.memoryNs = std::max((hbmRead + hbmWrite) / p.hbmBytesPerNs,
+                           bw.l2Bytes * blocks / p.l2BytesPerNs);
+  cost.overheadNs =
+      std::max(0.0, cost.timeNs - std::max(cost.computeNs, cost.memoryNs));
+  cost.hbmReadBytes = c(int64_t(std::llround(hbmRead)));
+  cost.hbmWriteBytes = c(int64_t(std::llround(hbmWrite)));
+  cost.l2Bytes = c(int64_t(std::llround(bw.l2Bytes * blocks)));
+  cost.paddedMatrixFlops = bw.paddedFlops;
+  cost.l2HitRate = hit;
+  cost.waves = double(plan->blocks) / double(slots);
+  cost.sharedMemBytes = plan->sharedMemBytes;
+  cost.simulatedLines = simLines;
+  return cost;
+}
+
+SmallVector<int64_t> candidates(int64_t n, int64_t from, int64_t upTo) {
+  SmallVector<int64_t> out;
+  for (int64_t v = from; v < n && v <= upTo; v *= 2)
+    out.push_back(v);
+  if (n <= upTo)
+    out.push_back(n);
+  if (out.empty())
+    out.push_back(upTo);
+  return out;
+}
+} // namespace
+
+std::optional<GpuCost> mlir::npu::getGpuPhaseCost(const KernelDesc &k,
+                                                  ArrayRef<int64_t> t,
+                                                  const GpuParams &p,
+                                                  bool simulateL2) {
+  if (t.size() != k.loops.size())
+    return std::nullopt;
+  if (k.kind == KernelKind::GatedMlp || k.kind == KernelKind::MoeFfn)
+    return gatedCost(k, t, p, simulateL2);
+  return gemmLikeCost(k, t, p, simulateL2);
+}
+
+std::optional<SmallVector<int64_t, 4>>
+mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
+  SmallVector<SmallVector<int64_t>> lists;
+  switch (k.kind) {
+  case KernelKind::Gemm:
+    lists = {{1},
+             candidates(k.loops[1], 16, 256),
+             candidates(k.loops[2], 16, 256),
+             candidates(k.loops[3], 32, 64)};
+    break;
+  case KernelKind::GatedMlp:
+  case KernelKind::MoeFfn:
+    lists = {candidates(k.loops[0], 16, 256),
+             candidates(k.loops[1], 16, 256),
+             {k.loops[2]}};
+    break;
+  case KernelKind::Attention:
+  case KernelKind::MlaAbsorbed:
+    lists = {{1},
+             candidates(k.loops[1], 16, 128),
+             candidates(k.loops[2], 32, 128),
+             {k.loops[3]}};
+    break;
+  case KernelKind::Stream:
+  case KernelKind::Copy:
+    lists = {candidates(k.loops[0], 1, 64), {k.loops[1]}};
+    break;
+  }
+  // Clamp candidates to the loop (tiles never exceed it).
+  for (auto [list, n] : llvm::zip(lists, k.loops))
+    for (int64_t &v : list)
+      v = std::min(v, n);
+  std::optional<SmallVector<int64_t, 4>> best;
+  double bestNs = 0;
+  SmallVector<int64_t, 4> tile(lists.size());
+  std::function<void(unsigned)> visit = [&](unsigned i) {
+    if (i == lists.size()) {
+      std::optional<GpuCost> cost = getGpuPhaseCost(k, tile, p, false);
+      if (cost && (!best || cost->timeNs < bestNs * (1 - 1e-9))) {
+        best = tile;
+        bestNs = cost->timeNs;
+      }
+      return;
+    }
+    for (int64_t v : lists[i]) {
+      tile[i] = v;
+      visit(i + 1);
+    }
+  };
+  visit(0);
+  return best;
+}
+
+std::optional<GpuCost> mlir::npu::getGpuKernelCost(const KernelModel &model,
+                                                   ArrayRef<int64_t> mainTile,
+                                                   const GpuParams &p) {
+  GpuCost total;
+  bool first = true;
+  for (auto [i, phase] : llvm::enumerate(model.phases)) {
+    std::optional<GpuCost> cost;
+    if (i == model.mainPhase) {
+      cost = getGpuPhaseCost(phase, mainTile, p, true);
+    } else if (auto tile = chooseGpuTile(phase, p)) {
+      cost = getGpuPhaseCost(phase, *tile, p, true);
+    }
+    if (!cost)
+      return std::nullopt;
+    // Phases of one kernel share its launch; repetitions (MoE experts) are
+    // one grouped launch.
+    GpuCost scaled = *cost;
+    double r = double(phase.repeat);
+    double launches =
+        phase.kind == KernelKind::GatedMlp || phase.kind == KernelKind::MoeFfn
+            ? 2
+            : 1;
+    double body = cost->timeNs - launches * p.launchNs;
+    scaled.timeNs = body * r + (first ? p.launchNs * launches : 0);
+    scaled.computeNs *= r;
+    scaled.memoryNs *= r;
+    scaled.overheadNs = std::max(
+        0.0, scaled.timeNs - std::max(scaled.computeNs, scaled.memoryNs));
+    scaled.hbmReadBytes = cost->hbmReadBytes * c(phase.repeat);
+    scaled.hbmWriteBytes = cost->hbmWriteBytes * c(phase.repeat);
+    scaled.l2Bytes = cost->l2Bytes * c(phase.repeat);
+    scaled.paddedMatrixFlops = cost->paddedMatrixFlops * c(phase.repeat);
+    scaled.waves *= r;
+    total += scaled;
+    first = false;
+  }
+  total.overheadNs =
+      std::max(0.0, total.timeNs - std::max(total.computeNs, total.memoryNs));
+  return total;
+}
