@@ -216,6 +216,9 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
   cfg.sizeBytes = p.l2Bytes;
   cfg.lineBytes = p.l2LineBytes;
   cfg.ways = p.l2Ways;
+  // GPU L2s keep per-sector byte masks: a store allocates the line without
+  // reading it from HBM (a kernel's output is written whole).
+  cfg.fetchOnWriteMiss = false;
   uint64_t sets = cfg.numSets();
   uint64_t sample = 1;
   while (lines / double(sample) > kLineBudget && sample * 2 <= sets / 16)
