@@ -230,10 +230,21 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   Cache &cache = *cacheOr;
 
-  // Address layout: each operand in its own region, 1 GiB-aligned bases
-  // above the largest operand so that regions never alias.
-  uint64_t region = uint64_t(1) << 40;
+  // Address layout: each operand in its own region (2^44 bytes apart, so
+  // regions never alias). Real L2s hash addresses over slices and sets; the
+  // simulator indexes sets by line modulo the set count, so each matrix
+  // row is shifted by a hashed number of lines within a pad of one set span
+  // (rows stay disjoint): power-of-two row strides then do not pile onto a
+  // few sets, as they do not on the hardware.
+  uint64_t region = uint64_t(1) << 44;
   uint64_t aBase = 0, bBase = region, cBase = 2 * region;
+  uint64_t span = sets * cfg.lineBytes;
+  auto rowAddr = [span, sets, line = cfg.lineBytes](uint64_t base, uint64_t row,
+                                                    uint64_t rowBytes) {
+    uint64_t h = (row + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+    return base + row * (rowBytes + span) + (h % sets) * line;
+  };
   // Steps are merged `merge` at a time when the call count would be large.
   int64_t merge = 1;
   StepFn step;
@@ -255,11 +266,13 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
       int64_t b = blk / (nm * nn), mi = (blk / nn) % nm, ni = blk % nn;
       int64_t k0 = s * merge * bk, kw = std::min(kk - k0, merge * bk);
       for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
-        cache.read(aBase + uint64_t((b * m + r) * kk + k0) * k.lhsBytes,
+        cache.read(rowAddr(aBase, b * m + r, kk * k.lhsBytes) +
+                       uint64_t(k0 * k.lhsBytes),
                    uint64_t(kw * k.lhsBytes));
       int64_t bb = k.rhsBatched ? b : 0;
       for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
-        cache.read(bBase + uint64_t((bb * n + r) * kk + k0) * k.rhsBytes,
+        cache.read(rowAddr(bBase, bb * n + r, kk * k.rhsBytes) +
+                       uint64_t(k0 * k.rhsBytes),
                    uint64_t(kw * k.rhsBytes));
       return true;
     };
@@ -267,7 +280,8 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
       int64_t b = blk / (nm * nn), mi = (blk / nn) % nm, ni = blk % nn;
       int64_t w = std::min(n - ni * bn, bn);
       for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
-        cache.write(cBase + uint64_t((b * m + r) * n + ni * bn) * k.outBytes,
+        cache.write(rowAddr(cBase, b * m + r, n * k.outBytes) +
+                        uint64_t(ni * bn * k.outBytes),
                     uint64_t(w * k.outBytes));
     };
   } else {
@@ -324,8 +338,6 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
     };
   }
 
-  double lastWaveRead = 0, lastWaveWrite = 0;
-  double prevRead = 0, prevWrite = 0;
   for (int64_t w = 0; w < simWaves; ++w) {
     int64_t b0 = w * slots, b1 = std::min(plan.blocks, b0 + slots);
     for (int64_t s = 0; s <= maxSteps; ++s) {
@@ -337,26 +349,18 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
     }
     for (int64_t blk = b0; blk < b1; ++blk)
       finish(blk);
-    CacheTraffic tr = cache.traffic();
-    lastWaveRead = tr.bytesFromBelow - prevRead;
-    lastWaveWrite = tr.bytesToBelow - prevWrite;
-    prevRead = tr.bytesFromBelow;
-    prevWrite = tr.bytesToBelow;
   }
   // Dirty lines still in L2 are written back eventually.
   cache.flush();
   CacheTraffic tr = cache.traffic();
   L2Result r;
-  // The last simulated wave stands for every later one (a full wave: the
-  // tail wave's blocks are fewer, scale by its share).
-  double lastBlocks =
-      double(std::min(plan.blocks, simWaves * slots) - (simWaves - 1) * slots);
-  double perBlockRead = lastWaveRead / lastBlocks;
-  double perBlockWrite = lastWaveWrite / lastBlocks;
-  double remainingBlocks =
-      double(plan.blocks - std::min(plan.blocks, simWaves * slots));
-  r.hbmRead = tr.bytesFromBelow + perBlockRead * remainingBlocks;
-  r.hbmWrite = tr.bytesToBelow + perBlockWrite * remainingBlocks;
+  // The simulated waves stand for the later ones: per block, the same
+  // traffic on average (later blocks of a GEMM stream other panels, later
+  // blocks of attention other heads, as the simulated ones did).
+  double simBlocks = double(std::min(plan.blocks, simWaves * slots));
+  double scale = double(plan.blocks) / simBlocks;
+  r.hbmRead = tr.bytesFromBelow * scale;
+  r.hbmWrite = tr.bytesToBelow * scale;
   double requested = l2BytesPerBlock * double(plan.blocks);
   // Hit rate over the requested bytes (reads and writes).
   r.hitRate =
@@ -491,8 +495,10 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     std::optional<L2Result> l2 = simulateL2(k, t, *plan, p, bw.l2Bytes);
     if (!l2)
       return std::nullopt;
-    hbmRead = l2->hbmRead;
-    hbmWrite = l2->hbmWrite;
+    // Every byte of the operands is fetched at least once, whatever the
+    // extrapolation says.
+    hbmRead = std::max(l2->hbmRead, hbmRead);
+    hbmWrite = std::max(l2->hbmWrite, hbmWrite);
     hit = l2->hitRate;
     simLines = l2->simulatedLines;
   } else {
