@@ -212,6 +212,15 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
     if (!f.isExternal())
       funcs.push_back(f);
   });
+  // A module with no work has no bill: say so instead of printing zeros.
+  bool anyWork = false;
+  module.walk([&](WorkOpInterface) { anyWork = true; });
+  if (!anyWork) {
+    mlir::emitError(module.getLoc(),
+                    "npu-report-bill: the module has no npu op to bill (an "
+                    "empty module, or a model with no layers)");
+    return failure();
+  }
   for (func::FuncOp f : funcs) {
     FunctionBill fb;
     fb.name = f.getName().str();

@@ -127,7 +127,7 @@ private:
 /// Hugging Face names.
 void parseDecoderFields(FieldReader &r, ModelConfig &c) {
   c.hiddenSize = r.integer("hidden_size");
-  c.numLayers = r.integer("num_hidden_layers", 0, 100000);
+  c.numLayers = r.integer("num_hidden_layers", 1, 100000);
   c.numHeads = r.integer("num_attention_heads");
   c.numKVHeads = r.optInteger("num_key_value_heads", c.numHeads, 1);
   c.intermediateSize = r.integer("intermediate_size");
@@ -178,7 +178,7 @@ void parseLlama(FieldReader &r, ModelConfig &c) {
 
 void parseGPT2(FieldReader &r, ModelConfig &c) {
   c.hiddenSize = r.integer("n_embd");
-  c.numLayers = r.integer("n_layer", 0, 100000);
+  c.numLayers = r.integer("n_layer", 1, 100000);
   c.numHeads = r.integer("n_head");
   c.numKVHeads = c.numHeads;
   c.vocabSize = r.integer("vocab_size");

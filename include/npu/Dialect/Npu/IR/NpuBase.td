@@ -33,6 +33,11 @@ def Npu_Dialect : Dialect {
     tensor's byte size fits in a signed 64-bit integer.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // `npu.`-prefixed attributes on any op and on arguments are checked
+  // (NpuDialect.cpp): a misspelled or mistyped decision is an error, not a
+  // silently ignored attribute.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let hasConstantMaterializer = 0;
   let extraClassDeclaration = [{
     void registerAttributes();
@@ -63,9 +68,16 @@ def Npu_ShapesInRange : NativeOpTrait<"ShapesInRange"> {
   let cppNamespace = "::mlir::npu::OpTrait";
 }
 
+/// Rejects discardable attributes without a dialect prefix (`{causl}` on an
+/// attention): MLIR would keep them silently, and a typo of an option would
+/// change nothing without a word.
+def Npu_NoUnknownAttrs : NativeOpTrait<"NoUnknownAttrs"> {
+  let cppNamespace = "::mlir::npu::OpTrait";
+}
+
 class Npu_Op<string mnemonic, list<Trait> traits = []>
     : Op<Npu_Dialect, mnemonic,
-         !listconcat(traits, [Npu_ShapesInRange,
+         !listconcat(traits, [Npu_ShapesInRange, Npu_NoUnknownAttrs,
              DeclareOpInterfaceMethods<Npu_WorkOpInterface>])>;
 
 #endif // NPU_DIALECT_NPU_IR_NPUBASE_TD

@@ -41,6 +41,20 @@ template <typename ConcreteType>
 LogicalResult ShapesInRange<ConcreteType>::verifyTrait(Operation *op) {
   return verifyShapesInRange(op);
 }
+
+/// Every discardable attribute of the op is dialect-prefixed (`npu.cost`,
+/// not `cost`).
+template <typename ConcreteType>
+class NoUnknownAttrs
+    : public mlir::OpTrait::TraitBase<ConcreteType, NoUnknownAttrs> {
+public:
+  static LogicalResult verifyTrait(Operation *op);
+};
+LogicalResult verifyNoUnknownAttrs(Operation *op);
+template <typename ConcreteType>
+LogicalResult NoUnknownAttrs<ConcreteType>::verifyTrait(Operation *op) {
+  return verifyNoUnknownAttrs(op);
+}
 } // namespace OpTrait
 } // namespace mlir::npu
 

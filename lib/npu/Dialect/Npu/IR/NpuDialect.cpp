@@ -24,3 +24,60 @@ void NpuDialect::initialize() {
       >();
   registerAttributes();
 }
+
+//===----------------------------------------------------------------------===//
+// Attribute checks
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::npu::OpTrait::verifyNoUnknownAttrs(Operation *op) {
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    if (!attr.getName().strref().contains('.'))
+      return op->emitOpError("has unknown attribute '")
+             << attr.getName().strref()
+             << "' (attributes of other passes must be dialect-prefixed, "
+                "e.g. 'npu.cost')";
+  return success();
+}
+
+LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  Attribute value = attr.getValue();
+  auto expect = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitError() << "'" << name << "' must be " << what << ", got "
+                           << value;
+  };
+  if (name == "npu.fusion")
+    return expect(isa<FusionAttr>(value), "a #npu.fusion");
+  if (name == "npu.tiling")
+    return expect(isa<TilingAttr>(value) && isa<KernelOp>(op),
+                  "a #npu.tiling on an npu.kernel");
+  if (name == "npu.cost")
+    return expect(isa<CostAttr>(value), "a #npu.cost");
+  if (name == "npu.slot")
+    return expect(isa<SlotAttr>(value), "a #npu.slot");
+  if (name == "npu.target")
+    return expect(isa<TargetAttr>(value), "a #npu.target");
+  if (name == "npu.model")
+    return expect(isa<DictionaryAttr>(value), "a dictionary");
+  if (name == "npu.sram_offset" || name == "npu.sram_peak")
+    return expect(isa<IntegerAttr>(value), "an integer");
+  return op->emitError() << "unknown npu attribute '" << name << "'";
+}
+
+LogicalResult NpuDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  if (attr.getName().strref() == "npu.param") {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'npu.param' on argument #" << argIndex
+                             << " must be a unit attribute";
+    return success();
+  }
+  return op->emitError() << "unknown npu argument attribute '"
+                         << attr.getName().strref() << "' on argument #"
+                         << argIndex;
+}

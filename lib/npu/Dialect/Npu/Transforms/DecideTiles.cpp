@@ -22,6 +22,9 @@ struct NpuDecideTilesPass
     WalkResult result = module.walk([&](KernelOp kernel) {
       if (kernel->hasAttr("npu.tiling"))
         return WalkResult::advance(); // a hand-written decision wins
+      // A count that overflows 64 bits is reported as such, at the kernel.
+      if (failed(getCheckedWork(kernel)))
+        return WalkResult::interrupt();
       FailureOr<KernelModel> model = describeKernel(kernel);
       if (failed(model)) {
         kernel.emitError("npu-decide-tiles: the body of this ")

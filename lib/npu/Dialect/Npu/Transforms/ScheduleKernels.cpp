@@ -134,6 +134,14 @@ private:
 struct NpuScheduleKernelsPass
     : public npu::impl::NpuScheduleKernelsBase<NpuScheduleKernelsPass> {
   void runOnOperation() override {
+    bool anyKernel = false;
+    getOperation().walk([&](KernelOp) { anyKernel = true; });
+    if (!anyKernel) {
+      getOperation().emitError(
+          "npu-schedule-kernels: the module has no npu.kernel to schedule (an "
+          "empty module, or a model with no layers)");
+      return signalPassFailure();
+    }
     FunctionScheduler scheduler(getOperation());
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() && failed(scheduler.schedule(func)))
