@@ -33,6 +33,7 @@ def Npu_Dialect : Dialect {
     tensor's byte size fits in a signed 64-bit integer.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 0;
   let extraClassDeclaration = [{
     void registerAttributes();
