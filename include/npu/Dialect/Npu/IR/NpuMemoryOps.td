@@ -36,6 +36,7 @@ def Npu_MemorySpaceAttr : EnumAttr<Npu_Dialect, Npu_MemorySpace,
     %t = memref.alloc() {npu.sram_offset = 0 : i64} : memref<32x64xf32, #npu.memory_space<vmem>>
     ```
   }];
+  let assemblyFormat = "`<` $value `>`";
 }
 
 def Npu_DmaTokenType : TypeDef<Npu_Dialect, "DmaToken"> {
