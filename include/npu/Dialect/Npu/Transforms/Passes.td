@@ -245,7 +245,8 @@ def NpuTpuAssignMemorySpaces
                                             linalg.generic ins(%b ...) ...
     ```
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::npu::NpuDialect"];
 }
 
 def NpuTpuInsertDma : Pass<"npu-tpu-insert-dma", "ModuleOp"> {
@@ -268,6 +269,7 @@ def NpuTpuInsertDma : Pass<"npu-tpu-insert-dma", "ModuleOp"> {
                                     linalg.generic ins(%b, %c ...)
     ```
   }];
+  let dependentDialects = ["::mlir::npu::NpuDialect"];
 }
 
 def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
