@@ -293,9 +293,13 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        the first loads, an epilogue finishes the last tiles.
 
     `buffers` is the `buffers` of the kernel's `#npu.tiling` (the option;
-    2: double buffering). Inner loops are pipelined before outer ones.
-    Loops that do not qualify are left as they are (the DMA is then waited
-    before use, without overlap).
+    2: double buffering). Inner loops are pipelined before outer ones. Only
+    the loads a loop has in the pass's input are prefetched: the prologue
+    DMAs that pipelining an inner loop puts into the body of its parent do
+    not make the parent a candidate (a GEMM's N loop is not pipelined for
+    its K loop's first tiles). Loops that do not qualify, including loops
+    whose trip count is not a constant, are left as they are (the DMA is
+    then waited before use, without overlap).
 
     ```mlir
     %buf = memref.alloc() : memref<2x32x64xf32, #vmem>

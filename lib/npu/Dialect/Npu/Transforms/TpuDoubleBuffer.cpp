@@ -94,13 +94,23 @@ SmallVector<DmaStartOp> findPrefetchable(scf::ForOp loop) {
 
 enum class Outcome { Skipped, Pipelined, Failed };
 
-Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop, int64_t buffers) {
+/// Pipelines `loop` with `original` (its prefetchable loads before the pass
+/// ran) one stage ahead. Loads that pipelining an inner loop put into this
+/// body (the inner loop's prologue) are not in `original` and are left in
+/// the last stage: only the loop that streamed a tile in the input IR
+/// prefetches it.
+Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
+                 ArrayRef<DmaStartOp> original, int64_t buffers) {
+  if (original.empty())
+    return Outcome::Skipped;
   std::optional<APInt> trips = loop.getStaticTripCount();
   if (!trips || trips->getSExtValue() < buffers)
     return Outcome::Skipped;
   SmallVector<DmaStartOp> loads;
   SmallVector<memref::AllocOp> allocs;
   for (DmaStartOp dma : findPrefetchable(loop)) {
+    if (!llvm::is_contained(original, dma))
+      continue;
     llvm::SetVector<Operation *> slice;
     if (failed(collectSlice(loop, dma, slice)))
       continue;
@@ -164,13 +174,20 @@ struct NpuTpuDoubleBufferPass
     if (buffers == 1)
       return;
     // Inner loops first (post-order): an outer loop's pipelining clones its
-    // body, inner loops included.
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    // body, inner loops included. Only the loads each loop has before the
+    // pass runs are prefetched, so a loop is pipelined only if it streams
+    // tiles itself: the prologue DMAs of a pipelined inner loop do not make
+    // its parent loop a pipelining candidate. The candidates are collected
+    // up front; pipelining an inner loop does not erase ops of an
+    // enclosing loop's body, so they are still valid when it is processed.
+    SmallVector<std::pair<scf::ForOp, SmallVector<DmaStartOp>>> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      loops.push_back({loop, findPrefetchable(loop)});
+    });
     IRRewriter rewriter(&getContext());
-    for (scf::ForOp loop : loops) {
+    for (auto &[loop, original] : loops) {
       rewriter.setInsertionPoint(loop);
-      if (pipeline(rewriter, loop, buffers) == Outcome::Failed)
+      if (pipeline(rewriter, loop, original, buffers) == Outcome::Failed)
         return signalPassFailure();
     }
   }
