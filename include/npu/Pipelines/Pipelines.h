@@ -14,6 +14,10 @@ namespace mlir::npu {
 /// buffers -> loops -> LLVM.
 void buildReferenceToLLVMPipeline(OpPassManager &pm);
 
+/// The second half of buildReferenceToLLVMPipeline: bufferized IR (linalg,
+/// scf, memref) to the LLVM dialect.
+void buildBuffersToLLVMPipeline(OpPassManager &pm);
+
 /// Options of the backend pipelines.
 struct TpuPipelineOptions : public PassPipelineOptions<TpuPipelineOptions> {
   Option<std::string> target{
@@ -37,6 +41,32 @@ void registerTpuPipeline();
 /// `npu.tiling` decision of every npu.kernel: runs tiled kernels with
 /// mlir-runner, to compare them with the reference.
 void buildTiledToLLVMPipeline(OpPassManager &pm);
+
+/// Options of the TPU-like memory pipeline.
+struct TpuLowerPipelineOptions
+    : public PassPipelineOptions<TpuLowerPipelineOptions> {
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target name or file; empty: the module's npu.target")};
+  Option<int64_t> buffers{
+      *this, "buffers",
+      llvm::cl::desc("VMEM buffers per streamed tile (2: double buffering)"),
+      llvm::cl::init(2)};
+};
+
+/// From kernels with `npu.tiling` to bufferized IR in HBM/VMEM with explicit
+/// DMA, double-buffered tile loops and a verified VMEM plan:
+/// npu-tile-kernels, one-shot bufferization, npu-tpu-assign-memory-spaces,
+/// npu-tpu-insert-dma, npu-tpu-double-buffer, npu-tpu-plan-sram,
+/// npu-tpu-verify-sram (docs/memory-tpu.md).
+void buildTpuLowerPipeline(OpPassManager &pm,
+                           const TpuLowerPipelineOptions &options);
+
+/// buildTpuLowerPipeline, then npu-tpu-to-host and the LLVM lowering, so that
+/// mlir-runner executes the memory program.
+void buildTpuLowerToLLVMPipeline(OpPassManager &pm,
+                                 const TpuLowerPipelineOptions &options);
+void registerTpuLowerPipelines();
 
 /// Registers every pipeline above with the pass registry.
 void registerNpuPipelines();

@@ -70,6 +70,7 @@ void mlir::npu::registerAllPasses() {
   npu::registerNpuTransformsPasses();
   npu::registerNpuPipelines();
   npu::registerTpuPipeline();
+  npu::registerTpuLowerPipelines();
   // Upstream passes that npu pipelines are built from, so that each step can
   // be run and tested alone.
   registerTransformsPasses();

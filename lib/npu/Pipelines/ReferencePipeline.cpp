@@ -25,6 +25,10 @@ void mlir::npu::buildReferenceToLLVMPipeline(OpPassManager &pm) {
   bufOpts.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  buildBuffersToLLVMPipeline(pm);
+}
+
+void mlir::npu::buildBuffersToLLVMPipeline(OpPassManager &pm) {
   // Buffers to scalar loops, then everything to LLVM. erf/tanh have no LLVM
   // intrinsic: they go to libm, which mlir-runner's process already links.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -38,6 +38,7 @@ def Npu_Dialect : Dialect {
   // silently ignored attribute.
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 0;
   let extraClassDeclaration = [{
     void registerAttributes();

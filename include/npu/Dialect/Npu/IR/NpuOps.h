@@ -18,6 +18,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "npu/Dialect/Npu/IR/NpuAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "npu/Dialect/Npu/IR/NpuOpsTypes.h.inc"
+
 #include "npu/Dialect/Npu/IR/NpuInterfaces.h.inc"
 
 namespace mlir::npu {

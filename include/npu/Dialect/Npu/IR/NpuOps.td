@@ -22,5 +22,6 @@ include "npu/Dialect/Npu/IR/NpuDataOps.td"
 include "npu/Dialect/Npu/IR/NpuMoEOps.td"
 include "npu/Dialect/Npu/IR/NpuKVCacheOps.td"
 include "npu/Dialect/Npu/IR/NpuKernelOps.td"
+include "npu/Dialect/Npu/IR/NpuMemoryOps.td"
 
 #endif // NPU_DIALECT_NPU_IR_NPUOPS_TD

@@ -222,4 +222,182 @@ def NpuReportCost : Pass<"npu-report-cost", "ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// TPU-like backend: memory spaces, DMA, double buffering, SRAM allocation
+// (bufferized IR, after npu-tile-kernels; docs/memory-tpu.md)
+//===----------------------------------------------------------------------===//
+
+def NpuTpuAssignMemorySpaces
+    : Pass<"npu-tpu-assign-memory-spaces", "ModuleOp"> {
+  let summary = "Place every buffer in HBM or VMEM and stage tiles into VMEM";
+  let description = [{
+    On bufferized IR (npu-tile-kernels + one-shot bufferization), gives every
+    memref a memory space (`#npu.memory_space<hbm>` or `<vmem>`), so that
+    compute ops touch only VMEM:
+
+    1. Every memref without a memory space (function arguments and results,
+       globals, allocations outside tile loops: the values that cross
+       kernels) goes to HBM.
+    2. An allocation inside an `scf.for` (a per-tile temporary: flash
+       attention's running max, sum and accumulator) goes to VMEM, at the
+       upper bound of its sizes (`min(n - iv, tile)` is bounded by `tile`)
+       with a view of the actual sizes when they are dynamic.
+    3. Every HBM operand of a linalg op gets a VMEM buffer (same bounded
+       shape): an HBM tile (a `memref.subview` defined in a tile loop) for
+       the whole block that defines it, so that a tile read by many ops (the
+       query tile of attention, the accumulator of a GEMM across its K loop)
+       is staged once; any other HBM operand for the op alone. A
+       `memref.copy` HBM -> VMEM goes before the first use unless the first
+       use overwrites the whole buffer without reading it (`linalg.fill`),
+       and a `memref.copy` VMEM -> HBM after the last use if a use writes.
+
+    Fails at the op whose HBM operand has a size without a constant upper
+    bound. Decides nothing about addresses: `npu-tpu-plan-sram` does.
+
+    ```mlir
+    // before                               // after
+    %t = memref.subview %x[%i, 0] ...       %t = memref.subview %x[%i, 0] ... #hbm
+    linalg.generic ins(%t ...) ...          %b = memref.alloc() : memref<32x64xf32, #vmem>
+                                            memref.copy %t, %b
+                                            linalg.generic ins(%b ...) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::npu::NpuDialect"];
+}
+
+def NpuTpuInsertDma : Pass<"npu-tpu-insert-dma", "ModuleOp"> {
+  let summary = "Turn HBM<->VMEM copies into npu.dma_start / npu.dma_wait";
+  let description = [{
+    Every `memref.copy` between HBM and VMEM becomes an `npu.dma_start` at
+    the copy and an `npu.dma_wait` of its token placed as late as is safe:
+    before the first later op of the same block that accesses the
+    transfer's target or writes its source (views are followed to their
+    root buffer), else before the block's terminator. Two tile loads with
+    no use between them are thus in flight together. Copies within one
+    memory space are left alone.
+
+    ```mlir
+    // before                       // after
+    memref.copy %t, %b              %tok = npu.dma_start %t, %b : ...
+    memref.copy %u, %c              %tok2 = npu.dma_start %u, %c : ...
+    linalg.generic ins(%b, %c ...)  npu.dma_wait %tok
+                                    npu.dma_wait %tok2
+                                    linalg.generic ins(%b, %c ...)
+    ```
+  }];
+  let dependentDialects = ["::mlir::npu::NpuDialect"];
+}
+
+def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
+  let summary = "Prefetch the next tile while computing this one (multi-buffering)";
+  let description = [{
+    For each `scf.for` with constant bounds and at least `buffers`
+    iterations whose body starts DMAs HBM -> VMEM into VMEM buffers
+    allocated in that body (loads whose source depends only on the
+    induction variable and values from outside, and whose source buffer
+    the loop does not write):
+
+    1. the buffers are hoisted out of the loop and multiplied by `buffers`
+       (upstream `memref::multiBuffer`: `memref<Bx...>`, buffer
+       `(iv - lb) / step mod B` in iteration iv);
+    2. the loop is software-pipelined (upstream `scf::pipelineForLoop`):
+       stage 0 is the DMA starts and what they need (their slice in the
+       body), stage `buffers - 1` everything else, so that iteration i
+       starts the load of tile i + buffers - 1 into the buffer no iteration
+       in flight uses, then waits on tile i's token (carried as an
+       `scf.for` iteration argument) and computes on it. A prologue starts
+       the first loads, an epilogue finishes the last tiles.
+
+    `buffers` is the `buffers` of the kernel's `#npu.tiling` (the option;
+    2: double buffering). Inner loops are pipelined before outer ones. Only
+    the loads a loop has in the pass's input are prefetched: the prologue
+    DMAs that pipelining an inner loop puts into the body of its parent do
+    not make the parent a candidate (a GEMM's N loop is not pipelined for
+    its K loop's first tiles). Loops that do not qualify, including loops
+    whose trip count is not a constant, are left as they are (the DMA is
+    then waited before use, without overlap).
+
+    ```mlir
+    %buf = memref.alloc() : memref<2x32x64xf32, #vmem>
+    %t0 = npu.dma_start %x0, %b0 ...           // prologue: tile 0
+    %r = scf.for %k = %c0 to %c64 step %c64 iter_args(%t = %t0) {
+      %tn = npu.dma_start %xnext, %bnext ...   // tile k + 1 into the other buffer
+      npu.dma_wait %t                          // tile k
+      linalg.generic ins(%bk ...) ...
+      scf.yield %tn
+    }
+    npu.dma_wait %r ...                        // epilogue: the last tile
+    ```
+  }];
+  let options = [
+    Option<"buffers", "buffers", "int64_t", /*default=*/"2",
+           "VMEM buffers per streamed tile (the #npu.tiling 'buffers'); "
+           "1 disables the pass">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def NpuTpuPlanSram : Pass<"npu-tpu-plan-sram", "ModuleOp"> {
+  let summary = "Decide the VMEM byte offset of every VMEM buffer";
+  let description = [{
+    Per function: every `memref.alloc` in `#npu.memory_space<vmem>` (static
+    shape) is a buffer of `elements x element bytes`; its live range is from
+    the alloc to the last op of the alloc's block that uses it, a view of
+    it, or a DMA on it (up to that DMA's wait) -- an op with a region counts
+    as a whole. Positions are taken in a pre-order walk, so a buffer used
+    inside a loop is live for the whole loop, and buffers allocated in one
+    loop body are live only within one iteration.
+
+    Buffers are placed in order of their start, first fit: the lowest
+    offset (a multiple of the alloc's `alignment`, and of the element size)
+    where the buffer does not overlap any buffer live at the same time. So a
+    buffer reuses the space of one that is dead. Writes `npu.sram_offset`
+    (bytes, i64) on each alloc and `npu.sram_peak` (bytes: the largest
+    offset + size) on the function. Writes only the decision; capacity is
+    checked by `npu-tpu-verify-sram`.
+
+    ```mlir
+    %a = memref.alloc() {npu.sram_offset = 0 : i64} : memref<32x64xf32, #vmem>
+    // %a dead here
+    %b = memref.alloc() {npu.sram_offset = 0 : i64} : memref<32x64xf32, #vmem>
+    ```
+  }];
+}
+
+def NpuTpuVerifySram : Pass<"npu-tpu-verify-sram", "ModuleOp"> {
+  let summary = "Check the VMEM plan: no overlap of live buffers, capacity";
+  let description = [{
+    The contract after SRAM planning, checked independently of the planner
+    (liveness is re-derived here, offsets are read from the IR): every VMEM
+    `memref.alloc` has a static shape and an `npu.sram_offset` >= 0; offset
+    + size is at most `vmem_bytes_per_core` of the module's `npu.target`
+    (its `tpu` part); and no two buffers live at the same time have
+    overlapping byte ranges. No `func.call` happens while a VMEM buffer is
+    live (each function's plan starts at offset 0). Fails at the offending
+    alloc, with a note at the buffer it overlaps.
+
+    ```mlir
+    // error: VMEM buffer [0, 8192) overlaps the live buffer [4096, 12288)
+    ```
+  }];
+}
+
+def NpuTpuToHost : Pass<"npu-tpu-to-host", "ModuleOp"> {
+  let summary = "Make a TPU memory program runnable on the host (mlir-runner)";
+  let description = [{
+    For execution tests only: every `npu.dma_start` becomes a synchronous
+    `memref.copy` and every `npu.dma_wait` is erased (tokens are replaced by
+    `ub.poison` and disappear once `canonicalize` drops the unused loop
+    arguments that carried them); then every `#npu.memory_space` is erased
+    from all types, so that the upstream LLVM lowering accepts the program.
+    Run after it: `canonicalize`. The VMEM plan is not emulated: each VMEM
+    buffer is a separate host allocation.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::ub::UBDialect"];
+}
+
 #endif // NPU_DIALECT_NPU_TRANSFORMS_PASSES_TD

@@ -14,6 +14,9 @@ using namespace mlir::npu;
 #include "npu/Dialect/Npu/IR/NpuInterfaces.cpp.inc"
 #include "npu/Dialect/Npu/IR/NpuOpsDialect.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "npu/Dialect/Npu/IR/NpuOpsTypes.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "npu/Dialect/Npu/IR/NpuOps.cpp.inc"
 
@@ -21,6 +24,10 @@ void NpuDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "npu/Dialect/Npu/IR/NpuOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "npu/Dialect/Npu/IR/NpuOpsTypes.cpp.inc"
       >();
   registerAttributes();
 }

@@ -1,0 +1,341 @@
+//===- TpuAssignMemorySpaces.cpp - npu-tpu-assign-memory-spaces -----------===//
+//
+// Bufferized IR -> every memref in HBM or VMEM, compute ops on VMEM only:
+// values crossing kernels in HBM, per-tile temporaries in VMEM, HBM tiles
+// staged into VMEM buffers by copies (npu-tpu-insert-dma makes them DMAs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Analysis/SramLiveness.h"
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Dialect/Npu/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUTPUASSIGNMEMORYSPACES
+#include "npu/Dialect/Npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+/// A constant upper bound of an index value: constants, and the minimum
+/// of `min` ops (tile loops bound their last tile with `min(n - iv, t)`).
+std::optional<int64_t> getUpperBound(Value v) {
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<arith::MinSIOp, arith::MinUIOp>(def)) {
+    std::optional<int64_t> a = getUpperBound(def->getOperand(0));
+    std::optional<int64_t> b = getUpperBound(def->getOperand(1));
+    if (a && b)
+      return std::min(*a, *b);
+    return a ? a : b;
+  }
+  if (isa<arith::MaxSIOp>(def)) {
+    std::optional<int64_t> a = getUpperBound(def->getOperand(0));
+    std::optional<int64_t> b = getUpperBound(def->getOperand(1));
+    if (a && b)
+      return std::max(*a, *b);
+    return std::nullopt;
+  }
+  if (auto min = dyn_cast<affine::AffineMinOp>(def)) {
+    std::optional<int64_t> bound;
+    for (AffineExpr expr : min.getAffineMap().getResults())
+      if (auto c = dyn_cast<AffineConstantExpr>(expr))
+        bound = bound ? std::min(*bound, c.getValue()) : c.getValue();
+    return bound;
+  }
+  return std::nullopt;
+}
+
+/// The static shape of a VMEM buffer holding `shape` whose dynamic sizes are
+/// `sizes` (in order); nullopt if one has no bound.
+std::optional<SmallVector<int64_t>> boundShape(ArrayRef<int64_t> shape,
+                                               ValueRange sizes) {
+  SmallVector<int64_t> bounded;
+  unsigned next = 0;
+  for (int64_t dim : shape) {
+    if (!ShapedType::isDynamic(dim)) {
+      bounded.push_back(dim);
+      continue;
+    }
+    std::optional<int64_t> bound = getUpperBound(sizes[next++]);
+    if (!bound || *bound <= 0)
+      return std::nullopt;
+    bounded.push_back(*bound);
+  }
+  return bounded;
+}
+
+Attribute getSpace(MLIRContext *ctx, MemorySpace space) {
+  return MemorySpaceAttr::get(ctx, space);
+}
+
+/// A static VMEM buffer of `bounded` shape and, if `type` has dynamic
+/// sizes, a view of it with the actual sizes `dynSizes`.
+Value createVmemBuffer(OpBuilder &b, Location loc, MemRefType type,
+                       ArrayRef<int64_t> bounded, ValueRange dynSizes,
+                       IntegerAttr alignment) {
+  auto bufType = MemRefType::get(bounded, type.getElementType(),
+                                 MemRefLayoutAttrInterface{},
+                                 getSpace(b.getContext(), MemorySpace::Vmem));
+  Value buffer = memref::AllocOp::create(b, loc, bufType, ValueRange{},
+                                         ValueRange{}, alignment);
+  if (type.hasStaticShape())
+    return buffer;
+  SmallVector<OpFoldResult> offsets(bounded.size(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(bounded.size(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes;
+  unsigned next = 0;
+  for (int64_t dim : type.getShape())
+    sizes.push_back(ShapedType::isDynamic(dim)
+                        ? OpFoldResult(dynSizes[next++])
+                        : OpFoldResult(b.getIndexAttr(dim)));
+  return memref::SubViewOp::create(b, loc, buffer, offsets, sizes, strides);
+}
+
+/// Whether every use of `v` (through subviews) accepts a memref of another
+/// type: then `v` can be replaced by a VMEM view.
+bool hasRetypableUses(Value v) {
+  for (Operation *user : v.getUsers()) {
+    if (auto sub = dyn_cast<memref::SubViewOp>(user)) {
+      if (!hasRetypableUses(sub.getResult()))
+        return false;
+      continue;
+    }
+    if (!isa<linalg::LinalgOp, memref::CopyOp, memref::DimOp, memref::LoadOp,
+             memref::StoreOp, memref::DeallocOp, DmaStartOp>(user))
+      return false;
+  }
+  return true;
+}
+
+/// Replaces `old` by `replacement` (another memref type), rebuilding the
+/// subviews of `old` on `replacement`; VMEM is not freed at run time, so
+/// deallocs are dropped.
+void replaceAndRetype(OpBuilder &b, Value old, Value replacement) {
+  for (OpOperand &use : llvm::make_early_inc_range(old.getUses())) {
+    Operation *user = use.getOwner();
+    if (auto sub = dyn_cast<memref::SubViewOp>(user)) {
+      b.setInsertionPoint(sub);
+      auto sourceType = cast<MemRefType>(replacement.getType());
+      MemRefType resultType = memref::SubViewOp::inferRankReducedResultType(
+          sub.getType().getShape(), sourceType, sub.getMixedOffsets(),
+          sub.getMixedSizes(), sub.getMixedStrides());
+      auto newSub = memref::SubViewOp::create(
+          b, sub.getLoc(), resultType, replacement, sub.getMixedOffsets(),
+          sub.getMixedSizes(), sub.getMixedStrides());
+      replaceAndRetype(b, sub.getResult(), newSub.getResult());
+      sub.erase();
+    } else if (isa<memref::DeallocOp>(user)) {
+      user->erase();
+    } else {
+      use.set(replacement);
+    }
+  }
+}
+
+/// Step 1: every memref without a memory space goes to HBM.
+void placeInHbm(ModuleOp module) {
+  Attribute hbm = getSpace(module.getContext(), MemorySpace::Hbm);
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](MemRefType t) -> std::optional<Type> {
+    if (t.getMemorySpace())
+      return std::nullopt;
+    return MemRefType::get(t.getShape(), t.getElementType(), t.getLayout(),
+                           hbm);
+  });
+  replacer.addReplacement([&](UnrankedMemRefType t) -> std::optional<Type> {
+    if (t.getMemorySpace())
+      return std::nullopt;
+    return UnrankedMemRefType::get(t.getElementType(), hbm);
+  });
+  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+}
+
+/// Step 2: allocations inside tile loops go to VMEM, at their bounded size.
+void placeTileTemporaries(func::FuncOp func) {
+  SmallVector<memref::AllocOp> allocs;
+  func.walk([&](memref::AllocOp alloc) {
+    if (alloc->getParentOfType<scf::ForOp>() && isHbm(alloc.getType()))
+      allocs.push_back(alloc);
+  });
+  OpBuilder b(func.getContext());
+  for (memref::AllocOp alloc : allocs) {
+    MemRefType type = alloc.getType();
+    if (!type.getLayout().isIdentity() || !hasRetypableUses(alloc))
+      continue;
+    std::optional<SmallVector<int64_t>> bounded =
+        boundShape(type.getShape(), alloc.getDynamicSizes());
+    if (!bounded)
+      continue; // stays in HBM; its compute users get it staged (or fail)
+    b.setInsertionPoint(alloc);
+    Value buffer =
+        createVmemBuffer(b, alloc.getLoc(), type, *bounded,
+                         alloc.getDynamicSizes(), alloc.getAlignmentAttr());
+    replaceAndRetype(b, alloc.getResult(), buffer);
+    alloc.erase();
+  }
+}
+
+/// Step 3: an HBM operand of linalg ops gets a VMEM buffer.
+struct Staging {
+  Value value;                   ///< the HBM memref
+  Block *scope;                  ///< block in which the buffer lives
+  SmallVector<OpOperand *> uses; ///< the linalg operands it replaces
+};
+
+LogicalResult stage(OpBuilder &b, const Staging &s) {
+  auto type = cast<MemRefType>(s.value.getType());
+  Operation *anchor = s.uses.front()->getOwner();
+  // The actual sizes: the dynamic sizes of the subview that made the tile.
+  SmallVector<Value> dynSizes;
+  if (auto sub = s.value.getDefiningOp<memref::SubViewOp>()) {
+    llvm::SmallBitVector dropped = sub.getDroppedDims();
+    for (auto [i, size] : llvm::enumerate(sub.getMixedSizes()))
+      if (!dropped.test(i))
+        if (auto v = dyn_cast<Value>(size))
+          dynSizes.push_back(v);
+  }
+  std::optional<SmallVector<int64_t>> bounded;
+  if (dynSizes.size() == static_cast<size_t>(type.getNumDynamicDims()))
+    bounded = boundShape(type.getShape(), dynSizes);
+  if (!bounded)
+    return anchor->emitError("npu-tpu-assign-memory-spaces: cannot bound the "
+                             "sizes of HBM operand of type ")
+           << type << " to stage it in VMEM";
+  // First and last use in the scope block (ops with regions count whole).
+  Operation *first = nullptr, *last = nullptr;
+  bool reads = false, writes = false;
+  for (OpOperand *use : s.uses) {
+    Operation *ancestor = s.scope->findAncestorOpInBlock(*use->getOwner());
+    if (!first || ancestor->isBeforeInBlock(first))
+      first = ancestor;
+    if (!last || last->isBeforeInBlock(ancestor))
+      last = ancestor;
+    auto linalgOp = cast<linalg::LinalgOp>(use->getOwner());
+    bool isInit = linalgOp.isDpsInit(use);
+    writes |= isInit;
+    reads |= !isInit || linalgOp.payloadUsesValueFromOperand(use);
+  }
+  // Skip the copy in if the first access overwrites the whole tile.
+  bool copyIn = reads;
+  if (reads) {
+    SmallVector<OpOperand *> firstUses;
+    for (OpOperand *use : s.uses)
+      if (use->getOwner() == first)
+        firstUses.push_back(use);
+    if (!firstUses.empty() && firstUses.size() == 1) {
+      auto linalgOp = cast<linalg::LinalgOp>(first);
+      copyIn = !linalgOp.isDpsInit(firstUses[0]) ||
+               linalgOp.payloadUsesValueFromOperand(firstUses[0]);
+    }
+  }
+  Location loc = anchor->getLoc();
+  b.setInsertionPoint(first);
+  Value buffer = createVmemBuffer(b, loc, type, *bounded, dynSizes,
+                                  b.getI64IntegerAttr(64));
+  if (copyIn)
+    memref::CopyOp::create(b, loc, s.value, buffer);
+  if (writes) {
+    b.setInsertionPointAfter(last);
+    memref::CopyOp::create(b, loc, buffer, s.value);
+  }
+  for (OpOperand *use : s.uses)
+    use->set(buffer);
+  return success();
+}
+
+/// Whether some use of `v` other than `uses` lies strictly inside the span
+/// of `uses` in `scope` (then a staged copy could be out of date for it).
+bool hasOtherAccessInSpan(Value v, Block *scope, ArrayRef<OpOperand *> uses) {
+  Operation *first = nullptr, *last = nullptr;
+  for (OpOperand *use : uses) {
+    Operation *ancestor = scope->findAncestorOpInBlock(*use->getOwner());
+    if (!first || ancestor->isBeforeInBlock(first))
+      first = ancestor;
+    if (!last || last->isBeforeInBlock(ancestor))
+      last = ancestor;
+  }
+  for (OpOperand &use : v.getUses()) {
+    if (llvm::is_contained(uses, &use) || isa<memref::DimOp>(use.getOwner()))
+      continue;
+    Operation *ancestor = scope->findAncestorOpInBlock(*use.getOwner());
+    if (!ancestor)
+      continue;
+    bool after = ancestor == first || first->isBeforeInBlock(ancestor);
+    bool before = ancestor == last || ancestor->isBeforeInBlock(last);
+    if (after && before)
+      return true;
+  }
+  return false;
+}
+
+LogicalResult stageHbmOperands(func::FuncOp func) {
+  // Group the HBM operands of linalg ops by value, in program order.
+  llvm::MapVector<Value, SmallVector<OpOperand *>> byValue;
+  SmallVector<std::pair<Value, OpOperand *>> single;
+  func.walk([&](linalg::LinalgOp op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      if (!isa<MemRefType>(v.getType()) || !isHbm(v.getType()))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (isa_and_nonnull<memref::SubViewOp>(def) &&
+          def->getParentOfType<scf::ForOp>())
+        byValue[v].push_back(&operand);
+      else
+        single.push_back({v, &operand});
+    }
+  });
+  SmallVector<Staging> stagings;
+  for (auto &[v, uses] : byValue) {
+    Block *scope = v.getDefiningOp()->getBlock();
+    if (!hasOtherAccessInSpan(v, scope, uses)) {
+      stagings.push_back({v, scope, uses});
+      continue;
+    }
+    for (OpOperand *use : uses)
+      single.push_back({v, use});
+  }
+  // One buffer per op and value for the others (an op may use it twice).
+  llvm::MapVector<std::pair<Operation *, Value>, SmallVector<OpOperand *>>
+      perOp;
+  for (auto [v, use] : single)
+    perOp[{use->getOwner(), v}].push_back(use);
+  for (auto &[key, uses] : perOp)
+    stagings.push_back({key.second, key.first->getBlock(), uses});
+  OpBuilder b(func.getContext());
+  for (const Staging &s : stagings)
+    if (failed(stage(b, s)))
+      return failure();
+  return success();
+}
+
+struct NpuTpuAssignMemorySpacesPass
+    : public npu::impl::NpuTpuAssignMemorySpacesBase<
+          NpuTpuAssignMemorySpacesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    placeInHbm(module);
+    for (auto func : module.getOps<func::FuncOp>()) {
+      placeTileTemporaries(func);
+      if (failed(stageHbmOperands(func)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,63 @@
+//===- TpuLowerPipeline.cpp - tiled kernels to a TPU memory program -------===//
+
+#include "npu/Conversion/Passes.h"
+#include "npu/Dialect/Npu/Transforms/Passes.h"
+#include "npu/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::npu::buildTpuLowerPipeline(OpPassManager &pm,
+                                      const TpuLowerPipelineOptions &options) {
+  // The target, unless the module has one: npu-tpu-verify-sram reads it.
+  if (!options.target.empty())
+    pm.addPass(npu::createNpuSetTarget({options.target}));
+  // Apply each kernel's tiling; graph ops outside kernels get the
+  // reference lowering.
+  pm.addPass(npu::createNpuTileKernels());
+  pm.addPass(npu::createNpuLowerToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  // Tensors to buffers; identity layouts at function boundaries. CSE and
+  // canonicalize then fold the self-copies of in-place tile inserts.
+  bufferization::OneShotBufferizePassOptions bufOpts;
+  bufOpts.bufferizeFunctionBoundaries = true;
+  bufOpts.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  // HBM for what crosses kernels, VMEM for tiles (staged by copies), then
+  // the copies become asynchronous DMAs, then loads move one tile ahead.
+  pm.addPass(npu::createNpuTpuAssignMemorySpaces());
+  pm.addPass(npu::createNpuTpuInsertDma());
+  pm.addPass(npu::createNpuTpuDoubleBuffer({options.buffers}));
+  pm.addPass(createCanonicalizerPass());
+  // Decide VMEM offsets, then check them independently of the planner.
+  pm.addPass(npu::createNpuTpuPlanSram());
+  pm.addPass(npu::createNpuTpuVerifySram());
+}
+
+void mlir::npu::buildTpuLowerToLLVMPipeline(
+    OpPassManager &pm, const TpuLowerPipelineOptions &options) {
+  buildTpuLowerPipeline(pm, options);
+  pm.addPass(npu::createNpuTpuToHost());
+  pm.addPass(createCanonicalizerPass());
+  buildBuffersToLLVMPipeline(pm);
+}
+
+void mlir::npu::registerTpuLowerPipelines() {
+  PassPipelineRegistration<TpuLowerPipelineOptions>(
+      "npu-tpu-lower-pipeline",
+      "From kernels with npu.tiling to bufferized IR in HBM/VMEM with "
+      "explicit DMA, double buffering and a verified VMEM plan",
+      buildTpuLowerPipeline);
+  PassPipelineRegistration<TpuLowerPipelineOptions>(
+      "npu-tpu-lower-to-llvm",
+      "npu-tpu-lower-pipeline, then DMAs as host copies and memory spaces "
+      "erased (npu-tpu-to-host), then the LLVM lowering, for mlir-runner",
+      buildTpuLowerToLLVMPipeline);
+}

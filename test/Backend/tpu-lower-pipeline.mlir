@@ -1,0 +1,45 @@
+// RUN: npu-opt %s --npu-tpu-lower-pipeline="target=mock-tpu" | FileCheck %s
+// RUN: npu-opt %s --npu-tpu-lower-pipeline="target=mock-tpu buffers=1" | FileCheck %s --check-prefix=SINGLE
+
+// A GEMM 8x32 x 12x32^T with tiles M 4, N 4, K 8: the K loop (4 steps)
+// streams the x and w tiles (4x8 f32, 128 bytes) double-buffered; the 4x4
+// accumulator is filled in VMEM and written back by one DMA per output tile.
+// Only the K loop, which streams tiles in the input, is pipelined: the M and
+// N loops carry nothing (the K loop's prologue DMAs are not prefetched a
+// further N step ahead).
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: memref<8x32xf32, #npu.memory_space<hbm>>
+// CHECK-SAME: npu.sram_peak = 576 : i64
+// CHECK: scf.for %{{.*}} step %{{[a-z0-9_]+}} {
+// CHECK-NEXT: scf.for %{{.*}} step %{{[a-z0-9_]+}} {
+// CHECK: %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<4x4xf32, #npu.memory_space<vmem>>
+// CHECK: linalg.fill {{.*}}outs(%[[ACC]]
+// CHECK-DAG: memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x8xf32, #npu.memory_space<vmem>>
+// CHECK-DAG: memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x8xf32, #npu.memory_space<vmem>>
+// CHECK: %[[T0:[^ ]+]] = npu.dma_start
+// CHECK-NEXT: %[[T1:[^ ]+]] = npu.dma_start
+// CHECK: scf.for {{.*}} iter_args(%[[A:[^ ]+]] = %[[T0]], %[[B:[^ ]+]] = %[[T1]], {{.*}}) -> (!npu.dma_token, !npu.dma_token,
+// CHECK: %[[N0:[^ ]+]] = npu.dma_start
+// CHECK-NEXT: %[[N1:[^ ]+]] = npu.dma_start
+// CHECK-NEXT: npu.dma_wait %[[A]]
+// CHECK-NEXT: npu.dma_wait %[[B]]
+// CHECK-NEXT: linalg.generic
+// CHECK: scf.yield %[[N0]], %[[N1]],
+// CHECK: npu.dma_wait
+// CHECK-NEXT: npu.dma_wait
+// CHECK-NEXT: linalg.generic
+// CHECK: %[[OUT:[^ ]+]] = npu.dma_start %[[ACC]]
+// CHECK-NEXT: npu.dma_wait %[[OUT]]
+
+// SINGLE-LABEL: func.func @gemm
+// SINGLE-NOT: memref<2x4x8xf32
+// SINGLE: npu.dma_start
+// SINGLE: npu.dma_wait
+func.func @gemm(%x: tensor<8x32xf32>, %w: tensor<12x32xf32>) -> tensor<8x12xf32> {
+  %out = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 8, 12, 32], tile = [1, 4, 4, 8], buffers = 2, sram_bytes = 0>} : (tensor<8x32xf32>, tensor<12x32xf32>) -> tensor<8x12xf32> {
+  ^bb0(%a: tensor<8x32xf32>, %b: tensor<12x32xf32>):
+    %m = npu.matmul %a, %b transpose_rhs : tensor<8x32xf32>, tensor<12x32xf32> -> tensor<8x12xf32>
+    npu.yield %m : tensor<8x12xf32>
+  }
+  return %out : tensor<8x12xf32>
+}
