@@ -1,8 +1,8 @@
 //===- CompileTimeBench.cpp - how fast npu compiles and accounts models --===//
 //
 // Google Benchmark of the work a design-space sweep repeats thousands of
-// times: importing a config.json into npu IR, verifying it, and computing
-// its bill on a target. DeepSeek-V3 (61 layers) for prefill at 4K, 128K and
+// times: importing a config.json into npu IR, verifying it, computing its
+// bill on a target, and running each backend pipeline (tpu-v7, gb300). DeepSeek-V3 (61 layers) for prefill at 4K, 128K and
 // 1M tokens and decode at batch 1 and 256; and the growth with the number of
 // layers. scripts/bench.sh runs it and writes docs/benchmarks.md.
 //
@@ -14,11 +14,13 @@
 #include "npu/Analysis/Bill.h"
 #include "npu/Import/HFConfig.h"
 #include "npu/InitAll.h"
+#include "npu/Pipelines/Pipelines.h"
 #include "npu/Target/Target.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -45,7 +47,7 @@ double peakRssMiB() {
   return usage.ru_maxrss / 1024.0; // ru_maxrss is in KiB on Linux
 }
 
-enum class Step { Import, ImportAndBill };
+enum class Step { Import, ImportAndBill, TpuPipeline, GpuPipeline };
 
 /// One DeepSeek-V3 step: phase (0 prefill, 1 decode), length (tokens per
 /// sequence for prefill, batch for decode), layers (0: the config's 61).
@@ -88,6 +90,21 @@ void run(benchmark::State &state, Step step) {
         state.SkipWithError("bill failed");
       benchmark::DoNotOptimize(bill->total.work.matrixFlops.value());
     }
+    if (step == Step::TpuPipeline || step == Step::GpuPipeline) {
+      // The whole backend: fusion, tiles, cost (and the L2 simulation on
+      // the GPU-like target), the timeline.
+      PassManager pm(&context);
+      TpuPipelineOptions options;
+      if (step == Step::TpuPipeline) {
+        options.target = "tpu-v7";
+        buildTpuPipeline(pm, options);
+      } else {
+        options.target = "gb300";
+        buildGpuPipeline(pm, options);
+      }
+      if (failed(pm.run(*module)))
+        state.SkipWithError("pipeline failed");
+    }
     ops = 0;
     module->walk([&](Operation *) { ++ops; });
   }
@@ -115,4 +132,8 @@ void sizes(benchmark::internal::Benchmark *b) {
 
 BENCHMARK(BM_Import)->Apply(sizes);
 BENCHMARK(BM_ImportAndBill)->Apply(sizes);
+void BM_TpuPipeline(benchmark::State &state) { run(state, Step::TpuPipeline); }
+void BM_GpuPipeline(benchmark::State &state) { run(state, Step::GpuPipeline); }
+BENCHMARK(BM_TpuPipeline)->Apply(sizes);
+BENCHMARK(BM_GpuPipeline)->Apply(sizes);
 BENCHMARK_MAIN();
