@@ -20,7 +20,7 @@ std::string mlir::npu::renderDeltaSvg(const Comparison &cmp, unsigned maxBars) {
                     "minus {1} (GPU-like)",
                     cmp.target[0].getName(), cmp.target[1].getName())
           .str();
-  const double labelRight = 470, zero = 730, half = 250, barH = 14, pitch = 20,
+  const double labelRight = 470, zero = 720, half = 200, barH = 14, pitch = 20,
                top = 60;
   double height = top + pitch * double(rows.size()) + 40;
   svg::Canvas c(1000, height, title);

@@ -3,6 +3,7 @@
 #include "Svg.h"
 #include "npu/Compare/CompareSvg.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -81,8 +82,12 @@ std::string mlir::npu::renderTimelineSvg(const Comparison &cmp) {
   double step = niceStep(span / 1e3, 5) * 1e3;
   for (double t = 0; t <= span * 1.0001; t += step) {
     c.line(X(t), axisY, X(t), axisY + 5, "tick", "black");
-    c.text(X(t), axisY + 18, llvm::formatv("{0}", t / 1e3).str(), "tick",
-           "middle", 10);
+    // Whole microseconds when the step allows, else as many decimals as it
+    // has.
+    int decimals = std::max(0, int(std::ceil(-std::log10(step / 1e3))));
+    c.text(X(t), axisY + 18,
+           llvm::formatv("{0}", llvm::format("%.*f", decimals, t / 1e3)).str(),
+           "tick", "middle", 10);
   }
   c.text(right, axisY + 34, "time (us)", "label", "end", 11);
   return c.finish();
