@@ -2,6 +2,7 @@
 # lit configuration of the npu tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -32,4 +33,9 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.npu_tools_dir, append_path=True)
 tool_dirs = [config.npu_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["npu-opt", "npu-translate", "mlir-runner"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["npu-compare", "npu-opt", "npu-translate", "mlir-runner"], tool_dirs)
+
+# SVG rendering checks run where librsvg2-bin is installed.
+if shutil.which("rsvg-convert"):
+    config.available_features.add("rsvg-convert")

@@ -85,8 +85,15 @@ std::optional<GpuCost> getGpuPhaseCost(const KernelDesc &desc,
 std::optional<llvm::SmallVector<int64_t, 4>>
 chooseGpuTile(const KernelDesc &desc, const GpuParams &p);
 
+/// Kernel launches of one phase: 2 for gated_mlp and moe_ffn (run as two
+/// GEMMs), 1 otherwise.
+int64_t getGpuPhaseLaunches(const KernelDesc &desc);
+/// Launches of a whole kernel: its first phase's (later phases and MoE
+/// repetitions share them), each paying the target's launch overhead.
+int64_t getGpuKernelLaunches(const KernelModel &model);
+
 /// A whole kernel: main phase with `mainTile`, other phases with their
-/// chosen tile, each with the L2 simulation; one launch per kernel.
+/// chosen tile, each with the L2 simulation; getGpuKernelLaunches launches.
 std::optional<GpuCost> getGpuKernelCost(const KernelModel &model,
                                         llvm::ArrayRef<int64_t> mainTile,
                                         const GpuParams &p);

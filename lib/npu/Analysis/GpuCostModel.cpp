@@ -624,6 +624,16 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
   return best;
 }
 
+int64_t mlir::npu::getGpuPhaseLaunches(const KernelDesc &desc) {
+  return desc.kind == KernelKind::GatedMlp || desc.kind == KernelKind::MoeFfn
+             ? 2
+             : 1;
+}
+
+int64_t mlir::npu::getGpuKernelLaunches(const KernelModel &model) {
+  return model.phases.empty() ? 0 : getGpuPhaseLaunches(model.phases.front());
+}
+
 std::optional<GpuCost> mlir::npu::getGpuKernelCost(const KernelModel &model,
                                                    ArrayRef<int64_t> mainTile,
                                                    const GpuParams &p) {
@@ -642,10 +652,7 @@ std::optional<GpuCost> mlir::npu::getGpuKernelCost(const KernelModel &model,
     // one grouped launch.
     GpuCost scaled = *cost;
     double r = double(phase.repeat);
-    double launches =
-        phase.kind == KernelKind::GatedMlp || phase.kind == KernelKind::MoeFfn
-            ? 2
-            : 1;
+    double launches = double(getGpuPhaseLaunches(phase));
     double body = cost->timeNs - launches * p.launchNs;
     scaled.timeNs = body * r + (first ? p.launchNs * launches : 0);
     scaled.computeNs *= r;

@@ -1,0 +1,38 @@
+//===- CompareReport.h - npu-compare's table and JSON -----------*- C++ -*-===//
+//
+// The side-by-side report of a Comparison (docs/compare.md): totals, one
+// line per function and a block per matched kernel row, sorted by the
+// absolute time difference times the function's executions; or the same
+// numbers as JSON with the schema `npu-compare/1`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_COMPARE_COMPAREREPORT_H
+#define NPU_COMPARE_COMPAREREPORT_H
+
+#include "npu/Compare/Compare.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::npu {
+
+/// Launch overhead the GPU-like side pays for `group`: its kernels' launches
+/// (getGpuKernelLaunches: 2 for gated_mlp and moe_ffn, else 1) at the
+/// target's `launch_overhead_ns` (0 on a TPU-like target or for a call).
+double getLaunchNs(const CompareGroup &group, TargetAttr target);
+
+/// The tail of a dispatch: the fraction of the last wave that is filled
+/// (waves - floor(waves); 0 when the waves are whole).
+double getTailFraction(double waves);
+
+/// Prints the text report; `top` limits the kernel rows (0: all).
+void printComparisonText(const Comparison &cmp, llvm::raw_ostream &os,
+                         unsigned top = 0);
+
+/// The report as JSON, schema npu-compare/1.
+llvm::json::Value comparisonToJSON(const Comparison &cmp);
+
+} // namespace mlir::npu
+
+#endif // NPU_COMPARE_COMPAREREPORT_H

@@ -1,0 +1,144 @@
+//===- CostReport.cpp - reading #npu.cost back out of a module ------------===//
+
+#include "npu/Analysis/CostReport.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+static double ns(llvm::APFloat v) { return v.convertToDouble(); }
+
+std::string mlir::npu::getKernelLabel(KernelOp kernel) {
+  std::string label = stringifyKernelKind(kernel.getKind()).str();
+  SmallVector<std::string> names;
+  for (Operation *op : kernel.getComputeOps())
+    names.push_back(op->getName().stripDialect().str());
+  return label + "(" + llvm::join(names, ",") + ")";
+}
+
+std::string mlir::npu::getTileString(Operation *op) {
+  auto tiling = op->getAttrOfType<TilingAttr>("npu.tiling");
+  if (!tiling)
+    return "-";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(tiling.getTile(), os, "x");
+  return s;
+}
+
+llvm::json::Object mlir::npu::costToJSON(CostAttr c) {
+  llvm::json::Object o{{"time_ns", ns(c.getTimeNs())},
+                       {"compute_ns", ns(c.getComputeNs())},
+                       {"memory_ns", ns(c.getMemoryNs())},
+                       {"overhead_ns", ns(c.getOverheadNs())},
+                       {"hbm_read_bytes", c.getHbmReadBytes()},
+                       {"hbm_write_bytes", c.getHbmWriteBytes()},
+                       {"onchip_bytes", c.getOnchipBytes()},
+                       {"flops", c.getFlops()},
+                       {"padded_flops", c.getPaddedFlops()},
+                       {"bound", stringifyCostBound(c.getBound())},
+                       {"matrix_utilization", ns(c.getMatrixUtilization())}};
+  if (auto h = c.getL2HitRate())
+    o["l2_hit_rate"] = ns(*h);
+  if (auto w = c.getWaves())
+    o["waves"] = ns(*w);
+  return o;
+}
+
+llvm::DenseMap<Operation *, int64_t>
+mlir::npu::countCallSites(ModuleOp module) {
+  SymbolTable symbols(module);
+  llvm::DenseMap<Operation *, int64_t> calls;
+  module.walk([&](func::CallOp call) {
+    if (auto f = symbols.lookup<func::FuncOp>(call.getCallee()))
+      ++calls[f];
+  });
+  return calls;
+}
+
+CostAttr mlir::npu::getItemCost(Operation *op) {
+  if (auto cost = op->getAttrOfType<CostAttr>("npu.cost"))
+    return isa<KernelOp, func::CallOp>(op) ? cost : CostAttr();
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call)
+    return {};
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      op, call.getCalleeAttr());
+  return callee ? callee->getAttrOfType<CostAttr>("npu.cost") : CostAttr();
+}
+
+LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
+  llvm::json::Array events;
+  llvm::DenseMap<Operation *, int64_t> calls = countCallSites(module);
+  int64_t pid = 0;
+  auto addKernels = [&](func::FuncOp func, double offsetNs, int64_t p,
+                        int64_t tid) {
+    for (Operation &op : func.getBody().front()) {
+      auto kernel = dyn_cast<KernelOp>(op);
+      auto slot = op.getAttrOfType<SlotAttr>("npu.slot");
+      auto cost = op.getAttrOfType<CostAttr>("npu.cost");
+      if (!kernel || !slot || !cost)
+        continue;
+      llvm::json::Object args = costToJSON(cost);
+      args["tile"] = getTileString(&op);
+      events.push_back(llvm::json::Object{
+          {"name", getKernelLabel(kernel)},
+          {"cat", stringifyKernelKind(kernel.getKind())},
+          {"ph", "X"},
+          {"ts", (offsetNs + ns(slot.getStartNs())) / 1e3},
+          {"dur", (ns(slot.getEndNs()) - ns(slot.getStartNs())) / 1e3},
+          {"pid", p},
+          {"tid", tid},
+          {"args", std::move(args)}});
+    }
+  };
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (calls.lookup(func) || !func->hasAttr("npu.cost"))
+      continue;
+    ++pid;
+    events.push_back(llvm::json::Object{
+        {"name", "process_name"},
+        {"ph", "M"},
+        {"pid", pid},
+        {"args", llvm::json::Object{{"name", "@" + func.getSymName().str()}}}});
+    addKernels(func, 0, pid, 2);
+    for (Operation &op : func.getBody().front()) {
+      auto call = dyn_cast<func::CallOp>(op);
+      auto slot = op.getAttrOfType<SlotAttr>("npu.slot");
+      if (!call || !slot)
+        continue;
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          module, call.getCalleeAttr());
+      if (!callee)
+        continue;
+      double start = ns(slot.getStartNs());
+      events.push_back(
+          llvm::json::Object{{"name", "@" + call.getCallee().str()},
+                             {"cat", "call"},
+                             {"ph", "X"},
+                             {"ts", start / 1e3},
+                             {"dur", (ns(slot.getEndNs()) - start) / 1e3},
+                             {"pid", pid},
+                             {"tid", 1}});
+      addKernels(callee, start, pid, 2);
+    }
+  }
+  llvm::json::Value root(llvm::json::Object{{"traceEvents", std::move(events)},
+                                            {"displayTimeUnit", "ns"}});
+  std::string text;
+  llvm::raw_string_ostream ts(text);
+  ts << root << "\n";
+  if (llvm::Error err = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+        os << text;
+        return llvm::Error::success();
+      })) {
+    return mlir::emitError(module.getLoc(), "cannot write trace '")
+           << path << "': " << llvm::toString(std::move(err));
+  }
+  return success();
+}

@@ -1,0 +1,72 @@
+//===- CompareInput.cpp - what npu-compare compiles -----------------------===//
+
+#include "npu/Compare/CompareInput.h"
+#include "npu/Import/HFConfig.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+OwningOpRef<ModuleOp> mlir::npu::readModuleFile(llvm::SourceMgr &sourceMgr,
+                                                MLIRContext *ctx,
+                                                StringRef path) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, &error);
+  if (!buffer) {
+    emitError(UnknownLoc::get(ctx)) << error;
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  ParserConfig config(ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!module)
+    return nullptr;
+  return module;
+}
+
+OwningOpRef<ModuleOp>
+mlir::npu::importConfigFile(MLIRContext *ctx, StringRef path,
+                            const CompareImportOptions &opts) {
+  Location loc = FileLineColLoc::get(ctx, path, 0, 0);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, &error);
+  if (!buffer) {
+    emitError(loc) << "npu-compare: " << error;
+    return nullptr;
+  }
+  FailureOr<ModelConfig> config = parseHFConfig(buffer->getBuffer(), path, loc);
+  if (failed(config))
+    return nullptr;
+  ImportOptions options;
+  if (opts.phase == "prefill") {
+    options.phase = Phase::Prefill;
+  } else if (opts.phase == "decode") {
+    options.phase = Phase::Decode;
+  } else {
+    emitError(loc) << "--phase must be 'prefill' or 'decode', got '"
+                   << opts.phase << "'";
+    return nullptr;
+  }
+  options.batch = opts.batch;
+  options.seqLen = opts.seqLen;
+  options.contextLen = opts.contextLen;
+  if (failed(verifyImportOptions(*config, options, loc)))
+    return nullptr;
+  OwningOpRef<ModuleOp> module = importModel(*config, options, ctx);
+  if (!module)
+    return nullptr;
+  if (Type type = findOversizedType(*module)) {
+    emitError(loc) << path << ": the model has a tensor of type " << type
+                   << ", beyond npu IR's limits; reduce --batch, --seq-len or "
+                      "--context-len";
+    return nullptr;
+  }
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}

@@ -1,0 +1,115 @@
+//===- CompareJSON.cpp - npu-compare's report as JSON (npu-compare/1) -----===//
+
+#include "npu/Analysis/CostReport.h"
+#include "npu/Compare/CompareReport.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::npu;
+
+static double ns(llvm::APFloat v) { return v.convertToDouble(); }
+
+static const char *kSide[2] = {"tpu", "gpu"};
+
+namespace {
+llvm::json::Object targetToJSON(TargetAttr t) {
+  llvm::json::Object o{
+      {"name", t.getName()},
+      {"kind", stringifyTargetKind(t.getKind())},
+      {"peak_bf16_flop_per_s", ns(t.getPeakBf16FlopPerS())},
+      {"hbm_bandwidth_bytes_per_s", ns(t.getHbmBandwidthBytesPerS())},
+      {"onchip_sram_bytes", t.getOnChipSramBytes()}};
+  if (auto gpu = t.getGpu())
+    o["launch_overhead_ns"] = ns(gpu.getLaunchOverheadNs());
+  return o;
+}
+
+llvm::json::Value groupToJSON(const CompareGroup &g, TargetAttr target) {
+  if (g.empty())
+    return nullptr;
+  llvm::json::Array items;
+  for (const CompareItem &i : g.items) {
+    llvm::json::Object k = costToJSON(i.cost);
+    k["name"] = i.label;
+    k["tile"] = i.tile;
+    k["call"] = i.isCall;
+    k["start_ns"] = i.startNs;
+    k["end_ns"] = i.endNs;
+    if (!i.isCall) {
+      k["matrix_flops"] = i.matrixFlops;
+      k["padding_flops"] = i.cost.getPaddedFlops() - i.matrixFlops;
+      k["launches"] = i.launches;
+    }
+    items.push_back(std::move(k));
+  }
+  llvm::json::Object o = costToJSON(g.cost);
+  o["label"] = g.label();
+  o["tile"] = g.tiles();
+  o["padding_flops"] = g.paddingFlops();
+  o["launch_ns"] = getLaunchNs(g, target);
+  if (auto w = g.cost.getWaves())
+    o["tail_fraction"] = getTailFraction(ns(*w));
+  o["items"] = std::move(items);
+  return o;
+}
+
+llvm::json::Object rowToJSON(const CompareRow &r, const Comparison &cmp) {
+  llvm::json::Array diff;
+  for (const std::string &d : r.differences())
+    diff.push_back(d);
+  llvm::json::Object o{{"call", r.isCall()},
+                       {"matched", r.isMatched()},
+                       {"delta_ns", r.deltaNs()},
+                       {"weighted_delta_ns", r.weightedDeltaNs()},
+                       {"differences", std::move(diff)}};
+  for (int s = 0; s < 2; ++s)
+    o[kSide[s]] = groupToJSON(r.side[s], cmp.target[s]);
+  return o;
+}
+} // namespace
+
+llvm::json::Value mlir::npu::comparisonToJSON(const Comparison &cmp) {
+  llvm::json::Array functions;
+  for (const CompareFunction &f : cmp.functions) {
+    llvm::json::Array rows;
+    for (const CompareRow &r : f.rows)
+      rows.push_back(rowToJSON(r, cmp));
+    double d = ns(f.total[0].getTimeNs()) - ns(f.total[1].getTimeNs());
+    functions.push_back(
+        llvm::json::Object{{"name", f.name},
+                           {"calls", f.calls},
+                           {"root", f.isRoot},
+                           {"tpu", costToJSON(f.total[0])},
+                           {"gpu", costToJSON(f.total[1])},
+                           {"delta_ns", d},
+                           {"weighted_delta_ns", d * double(f.calls)},
+                           {"rows", std::move(rows)}});
+  }
+  // The ranking refers to rows by function and index.
+  llvm::json::Array ranking;
+  for (const CompareRow *r : cmp.rankedKernelRows()) {
+    for (const CompareFunction &f : cmp.functions) {
+      if (f.name != r->function)
+        continue;
+      int64_t index = r - f.rows.data();
+      ranking.push_back(llvm::json::Object{
+          {"function", f.name},
+          {"row", index},
+          {"label", r->side[r->side[0].empty() ? 1 : 0].label()},
+          {"weighted_delta_ns", r->weightedDeltaNs()}});
+    }
+  }
+  llvm::json::Object total{{"tpu", costToJSON(cmp.total[0])},
+                           {"gpu", costToJSON(cmp.total[1])},
+                           {"delta_ns", ns(cmp.total[0].getTimeNs()) -
+                                            ns(cmp.total[1].getTimeNs())}};
+  return llvm::json::Object{{"schema", "npu-compare/1"},
+                            {"tpu", targetToJSON(cmp.target[0])},
+                            {"gpu", targetToJSON(cmp.target[1])},
+                            {"entry", cmp.entry},
+                            {"roots", llvm::json::Array(cmp.roots)},
+                            {"total", std::move(total)},
+                            {"functions", std::move(functions)},
+                            {"ranking", std::move(ranking)}};
+}

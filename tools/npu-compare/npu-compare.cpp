@@ -1,0 +1,170 @@
+//===- npu-compare.cpp - one workload on a TPU-like and a GPU-like target -===//
+//
+// Compiles an npu IR module (or a config.json, imported) with the TPU-like
+// and the GPU-like pipelines and prints the two side by side
+// (docs/compare.md). The work is in npu/Compare; this file only reads the
+// options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Compare/Compare.h"
+#include "npu/Compare/CompareInput.h"
+#include "npu/Compare/CompareReport.h"
+#include "npu/Compare/CompareSvg.h"
+#include "npu/InitAll.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+cl::OptionCategory cat("npu-compare options");
+cl::opt<std::string> input(cl::Positional,
+                           cl::desc("<npu IR module (.mlir), '-' for stdin>"),
+                           cl::init("-"), cl::cat(cat));
+cl::opt<std::string>
+    config("config",
+           cl::desc("Import this Hugging Face config.json instead of reading "
+                    "a module"),
+           cl::cat(cat));
+cl::opt<std::string> phase("phase", cl::desc("--config: prefill or decode"),
+                           cl::init("prefill"), cl::cat(cat));
+cl::opt<int64_t> batch("batch", cl::desc("--config: sequences per step"),
+                       cl::init(1), cl::cat(cat));
+cl::opt<int64_t> seqLen("seq-len",
+                        cl::desc("--config prefill: tokens per sequence"),
+                        cl::init(4096), cl::cat(cat));
+cl::opt<int64_t>
+    contextLen("context-len",
+               cl::desc("--config decode: tokens in the KV cache per sequence"),
+               cl::init(4096), cl::cat(cat));
+cl::opt<std::string> tpu("tpu",
+                         cl::desc("TPU-like target (name in npu-target/ or "
+                                  "path)"),
+                         cl::init("tpu-v7"), cl::cat(cat));
+cl::opt<std::string> gpu("gpu",
+                         cl::desc("GPU-like target (name in npu-target/ or "
+                                  "path)"),
+                         cl::init("gb300"), cl::cat(cat));
+cl::opt<std::string>
+    pair("pair",
+         cl::desc("Shorthand: --pair=X is --tpu=X-tpu --gpu=X-gpu (e.g. "
+                  "same-silicon, mock)"),
+         cl::cat(cat));
+cl::opt<std::string> format("format", cl::desc("text or json"),
+                            cl::init("text"), cl::cat(cat));
+cl::opt<unsigned> top("top",
+                      cl::desc("Text: print only the N kernel rows with the "
+                               "largest difference (0: all)"),
+                      cl::init(0), cl::cat(cat));
+cl::opt<std::string> output("o", cl::desc("Output file ('-': stdout)"),
+                            cl::init("-"), cl::cat(cat));
+cl::opt<std::string>
+    traceDir("trace-dir",
+             cl::desc("Write tpu-trace.json and gpu-trace.json (Chrome "
+                      "traces) here"),
+             cl::cat(cat));
+cl::opt<std::string>
+    svgDir("svg-dir",
+           cl::desc("Write roofline-tpu.svg, roofline-gpu.svg, "
+                    "timeline.svg and delta.svg here"),
+           cl::cat(cat));
+
+int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
+  Location loc = UnknownLoc::get(&ctx);
+  if (format != "text" && format != "json") {
+    emitError(loc) << "--format must be 'text' or 'json', got '" << format
+                   << "'";
+    return 1;
+  }
+  std::string tpuName = tpu, gpuName = gpu;
+  if (pair.getNumOccurrences()) {
+    if (tpu.getNumOccurrences() || gpu.getNumOccurrences()) {
+      emitError(loc) << "--pair cannot be combined with --tpu or --gpu";
+      return 1;
+    }
+    tpuName = pair + "-tpu";
+    gpuName = pair + "-gpu";
+  }
+  if (failed(npu::loadCompareTarget(&ctx, tpuName, npu::TargetKind::Tpu,
+                                    "--tpu", loc)) ||
+      failed(npu::loadCompareTarget(&ctx, gpuName, npu::TargetKind::Gpu,
+                                    "--gpu", loc)))
+    return 1;
+
+  OwningOpRef<ModuleOp> module;
+  if (config.getNumOccurrences()) {
+    if (input != "-") {
+      emitError(loc) << "give either a module file or --config, not both";
+      return 1;
+    }
+    npu::CompareImportOptions options;
+    options.phase = phase;
+    options.batch = batch;
+    options.seqLen = seqLen;
+    options.contextLen = contextLen;
+    module = npu::importConfigFile(&ctx, config, options);
+  } else {
+    module = npu::readModuleFile(sourceMgr, &ctx, input);
+  }
+  if (!module)
+    return 1;
+
+  FailureOr<npu::Comparison> cmp =
+      npu::compareModule(*module, tpuName, gpuName);
+  if (failed(cmp))
+    return 1;
+  if (!traceDir.empty() &&
+      failed(npu::writeComparisonTraces(*cmp, traceDir, loc)))
+    return 1;
+  if (!svgDir.empty() && failed(npu::writeComparisonSvgs(*cmp, svgDir, loc)))
+    return 1;
+
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(output, &error);
+  if (!out) {
+    emitError(loc) << error;
+    return 1;
+  }
+  if (format == "json")
+    out->os() << llvm::formatv("{0:2}", npu::comparisonToJSON(*cmp)) << "\n";
+  else
+    npu::printComparisonText(*cmp, out->os(), top);
+  out->keep();
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(cat);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "npu-compare: one workload compiled for a TPU-like and a GPU-like "
+      "target, side by side\n");
+  DialectRegistry registry;
+  npu::registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  // Errors about options have no location: "npu-compare: error: ...".
+  ScopedDiagnosticHandler unlocated(&ctx, [](Diagnostic &diag) {
+    if (!isa<UnknownLoc>(diag.getLocation()))
+      return failure(); // to the source manager's handler
+    llvm::errs() << "npu-compare: "
+                 << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: "
+                                                                     : "note: ")
+                 << diag << "\n";
+    return success();
+  });
+  return run(ctx, sourceMgr);
+}
