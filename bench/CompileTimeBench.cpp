@@ -2,9 +2,10 @@
 //
 // Google Benchmark of the work a design-space sweep repeats thousands of
 // times: importing a config.json into npu IR, verifying it, computing its
-// bill on a target, and running each backend pipeline (tpu-v7, gb300). DeepSeek-V3 (61 layers) for prefill at 4K, 128K and
-// 1M tokens and decode at batch 1 and 256; and the growth with the number of
-// layers. scripts/bench.sh runs it and writes docs/benchmarks.md.
+// bill on a target, and running each backend pipeline (tpu-v7, gb300).
+// DeepSeek-V3 (61 layers) for prefill at 4K, 128K and 1M tokens and decode at
+// batch 1 and 256; and the growth with the number of layers. scripts/bench.sh
+// runs it and writes docs/benchmarks.md.
 //
 // Each iteration starts from the config text, in a fresh MLIRContext, so
 // that no state carries over between iterations.

@@ -1,0 +1,69 @@
+// RUN: npu-opt %s --npu-tpu-double-buffer | FileCheck %s
+
+// The GEMM of tpu-insert-dma.mlir after that pass: the K loop's operand
+// loads get two VMEM buffers each; the first tile is loaded before the loop,
+// and each iteration starts the next tile's DMAs before waiting on the
+// current tile's (carried as loop values) and computing on it. The M and N
+// loops, which had no loads of their own, are left alone.
+// CHECK-LABEL: func.func @gemm
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: iter_args
+// CHECK: %[[XB:.*]] = memref.alloc() {{.*}} : memref<2x4x8xf32, #npu.memory_space<vmem>>
+// CHECK: %[[WB:.*]] = memref.alloc() {{.*}} : memref<2x4x8xf32, #npu.memory_space<vmem>>
+// CHECK: %[[T0:.*]] = npu.dma_start
+// CHECK: %[[T1:.*]] = npu.dma_start
+// CHECK: scf.for {{.*}} iter_args(%[[A:.*]] = %[[T0]], %[[B:.*]] = %[[T1]], {{.*}}) -> (!npu.dma_token, !npu.dma_token,
+// CHECK: npu.dma_start
+// CHECK: npu.dma_start
+// CHECK: npu.dma_wait %[[A]]
+// CHECK-NEXT: npu.dma_wait %[[B]]
+// CHECK-NEXT: linalg.generic
+// CHECK: scf.yield
+// The last tile, after the loop.
+// CHECK: npu.dma_wait
+// CHECK: npu.dma_wait
+// CHECK: linalg.generic
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+module {
+  func.func @gemm(%arg0: memref<8x16xf32, #npu.memory_space<hbm>>, %arg1: memref<12x16xf32, #npu.memory_space<hbm>>) -> memref<8x12xf32, #npu.memory_space<hbm>> {
+    %c16 = arith.constant 16 : index
+    %c4 = arith.constant 4 : index
+    %c12 = arith.constant 12 : index
+    %c8 = arith.constant 8 : index
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %alloc = memref.alloc() {alignment = 64 : i64} : memref<8x12xf32, #npu.memory_space<hbm>>
+    scf.for %arg2 = %c0 to %c8 step %c4 {
+      scf.for %arg3 = %c0 to %c12 step %c4 {
+        %subview = memref.subview %arg0[%arg2, 0] [4, 16] [1, 1] : memref<8x16xf32, #npu.memory_space<hbm>> to memref<4x16xf32, strided<[16, 1], offset: ?>, #npu.memory_space<hbm>>
+        %subview_0 = memref.subview %arg1[%arg3, 0] [4, 16] [1, 1] : memref<12x16xf32, #npu.memory_space<hbm>> to memref<4x16xf32, strided<[16, 1], offset: ?>, #npu.memory_space<hbm>>
+        %subview_1 = memref.subview %alloc[%arg2, %arg3] [4, 4] [1, 1] : memref<8x12xf32, #npu.memory_space<hbm>> to memref<4x4xf32, strided<[12, 1], offset: ?>, #npu.memory_space<hbm>>
+        %alloc_2 = memref.alloc() {alignment = 64 : i64} : memref<4x4xf32, #npu.memory_space<vmem>>
+        linalg.fill ins(%cst : f32) outs(%alloc_2 : memref<4x4xf32, #npu.memory_space<vmem>>)
+        scf.for %arg4 = %c0 to %c16 step %c8 {
+          %subview_3 = memref.subview %subview[0, %arg4] [4, 8] [1, 1] : memref<4x16xf32, strided<[16, 1], offset: ?>, #npu.memory_space<hbm>> to memref<4x8xf32, strided<[16, 1], offset: ?>, #npu.memory_space<hbm>>
+          %subview_4 = memref.subview %subview_0[0, %arg4] [4, 8] [1, 1] : memref<4x16xf32, strided<[16, 1], offset: ?>, #npu.memory_space<hbm>> to memref<4x8xf32, strided<[16, 1], offset: ?>, #npu.memory_space<hbm>>
+          %alloc_5 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32, #npu.memory_space<vmem>>
+          %1 = npu.dma_start %subview_3, %alloc_5 : memref<4x8xf32, strided<[16, 1], offset: ?>, #npu.memory_space<hbm>>, memref<4x8xf32, #npu.memory_space<vmem>>
+          %alloc_6 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32, #npu.memory_space<vmem>>
+          %2 = npu.dma_start %subview_4, %alloc_6 : memref<4x8xf32, strided<[16, 1], offset: ?>, #npu.memory_space<hbm>>, memref<4x8xf32, #npu.memory_space<vmem>>
+          npu.dma_wait %1
+          npu.dma_wait %2
+          linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%alloc_5, %alloc_6 : memref<4x8xf32, #npu.memory_space<vmem>>, memref<4x8xf32, #npu.memory_space<vmem>>) outs(%alloc_2 : memref<4x4xf32, #npu.memory_space<vmem>>) {
+          ^bb0(%in: f32, %in_7: f32, %out: f32):
+            %3 = arith.mulf %in, %in_7 : f32
+            %4 = arith.addf %out, %3 : f32
+            linalg.yield %4 : f32
+          }
+        }
+        %0 = npu.dma_start %alloc_2, %subview_1 : memref<4x4xf32, #npu.memory_space<vmem>>, memref<4x4xf32, strided<[12, 1], offset: ?>, #npu.memory_space<hbm>>
+        npu.dma_wait %0
+      }
+    }
+    return %alloc : memref<8x12xf32, #npu.memory_space<hbm>>
+  }
+}
+
