@@ -11,6 +11,7 @@
 #include "npu/Compare/CompareInput.h"
 #include "npu/Compare/CompareReport.h"
 #include "npu/Compare/CompareSvg.h"
+#include "npu/Compare/DynamicMoE.h"
 #include "npu/InitAll.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -78,6 +79,19 @@ cl::opt<std::string>
                     "timeline.svg and delta.svg here"),
            cl::cat(cat));
 
+cl::list<std::string> moeLoad(
+    "moe-load",
+    cl::desc("Dynamic MoE routing scenarios (uniform, zipf:<s>, "
+             "hot:<share>; comma-separated): static capacity plan on the "
+             "TPU-like target vs the actual loads on the GPU-like one"),
+    cl::CommaSeparated, cl::cat(cat));
+cl::opt<double> capacityFactor(
+    "capacity-factor",
+    cl::desc("--moe-load: slots per expert = ceil(factor * T * k / E)"),
+    cl::init(1.25), cl::cat(cat));
+cl::opt<uint64_t> seed("seed", cl::desc("--moe-load: sampling seed"),
+                       cl::init(1), cl::cat(cat));
+
 int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   Location loc = UnknownLoc::get(&ctx);
   if (format != "text" && format != "json") {
@@ -118,6 +132,22 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   if (!module)
     return 1;
 
+  // Dynamic scenarios read the graph-level module, before compiling.
+  std::vector<npu::MoEScenario> scenarios;
+  if (!moeLoad.empty()) {
+    FailureOr<npu::TargetAttr> t = npu::loadCompareTarget(
+        &ctx, tpuName, npu::TargetKind::Tpu, "--tpu", loc);
+    FailureOr<npu::TargetAttr> g = npu::loadCompareTarget(
+        &ctx, gpuName, npu::TargetKind::Gpu, "--gpu", loc);
+    if (failed(t) || failed(g))
+      return 1;
+    FailureOr<std::vector<npu::MoEScenario>> s =
+        npu::runMoEScenarios(*module, moeLoad, capacityFactor, seed, *t, *g);
+    if (failed(s))
+      return 1;
+    scenarios = std::move(*s);
+  }
+
   FailureOr<npu::Comparison> cmp =
       npu::compareModule(*module, tpuName, gpuName);
   if (failed(cmp))
@@ -134,10 +164,16 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     emitError(loc) << error;
     return 1;
   }
-  if (format == "json")
-    out->os() << llvm::formatv("{0:2}", npu::comparisonToJSON(*cmp)) << "\n";
-  else
+  if (format == "json") {
+    llvm::json::Value json = npu::comparisonToJSON(*cmp);
+    if (!scenarios.empty())
+      json.getAsObject()->try_emplace("dynamic_moe",
+                                      npu::moeScenariosToJSON(scenarios));
+    out->os() << llvm::formatv("{0:2}", json) << "\n";
+  } else {
     npu::printComparisonText(*cmp, out->os(), top);
+    npu::printMoEScenarios(scenarios, out->os());
+  }
   out->keep();
   return 0;
 }
