@@ -11,6 +11,8 @@
 
 #include "npu/Analysis/KernelModel.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 #include <optional>
 
 namespace mlir::npu {
@@ -42,6 +44,12 @@ int64_t getSramCapacity(TargetAttr target);
 /// the tile is malformed or does not fit.
 std::optional<CostAttr> getKernelCost(const KernelModel &model,
                                       TilingAttr tiling, TargetAttr target);
+
+/// Writes `npu.cost` on every tiled npu.kernel of `module` for the module's
+/// target, which must be of kind `kind`; `pass` names the caller in
+/// diagnostics. The body of npu-tpu-estimate-cost and npu-gpu-estimate-cost.
+LogicalResult annotateKernelCosts(ModuleOp module, TargetKind kind,
+                                  StringRef pass);
 
 /// Modelled time of the kernel with its best tile (nullopt: no tile fits).
 std::optional<double> estimateKernelNs(const KernelModel &model,

@@ -162,3 +162,34 @@ std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,
     return std::nullopt;
   return cost->timeNs;
 }
+
+LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
+                                             StringRef pass) {
+  FailureOr<TargetAttr> target = getModuleTarget(module, pass);
+  if (failed(target))
+    return failure();
+  if (target->getKind() != kind)
+    return module.emitError()
+           << pass << ": target '" << target->getName() << "' is not "
+           << (kind == TargetKind::Tpu ? "TPU" : "GPU") << "-like";
+  WalkResult result = module.walk([&](KernelOp kernel) {
+    auto tiling = kernel->getAttrOfType<TilingAttr>("npu.tiling");
+    FailureOr<KernelModel> model = describeKernel(kernel);
+    if (!tiling || failed(model)) {
+      kernel.emitError() << pass
+                         << ": kernel has no valid 'npu.tiling' (run "
+                            "npu-decide-tiles first)";
+      return WalkResult::interrupt();
+    }
+    std::optional<CostAttr> cost = getKernelCost(*model, tiling, *target);
+    if (!cost) {
+      kernel.emitError() << pass << ": tile [" << tiling.getTile()
+                         << "] does not fit, or a count of this kernel "
+                            "overflows 64 bits";
+      return WalkResult::interrupt();
+    }
+    kernel->setAttr("npu.cost", *cost);
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

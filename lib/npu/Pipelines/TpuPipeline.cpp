@@ -8,38 +8,39 @@
 
 using namespace mlir;
 
-void mlir::npu::buildTpuPipeline(OpPassManager &pm,
-                                 const TpuPipelineOptions &options) {
+/// Both backends run the same passes; the target's kind selects each shared
+/// pass's policy, and only the cost pass differs.
+static void buildBackendPipeline(OpPassManager &pm,
+                                 const npu::TpuPipelineOptions &options,
+                                 std::unique_ptr<Pass> costPass) {
   // The target first: every later pass reads it from the module.
   pm.addPass(npu::createNpuSetTarget({options.target}));
-  // Decide fusion with the target's cost model, then apply it: kernels
-  // are the unit of everything below.
+  // Decide fusion with the target's cost model (a GPU group also pays
+  // launches and L2), then apply it: kernels are the unit of everything
+  // below.
   pm.addPass(npu::createNpuDecideFusion());
   pm.addPass(npu::createNpuFormKernels());
-  // Tiles from the target's SRAM and matrix unit, then the contract that
-  // every tile fits, checked independently of the pass that chose them.
+  // Tiles (TPU: from SRAM and the matrix unit; GPU: thread blocks that fit
+  // an SM), then the contract that every tile fits, checked independently
+  // of the pass that chose them.
   pm.addPass(npu::createNpuDecideTiles());
   pm.addPass(npu::createNpuVerifyTiles());
-  // Price each kernel's pipelined tile loop, then lay kernels (and calls)
-  // on the static timeline; function totals come from the timeline.
-  pm.addPass(npu::createNpuTpuEstimateCost());
+  // Price each kernel, then lay kernels (and calls) on the timeline;
+  // function totals come from the timeline.
+  pm.addPass(std::move(costPass));
   pm.addPass(npu::createNpuScheduleKernels());
+}
+
+void mlir::npu::buildTpuPipeline(OpPassManager &pm,
+                                 const TpuPipelineOptions &options) {
+  // The pipelined tile loop of each kernel in closed form.
+  buildBackendPipeline(pm, options, npu::createNpuTpuEstimateCost());
 }
 
 void mlir::npu::buildGpuPipeline(OpPassManager &pm,
                                  const TpuPipelineOptions &options) {
-  pm.addPass(npu::createNpuSetTarget({options.target}));
-  // The same fusion and tiling machinery; the target's kind selects the
-  // policy (the GPU model prices a group with launches and L2, and a tile
-  // is a thread block that must fit an SM).
-  pm.addPass(npu::createNpuDecideFusion());
-  pm.addPass(npu::createNpuFormKernels());
-  pm.addPass(npu::createNpuDecideTiles());
-  pm.addPass(npu::createNpuVerifyTiles());
-  // Occupancy, waves, the simulated L2 and launch overheads per kernel,
-  // then kernels back to back on the stream.
-  pm.addPass(npu::createNpuGpuEstimateCost());
-  pm.addPass(npu::createNpuScheduleKernels());
+  // Occupancy, waves, the simulated L2 and launch overheads per kernel.
+  buildBackendPipeline(pm, options, npu::createNpuGpuEstimateCost());
 }
 
 void mlir::npu::registerTpuPipeline() {

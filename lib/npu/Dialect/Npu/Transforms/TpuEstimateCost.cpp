@@ -15,36 +15,9 @@ namespace {
 struct NpuTpuEstimateCostPass
     : public npu::impl::NpuTpuEstimateCostBase<NpuTpuEstimateCostPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    FailureOr<TargetAttr> target =
-        getModuleTarget(module, "npu-tpu-estimate-cost");
-    if (failed(target))
-      return signalPassFailure();
-    if (!target->getTpu()) {
-      module.emitError("npu-tpu-estimate-cost: target '")
-          << target->getName() << "' is not TPU-like";
-      return signalPassFailure();
-    }
-    WalkResult result = module.walk([&](KernelOp kernel) {
-      auto tiling = kernel->getAttrOfType<TilingAttr>("npu.tiling");
-      FailureOr<KernelModel> model = describeKernel(kernel);
-      if (!tiling || failed(model)) {
-        kernel.emitError("npu-tpu-estimate-cost: kernel has no valid "
-                         "'npu.tiling' (run npu-decide-tiles first)");
-        return WalkResult::interrupt();
-      }
-      std::optional<CostAttr> cost = getKernelCost(*model, tiling, *target);
-      if (!cost) {
-        kernel.emitError("npu-tpu-estimate-cost: tile [")
-            << tiling.getTile() << "] does not fit, or a count of this "
-            << "kernel overflows 64 bits";
-        return WalkResult::interrupt();
-      }
-      kernel->setAttr("npu.cost", *cost);
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      return signalPassFailure();
+    if (failed(annotateKernelCosts(getOperation(), TargetKind::Tpu,
+                                   "npu-tpu-estimate-cost")))
+      signalPassFailure();
   }
 };
 } // namespace
