@@ -101,6 +101,16 @@ int64_t countVisitedTiles(int64_t qLen, int64_t kvLen, int64_t tq, int64_t tkv,
 /// arithmetic.
 __int128 floorSum(int64_t n, int64_t m, int64_t a, int64_t b);
 
+/// Peak matrix FLOP/s of `target` for operands of `matrixType`. A chip
+/// without that dtype's rate (fp8 on an A100), or no matrix type at all,
+/// runs at bf16's. Shared by the bill and both cost models.
+double getMatrixPeakFlopPerS(TargetAttr target, Type matrixType);
+
+/// The bound of a modelled time: `overhead` if that part exceeds both
+/// others, else `compute` or `memory`, whichever is larger (compute on a
+/// tie). Shared by both cost models and the function totals.
+CostBound classifyBound(double computeNs, double memoryNs, double overheadNs);
+
 /// Size of `n` split into tiles of `t`, each padded up to a multiple of
 /// `granule`: (n / t) * roundUp(t, g) + roundUp(n % t, g).
 int64_t paddedExtent(int64_t n, int64_t t, int64_t granule);

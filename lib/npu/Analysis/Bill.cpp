@@ -1,6 +1,7 @@
 //===- Bill.cpp - the accounting of a model on a chip ---------------------===//
 
 #include "npu/Analysis/Bill.h"
+#include "npu/Analysis/KernelModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -35,14 +36,12 @@ static Type getMatrixType(Operation *op) {
 Roofline mlir::npu::getRoofline(const Work &work, Type matrixType,
                                 TargetAttr target) {
   // A chip without the dtype's rate (fp8 on an A100) runs it at bf16's.
-  std::optional<double> peak = target.getPeakFlopPerS(matrixType);
-  if (!peak)
-    peak = target.getPeakFlopPerS(TargetDtype::BF16);
+  double peak = getMatrixPeakFlopPerS(target, matrixType);
   double vector = target.getVectorFlopPerS().convertToDouble();
   double transc = target.getTranscendentalPerS().convertToDouble();
   double bw = target.getHbmBandwidthBytesPerS().convertToDouble();
   Roofline r;
-  r.computeSeconds = double(work.matrixFlops.value()) / *peak +
+  r.computeSeconds = double(work.matrixFlops.value()) / peak +
                      double(work.vectorFlops.value()) / vector +
                      double(work.transcendentalFlops.value()) / transc;
   r.memorySeconds = double((work.bytesRead + work.bytesWritten).value()) / bw;

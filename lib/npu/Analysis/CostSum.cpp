@@ -1,6 +1,7 @@
 //===- CostSum.cpp - adding up #npu.cost ----------------------------------===//
 
 #include "npu/Analysis/CostSum.h"
+#include "npu/Analysis/KernelModel.h"
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -42,11 +43,7 @@ std::optional<CostAttr> CostSum::get(MLIRContext *ctx, double makespan) const {
           p = toInt(padded);
   if (r < 0 || w < 0 || f < 0 || p < 0)
     return std::nullopt;
-  CostBound bound = CostBound::Compute;
-  if (overheadNs > computeNs && overheadNs > memoryNs)
-    bound = CostBound::Overhead;
-  else if (memoryNs > computeNs)
-    bound = CostBound::Memory;
+  CostBound bound = classifyBound(computeNs, memoryNs, overheadNs);
   double util = makespan > 0 ? std::min(1.0, busyMatrixNs / makespan) : 0;
   std::optional<llvm::APFloat> hit, wv;
   if (hasL2)

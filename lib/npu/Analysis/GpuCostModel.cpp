@@ -65,18 +65,11 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target) {
 }
 
 double GpuParams::matrixPerNsPerSM(Type matrixType) const {
-  std::optional<double> peak;
-  if (matrixType)
-    peak = target.getPeakFlopPerS(matrixType);
-  if (!peak)
-    peak = target.getPeakFlopPerS(TargetDtype::BF16);
-  return *peak / double(sms) * 1e-9;
+  return getMatrixPeakFlopPerS(target, matrixType) / double(sms) * 1e-9;
 }
 
 CostBound GpuCost::getBound() const {
-  if (overheadNs > computeNs && overheadNs > memoryNs)
-    return CostBound::Overhead;
-  return computeNs >= memoryNs ? CostBound::Compute : CostBound::Memory;
+  return classifyBound(computeNs, memoryNs, overheadNs);
 }
 
 GpuCost &GpuCost::operator+=(const GpuCost &o) {

@@ -36,6 +36,22 @@ __int128 mlir::npu::floorSum(int64_t n, int64_t m, int64_t a, int64_t b) {
   return ans;
 }
 
+double mlir::npu::getMatrixPeakFlopPerS(TargetAttr target, Type matrixType) {
+  std::optional<double> peak;
+  if (matrixType)
+    peak = target.getPeakFlopPerS(matrixType);
+  if (!peak)
+    peak = target.getPeakFlopPerS(TargetDtype::BF16);
+  return *peak;
+}
+
+CostBound mlir::npu::classifyBound(double computeNs, double memoryNs,
+                                   double overheadNs) {
+  if (overheadNs > computeNs && overheadNs > memoryNs)
+    return CostBound::Overhead;
+  return computeNs >= memoryNs ? CostBound::Compute : CostBound::Memory;
+}
+
 int64_t mlir::npu::paddedExtent(int64_t n, int64_t t, int64_t granule) {
   return (n / t) * llvm::alignTo(t, granule) +
          static_cast<int64_t>(llvm::alignTo(n % t, granule));

@@ -44,18 +44,11 @@ FailureOr<TpuParams> TpuParams::get(TargetAttr target) {
 }
 
 double TpuParams::matrixPerNs(Type matrixType) const {
-  std::optional<double> peak;
-  if (matrixType)
-    peak = target.getPeakFlopPerS(matrixType);
-  if (!peak)
-    peak = target.getPeakFlopPerS(TargetDtype::BF16);
-  return *peak / double(cores) * 1e-9;
+  return getMatrixPeakFlopPerS(target, matrixType) / double(cores) * 1e-9;
 }
 
 CostBound TpuCost::getBound() const {
-  if (overheadNs > computeNs && overheadNs > memoryNs)
-    return CostBound::Overhead;
-  return computeNs >= memoryNs ? CostBound::Compute : CostBound::Memory;
+  return classifyBound(computeNs, memoryNs, overheadNs);
 }
 
 TpuCost &TpuCost::operator+=(const TpuCost &o) {
