@@ -18,21 +18,9 @@ TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse passes target import)
 JOBS=${NPU_FUZZ_JOBS:-$(nproc)}
 
-scripts/install-deps.sh cmake ninja-build lld python3 clang-22 libclang-rt-22-dev libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-
-# -O1 with line tables: the usual fuzzing build (fast enough, readable stack
-# traces); FuzzFlags.cmake adds the sanitizers and turns assertions on.
-if [ ! -f build-fuzz/build.ninja ]; then
-  CC=clang-22 CXX=clang++-22 cmake -G Ninja -S . -B build-fuzz \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    -DLLVM_USE_LINKER=lld \
-    -DNPU_ENABLE_FUZZERS=ON
-fi
-ninja -C build-fuzz npu-fuzzers npu-translate
+# The sanitized build shared with scripts/sanitize.sh (clang, ASan, UBSan,
+# coverage; fuzz/FuzzFlags.cmake).
+scripts/build-sanitized.sh npu-fuzzers npu-translate
 
 OUT=build-fuzz/fuzz
 BIN=build-fuzz/bin

@@ -5,6 +5,7 @@
 #include "npu/Analysis/TpuCostModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Threading.h"
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -172,6 +173,19 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
     return module.emitError()
            << pass << ": target '" << target->getName() << "' is not "
            << (kind == TargetKind::Tpu ? "TPU" : "GPU") << "-like";
+  // Describe every kernel first (reads the IR; errors in IR order), then
+  // price them in parallel: the models are pure functions of the kernel's
+  // description, its tiling and the target, and the GPU-like one's L2
+  // simulation dominates compile time (docs/benchmarks.md). Attributes are
+  // uniqued by the context, which is thread-safe; the IR is written back in
+  // order afterwards.
+  struct Job {
+    KernelOp kernel;
+    TilingAttr tiling;
+    KernelModel model;
+    std::optional<CostAttr> cost;
+  };
+  std::vector<Job> jobs;
   WalkResult result = module.walk([&](KernelOp kernel) {
     auto tiling = kernel->getAttrOfType<TilingAttr>("npu.tiling");
     FailureOr<KernelModel> model = describeKernel(kernel);
@@ -181,15 +195,20 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
                             "npu-decide-tiles first)";
       return WalkResult::interrupt();
     }
-    std::optional<CostAttr> cost = getKernelCost(*model, tiling, *target);
-    if (!cost) {
-      kernel.emitError() << pass << ": tile [" << tiling.getTile()
-                         << "] does not fit, or a count of this kernel "
-                            "overflows 64 bits";
-      return WalkResult::interrupt();
-    }
-    kernel->setAttr("npu.cost", *cost);
+    jobs.push_back({kernel, tiling, std::move(*model), std::nullopt});
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  parallelForEach(module.getContext(), jobs, [&](Job &job) {
+    job.cost = getKernelCost(job.model, job.tiling, *target);
+  });
+  for (Job &job : jobs) {
+    if (!job.cost)
+      return job.kernel.emitError()
+             << pass << ": tile [" << job.tiling.getTile()
+             << "] does not fit, or a count of this kernel overflows 64 bits";
+    job.kernel->setAttr("npu.cost", *job.cost);
+  }
+  return success();
 }
