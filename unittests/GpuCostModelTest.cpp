@@ -70,6 +70,43 @@ TEST_F(GpuCostModelTest, WavesAndTail) {
   // the tail: 1 per SM, 1024 ns. Memory (352 KiB at minimum) takes 1408
   // ns per full wave, under its 2048 ns of compute.
   EXPECT_NEAR(c->timeNs, 1000.0 + 2 * 2048.0 + 1024.0, 1e-6);
+  // The grid the trace draws: the same waves, one by one.
+  ASSERT_EQ(c->grids.size(), 1u);
+  const GpuGrid &g = c->grids[0];
+  EXPECT_EQ(g.plan.blocks, 20);
+  EXPECT_EQ(g.plan.blocksPerSM, 2);
+  EXPECT_EQ(g.fullWaves, 2);
+  EXPECT_EQ(g.tailBlocks, 4);
+  EXPECT_NEAR(g.waveNs, 2048.0, 1e-6);
+  EXPECT_NEAR(g.tailNs, 1024.0, 1e-6);
+  EXPECT_NEAR(p.launchNs + g.bodyNs(), c->timeNs, 1e-6);
+}
+
+TEST_F(GpuCostModelTest, GridsOfAGroupedGatedMlp) {
+  // A gated MLP runs as two GEMM launches; 4 experts of it in one grouped
+  // launch repeat both grids 4 times. The kernel's time is its launches
+  // (counted once) plus its grids' waves.
+  GpuParams p = params("mock-gpu");
+  KernelDesc mlp;
+  mlp.kind = KernelKind::MoeFfn;
+  mlp.loops = {128, 256, 128};
+  mlp.repeat = 4;
+  mlp.matrixType = BFloat16Type::get(&context);
+  mlp.lhsBytes = mlp.rhsBytes = mlp.outBytes = 2;
+  mlp.work.matrixFlops = Count(6) * Count(128) * Count(256) * Count(128);
+  KernelModel model;
+  model.kind = KernelKind::MoeFfn;
+  model.phases.push_back(mlp);
+  model.work = mlp.work;
+  std::optional<GpuCost> c = getGpuKernelCost(model, {64, 64, 128}, p);
+  ASSERT_TRUE(c);
+  ASSERT_EQ(c->grids.size(), 2u);
+  double body = 0;
+  for (const GpuGrid &g : c->grids) {
+    EXPECT_EQ(g.repeat, 4);
+    body += g.bodyNs();
+  }
+  EXPECT_NEAR(2 * p.launchNs + body, c->timeNs, 1e-6 * c->timeNs);
 }
 
 TEST_F(GpuCostModelTest, CacheDecidesTraffic) {

@@ -48,6 +48,20 @@ struct GpuBlockPlan {
       1; ///< attention: query heads of one KV head per block
 };
 
+/// One launch's grid as the hardware runs it: `fullWaves` waves of
+/// sm_count x blocksPerSM co-resident blocks, each `waveNs` long, then a
+/// tail of `tailBlocks` blocks taking `tailNs`; `repeat` times (MoE experts
+/// in one grouped launch). Recorded as #npu.grid for the trace.
+struct GpuGrid {
+  GpuBlockPlan plan;
+  int64_t fullWaves = 0, tailBlocks = 0, repeat = 1;
+  double waveNs = 0, tailNs = 0;
+  /// Time of the grid's blocks, launch excluded: repeat (full x wave + tail).
+  double bodyNs() const {
+    return double(repeat) * (double(fullWaves) * waveNs + tailNs);
+  }
+};
+
 struct GpuCost {
   double timeNs = 0, computeNs = 0, memoryNs = 0, overheadNs = 0;
   Count hbmReadBytes, hbmWriteBytes; ///< from the L2 simulation
@@ -56,6 +70,8 @@ struct GpuCost {
   double l2HitRate = 0; ///< over the bytes requested
   double waves = 0;
   int64_t sharedMemBytes = 0;
+  /// The launches' grids in order (two for gated_mlp and moe_ffn).
+  llvm::SmallVector<GpuGrid, 2> grids;
   /// Lines the L2 simulation touched (its cost), for the benchmarks.
   uint64_t simulatedLines = 0;
   bool isOverflow() const {

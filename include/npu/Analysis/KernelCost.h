@@ -41,12 +41,14 @@ int64_t getWorkingSet(const KernelModel &model, llvm::ArrayRef<int64_t> tile,
 int64_t getSramCapacity(TargetAttr target);
 
 /// The cost of the kernel with the main phase's tile `tiling`; nullopt if
-/// the tile is malformed or does not fit.
+/// the tile is malformed or does not fit. On a GPU-like target, `grids` (if
+/// given) receives its launches as an array of #npu.grid.
 std::optional<CostAttr> getKernelCost(const KernelModel &model,
-                                      TilingAttr tiling, TargetAttr target);
+                                      TilingAttr tiling, TargetAttr target,
+                                      ArrayAttr *grids = nullptr);
 
-/// Writes `npu.cost` on every tiled npu.kernel of `module` for the module's
-/// target, which must be of kind `kind`; `pass` names the caller in
+/// Writes `npu.cost` (and on a GPU-like target `npu.grid`) on every tiled
+/// npu.kernel of `module` for the module's target, which must be of kind `kind`; `pass` names the caller in
 /// diagnostics. The body of npu-tpu-estimate-cost and npu-gpu-estimate-cost.
 LogicalResult annotateKernelCosts(ModuleOp module, TargetKind kind,
                                   StringRef pass);

@@ -15,6 +15,9 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+namespace gpu {
+class GPUDialect; // npu-tile-kernels block-mapping=gpu
+} // namespace gpu
 class RewritePatternSet;
 namespace npu {
 

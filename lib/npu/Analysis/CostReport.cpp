@@ -72,6 +72,72 @@ CostAttr mlir::npu::getItemCost(Operation *op) {
   return callee ? callee->getAttrOfType<CostAttr>("npu.cost") : CostAttr();
 }
 
+/// Block dispatch of a GPU-like kernel starting at `startNs` (its `npu.grid`)
+/// as events on thread `tid`: the launch overhead, then per grid one event
+/// per full wave (merged into one event beyond kMaxWaveEvents waves, or when
+/// the grid repeats) and one for the tail. The launch overhead is what the
+/// kernel's time leaves after its grids' waves.
+static void addWaveEvents(Operation *kernel, double startNs, double endNs,
+                          int64_t pid, int64_t tid, llvm::json::Array &events) {
+  auto grids = kernel->getAttrOfType<ArrayAttr>("npu.grid");
+  if (!grids)
+    return;
+  constexpr int64_t kMaxWaveEvents = 16;
+  auto add = [&](std::string name, double at, double dur,
+                 llvm::json::Object args) {
+    if (dur <= 0)
+      return;
+    events.push_back(llvm::json::Object{{"name", std::move(name)},
+                                        {"cat", "wave"},
+                                        {"ph", "X"},
+                                        {"ts", at / 1e3},
+                                        {"dur", dur / 1e3},
+                                        {"pid", pid},
+                                        {"tid", tid},
+                                        {"args", std::move(args)}});
+  };
+  double body = 0;
+  for (auto g : grids.getAsRange<GridAttr>())
+    body += double(g.getRepeat()) * (double(g.getFullWaves()) *
+                                         ns(g.getWaveNs()) +
+                                     ns(g.getTailNs()));
+  double t = startNs;
+  double launch = std::max(0.0, (endNs - startNs) - body);
+  add("launch", t, launch, {});
+  t += launch;
+  for (auto [i, g] : llvm::enumerate(grids.getAsRange<GridAttr>())) {
+    std::string grid = "grid " + std::to_string(i + 1) + ": ";
+    llvm::json::Object args{{"blocks", g.getBlocks()},
+                            {"threads", g.getThreads()},
+                            {"blocks_per_sm", g.getBlocksPerSm()},
+                            {"full_waves", g.getFullWaves()},
+                            {"tail_blocks", g.getTailBlocks()},
+                            {"repeat", g.getRepeat()}};
+    double wave = ns(g.getWaveNs()), tail = ns(g.getTailNs());
+    int64_t full = g.getFullWaves();
+    if (g.getRepeat() > 1) {
+      double dur = double(g.getRepeat()) * (double(full) * wave + tail);
+      add(grid + std::to_string(g.getRepeat()) + " x (" +
+              std::to_string(full) + " waves + tail)",
+          t, dur, std::move(args));
+      t += dur;
+      continue;
+    }
+    if (full > kMaxWaveEvents) {
+      add(grid + "waves 1-" + std::to_string(full), t, double(full) * wave,
+          llvm::json::Object(args));
+      t += double(full) * wave;
+    } else {
+      for (int64_t w = 0; w < full; ++w, t += wave)
+        add(grid + "wave " + std::to_string(w + 1), t, wave,
+            llvm::json::Object(args));
+    }
+    add(grid + "tail (" + std::to_string(g.getTailBlocks()) + " blocks)", t,
+        tail, std::move(args));
+    t += tail;
+  }
+}
+
 LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
   llvm::json::Array events;
   llvm::DenseMap<Operation *, int64_t> calls = countCallSites(module);
@@ -95,6 +161,8 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
           {"pid", p},
           {"tid", tid},
           {"args", std::move(args)}});
+      addWaveEvents(kernel, offsetNs + ns(slot.getStartNs()),
+                    offsetNs + ns(slot.getEndNs()), p, tid + 1, events);
     }
   };
   for (auto func : module.getOps<func::FuncOp>()) {

@@ -34,14 +34,9 @@ void CostSum::add(CostAttr c, int64_t times) {
 }
 
 std::optional<CostAttr> CostSum::get(MLIRContext *ctx, double makespan) const {
-  auto toInt = [](Count c) -> int64_t {
-    return c.isOverflow() || c.value() > uint64_t(INT64_MAX)
-               ? -1
-               : int64_t(c.value());
-  };
-  int64_t r = toInt(read), w = toInt(written), f = toInt(flops),
-          p = toInt(padded);
-  if (r < 0 || w < 0 || f < 0 || p < 0)
+  std::optional<int64_t> r = read.toInt64(), w = written.toInt64(),
+                         f = flops.toInt64(), p = padded.toInt64();
+  if (!r || !w || !f || !p)
     return std::nullopt;
   CostBound bound = classifyBound(computeNs, memoryNs, overheadNs);
   double util = makespan > 0 ? std::min(1.0, busyMatrixNs / makespan) : 0;
@@ -51,6 +46,6 @@ std::optional<CostAttr> CostSum::get(MLIRContext *ctx, double makespan) const {
   if (hasWaves)
     wv = llvm::APFloat(waves);
   return CostAttr::get(ctx, llvm::APFloat(makespan), llvm::APFloat(computeNs),
-                       llvm::APFloat(memoryNs), llvm::APFloat(overheadNs), r, w,
-                       onchip, f, p, bound, llvm::APFloat(util), hit, wv);
+                       llvm::APFloat(memoryNs), llvm::APFloat(overheadNs), *r,
+                       *w, onchip, *f, *p, bound, llvm::APFloat(util), hit, wv);
 }

@@ -87,6 +87,7 @@ GpuCost &GpuCost::operator+=(const GpuCost &o) {
   paddedMatrixFlops += o.paddedMatrixFlops;
   waves += o.waves;
   sharedMemBytes = std::max(sharedMemBytes, o.sharedMemBytes);
+  grids.append(o.grids.begin(), o.grids.end());
   simulatedLines += o.simulatedLines;
   return *this;
 }
@@ -516,11 +517,15 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
                           bw.l2Bytes * double(running) / p.l2BytesPerNs);
     return std::max(comp, mem);
   };
-  int64_t full = plan->blocks / slots, rem = plan->blocks % slots;
-  double makespan =
-      double(full) * blockTime(slots) + (rem ? blockTime(rem) : 0.0);
+  GpuGrid grid;
+  grid.plan = *plan;
+  grid.fullWaves = plan->blocks / slots;
+  grid.tailBlocks = plan->blocks % slots;
+  grid.waveNs = grid.fullWaves ? blockTime(slots) : 0.0;
+  grid.tailNs = grid.tailBlocks ? blockTime(grid.tailBlocks) : 0.0;
   GpuCost cost;
-  cost.timeNs = p.launchNs + makespan;
+  cost.timeNs = p.launchNs + grid.bodyNs();
+  cost.grids.push_back(grid);
   double chipMat = matPerSM * double(p.sms);
   cost.computeNs =
       std::max({double(bw.paddedFlops.value()) / chipMat,
@@ -657,6 +662,8 @@ std::optional<GpuCost> mlir::npu::getGpuKernelCost(const KernelModel &model,
     scaled.l2Bytes = cost->l2Bytes * c(phase.repeat);
     scaled.paddedMatrixFlops = cost->paddedMatrixFlops * c(phase.repeat);
     scaled.waves *= r;
+    for (GpuGrid &g : scaled.grids)
+      g.repeat *= phase.repeat;
     total += scaled;
     first = false;
   }

@@ -65,15 +65,23 @@ int64_t mlir::npu::getWorkingSet(const KernelModel &model,
   return getTpuWorkingSet(main, tile, buffers);
 }
 
-static int64_t toInt(Count c) {
-  return c.isOverflow() || c.value() > uint64_t(INT64_MAX)
-             ? -1
-             : static_cast<int64_t>(c.value());
+/// -1 marks a count that does not fit an attribute's int64_t.
+static int64_t toInt(Count c) { return c.toInt64().value_or(-1); }
+
+static ArrayAttr getGridsAttr(MLIRContext *ctx, ArrayRef<GpuGrid> grids) {
+  SmallVector<Attribute> attrs;
+  for (const GpuGrid &g : grids)
+    attrs.push_back(GridAttr::get(
+        ctx, g.plan.blocks, g.plan.threads, g.plan.blocksPerSM, g.fullWaves,
+        llvm::APFloat(g.waveNs), g.tailBlocks, llvm::APFloat(g.tailNs),
+        g.repeat));
+  return ArrayAttr::get(ctx, attrs);
 }
 
 static std::optional<CostAttr> getGpuKernelCostAttr(const KernelModel &model,
                                                     TilingAttr tiling,
-                                                    TargetAttr target) {
+                                                    TargetAttr target,
+                                                    ArrayAttr *grids) {
   FailureOr<GpuParams> p = GpuParams::get(target);
   if (failed(p))
     return std::nullopt;
@@ -91,6 +99,8 @@ static std::optional<CostAttr> getGpuKernelCostAttr(const KernelModel &model,
   double util = cost->timeNs > 0 ? double(model.work.matrixFlops.value()) /
                                        (cost->timeNs * peakPerNs)
                                  : 0.0;
+  if (grids)
+    *grids = getGridsAttr(target.getContext(), cost->grids);
   return CostAttr::get(
       target.getContext(), llvm::APFloat(cost->timeNs),
       llvm::APFloat(cost->computeNs), llvm::APFloat(cost->memoryNs),
@@ -101,9 +111,10 @@ static std::optional<CostAttr> getGpuKernelCostAttr(const KernelModel &model,
 
 std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
                                                  TilingAttr tiling,
-                                                 TargetAttr target) {
+                                                 TargetAttr target,
+                                                 ArrayAttr *grids) {
   if (target.getGpu())
-    return getGpuKernelCostAttr(model, tiling, target);
+    return getGpuKernelCostAttr(model, tiling, target, grids);
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
     return std::nullopt;
@@ -184,6 +195,7 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
     TilingAttr tiling;
     KernelModel model;
     std::optional<CostAttr> cost;
+    ArrayAttr grids;
   };
   std::vector<Job> jobs;
   WalkResult result = module.walk([&](KernelOp kernel) {
@@ -195,13 +207,13 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
                             "npu-decide-tiles first)";
       return WalkResult::interrupt();
     }
-    jobs.push_back({kernel, tiling, std::move(*model), std::nullopt});
+    jobs.push_back({kernel, tiling, std::move(*model), std::nullopt, {}});
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();
   parallelForEach(module.getContext(), jobs, [&](Job &job) {
-    job.cost = getKernelCost(job.model, job.tiling, *target);
+    job.cost = getKernelCost(job.model, job.tiling, *target, &job.grids);
   });
   for (Job &job : jobs) {
     if (!job.cost)
@@ -209,6 +221,8 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
              << pass << ": tile [" << job.tiling.getTile()
              << "] does not fit, or a count of this kernel overflows 64 bits";
     job.kernel->setAttr("npu.cost", *job.cost);
+    if (job.grids && !job.grids.empty())
+      job.kernel->setAttr("npu.grid", job.grids);
   }
   return success();
 }

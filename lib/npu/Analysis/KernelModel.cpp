@@ -109,9 +109,9 @@ FailureOr<int64_t> otherInputBytes(const llvm::SetVector<Value> &inputs,
   for (Value v : inputs)
     if (!llvm::is_contained(except, v) && isa<ShapedType>(v.getType()))
       sum += getNumBytes(v);
-  if (sum.isOverflow() || sum.value() > uint64_t(INT64_MAX))
-    return failure();
-  return static_cast<int64_t>(sum.value());
+  if (std::optional<int64_t> bytes = sum.toInt64())
+    return *bytes;
+  return failure();
 }
 
 /// FLOPs of the group (bytes are left to the loop-nest model).

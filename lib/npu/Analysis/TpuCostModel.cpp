@@ -257,9 +257,7 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     break;
   }
   }
-  if (s.isOverflow() || s.value() > uint64_t(INT64_MAX))
-    return 0;
-  return int64_t(s.value());
+  return s.toInt64().value_or(0);
 }
 
 std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,

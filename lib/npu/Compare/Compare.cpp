@@ -192,9 +192,8 @@ SideItems collectItems(func::FuncOp func, bool isGpu) {
       item.label = getKernelLabel(kernel);
       item.tile = getTileString(&op);
       Work w = kernel.computeWork();
-      if (!w.matrixFlops.isOverflow() &&
-          w.matrixFlops.value() <= uint64_t(INT64_MAX))
-        item.matrixFlops = int64_t(w.matrixFlops.value());
+      if (std::optional<int64_t> f = w.matrixFlops.toInt64())
+        item.matrixFlops = *f;
       if (isGpu)
         if (FailureOr<KernelModel> model = describeKernel(kernel);
             succeeded(model))

@@ -109,8 +109,7 @@ Type mlir::npu::findOversizedType(ModuleOp module) {
       if (d < 1 || d >= kMaxDimSize)
         return true;
     Count bytes = getNumBytes(shaped);
-    return bytes.isOverflow() ||
-           bytes.value() > static_cast<uint64_t>(INT64_MAX);
+    return !bytes.toInt64();
   };
   Type found;
   module.walk([&](Operation *op) {

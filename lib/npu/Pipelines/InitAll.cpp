@@ -16,6 +16,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/Extensions/AllExtensions.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -43,7 +44,7 @@
 void mlir::npu::registerAllDialects(DialectRegistry &registry) {
   registry.insert<npu::NpuDialect, affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  func::FuncDialect, gpu::GPUDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
                   math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect, ub::UBDialect>();
   func::registerAllExtensions(registry);

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -31,6 +32,9 @@ void mlir::npu::buildReferenceToLLVMPipeline(OpPassManager &pm) {
 void mlir::npu::buildBuffersToLLVMPipeline(OpPassManager &pm) {
   // Buffers to scalar loops, then everything to LLVM. erf/tanh have no LLVM
   // intrinsic: they go to libm, which mlir-runner's process already links.
+  // Thread-block grids (scf.forall, npu-tile-kernels block-mapping=gpu) run
+  // as nested loops on the host.
+  pm.addPass(createForallToForLoopPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -11,6 +11,7 @@
 
 #include "Tiling.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -71,8 +72,17 @@ LogicalResult tileReduction(RewriterBase &rewriter, linalg::GenericOp op,
 }
 } // namespace
 
+/// `#gpu.block<z>, <y>, <x>` for the last `n` (at most 3) tile loops.
+static SmallVector<Attribute> getBlockMapping(MLIRContext *ctx, size_t n) {
+  SmallVector<Attribute> dims;
+  for (gpu::MappingId id :
+       {gpu::MappingId::DimZ, gpu::MappingId::DimY, gpu::MappingId::DimX})
+    dims.push_back(gpu::GPUBlockMappingAttr::get(ctx, id));
+  return SmallVector<Attribute>(ArrayRef(dims).take_back(n));
+}
+
 LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
-                                        TilingAttr tiling) {
+                                        TilingAttr tiling, bool gpuBlocks) {
   ArrayRef<int64_t> loops = tiling.getLoops(), tile = tiling.getTile();
   if (loops.size() != 4 || kernel.getNumResults() != 1)
     return failure();
@@ -99,6 +109,13 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
   scf::SCFTilingOptions tilingOptions;
   tilingOptions.setTileSizes(
       getAsIndexOpFoldResult(kernel.getContext(), *sizes));
+  if (gpuBlocks) {
+    if (sizes->size() > 3)
+      return failure();
+    tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    tilingOptions.setMapping(
+        getBlockMapping(kernel.getContext(), sizes->size()));
+  }
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tilingOptions);
   rewriter.setInsertionPoint(consumer);

@@ -10,6 +10,7 @@
 #include "npu/Conversion/Passes.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::npu {
@@ -36,7 +37,14 @@ LogicalResult lowerBody(KernelOp kernel) {
 
 struct NpuTileKernelsPass
     : public npu::impl::NpuTileKernelsBase<NpuTileKernelsPass> {
+  using Base::Base;
   void runOnOperation() override {
+    if (blockMapping != "none" && blockMapping != "gpu") {
+      emitError(getOperation()->getLoc())
+          << "npu-tile-kernels: block-mapping must be 'none' or 'gpu', got '"
+          << blockMapping << "'";
+      return signalPassFailure();
+    }
     SmallVector<KernelOp> kernels;
     getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
     IRRewriter rewriter(&getContext());
@@ -53,7 +61,7 @@ struct NpuTileKernelsPass
         return signalPassFailure();
       // Tiling of the lowered body.
       if (tiling && kind == KernelKind::Gemm)
-        (void)tileGemmKernel(rewriter, kernel, tiling);
+        (void)tileGemmKernel(rewriter, kernel, tiling, blockMapping == "gpu");
     }
     inlineNpuKernels(getOperation());
   }

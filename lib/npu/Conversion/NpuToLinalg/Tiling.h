@@ -29,9 +29,10 @@ LogicalResult tileGatedMlpKernel(RewriterBase &rewriter, KernelOp kernel,
                                  TilingAttr tiling);
 /// Tiles the already lowered body of a gemm kernel: its last op over
 /// (batch,) M, N with producer fusion, then the matmul's K. After the
-/// reference lowering.
+/// reference lowering. With `gpuBlocks`, the (batch,) M, N tile loops are
+/// one scf.forall mapped to GPU thread blocks.
 LogicalResult tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
-                             TilingAttr tiling);
+                             TilingAttr tiling, bool gpuBlocks);
 
 //===----------------------------------------------------------------------===//
 // Builders on tiles of dynamic size (TileBuilders.cpp)

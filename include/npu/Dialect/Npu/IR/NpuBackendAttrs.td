@@ -171,4 +171,44 @@ def Npu_SlotAttr : AttrDef<Npu_Dialect, "Slot"> {
   let genVerifyDecl = 1;
 }
 
+def Npu_GridAttr : AttrDef<Npu_Dialect, "Grid"> {
+  let mnemonic = "grid";
+  let summary = "one launch of a GPU-like kernel: grid, occupancy and waves";
+  let description = [{
+    Written by `npu-gpu-estimate-cost` in the `npu.grid` array of each
+    kernel, one element per launch in order (a gated MLP or MoE FFN runs as
+    two GEMM launches). It records what the hardware will do with the
+    compiler's block tile (docs/cost-model-gpu.md): the grid, the occupancy,
+    and the waves the block scheduler forms. `npu-report-cost`'s trace draws
+    one event per wave from it.
+
+    | parameter | meaning |
+    |---|---|
+    | `blocks` | thread blocks of the grid |
+    | `threads` | threads per block |
+    | `blocks_per_sm` | occupancy (CUDA's rules) |
+    | `full_waves` | floor(blocks / (sm_count x blocks_per_sm)) |
+    | `wave_ns` | time of one full wave |
+    | `tail_blocks` | blocks mod (sm_count x blocks_per_sm): the last, partial wave |
+    | `tail_ns` | time of the tail (0 without one) |
+    | `repeat` | times the grid runs within the kernel (MoE experts: one grouped launch) |
+
+    The kernel's `npu.cost` time is the launch overhead plus, over its
+    grids, `repeat x (full_waves x wave_ns + tail_ns)`.
+
+    ```mlir
+    #npu.grid<blocks = 4, threads = 128, blocks_per_sm = 2, full_waves = 0,
+              wave_ns = 0.0, tail_blocks = 4, tail_ns = 1024.0, repeat = 1>
+    ```
+  }];
+  let parameters = (ins "int64_t":$blocks, "int64_t":$threads,
+                        "int64_t":$blocks_per_sm, "int64_t":$full_waves,
+                        Npu_DoubleParameter<"ns">:$wave_ns,
+                        "int64_t":$tail_blocks,
+                        Npu_DoubleParameter<"ns">:$tail_ns,
+                        "int64_t":$repeat);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // NPU_DIALECT_NPU_IR_NPUBACKENDATTRS_TD

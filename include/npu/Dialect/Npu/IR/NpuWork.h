@@ -13,6 +13,7 @@
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 #include <cstdint>
+#include <optional>
 
 namespace mlir {
 class Operation;
@@ -37,6 +38,13 @@ public:
   bool isOverflow() const { return overflow; }
   /// The value; only meaningful when !isOverflow().
   uint64_t value() const { return val; }
+  /// The value as a signed 64-bit integer (what attributes and JSON hold);
+  /// nullopt if it overflowed or exceeds INT64_MAX.
+  std::optional<int64_t> toInt64() const {
+    if (overflow || val > static_cast<uint64_t>(INT64_MAX))
+      return std::nullopt;
+    return static_cast<int64_t>(val);
+  }
 
   friend Count operator+(Count a, Count b);
   friend Count operator-(Count a, Count b); // underflow counts as overflow

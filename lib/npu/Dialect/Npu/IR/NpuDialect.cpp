@@ -65,6 +65,12 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<CostAttr>(value), "a #npu.cost");
   if (name == "npu.slot")
     return expect(isa<SlotAttr>(value), "a #npu.slot");
+  if (name == "npu.grid") {
+    auto grids = dyn_cast<ArrayAttr>(value);
+    return expect(isa<KernelOp>(op) && grids && !grids.empty() &&
+                      llvm::all_of(grids, llvm::IsaPred<GridAttr>),
+                  "a non-empty array of #npu.grid on an npu.kernel");
+  }
   if (name == "npu.target")
     return expect(isa<TargetAttr>(value), "a #npu.target");
   if (name == "npu.model")

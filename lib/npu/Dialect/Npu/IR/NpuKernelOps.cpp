@@ -179,3 +179,31 @@ LogicalResult SlotAttr::verify(EmitErrorFn emitError, llvm::APFloat start,
                        << end.convertToDouble() << "]";
   return success();
 }
+
+LogicalResult GridAttr::verify(EmitErrorFn emitError, int64_t blocks,
+                               int64_t threads, int64_t blocksPerSM,
+                               int64_t fullWaves, llvm::APFloat waveNs,
+                               int64_t tailBlocks, llvm::APFloat tailNs,
+                               int64_t repeat) {
+  std::pair<const char *, int64_t> positive[] = {{"blocks", blocks},
+                                                 {"threads", threads},
+                                                 {"blocks_per_sm", blocksPerSM},
+                                                 {"repeat", repeat}};
+  for (auto [name, value] : positive)
+    if (value < 1)
+      return emitError() << "grid " << name << " must be >= 1, got " << value;
+  if (fullWaves < 0 || tailBlocks < 0 || tailBlocks > blocks)
+    return emitError() << "grid needs full_waves >= 0 and 0 <= tail_blocks "
+                          "<= blocks, got "
+                       << fullWaves << " and " << tailBlocks;
+  if (!isNonNegativeFinite(waveNs) || !isNonNegativeFinite(tailNs))
+    return emitError() << "grid wave_ns and tail_ns must be finite and >= 0";
+  if ((fullWaves == 0) != (waveNs.isZero()) ||
+      (tailBlocks == 0) != (tailNs.isZero()))
+    return emitError() << "grid has a wave time without waves (or waves "
+                          "without time): full_waves "
+                       << fullWaves << ", wave_ns " << waveNs.convertToDouble()
+                       << ", tail_blocks " << tailBlocks << ", tail_ns "
+                       << tailNs.convertToDouble();
+  return success();
+}

@@ -140,7 +140,7 @@ LogicalResult mlir::npu::OpTrait::verifyShapesInRange(Operation *op) {
                << size << "; sizes must be in [1, 2^40)";
     }
     Count bytes = getNumBytes(shaped);
-    if (bytes.isOverflow() || bytes.value() > static_cast<uint64_t>(INT64_MAX))
+    if (!bytes.toInt64())
       return op->emitOpError()
              << what << " #" << idx << " of type " << type
              << " has a byte size that does not fit in 64 bits";

@@ -129,10 +129,7 @@ private:
         saved += getNumBytes(r) * Count(1 + uses);
       }
     }
-    int64_t savedBytes =
-        saved.isOverflow() || saved.value() > uint64_t(INT64_MAX)
-            ? 0
-            : int64_t(saved.value());
+    int64_t savedBytes = saved.toInt64().value_or(0);
     int64_t group = nextGroup++;
     auto attr = FusionAttr::get(target.getContext(), group, kind, savedBytes);
     for (Operation *op : ops) {

@@ -56,7 +56,7 @@ llvm::json::Object toJson(const Work &w) {
 bool fitsJson(const Work &w) {
   for (Count c : {w.matrixFlops, w.vectorFlops, w.transcendentalFlops,
                   w.totalFlops(), w.bytesRead, w.bytesWritten, w.paramBytes})
-    if (c.value() > static_cast<uint64_t>(INT64_MAX))
+    if (!c.toInt64())
       return false;
   return true;
 }
