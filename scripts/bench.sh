@@ -7,24 +7,35 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh libbenchmark-dev
 scripts/setup.sh >/dev/null
 cmake -S . -B build >/dev/null
-ninja -C build npu-bench npu-opt npu-translate >/dev/null
+ninja -C build npu-bench npu-opt npu-translate npu-compare >/dev/null
 out=$(mktemp)
 ./build/bin/npu-bench --benchmark_min_time=0.5 --benchmark_format=json > "$out"
-# End-to-end: the command-line tools, one process per step (includes start-up,
-# parsing the printed IR and writing the JSON bill), with peak RSS.
+# End-to-end: the command-line tools, one process per step and tool (includes
+# start-up, parsing the printed IR, writing the output), with peak RSS:
+# the bill, each backend pipeline, and npu-compare from the config (import,
+# both pipelines, the comparison).
 e2e=$(mktemp)
 cfg=examples/configs/deepseek-v3.json
+model=/tmp/npu-bench-model.mlir
+timed() { # label, command...
+  local label=$1 start end rss
+  shift
+  start=$EPOCHREALTIME
+  rss=$( { /usr/bin/env time -f "%M" "$@" >/dev/null; } 2>&1 | tail -1 || echo "?")
+  end=$EPOCHREALTIME
+  echo "$args|$label|$start|$end|$rss" >> "$e2e"
+}
 for args in "--phase=prefill --seq-len=4096" "--phase=prefill --seq-len=131072" \
             "--phase=prefill --seq-len=1048576" "--phase=decode --batch=1 --context-len=4095" \
             "--phase=decode --batch=256 --context-len=4095"; do
   # shellcheck disable=SC2086
-  ./build/bin/npu-translate --import-hf-config $cfg $args -o /tmp/npu-bench-model.mlir
-  start=$EPOCHREALTIME
-  rss=$( { /usr/bin/env time -f "%M" ./build/bin/npu-opt /tmp/npu-bench-model.mlir \
-            --npu-report-bill="target=h200 format=json" -o /dev/null >/dev/null; } 2>&1 | tail -1 || echo "?")
-  end=$EPOCHREALTIME
-  echo "$args|$start|$end|$rss" >> "$e2e"
+  ./build/bin/npu-translate --import-hf-config $cfg $args -o $model
+  timed bill ./build/bin/npu-opt $model --npu-report-bill="target=h200 format=json" -o /dev/null
+  timed tpu ./build/bin/npu-opt $model --npu-tpu-pipeline="target=tpu-v7" -o /dev/null
+  timed gpu ./build/bin/npu-opt $model --npu-gpu-pipeline="target=gb300" -o /dev/null
+  # shellcheck disable=SC2086
+  timed compare ./build/bin/npu-compare --config $cfg $args --format=json -o /dev/null
 done
 python3 scripts/bench_table.py "$out" "$e2e" > docs/benchmarks.md
-rm -f "$out" "$e2e" /tmp/npu-bench-model.mlir
+rm -f "$out" "$e2e" $model
 echo "wrote docs/benchmarks.md"

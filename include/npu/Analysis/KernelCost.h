@@ -48,8 +48,9 @@ std::optional<CostAttr> getKernelCost(const KernelModel &model,
                                       ArrayAttr *grids = nullptr);
 
 /// Writes `npu.cost` (and on a GPU-like target `npu.grid`) on every tiled
-/// npu.kernel of `module` for the module's target, which must be of kind `kind`; `pass` names the caller in
-/// diagnostics. The body of npu-tpu-estimate-cost and npu-gpu-estimate-cost.
+/// npu.kernel of `module` for the module's target, which must be of kind
+/// `kind`; `pass` names the caller in diagnostics. The body of
+/// npu-tpu-estimate-cost and npu-gpu-estimate-cost.
 LogicalResult annotateKernelCosts(ModuleOp module, TargetKind kind,
                                   StringRef pass);
 

@@ -98,9 +98,8 @@ static void addWaveEvents(Operation *kernel, double startNs, double endNs,
   };
   double body = 0;
   for (auto g : grids.getAsRange<GridAttr>())
-    body += double(g.getRepeat()) * (double(g.getFullWaves()) *
-                                         ns(g.getWaveNs()) +
-                                     ns(g.getTailNs()));
+    body += double(g.getRepeat()) *
+            (double(g.getFullWaves()) * ns(g.getWaveNs()) + ns(g.getTailNs()));
   double t = startNs;
   double launch = std::max(0.0, (endNs - startNs) - body);
   add("launch", t, launch, {});
@@ -117,8 +116,8 @@ static void addWaveEvents(Operation *kernel, double startNs, double endNs,
     int64_t full = g.getFullWaves();
     if (g.getRepeat() > 1) {
       double dur = double(g.getRepeat()) * (double(full) * wave + tail);
-      add(grid + std::to_string(g.getRepeat()) + " x (" +
-              std::to_string(full) + " waves + tail)",
+      add(grid + std::to_string(g.getRepeat()) + " x (" + std::to_string(full) +
+              " waves + tail)",
           t, dur, std::move(args));
       t += dur;
       continue;

@@ -71,10 +71,10 @@ static int64_t toInt(Count c) { return c.toInt64().value_or(-1); }
 static ArrayAttr getGridsAttr(MLIRContext *ctx, ArrayRef<GpuGrid> grids) {
   SmallVector<Attribute> attrs;
   for (const GpuGrid &g : grids)
-    attrs.push_back(GridAttr::get(
-        ctx, g.plan.blocks, g.plan.threads, g.plan.blocksPerSM, g.fullWaves,
-        llvm::APFloat(g.waveNs), g.tailBlocks, llvm::APFloat(g.tailNs),
-        g.repeat));
+    attrs.push_back(GridAttr::get(ctx, g.plan.blocks, g.plan.threads,
+                                  g.plan.blocksPerSM, g.fullWaves,
+                                  llvm::APFloat(g.waveNs), g.tailBlocks,
+                                  llvm::APFloat(g.tailNs), g.repeat));
   return ArrayAttr::get(ctx, attrs);
 }
 

@@ -44,9 +44,9 @@
 void mlir::npu::registerAllDialects(DialectRegistry &registry) {
   registry.insert<npu::NpuDialect, affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, gpu::GPUDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
-                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, ub::UBDialect>();
+                  func::FuncDialect, gpu::GPUDialect, linalg::LinalgDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  scf::SCFDialect, tensor::TensorDialect, ub::UBDialect>();
   func::registerAllExtensions(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(

@@ -108,7 +108,7 @@ func.func @grid_blocks(%x: tensor<4xf32>) {
 // -----
 
 func.func @grid_tail_without_blocks(%x: tensor<4xf32>) {
-  // expected-error @+1 {{grid has a wave time without waves (or waves without time): full_waves 1, wave_ns 10, tail_blocks 0, tail_ns 5}}
+  // expected-error @+1 {{grid has a wave time without waves (or waves without time): full_waves 1, wave_ns 1.000000e+01, tail_blocks 0, tail_ns 5.000000e+00}}
   %0 = npu.kernel stream (%x) {npu.grid = [#npu.grid<blocks = 8, threads = 256, blocks_per_sm = 1, full_waves = 1, wave_ns = 10.0, tail_blocks = 0, tail_ns = 5.0, repeat = 1>]} : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     npu.yield %a : tensor<4xf32>

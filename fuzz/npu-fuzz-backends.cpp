@@ -1,0 +1,88 @@
+//===- npu-fuzz-backends.cpp - fuzz the backend pipelines and npu-compare -===//
+//
+// Input: MLIR text. Graph modules (npu, func and builtin ops only, as the
+// importer writes them) that parse and verify are compiled as npu-compare
+// compiles them: compareModule on the mock pair runs --npu-tpu-pipeline
+// (mock-tpu) and --npu-gpu-pipeline (mock-gpu) on copies, then the
+// comparison is rendered every way the tool renders it (text, JSON, the
+// three SVGs, both Chrome traces). The TPU-compiled module then goes through
+// the memory pipeline (--npu-tpu-lower-pipeline: tiling, bufferization,
+// DMA, double buffering, the SRAM plan and its check). Whatever succeeds
+// must verify. A pipeline may fail with a diagnostic; it must not crash.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzCommon.h"
+
+#include "npu/Analysis/CostReport.h"
+#include "npu/Compare/Compare.h"
+#include "npu/Compare/CompareReport.h"
+#include "npu/Compare/CompareSvg.h"
+#include "npu/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace mlir;
+
+namespace {
+bool isNpuGraph(ModuleOp module) {
+  return !module
+              ->walk([](Operation *op) {
+                StringRef ns = op->getName().getDialectNamespace();
+                return ns == "npu" || ns == "func" || ns == "builtin"
+                           ? WalkResult::advance()
+                           : WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  // Traces are written to "-" (stdout): keep fd 1 open, discard it.
+  int null = open("/dev/null", O_WRONLY);
+  if (null >= 0)
+    dup2(null, STDOUT_FILENO);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  npu_fuzz::FuzzContext context;
+  OwningOpRef<ModuleOp> module =
+      npu_fuzz::parseVerifiedModule(context.get(), data, size);
+  if (!module || !isNpuGraph(*module))
+    return 0;
+
+  FailureOr<npu::Comparison> cmp =
+      npu::compareModule(*module, "mock-tpu", "mock-gpu");
+  if (failed(cmp))
+    return 0;
+  for (OwningOpRef<ModuleOp> &compiled : cmp->module)
+    if (failed(verify(*compiled)))
+      npu_fuzz::fail("a backend pipeline succeeded but its output does not "
+                     "verify:\n" +
+                     context.getDiagnostics());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  npu::printComparisonText(*cmp, os, /*top=*/0);
+  os << npu::comparisonToJSON(*cmp);
+  os << npu::renderRooflineSvg(*cmp, npu::CompareSide::Tpu)
+     << npu::renderRooflineSvg(*cmp, npu::CompareSide::Gpu)
+     << npu::renderTimelineSvg(*cmp) << npu::renderDeltaSvg(*cmp);
+  for (OwningOpRef<ModuleOp> &compiled : cmp->module)
+    (void)npu::writeCostTrace(*compiled, "-");
+
+  PassManager lower(context.get());
+  lower.enableVerifier(false);
+  npu::TpuLowerPipelineOptions options;
+  npu::buildTpuLowerPipeline(lower, options);
+  OwningOpRef<ModuleOp> tpu = cmp->module[0]->clone();
+  if (succeeded(lower.run(*tpu)) && failed(verify(*tpu)))
+    npu_fuzz::fail("npu-tpu-lower-pipeline succeeded but its output does not "
+                   "verify:\n" +
+                   context.getDiagnostics());
+  return 0;
+}
