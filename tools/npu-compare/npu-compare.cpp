@@ -12,6 +12,7 @@
 #include "npu/Compare/CompareReport.h"
 #include "npu/Compare/CompareSvg.h"
 #include "npu/Compare/DynamicMoE.h"
+#include "npu/Compare/RaggedDecode.h"
 #include "npu/InitAll.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -89,8 +90,21 @@ cl::opt<double> capacityFactor(
     "capacity-factor",
     cl::desc("--moe-load: slots per expert = ceil(factor * T * k / E)"),
     cl::init(1.25), cl::cat(cat));
-cl::opt<uint64_t> seed("seed", cl::desc("--moe-load: sampling seed"),
+cl::opt<uint64_t> seed("seed",
+                       cl::desc("--moe-load, --decode-lengths: sampling seed"),
                        cl::init(1), cl::cat(cat));
+cl::list<std::string> decodeLengths(
+    "decode-lengths",
+    cl::desc("Ragged decode scenarios: per-sequence context lengths "
+             "(uniform:<min>:<max>, longtail:<median>:<max>[:<sigma>], "
+             "list:<l1>:<l2>:...; comma-separated): pad and bucket plans on "
+             "the TPU-like target vs a ragged kernel on the GPU-like one"),
+    cl::CommaSeparated, cl::cat(cat));
+cl::list<int64_t> decodeBuckets(
+    "decode-buckets",
+    cl::desc("--decode-lengths: static KV-length buckets (comma-separated; "
+             "default: powers of two, then the compiled context length)"),
+    cl::CommaSeparated, cl::cat(cat));
 
 int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   Location loc = UnknownLoc::get(&ctx);
@@ -147,6 +161,25 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
       return 1;
     scenarios = std::move(*s);
   }
+  std::vector<npu::RaggedScenario> ragged;
+  if (!decodeLengths.empty() || !decodeBuckets.empty()) {
+    if (decodeLengths.empty()) {
+      emitError(loc) << "--decode-buckets needs --decode-lengths";
+      return 1;
+    }
+    FailureOr<npu::TargetAttr> t = npu::loadCompareTarget(
+        &ctx, tpuName, npu::TargetKind::Tpu, "--tpu", loc);
+    FailureOr<npu::TargetAttr> g = npu::loadCompareTarget(
+        &ctx, gpuName, npu::TargetKind::Gpu, "--gpu", loc);
+    if (failed(t) || failed(g))
+      return 1;
+    std::vector<int64_t> buckets(decodeBuckets.begin(), decodeBuckets.end());
+    FailureOr<std::vector<npu::RaggedScenario>> s =
+        npu::runRaggedScenarios(*module, decodeLengths, buckets, seed, *t, *g);
+    if (failed(s))
+      return 1;
+    ragged = std::move(*s);
+  }
 
   FailureOr<npu::Comparison> cmp =
       npu::compareModule(*module, tpuName, gpuName);
@@ -169,10 +202,14 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     if (!scenarios.empty())
       json.getAsObject()->try_emplace("dynamic_moe",
                                       npu::moeScenariosToJSON(scenarios));
+    if (!ragged.empty())
+      json.getAsObject()->try_emplace("ragged_decode",
+                                      npu::raggedScenariosToJSON(ragged));
     out->os() << llvm::formatv("{0:2}", json) << "\n";
   } else {
     npu::printComparisonText(*cmp, out->os(), top);
     npu::printMoEScenarios(scenarios, out->os());
+    npu::printRaggedScenarios(ragged, out->os());
   }
   out->keep();
   return 0;
