@@ -61,6 +61,11 @@ cl::opt<std::string>
          cl::desc("Shorthand: --pair=X is --tpu=X-tpu --gpu=X-gpu (e.g. "
                   "same-silicon, mock)"),
          cl::cat(cat));
+cl::opt<std::string>
+    fusion("fusion",
+           cl::desc("Both pipelines' fusion decision: 'cost' (the cost "
+                    "model's groups) or 'none' (every op its own kernel)"),
+           cl::init("cost"), cl::cat(cat));
 cl::opt<std::string> format("format", cl::desc("text or json"),
                             cl::init("text"), cl::cat(cat));
 cl::opt<unsigned> top("top",
@@ -110,6 +115,11 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   Location loc = UnknownLoc::get(&ctx);
   if (format != "text" && format != "json") {
     emitError(loc) << "--format must be 'text' or 'json', got '" << format
+                   << "'";
+    return 1;
+  }
+  if (fusion != "cost" && fusion != "none") {
+    emitError(loc) << "--fusion must be 'cost' or 'none', got '" << fusion
                    << "'";
     return 1;
   }
@@ -182,7 +192,7 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   }
 
   FailureOr<npu::Comparison> cmp =
-      npu::compareModule(*module, tpuName, gpuName);
+      npu::compareModule(*module, tpuName, gpuName, fusion);
   if (failed(cmp))
     return 1;
   if (!traceDir.empty() &&

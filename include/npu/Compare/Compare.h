@@ -91,6 +91,7 @@ struct Comparison {
   /// The roots' totals summed (one root: its total).
   CostAttr total[2];
   std::string entry; ///< "model" if there is a @model, else the first root
+  std::string fusion = "cost"; ///< the pipelines' fusion option
   /// Every kernel row of every function (calls excluded), sorted by
   /// |weightedDeltaNs| descending.
   std::vector<const CompareRow *> rankedKernelRows() const;
@@ -107,10 +108,12 @@ FailureOr<TargetAttr> loadCompareTarget(MLIRContext *ctx, StringRef name,
 /// Compiles a clone of `module` with buildTpuPipeline for `tpuTarget` and
 /// one with buildGpuPipeline for `gpuTarget` (names or paths, as the
 /// pipelines' `target` option; check them with loadCompareTarget first) and
-/// matches the kernels. `module` itself is left unchanged. Errors (a
-/// pipeline failure) are emitted as diagnostics.
+/// matches the kernels. `fusion` is both pipelines' `fusion` option ("cost"
+/// or "none"). `module` itself is left unchanged. Errors (a pipeline
+/// failure) are emitted as diagnostics.
 FailureOr<Comparison> compareModule(ModuleOp module, StringRef tpuTarget,
-                                    StringRef gpuTarget);
+                                    StringRef gpuTarget,
+                                    StringRef fusion = "cost");
 
 } // namespace mlir::npu
 

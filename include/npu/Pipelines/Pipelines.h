@@ -24,6 +24,11 @@ struct TpuPipelineOptions : public PassPipelineOptions<TpuPipelineOptions> {
       *this, "target",
       llvm::cl::desc("Target name (a file in npu-target/) or path to a "
                      "target file")};
+  Option<std::string> fusion{
+      *this, "fusion",
+      llvm::cl::desc("npu-decide-fusion: 'cost' (groups the cost model "
+                     "keeps) or 'none' (every op its own kernel)"),
+      llvm::cl::init("cost")};
 };
 
 /// From npu graph IR to fused, tiled, costed and statically scheduled

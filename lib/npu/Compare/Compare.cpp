@@ -300,17 +300,20 @@ llvm::StringMap<int64_t> countExecutions(ModuleOp module) {
 
 FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
                                                StringRef tpuTarget,
-                                               StringRef gpuTarget) {
+                                               StringRef gpuTarget,
+                                               StringRef fusion) {
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> tagged = module.clone();
   tagOps(*tagged);
   Comparison cmp;
+  cmp.fusion = fusion.str();
   for (int s = 0; s < 2; ++s) {
     cmp.module[s] = tagged->clone();
     applySideTilings(*cmp.module[s], s);
     PassManager pm(ctx);
     TpuPipelineOptions options;
     options.target = (s == 0 ? tpuTarget : gpuTarget).str();
+    options.fusion = fusion.str();
     if (s == 0)
       buildTpuPipeline(pm, options);
     else

@@ -107,6 +107,7 @@ llvm::json::Value mlir::npu::comparisonToJSON(const Comparison &cmp) {
   return llvm::json::Object{{"schema", "npu-compare/1"},
                             {"tpu", targetToJSON(cmp.target[0])},
                             {"gpu", targetToJSON(cmp.target[1])},
+                            {"fusion", cmp.fusion},
                             {"entry", cmp.entry},
                             {"roots", llvm::json::Array(cmp.roots)},
                             {"total", std::move(total)},

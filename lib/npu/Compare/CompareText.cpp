@@ -180,7 +180,10 @@ void mlir::npu::printComparisonText(const Comparison &cmp,
                                     llvm::raw_ostream &os, unsigned top) {
   os << "npu-compare: tpu = " << cmp.target[0].getName()
      << " (TPU-like: compiler decides), gpu = " << cmp.target[1].getName()
-     << " (GPU-like: hardware decides)\n\n";
+     << " (GPU-like: hardware decides)";
+  if (cmp.fusion != "cost")
+    os << "; fusion=" << cmp.fusion;
+  os << "\n\n";
   printTotals(cmp, os);
   printFunctions(cmp, os);
   printKernels(cmp, os, top);

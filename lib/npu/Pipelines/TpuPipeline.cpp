@@ -16,9 +16,9 @@ static void buildBackendPipeline(OpPassManager &pm,
   // The target first: every later pass reads it from the module.
   pm.addPass(npu::createNpuSetTarget({options.target}));
   // Decide fusion with the target's cost model (a GPU group also pays
-  // launches and L2), then apply it: kernels are the unit of everything
-  // below.
-  pm.addPass(npu::createNpuDecideFusion());
+  // launches and L2; fusion=none: no groups), then apply it: kernels are the
+  // unit of everything below.
+  pm.addPass(npu::createNpuDecideFusion({options.fusion}));
   pm.addPass(npu::createNpuFormKernels());
   // Tiles (TPU: from SRAM and the matrix unit; GPU: thread blocks that fit
   // an SM), then the contract that every tile fits, checked independently

@@ -118,7 +118,17 @@ def NpuDecideFusion : Pass<"npu-decide-fusion", "ModuleOp"> {
 
     Needs `npu.target` on the module (`npu-set-target`). Ops that already
     carry `npu.fusion` keep it (hand-written decisions win).
+
+    `fusion=none` forms no groups: every op that does work is a kernel of
+    its own kind (attention stays one flash-style kernel, since it is one
+    op), which prices what cross-op fusion is worth. `fusion=cost` (the
+    default) is the decision above.
   }];
+  let options = [
+    Option<"fusion", "fusion", "std::string", /*default=*/"\"cost\"",
+           "'cost': groups kept when the cost model prices them no slower "
+           "than their parts; 'none': every op its own kernel">,
+  ];
 }
 
 def NpuFormKernels : Pass<"npu-form-kernels", "ModuleOp"> {

@@ -42,8 +42,8 @@ bool isLayout(Operation *op) {
 
 class Decider {
 public:
-  Decider(TargetAttr target, int64_t &nextGroup)
-      : target(target), nextGroup(nextGroup) {}
+  Decider(TargetAttr target, int64_t &nextGroup, bool fuse)
+      : target(target), nextGroup(nextGroup), fuse(fuse) {}
 
   void run(func::FuncOp func) {
     SmallVector<Operation *> ops;
@@ -53,6 +53,12 @@ public:
         if (auto fusion = op.getAttrOfType<FusionAttr>(kFusionAttr))
           groupOf[&op] = fusion.getGroup(); // hand-written decision
       }
+    if (!fuse) { // fusion=none: every op its own kernel
+      for (Operation *op : ops)
+        if (!assigned(op))
+          commit(getDefaultKernelKind(op), {op});
+      return;
+    }
     for (Operation *op : ops)
       if (auto attn = dyn_cast<AttentionOp>(op); attn && !assigned(op))
         if (!tryMla(attn))
@@ -313,13 +319,21 @@ private:
 
   TargetAttr target;
   int64_t &nextGroup;
+  bool fuse;
   llvm::DenseMap<Operation *, int64_t> groupOf;
 };
 
 struct NpuDecideFusionPass
     : public npu::impl::NpuDecideFusionBase<NpuDecideFusionPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (fusion != "cost" && fusion != "none") {
+      module.emitError() << "npu-decide-fusion: fusion must be 'cost' or "
+                            "'none', got '"
+                         << fusion << "'";
+      return signalPassFailure();
+    }
     FailureOr<TargetAttr> target = getModuleTarget(module, "npu-decide-fusion");
     if (failed(target))
       return signalPassFailure();
@@ -331,7 +345,7 @@ struct NpuDecideFusionPass
     });
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal())
-        Decider(*target, next).run(func);
+        Decider(*target, next, fusion == "cost").run(func);
   }
 };
 } // namespace
