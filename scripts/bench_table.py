@@ -20,7 +20,8 @@ print("Date: %s.\n" % ctx.get("date", "?"))
 print("## In process (Google Benchmark, bench/CompileTimeBench.cpp)\n")
 print("Each iteration parses the config text, imports DeepSeek-V3 into npu IR in a "
       "fresh MLIRContext, verifies it and (second table) computes its bill on an H200. "
-      "`ops` is the number of operations in the module. Peak RSS is the benchmark "
+      "`ops` is the number of operations in the module. CPU time is the process's, all "
+      "threads (kernels are priced in parallel), so it can exceed wall time. Peak RSS is the benchmark "
       "process's maximum so far (it only grows), so read it as an upper bound.\n")
 for name, title in [("BM_Import", "import + verify"),
                     ("BM_ImportAndBill", "import + verify + bill"),
@@ -32,7 +33,7 @@ for name, title in [("BM_Import", "import + verify"),
     for b in bench["benchmarks"]:
         if not b["name"].startswith(name + "/"):
             continue
-        parts = dict(p.split(":") for p in b["name"].split("/")[1:])
+        parts = dict(p.split(":") for p in b["name"].split("/")[1:] if ":" in p)
         phase = "decode" if parts["decode"] == "1" else "prefill"
         layers = parts["layers"] if parts["layers"] != "0" else "61"
         print("| %s | %s | %s | %d | %.2f | %.2f | %.1f |" % (
