@@ -24,6 +24,9 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -77,6 +80,28 @@ parseVerifiedModule(mlir::MLIRContext *context, const uint8_t *data,
   if (!module || mlir::failed(mlir::verify(*module)))
     return nullptr;
   return module;
+}
+
+/// True when every op is an npu, func or builtin op: what the importer
+/// produces and the npu pipelines are for.
+inline bool isNpuGraph(mlir::ModuleOp module) {
+  return !module
+              ->walk([](mlir::Operation *op) {
+                llvm::StringRef ns = op->getName().getDialectNamespace();
+                return ns == "npu" || ns == "func" || ns == "builtin"
+                           ? mlir::WalkResult::advance()
+                           : mlir::WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+/// Points stdout at /dev/null: the reports print to llvm::outs() (and
+/// traces to "-"); fd 1 stays open, since a closed stdout is a fatal error
+/// at exit. Called from LLVMFuzzerInitialize.
+inline void discardStdout() {
+  int null = open("/dev/null", O_WRONLY);
+  if (null >= 0)
+    dup2(null, STDOUT_FILENO);
 }
 
 /// Stops the fuzzer with a finding that is not a crash by itself (an invariant

@@ -21,31 +21,11 @@
 #include "npu/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassManager.h"
-#include "llvm/Support/FileSystem.h"
-
-#include <fcntl.h>
-#include <unistd.h>
 
 using namespace mlir;
 
-namespace {
-bool isNpuGraph(ModuleOp module) {
-  return !module
-              ->walk([](Operation *op) {
-                StringRef ns = op->getName().getDialectNamespace();
-                return ns == "npu" || ns == "func" || ns == "builtin"
-                           ? WalkResult::advance()
-                           : WalkResult::interrupt();
-              })
-              .wasInterrupted();
-}
-} // namespace
-
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  // Traces are written to "-" (stdout): keep fd 1 open, discard it.
-  int null = open("/dev/null", O_WRONLY);
-  if (null >= 0)
-    dup2(null, STDOUT_FILENO);
+  npu_fuzz::discardStdout();
   return 0;
 }
 
@@ -53,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   npu_fuzz::FuzzContext context;
   OwningOpRef<ModuleOp> module =
       npu_fuzz::parseVerifiedModule(context.get(), data, size);
-  if (!module || !isNpuGraph(*module))
+  if (!module || !npu_fuzz::isNpuGraph(*module))
     return 0;
 
   FailureOr<npu::Comparison> cmp =

@@ -27,9 +27,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/PassManager.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 using namespace mlir;
 
 namespace {
@@ -40,27 +37,10 @@ OwningOpRef<ModuleOp> runOnCopy(PassManager &pm, ModuleOp module) {
     return nullptr;
   return copy;
 }
-
-/// True when every op is an npu, func or builtin op: what the importer
-/// produces and the reference pipeline is for.
-bool isNpuGraph(ModuleOp module) {
-  return !module
-              ->walk([](Operation *op) {
-                StringRef ns = op->getName().getDialectNamespace();
-                return ns == "npu" || ns == "func" || ns == "builtin"
-                           ? WalkResult::advance()
-                           : WalkResult::interrupt();
-              })
-              .wasInterrupted();
-}
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  // The report passes print to llvm::outs(); keep fd 1 open (a closed stdout
-  // is a fatal error at exit) but discard what is written.
-  int null = open("/dev/null", O_WRONLY);
-  if (null >= 0)
-    dup2(null, STDOUT_FILENO);
+  npu_fuzz::discardStdout();
   return 0;
 }
 
@@ -92,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    "verify:\n" +
                    context.getDiagnostics());
 
-  if (!isNpuGraph(*module))
+  if (!npu_fuzz::isNpuGraph(*module))
     return 0;
   PassManager toLLVM(context.get());
   npu::buildReferenceToLLVMPipeline(toLLVM);

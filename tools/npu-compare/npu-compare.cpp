@@ -132,10 +132,13 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     tpuName = pair + "-tpu";
     gpuName = pair + "-gpu";
   }
-  if (failed(npu::loadCompareTarget(&ctx, tpuName, npu::TargetKind::Tpu,
-                                    "--tpu", loc)) ||
-      failed(npu::loadCompareTarget(&ctx, gpuName, npu::TargetKind::Gpu,
-                                    "--gpu", loc)))
+  FailureOr<npu::TargetAttr> tpuTarget =
+      npu::loadCompareTarget(&ctx, tpuName, npu::TargetKind::Tpu, "--tpu", loc);
+  if (failed(tpuTarget))
+    return 1;
+  FailureOr<npu::TargetAttr> gpuTarget =
+      npu::loadCompareTarget(&ctx, gpuName, npu::TargetKind::Gpu, "--gpu", loc);
+  if (failed(gpuTarget))
     return 1;
 
   OwningOpRef<ModuleOp> module;
@@ -159,14 +162,8 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   // Dynamic scenarios read the graph-level module, before compiling.
   std::vector<npu::MoEScenario> scenarios;
   if (!moeLoad.empty()) {
-    FailureOr<npu::TargetAttr> t = npu::loadCompareTarget(
-        &ctx, tpuName, npu::TargetKind::Tpu, "--tpu", loc);
-    FailureOr<npu::TargetAttr> g = npu::loadCompareTarget(
-        &ctx, gpuName, npu::TargetKind::Gpu, "--gpu", loc);
-    if (failed(t) || failed(g))
-      return 1;
-    FailureOr<std::vector<npu::MoEScenario>> s =
-        npu::runMoEScenarios(*module, moeLoad, capacityFactor, seed, *t, *g);
+    FailureOr<std::vector<npu::MoEScenario>> s = npu::runMoEScenarios(
+        *module, moeLoad, capacityFactor, seed, *tpuTarget, *gpuTarget);
     if (failed(s))
       return 1;
     scenarios = std::move(*s);
@@ -177,15 +174,9 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
       emitError(loc) << "--decode-buckets needs --decode-lengths";
       return 1;
     }
-    FailureOr<npu::TargetAttr> t = npu::loadCompareTarget(
-        &ctx, tpuName, npu::TargetKind::Tpu, "--tpu", loc);
-    FailureOr<npu::TargetAttr> g = npu::loadCompareTarget(
-        &ctx, gpuName, npu::TargetKind::Gpu, "--gpu", loc);
-    if (failed(t) || failed(g))
-      return 1;
     std::vector<int64_t> buckets(decodeBuckets.begin(), decodeBuckets.end());
-    FailureOr<std::vector<npu::RaggedScenario>> s =
-        npu::runRaggedScenarios(*module, decodeLengths, buckets, seed, *t, *g);
+    FailureOr<std::vector<npu::RaggedScenario>> s = npu::runRaggedScenarios(
+        *module, decodeLengths, buckets, seed, *tpuTarget, *gpuTarget);
     if (failed(s))
       return 1;
     ragged = std::move(*s);
