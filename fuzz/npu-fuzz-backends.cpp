@@ -5,10 +5,12 @@
 // compiles them: compareModule on the mock pair runs --npu-tpu-pipeline
 // (mock-tpu) and --npu-gpu-pipeline (mock-gpu) on copies, then the
 // comparison is rendered every way the tool renders it (text, JSON, the
-// three SVGs, both Chrome traces). The TPU-compiled module then goes through
-// the memory pipeline (--npu-tpu-lower-pipeline: tiling, bufferization,
-// DMA, double buffering, the SRAM plan and its check). Whatever succeeds
-// must verify. A pipeline may fail with a diagnostic; it must not crash.
+// three SVGs, both Chrome traces). Both compiled modules are then lowered
+// with their tiles applied (--npu-tiled-to-llvm), and the TPU-compiled one
+// through the memory pipeline to LLVM (--npu-tpu-lower-to-llvm: tiling,
+// bufferization, DMA, double buffering, the SRAM plan and its check, host
+// code). Whatever succeeds must verify. A pipeline may fail with a diagnostic;
+// it must not crash.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,14 +57,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (OwningOpRef<ModuleOp> &compiled : cmp->module)
     (void)npu::writeCostTrace(*compiled, "-");
 
-  PassManager lower(context.get());
-  lower.enableVerifier(false);
-  npu::TpuLowerPipelineOptions options;
-  npu::buildTpuLowerPipeline(lower, options);
-  OwningOpRef<ModuleOp> tpu = cmp->module[0]->clone();
-  if (succeeded(lower.run(*tpu)) && failed(verify(*tpu)))
-    npu_fuzz::fail("npu-tpu-lower-pipeline succeeded but its output does not "
-                   "verify:\n" +
-                   context.getDiagnostics());
+  // Each compiled module's tiles applied and lowered to LLVM
+  // (--npu-tiled-to-llvm), and the TPU-compiled one through the memory
+  // pipeline down to LLVM (--npu-tpu-lower-to-llvm).
+  auto lowerAndVerify = [&](ModuleOp compiled, StringRef name,
+                            llvm::function_ref<void(OpPassManager &)> build) {
+    PassManager pm(context.get());
+    pm.enableVerifier(false);
+    build(pm);
+    OwningOpRef<ModuleOp> copy = compiled.clone();
+    if (succeeded(pm.run(*copy)) && failed(verify(*copy)))
+      npu_fuzz::fail(name + " succeeded but its output does not verify:\n" +
+                     context.getDiagnostics());
+  };
+  for (OwningOpRef<ModuleOp> &compiled : cmp->module)
+    lowerAndVerify(*compiled, "npu-tiled-to-llvm", [](OpPassManager &pm) {
+      npu::buildTiledToLLVMPipeline(pm);
+    });
+  lowerAndVerify(
+      *cmp->module[0], "npu-tpu-lower-to-llvm", [](OpPassManager &pm) {
+        npu::buildTpuLowerToLLVMPipeline(pm, npu::TpuLowerPipelineOptions());
+      });
   return 0;
 }
