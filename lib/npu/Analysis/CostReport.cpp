@@ -98,8 +98,7 @@ static void addWaveEvents(Operation *kernel, double startNs, double endNs,
   };
   double body = 0;
   for (auto g : grids.getAsRange<GridAttr>())
-    body += double(g.getRepeat()) *
-            (double(g.getFullWaves()) * ns(g.getWaveNs()) + ns(g.getTailNs()));
+    body += g.getBodyNs();
   double t = startNs;
   double launch = std::max(0.0, (endNs - startNs) - body);
   add("launch", t, launch, {});
@@ -115,7 +114,7 @@ static void addWaveEvents(Operation *kernel, double startNs, double endNs,
     double wave = ns(g.getWaveNs()), tail = ns(g.getTailNs());
     int64_t full = g.getFullWaves();
     if (g.getRepeat() > 1) {
-      double dur = double(g.getRepeat()) * (double(full) * wave + tail);
+      double dur = g.getBodyNs();
       add(grid + std::to_string(g.getRepeat()) + " x (" + std::to_string(full) +
               " waves + tail)",
           t, dur, std::move(args));

@@ -61,33 +61,29 @@ std::optional<LengthModel> mlir::npu::parseLengthModel(StringRef text,
     }
     return true;
   };
-  if (f[0] == "uniform" && f.size() == 3) {
+  // Fields 1 and 2 as `low` <= m.max, named `lowName` in errors.
+  auto lowAndMax = [&](const char *lowName, int64_t &low) -> bool {
     if (!lengths(1, 3))
-      return std::nullopt;
-    m.min = m.lengths[0];
+      return false;
+    low = m.lengths[0];
     m.max = m.lengths[1];
     m.lengths.clear();
-    if (m.min > m.max) {
-      error = ("min " + std::to_string(m.min) + " > max " +
-               std::to_string(m.max) + " in '" + text + "'")
-                  .str();
+    if (low <= m.max)
+      return true;
+    error = (lowName + (" " + std::to_string(low)) + " > max " +
+             std::to_string(m.max) + " in '" + text + "'")
+                .str();
+    return false;
+  };
+  if (f[0] == "uniform" && f.size() == 3) {
+    if (!lowAndMax("min", m.min))
       return std::nullopt;
-    }
     return m;
   }
   if (f[0] == "longtail" && (f.size() == 3 || f.size() == 4)) {
     m.shape = LengthModel::Shape::LongTail;
-    if (!lengths(1, 3))
+    if (!lowAndMax("median", m.median))
       return std::nullopt;
-    m.median = m.lengths[0];
-    m.max = m.lengths[1];
-    m.lengths.clear();
-    if (m.median > m.max) {
-      error = ("median " + std::to_string(m.median) + " > max " +
-               std::to_string(m.max) + " in '" + text + "'")
-                  .str();
-      return std::nullopt;
-    }
     if (f.size() == 4 && (f[3].getAsDouble(m.sigma) ||
                           !std::isfinite(m.sigma) || m.sigma <= 0)) {
       error =
@@ -278,17 +274,16 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
       SmallVector<int64_t, 4> t(*tile);
       for (auto [ti, n] : llvm::zip(t, k.loops))
         ti = std::min(ti, n);
-      std::optional<GpuBlockPlan> plan = planGpuBlock(k, t, *gp);
       std::optional<GpuCost> c =
-          plan ? getGpuPhaseCost(k, t, *gp, /*simulateL2=*/false)
-               : std::nullopt;
-      if (!c || plan->blocks < 1)
+          getGpuPhaseCost(k, t, *gp, /*simulateL2=*/false);
+      if (!c || c->grids.size() != 1 || c->grids[0].plan.blocks < 1)
         return std::nullopt;
       // computeNs is the grid's compute over all SMs: blocks x (one
       // block's compute at an SM's rates) / SMs.
-      double perBlock = c->computeNs * double(gp->sms) / double(plan->blocks);
+      int64_t blocks = c->grids[0].plan.blocks;
+      double perBlock = c->computeNs * double(gp->sms) / double(blocks);
       it = byLength
-               .insert({len, Seq{plan->blocks, perBlock, c->memoryNs,
+               .insert({len, Seq{blocks, perBlock, c->memoryNs,
                                  v->work.matrixFlops}})
                .first;
     }

@@ -209,6 +209,15 @@ def Npu_GridAttr : AttrDef<Npu_Dialect, "Grid"> {
                         "int64_t":$repeat);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Time of the grid's blocks, launch excluded:
+    /// repeat x (full_waves x wave_ns + tail_ns).
+    double getBodyNs() const {
+      return double(getRepeat()) *
+             (double(getFullWaves()) * getWaveNs().convertToDouble() +
+              getTailNs().convertToDouble());
+    }
+  }];
 }
 
 #endif // NPU_DIALECT_NPU_IR_NPUBACKENDATTRS_TD
