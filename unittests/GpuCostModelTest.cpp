@@ -140,3 +140,135 @@ TEST_F(GpuCostModelTest, SimulationCostIsBounded) {
   // GQA: the four query heads of a KV head share its K/V loads.
   EXPECT_GT(s4k->l2HitRate, 0.5);
 }
+
+TEST_F(GpuCostModelTest, LaunchOrder) {
+  auto order = [](int64_t rows, int64_t cols, GpuLaunch l, int64_t n) {
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (int64_t b = 0; b < n; ++b) {
+      GemmTileIndex t = getGemmTileAt(b, rows, cols, l);
+      out.push_back({t.row, t.col});
+    }
+    return out;
+  };
+  using V = std::vector<std::pair<int64_t, int64_t>>;
+  // CUDA's default: row-major.
+  EXPECT_EQ(order(2, 3, GpuLaunch(), 6),
+            (V{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}));
+  // Groups of 2 rows walked column by column; the last group has 1 row.
+  EXPECT_EQ(order(3, 2, {1, 1, 2}, 6),
+            (V{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 0}, {2, 1}}));
+  // 2x1 clusters: a cluster's two blocks are consecutive; clusters
+  // row-major over the 2 x 2 cluster grid.
+  EXPECT_EQ(
+      order(4, 2, {2, 1, 1}, 8),
+      (V{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 0}, {3, 0}, {2, 1}, {3, 1}}));
+  // Batches are outermost.
+  GemmTileIndex t = getGemmTileAt(7, 2, 3, GpuLaunch());
+  EXPECT_EQ(t.batch, 1);
+  EXPECT_EQ(t.row, 0);
+  EXPECT_EQ(t.col, 1);
+}
+
+TEST_F(GpuCostModelTest, ClusterMulticastSharesTileLoads) {
+  // 2 x 2 blocks of 64 x 64, k = 128 (bf16). Without a cluster each block
+  // reads 128 x (64 + 64) x 2 bytes of A and B and writes 64 x 64 x 2 of
+  // C through L2: 4 x (32768 + 8192). A 1 x 2 cluster reads each A tile
+  // once for its two blocks: 4 x (128 x (64 + 128) + 8192).
+  GpuParams p = params("mock-gpu");
+  p.maxClusterBlocks = 2;
+  KernelDesc g = gemm(128, 128, 128);
+  std::optional<GpuCost> plain = getGpuPhaseCost(g, {1, 64, 64, 32}, p, false);
+  std::optional<GpuCost> row =
+      getGpuPhaseCost(g, {1, 64, 64, 32}, p, false, {GpuLaunch{1, 2, 1}});
+  std::optional<GpuCost> col =
+      getGpuPhaseCost(g, {1, 64, 64, 32}, p, false, {GpuLaunch{2, 1, 1}});
+  ASSERT_TRUE(plain && row && col);
+  EXPECT_EQ(plain->l2Bytes.toInt64().value_or(-1), 163840);
+  EXPECT_EQ(row->l2Bytes.toInt64().value_or(-1), 131072);
+  EXPECT_EQ(col->l2Bytes.toInt64().value_or(-1), 131072);
+  // With the L2 simulated, the multicast copies are not L2 requests.
+  std::optional<GpuCost> simRow =
+      getGpuPhaseCost(g, {1, 64, 64, 32}, p, true, {GpuLaunch{1, 2, 1}});
+  ASSERT_TRUE(simRow);
+  EXPECT_EQ(simRow->hbmReadBytes.value(), 65536u);
+}
+
+TEST_F(GpuCostModelTest, LaunchesTheChipCannotRun) {
+  GpuParams p = params("mock-gpu");
+  p.maxClusterBlocks = 2;
+  EXPECT_EQ(
+      checkGpuLaunch(gemm(128, 128, 128), {1, 64, 64, 32}, 0, {2, 2, 1}, p),
+      "a cluster of 2 x 2 blocks exceeds the target's "
+      "gpu.max_cluster_blocks (2)");
+  // 2 x 3 output tiles: a cluster 2 wide does not tile 3 columns.
+  EXPECT_EQ(
+      checkGpuLaunch(gemm(128, 192, 128), {1, 64, 64, 32}, 0, {1, 2, 1}, p),
+      "a cluster of 1 x 2 blocks does not divide the grid of 2 x 3 "
+      "output tiles");
+  EXPECT_EQ(
+      checkGpuLaunch(gemm(128, 192, 128), {1, 64, 64, 32}, 0, {2, 1, 4}, p),
+      "");
+  EXPECT_FALSE(getGpuPhaseCost(gemm(128, 192, 128), {1, 64, 64, 32}, p, false,
+                               {GpuLaunch{1, 2, 1}}));
+  // One block per SM: 4 slots cannot hold a cluster of 8.
+  p.maxClusterBlocks = 8;
+  p.sm.maxBlocksPerSM = 1;
+  EXPECT_EQ(
+      checkGpuLaunch(gemm(256, 512, 128), {1, 64, 64, 32}, 0, {1, 8, 1}, p),
+      "a cluster of 8 blocks does not fit the 4 block slots of the "
+      "chip");
+  // A GEMM has one launch to arrange.
+  EXPECT_EQ(
+      checkGpuLaunch(gemm(128, 128, 128), {1, 64, 64, 32}, 1, {2, 1, 1}, p),
+      "a gemm phase has no GEMM launch 2 (it has 1)");
+}
+
+TEST_F(GpuCostModelTest, DramLatencyFill) {
+  // WavesAndTail's grid with a 500 ns DRAM latency. Two blocks per SM:
+  // later blocks start while others compute, so the launch pays the
+  // latency once.
+  GpuParams p = params("mock-gpu");
+  p.dramLatencyNs = 500;
+  std::optional<GpuCost> c =
+      getGpuPhaseCost(gemm(640, 128, 128), {1, 64, 64, 32}, p, false);
+  ASSERT_TRUE(c);
+  EXPECT_NEAR(c->grids[0].fillNs, 500.0, 1e-9);
+  EXPECT_NEAR(c->timeNs, 1000.0 + 500.0 + 2 * 2048.0 + 1024.0, 1e-6);
+  // One block per SM: each of the 5 waves of 4 blocks starts on idle SMs
+  // and waits for its first tiles.
+  p.sm.maxBlocksPerSM = 1;
+  c = getGpuPhaseCost(gemm(640, 128, 128), {1, 64, 64, 32}, p, false);
+  ASSERT_TRUE(c);
+  const GpuGrid &g = c->grids[0];
+  EXPECT_EQ(g.fullWaves, 5);
+  EXPECT_EQ(g.tailBlocks, 0);
+  EXPECT_NEAR(g.fillNs, 0.0, 1e-9);
+  EXPECT_NEAR(g.waveNs, 1024.0 + 500.0, 1e-6);
+  EXPECT_NEAR(c->timeNs, 1000.0 + 5 * 1524.0, 1e-6);
+}
+
+TEST_F(GpuCostModelTest, CompilerArrangesLargeGemms) {
+  // An 8192^3 bf16 GEMM on h100: blocks sharing tile loads in a cluster
+  // cut L2 traffic, and a grouped raster order lowers the HBM traffic the
+  // cache simulation sees below row-major's.
+  GpuParams p = params("h100");
+  KernelDesc g = gemm(8192, 8192, 8192);
+  std::optional<SmallVector<int64_t, 4>> tile = chooseGpuTile(g, p);
+  ASSERT_TRUE(tile);
+  SmallVector<GpuLaunch, 2> launches = chooseGpuLaunches(g, *tile, p);
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_GT(launches[0].clusterBlocks(), 1);
+  EXPECT_GT(launches[0].rasterGroup, 1);
+  EXPECT_TRUE(checkGpuLaunch(g, *tile, 0, launches[0], p).empty());
+  std::optional<GpuCost> chosen = getGpuPhaseCost(g, *tile, p, true, launches);
+  GpuLaunch rowMajor = launches[0];
+  rowMajor.rasterGroup = 1;
+  std::optional<GpuCost> plain = getGpuPhaseCost(g, *tile, p, true, {rowMajor});
+  ASSERT_TRUE(chosen && plain);
+  EXPECT_LT(chosen->hbmReadBytes.value(), plain->hbmReadBytes.value());
+  EXPECT_LE(chosen->timeNs, plain->timeNs);
+  // Attention has no GEMM launch to arrange.
+  EXPECT_TRUE(
+      chooseGpuLaunches(attention(32, 8, 4096, 128), {1, 32, 128, 128}, p)
+          .empty());
+}

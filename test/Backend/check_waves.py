@@ -2,7 +2,8 @@
 
 Every kernel event must be covered exactly by its wave events (thread tid+1,
 same process): a launch event of `launch_ns` x launches (2 for gated_mlp and
-moe_ffn, else 1), then waves and tails that end where the kernel ends.
+moe_ffn, else 1), then per grid its DRAM fill (if any), waves and tail,
+ending where the kernel ends.
 Usage: check_waves.py TRACE LAUNCH_NS
 """
 import json

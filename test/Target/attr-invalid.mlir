@@ -3,32 +3,32 @@
 // The attribute verifiers apply to hand-written IR exactly as to files.
 
 // expected-error @+1 {{field 'gpu.l2_line_bytes' must be a power of two, got 100}}
-module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 100, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3>} {}
+module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 100, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3, max_cluster_blocks = 1, dram_latency_ns = 0.0>} {}
 
 // -----
 
 // expected-error @+1 {{field 'gpu.max_threads_per_block' (2048) must not exceed 'gpu.max_threads_per_sm' (1024)}}
-module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 2048, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3>} {}
+module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 2048, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3, max_cluster_blocks = 1, dram_latency_ns = 0.0>} {}
 
 // -----
 
 // expected-error @+1 {{field 'gpu.max_threads_per_sm' (1000) must be a multiple of 'gpu.warp_size_threads' (32)}}
-module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1000, max_threads_per_block = 960, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3>} {}
+module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1000, max_threads_per_block = 960, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3, max_cluster_blocks = 1, dram_latency_ns = 0.0>} {}
 
 // -----
 
 // expected-error @+1 {{field 'gpu.shared_memory_bytes_per_block' (65536) must not exceed 'gpu.shared_memory_bytes_per_sm' (49152)}}
-module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 65536, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3>} {}
+module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 65536, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3, max_cluster_blocks = 1, dram_latency_ns = 0.0>} {}
 
 // -----
 
 // expected-error @+1 {{field 'gpu.l2_bytes' (262200) must be a multiple of 'gpu.l2_line_bytes' (128)}}
-module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262200, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3>} {}
+module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262200, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3, max_cluster_blocks = 1, dram_latency_ns = 0.0>} {}
 
 // -----
 
 // expected-error @+1 {{field 'gpu.launch_overhead_ns' must be non-negative and finite, got -1}}
-module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = -1.0>} {}
+module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = -1.0, max_cluster_blocks = 1, dram_latency_ns = 0.0>} {}
 
 // -----
 
@@ -59,3 +59,13 @@ module attributes {npu.x = #npu.target<name = "H100", clock_hz = 1.0e9, peak_fp3
 
 // expected-error @+1 {{struct is missing required parameter: hbm_bytes}}
 module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0>} {}
+
+// -----
+
+// expected-error @+1 {{field 'gpu.max_cluster_blocks' must be a power of two, got 3}}
+module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3, max_cluster_blocks = 3, dram_latency_ns = 0.0>} {}
+
+// -----
+
+// expected-error @+1 {{field 'gpu.dram_latency_ns' must be non-negative and finite, got -5}}
+module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3, max_cluster_blocks = 1, dram_latency_ns = -5.0>} {}

@@ -25,6 +25,7 @@
 #include "npu/GpuModel/Occupancy.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::npu {
 
@@ -32,7 +33,8 @@ struct GpuParams {
   int64_t sms;
   gpumodel::SMResources sm;
   int64_t l2Bytes, l2LineBytes, l2Ways;
-  double l2BytesPerNs, hbmBytesPerNs, launchNs;
+  int64_t maxClusterBlocks;
+  double l2BytesPerNs, hbmBytesPerNs, launchNs, dramLatencyNs;
   double vectorPerNsPerSM, transcPerNsPerSM;
   TargetAttr target;
   double matrixPerNsPerSM(Type matrixType) const;
@@ -48,6 +50,33 @@ struct GpuBlockPlan {
       1; ///< attention: query heads of one KV head per block
 };
 
+/// How one GEMM launch is arranged (#npu.launch): a cluster of
+/// clusterM x clusterN output tiles sharing A and B tile loads by TMA
+/// multicast, and the launch order (groups of rasterGroup cluster rows,
+/// column by column inside a group). The default is CUDA's: no cluster,
+/// row-major.
+struct GpuLaunch {
+  int64_t clusterM = 1, clusterN = 1, rasterGroup = 1;
+  int64_t clusterBlocks() const { return clusterM * clusterN; }
+  bool isDefault() const {
+    return clusterM == 1 && clusterN == 1 && rasterGroup == 1;
+  }
+};
+
+/// Output tile (batch, row, column) of a GEMM grid's block.
+struct GemmTileIndex {
+  int64_t batch, row, col;
+};
+
+/// The output tile of the `block`-th block, in launch order, of a GEMM grid
+/// of `rows` x `cols` tiles per batch arranged by `launch`: batches
+/// outermost, then clusters in raster order (groups of `rasterGroup`
+/// cluster rows, column by column inside a group: Triton's GROUP_M), the
+/// blocks of a cluster row-major. The default launch is row-major. The
+/// cluster sides must divide `rows` and `cols`.
+GemmTileIndex getGemmTileAt(int64_t block, int64_t rows, int64_t cols,
+                            const GpuLaunch &launch);
+
 /// One launch's grid as the hardware runs it: `fullWaves` waves of
 /// sm_count x blocksPerSM co-resident blocks, each `waveNs` long, then a
 /// tail of `tailBlocks` blocks taking `tailNs`; `repeat` times (MoE experts
@@ -56,9 +85,13 @@ struct GpuGrid {
   GpuBlockPlan plan;
   int64_t fullWaves = 0, tailBlocks = 0, repeat = 1;
   double waveNs = 0, tailNs = 0;
-  /// Time of the grid's blocks, launch excluded: repeat (full x wave + tail).
+  /// DRAM latency exposed once per launch (0 when each wave pays it).
+  double fillNs = 0;
+  GpuLaunch launch;
+  /// Time of the grid's blocks, launch excluded:
+  /// fill + repeat (full x wave + tail); GridAttr::getBodyNs on the record.
   double bodyNs() const {
-    return double(repeat) * (double(fullWaves) * waveNs + tailNs);
+    return fillNs + double(repeat) * (double(fullWaves) * waveNs + tailNs);
   }
 };
 
@@ -88,18 +121,36 @@ std::optional<GpuBlockPlan> planGpuBlock(const KernelDesc &desc,
                                          llvm::ArrayRef<int64_t> tile,
                                          const GpuParams &p);
 
-/// Cost of one phase with thread-block tile `tile`. With `simulateL2`
+/// Cost of one phase with thread-block tile `tile` and, for its GEMM
+/// launches, `launches` (empty: CUDA's default for each). With `simulateL2`
 /// false, L2 is assumed to serve every reuse within a wave (the compiler's
 /// own estimate, used to choose tiles); with it true, the L2 simulation
 /// decides.
 std::optional<GpuCost> getGpuPhaseCost(const KernelDesc &desc,
                                        llvm::ArrayRef<int64_t> tile,
-                                       const GpuParams &p, bool simulateL2);
+                                       const GpuParams &p, bool simulateL2,
+                                       llvm::ArrayRef<GpuLaunch> launches = {});
+
+/// Why `launch` cannot arrange GEMM launch `index` of the phase with
+/// `tile` on this target (cluster larger than the target's, or not
+/// dividing the grid); empty if it can.
+std::string checkGpuLaunch(const KernelDesc &desc, llvm::ArrayRef<int64_t> tile,
+                           unsigned index, const GpuLaunch &launch,
+                           const GpuParams &p);
 
 /// The block tile the compiler picks: smallest modelled time without the
-/// cache simulation (a compiler cannot run the cache).
+/// cache simulation (a compiler cannot run the cache), each tile with its
+/// best clusters.
 std::optional<llvm::SmallVector<int64_t, 4>>
 chooseGpuTile(const KernelDesc &desc, const GpuParams &p);
+
+/// The launch arrangement of each GEMM launch of the phase with `tile`
+/// (empty for other kinds): the cluster of least modelled time, then the
+/// raster group whose first wave touches the fewest A and B bytes
+/// (docs/cost-model-gpu.md).
+llvm::SmallVector<GpuLaunch, 2> chooseGpuLaunches(const KernelDesc &desc,
+                                                  llvm::ArrayRef<int64_t> tile,
+                                                  const GpuParams &p);
 
 /// Kernel launches of one phase: 2 for gated_mlp and moe_ffn (run as two
 /// GEMMs), 1 otherwise.
@@ -108,11 +159,13 @@ int64_t getGpuPhaseLaunches(const KernelDesc &desc);
 /// repetitions share them), each paying the target's launch overhead.
 int64_t getGpuKernelLaunches(const KernelModel &model);
 
-/// A whole kernel: main phase with `mainTile`, other phases with their
-/// chosen tile, each with the L2 simulation; getGpuKernelLaunches launches.
-std::optional<GpuCost> getGpuKernelCost(const KernelModel &model,
-                                        llvm::ArrayRef<int64_t> mainTile,
-                                        const GpuParams &p);
+/// A whole kernel: main phase with `mainTile` and `mainLaunches`, other
+/// phases with their chosen tile and launches, each with the L2
+/// simulation; getGpuKernelLaunches launches.
+std::optional<GpuCost>
+getGpuKernelCost(const KernelModel &model, llvm::ArrayRef<int64_t> mainTile,
+                 const GpuParams &p,
+                 llvm::ArrayRef<GpuLaunch> mainLaunches = {});
 
 } // namespace mlir::npu
 

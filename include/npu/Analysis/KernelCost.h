@@ -21,11 +21,14 @@ namespace mlir::npu {
 /// emits an error at `op` naming `pass` if there is none.
 FailureOr<TargetAttr> getModuleTarget(Operation *op, StringRef pass);
 
-/// A tile decision: the main phase's tile, buffers and working set.
+/// A tile decision: the main phase's tile, buffers and working set; on a
+/// GPU-like target, the arrangement of its GEMM launches (an array of
+/// #npu.launch, null when it has none).
 struct TileDecision {
   llvm::SmallVector<int64_t, 4> tile;
   int64_t buffers = 2;
   int64_t sramBytes = 0;
+  ArrayAttr launches;
 };
 
 /// The best tile of the kernel's main phase on `target`; nullopt if none
@@ -40,11 +43,14 @@ int64_t getWorkingSet(const KernelModel &model, llvm::ArrayRef<int64_t> tile,
 /// SRAM per core (TPU) or per block (GPU) that a working set must fit in.
 int64_t getSramCapacity(TargetAttr target);
 
-/// The cost of the kernel with the main phase's tile `tiling`; nullopt if
-/// the tile is malformed or does not fit. On a GPU-like target, `grids` (if
-/// given) receives its launches as an array of #npu.grid.
+/// The cost of the kernel with the main phase's tile `tiling` (and on a
+/// GPU-like target its GEMM launches arranged by `launches`, an array of
+/// #npu.launch, or CUDA's default if null); nullopt if the tile is
+/// malformed or does not fit. On a GPU-like target, `grids` (if given)
+/// receives its launches as an array of #npu.grid.
 std::optional<CostAttr> getKernelCost(const KernelModel &model,
                                       TilingAttr tiling, TargetAttr target,
+                                      ArrayAttr launches = {},
                                       ArrayAttr *grids = nullptr);
 
 /// Writes `npu.cost` (and on a GPU-like target `npu.grid`) on every tiled

@@ -110,7 +110,8 @@ std::optional<StaticPlanCost> priceStaticPlan(const PaddingPlan &plan,
 /// holds each sequence's blocks at its actual length (one tile for all,
 /// clamped to short sequences). The blocks are dispatched over the SMs as
 /// they free up (gpumodel::simulateDispatch on each block's compute time),
-/// and HBM/L2 serve all of them: time = launch + max(dispatch makespan,
+/// and HBM/L2 serve all of them: time = launch + exposed DRAM latency
+/// (once, or once per wave with one block per SM) + max(dispatch makespan,
 /// sum of the sequences' memory times).
 struct RaggedGpuCost {
   double timeNs = 0;

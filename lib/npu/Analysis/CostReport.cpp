@@ -105,16 +105,21 @@ static void addWaveEvents(Operation *kernel, double startNs, double endNs,
   t += launch;
   for (auto [i, g] : llvm::enumerate(grids.getAsRange<GridAttr>())) {
     std::string grid = "grid " + std::to_string(i + 1) + ": ";
+    // The DRAM latency the launch exposes once, before its first tiles.
+    double fill = ns(g.getFillNs());
     llvm::json::Object args{{"blocks", g.getBlocks()},
                             {"threads", g.getThreads()},
                             {"blocks_per_sm", g.getBlocksPerSm()},
                             {"full_waves", g.getFullWaves()},
                             {"tail_blocks", g.getTailBlocks()},
-                            {"repeat", g.getRepeat()}};
+                            {"repeat", g.getRepeat()},
+                            {"fill_ns", fill}};
+    add(grid + "fill", t, fill, llvm::json::Object(args));
+    t += fill;
     double wave = ns(g.getWaveNs()), tail = ns(g.getTailNs());
     int64_t full = g.getFullWaves();
     if (g.getRepeat() > 1) {
-      double dur = g.getBodyNs();
+      double dur = g.getBodyNs() - fill;
       add(grid + std::to_string(g.getRepeat()) + " x (" + std::to_string(full) +
               " waves + tail)",
           t, dur, std::move(args));

@@ -8,8 +8,10 @@
 #include "npu/GpuModel/Cache.h"
 #include "npu/GpuModel/Dispatch.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <array>
 #include <cmath>
 #include <functional>
 
@@ -53,6 +55,8 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target) {
   p.l2Bytes = g.getL2Bytes();
   p.l2LineBytes = g.getL2LineBytes();
   p.l2Ways = g.getL2AssociativityWays();
+  p.maxClusterBlocks = g.getMaxClusterBlocks();
+  p.dramLatencyNs = g.getDramLatencyNs().convertToDouble();
   p.l2BytesPerNs = g.getL2BandwidthBytesPerS().convertToDouble() * 1e-9;
   p.hbmBytesPerNs = target.getHbmBandwidthBytesPerS().convertToDouble() * 1e-9;
   p.launchNs = g.getLaunchOverheadNs().convertToDouble();
@@ -108,7 +112,30 @@ struct BlockWork {
 /// of every block of the wave, then step t + 1. `emit(block, step)` issues
 /// the block's accesses of that step and returns false when it has none.
 using StepFn = std::function<bool(int64_t block, int64_t step)>;
+
+/// Blocks the hardware runs at once with `launch`: whole clusters only.
+int64_t clusterSlots(const GpuBlockPlan &plan, const GpuParams &p,
+                     const GpuLaunch &launch) {
+  int64_t cs = launch.clusterBlocks();
+  return p.sms * plan.blocksPerSM / cs * cs;
+}
 } // namespace
+
+GemmTileIndex mlir::npu::getGemmTileAt(int64_t blk, int64_t nm, int64_t nn,
+                                       const GpuLaunch &l) {
+  int64_t perBatch = nm * nn, q = blk % perBatch;
+  int64_t cs = l.clusterBlocks(), cl = q / cs, local = q % cs;
+  int64_t clusterRows = nm / l.clusterM, clusterCols = nn / l.clusterN;
+  // Clusters in groups of rasterGroup cluster rows (the last group may
+  // be shorter), column by column inside a group.
+  int64_t inGroup = l.rasterGroup * clusterCols;
+  int64_t first = cl / inGroup * l.rasterGroup;
+  int64_t rows = std::min(clusterRows - first, l.rasterGroup);
+  int64_t r = cl % inGroup;
+  int64_t cr = first + r % rows, cc = r / rows;
+  return {blk / perBatch, cr * l.clusterM + local / l.clusterN,
+          cc * l.clusterN + local % l.clusterN};
+}
 
 std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
                                                     ArrayRef<int64_t> t,
@@ -200,8 +227,9 @@ constexpr double kLineBudget = double(1 << 21);
 
 std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
                                    const GpuBlockPlan &plan, const GpuParams &p,
-                                   double l2BytesPerBlock) {
-  int64_t slots = p.sms * plan.blocksPerSM;
+                                   double l2BytesPerBlock,
+                                   const GpuLaunch &launch) {
+  int64_t slots = clusterSlots(plan, p, launch);
   int64_t waves = llvm::divideCeil(plan.blocks, slots);
   int64_t simWaves = std::min(waves, kMaxWaves);
   double lines = double(std::min(plan.blocks, simWaves * slots)) *
@@ -254,24 +282,28 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
     merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
     maxSteps = llvm::divideCeil(ksteps, merge);
     // B is [N, K] (an nn.Linear weight, rows of K contiguous), A is [M, K].
+    // With TMA multicast, one block of each cluster row reads the row's A
+    // tile for all of them, one of each cluster column the B tile.
     step = [=, &cache](int64_t blk, int64_t s) {
       if (s >= maxSteps)
         return false;
-      int64_t b = blk / (nm * nn), mi = (blk / nn) % nm, ni = blk % nn;
+      auto [b, mi, ni] = getGemmTileAt(blk, nm, nn, launch);
       int64_t k0 = s * merge * bk, kw = std::min(kk - k0, merge * bk);
-      for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
-        cache.read(rowAddr(aBase, b * m + r, kk * k.lhsBytes) +
-                       uint64_t(k0 * k.lhsBytes),
-                   uint64_t(kw * k.lhsBytes));
+      if (ni % launch.clusterN == 0)
+        for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
+          cache.read(rowAddr(aBase, b * m + r, kk * k.lhsBytes) +
+                         uint64_t(k0 * k.lhsBytes),
+                     uint64_t(kw * k.lhsBytes));
       int64_t bb = k.rhsBatched ? b : 0;
-      for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
-        cache.read(rowAddr(bBase, bb * n + r, kk * k.rhsBytes) +
-                       uint64_t(k0 * k.rhsBytes),
-                   uint64_t(kw * k.rhsBytes));
+      if (mi % launch.clusterM == 0)
+        for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
+          cache.read(rowAddr(bBase, bb * n + r, kk * k.rhsBytes) +
+                         uint64_t(k0 * k.rhsBytes),
+                     uint64_t(kw * k.rhsBytes));
       return true;
     };
     finish = [=, &cache](int64_t blk) {
-      int64_t b = blk / (nm * nn), mi = (blk / nn) % nm, ni = blk % nn;
+      auto [b, mi, ni] = getGemmTileAt(blk, nm, nn, launch);
       int64_t w = std::min(n - ni * bn, bn);
       for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
         cache.write(rowAddr(cBase, b * m + r, n * k.outBytes) +
@@ -364,13 +396,19 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
 }
 
 std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
-                                    const GpuParams &p, bool simulate);
+                                    const GpuParams &p, bool simulate,
+                                    const GpuLaunch &launch);
+
+/// A GEMM launch of a phase: its description and block tile.
+struct GemmLaunch {
+  KernelDesc desc;
+  SmallVector<int64_t, 4> tile;
+};
 
 /// A gated MLP (or an expert of MoE) as GPUs run it: a GEMM for gate and
 /// up together with the SwiGLU epilogue, then the down GEMM; the
 /// intermediate goes through L2/HBM. Two launches.
-std::optional<GpuCost> gatedCost(const KernelDesc &k, ArrayRef<int64_t> t,
-                                 const GpuParams &p, bool simulate) {
+std::array<GemmLaunch, 2> splitGated(const KernelDesc &k, ArrayRef<int64_t> t) {
   int64_t m = k.loops[0], f = k.loops[1], d = k.loops[2];
   KernelDesc up;
   up.kind = KernelKind::Gemm;
@@ -394,20 +432,49 @@ std::optional<GpuCost> gatedCost(const KernelDesc &k, ArrayRef<int64_t> t,
                                    std::min(bn, g.loops[2]),
                                    std::min<int64_t>(64, g.loops[3])};
   };
-  std::optional<GpuCost> a =
-      gemmLikeCost(up, clampTile(up, t[0], t[1]), p, simulate);
-  std::optional<GpuCost> b =
-      gemmLikeCost(down, clampTile(down, t[0], t[1]), p, simulate);
-  if (!a || !b)
-    return std::nullopt;
-  *a += *b;
-  return a;
+  SmallVector<int64_t, 4> upTile = clampTile(up, t[0], t[1]),
+                          downTile = clampTile(down, t[0], t[1]);
+  return {GemmLaunch{std::move(up), upTile},
+          GemmLaunch{std::move(down), downTile}};
+}
+
+/// The GEMM launches of a phase (none for attention and streams).
+SmallVector<GemmLaunch, 2> getGemmLaunches(const KernelDesc &k,
+                                           ArrayRef<int64_t> t) {
+  if (k.kind == KernelKind::Gemm)
+    return {GemmLaunch{k, SmallVector<int64_t, 4>(t)}};
+  if (k.kind == KernelKind::GatedMlp || k.kind == KernelKind::MoeFfn) {
+    std::array<GemmLaunch, 2> two = splitGated(k, t);
+    return {two[0], two[1]};
+  }
+  return {};
+}
+
+std::optional<GpuCost> gatedCost(const KernelDesc &k, ArrayRef<int64_t> t,
+                                 const GpuParams &p, bool simulate,
+                                 ArrayRef<GpuLaunch> launches) {
+  std::optional<GpuCost> total;
+  for (auto [i, g] : llvm::enumerate(splitGated(k, t))) {
+    std::optional<GpuCost> c =
+        gemmLikeCost(g.desc, g.tile, p, simulate,
+                     i < launches.size() ? launches[i] : GpuLaunch());
+    if (!c)
+      return std::nullopt;
+    if (total)
+      *total += *c;
+    else
+      total = std::move(c);
+  }
+  return total;
 }
 
 std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
-                                    const GpuParams &p, bool simulate) {
+                                    const GpuParams &p, bool simulate,
+                                    const GpuLaunch &launch) {
   std::optional<GpuBlockPlan> plan = planGpuBlock(k, t, p);
   if (!plan)
+    return std::nullopt;
+  if (!checkGpuLaunch(k, t, 0, launch, p).empty())
     return std::nullopt;
   BlockWork bw;
   double blocks = double(plan->blocks);
@@ -417,7 +484,10 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     int64_t kp = pad(k.loops[3], bk);
     bw.paddedFlops = c(2) * c(plan->blocks) * c(bm) * c(bn) * c(kp);
     bw.matrixFlops = 2.0 * bm * bn * double(kp);
-    bw.l2Bytes = double(kp) * (bm * k.lhsBytes + bn * k.rhsBytes) +
+    // TMA multicast: an A tile is read once for the clusterN blocks of its
+    // cluster row, a B tile once for the clusterM blocks of its column.
+    bw.l2Bytes = double(kp) * (double(bm * k.lhsBytes) / launch.clusterN +
+                               double(bn * k.rhsBytes) / launch.clusterM) +
                  double(bm * bn * k.outBytes) +
                  double(k.extraReadBytes) / blocks;
     Count a = c(k.loops[0]) * c(k.loops[1]) * c(k.loops[3]) * c(k.lhsBytes);
@@ -486,7 +556,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
                    k.kind == KernelKind::Attention ||
                    k.kind == KernelKind::MlaAbsorbed;
   if (simulate && simulable) {
-    std::optional<L2Result> l2 = simulateL2(k, t, *plan, p, bw.l2Bytes);
+    std::optional<L2Result> l2 = simulateL2(k, t, *plan, p, bw.l2Bytes, launch);
     if (!l2)
       return std::nullopt;
     // Every byte of the operands is fetched at least once, whatever the
@@ -500,10 +570,11 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     hit = requested > 0 ? std::clamp(1.0 - hbmRead / requested, 0.0, 1.0) : 0;
   }
 
-  // Dispatch: full waves of `slots` co-resident blocks, then the tail,
-  // whose blocks share the SMs and the bandwidth among fewer.
+  // Dispatch: full waves of `slots` co-resident blocks (whole clusters),
+  // then the tail, whose blocks share the SMs and the bandwidth among
+  // fewer.
   int64_t bps = plan->blocksPerSM;
-  int64_t slots = p.sms * bps;
+  int64_t slots = clusterSlots(*plan, p, launch);
   double matPerSM = p.matrixPerNsPerSM(k.matrixType);
   double hbmPerBlock = (hbmRead + hbmWrite) / blocks;
   auto blockTime = [&](int64_t running) {
@@ -517,12 +588,19 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
                           bw.l2Bytes * double(running) / p.l2BytesPerNs);
     return std::max(comp, mem);
   };
+  // Latency: a block's first tiles arrive one DRAM latency after it
+  // starts, before any compute. With one block per SM every wave starts on
+  // idle SMs and pays it; with more, later blocks start while the SM's
+  // other blocks compute, and only the launch's first wave pays it.
+  double waveFill = bps == 1 ? p.dramLatencyNs : 0.0;
   GpuGrid grid;
   grid.plan = *plan;
+  grid.launch = launch;
   grid.fullWaves = plan->blocks / slots;
   grid.tailBlocks = plan->blocks % slots;
-  grid.waveNs = grid.fullWaves ? blockTime(slots) : 0.0;
-  grid.tailNs = grid.tailBlocks ? blockTime(grid.tailBlocks) : 0.0;
+  grid.waveNs = grid.fullWaves ? blockTime(slots) + waveFill : 0.0;
+  grid.tailNs = grid.tailBlocks ? blockTime(grid.tailBlocks) + waveFill : 0.0;
+  grid.fillNs = bps == 1 ? 0.0 : p.dramLatencyNs;
   GpuCost cost;
   cost.timeNs = p.launchNs + grid.bodyNs();
   cost.grids.push_back(grid);
@@ -558,15 +636,135 @@ SmallVector<int64_t> candidates(int64_t n, int64_t from, int64_t upTo) {
 }
 } // namespace
 
-std::optional<GpuCost> mlir::npu::getGpuPhaseCost(const KernelDesc &k,
-                                                  ArrayRef<int64_t> t,
-                                                  const GpuParams &p,
-                                                  bool simulateL2) {
+std::optional<GpuCost>
+mlir::npu::getGpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
+                           const GpuParams &p, bool simulateL2,
+                           ArrayRef<GpuLaunch> launches) {
   if (t.size() != k.loops.size())
     return std::nullopt;
   if (k.kind == KernelKind::GatedMlp || k.kind == KernelKind::MoeFfn)
-    return gatedCost(k, t, p, simulateL2);
-  return gemmLikeCost(k, t, p, simulateL2);
+    return gatedCost(k, t, p, simulateL2, launches);
+  return gemmLikeCost(k, t, p, simulateL2,
+                      launches.empty() ? GpuLaunch() : launches.front());
+}
+
+std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
+                                      unsigned index, const GpuLaunch &launch,
+                                      const GpuParams &p) {
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  if (launch.isDefault())
+    return msg; // CUDA's default fits any grid
+  SmallVector<GemmLaunch, 2> gemms = getGemmLaunches(k, t);
+  if (index >= gemms.size()) {
+    os << "a " << stringifyKernelKind(k.kind) << " phase has no GEMM launch "
+       << index + 1 << " (it has " << gemms.size() << ")";
+    return msg;
+  }
+  const GemmLaunch &g = gemms[index];
+  if (launch.clusterBlocks() > p.maxClusterBlocks) {
+    os << "a cluster of " << launch.clusterM << " x " << launch.clusterN
+       << " blocks exceeds the target's gpu.max_cluster_blocks ("
+       << p.maxClusterBlocks << ")";
+    return msg;
+  }
+  int64_t nm = llvm::divideCeil(g.desc.loops[1], g.tile[1]),
+          nn = llvm::divideCeil(g.desc.loops[2], g.tile[2]);
+  if (nm % launch.clusterM || nn % launch.clusterN) {
+    os << "a cluster of " << launch.clusterM << " x " << launch.clusterN
+       << " blocks does not divide the grid of " << nm << " x " << nn
+       << " output tiles";
+    return msg;
+  }
+  std::optional<GpuBlockPlan> plan = planGpuBlock(g.desc, g.tile, p);
+  if (plan && clusterSlots(*plan, p, launch) == 0)
+    os << "a cluster of " << launch.clusterBlocks()
+       << " blocks does not fit the " << p.sms * plan->blocksPerSM
+       << " block slots of the chip";
+  return msg;
+}
+
+namespace {
+/// The cluster of least modelled time (no cache simulation) for a GEMM
+/// launch: sides powers of two, at most the target's blocks, dividing the
+/// grid. Smaller clusters first, so a larger one must be strictly faster;
+/// among shapes of one size at the same time, the least L2 traffic.
+GpuLaunch chooseCluster(const GemmLaunch &g, const GpuParams &p) {
+  GpuLaunch best;
+  std::optional<GpuCost> bestCost =
+      gemmLikeCost(g.desc, g.tile, p, false, best);
+  if (!bestCost)
+    return best;
+  for (int64_t size = 2; size <= p.maxClusterBlocks; size *= 2)
+    for (int64_t cm = 1; cm <= size; cm *= 2) {
+      GpuLaunch l{cm, size / cm, 1};
+      std::optional<GpuCost> c = gemmLikeCost(g.desc, g.tile, p, false, l);
+      if (!c)
+        continue;
+      bool faster = c->timeNs < bestCost->timeNs * (1 - 1e-9);
+      bool lighter = best.clusterBlocks() == size &&
+                     c->timeNs <= bestCost->timeNs * (1 + 1e-9) &&
+                     c->l2Bytes.value() < bestCost->l2Bytes.value();
+      if (faster || lighter) {
+        best = l;
+        bestCost = c;
+      }
+    }
+  return best;
+}
+
+/// The raster group (a power of two up to the cluster rows) whose first
+/// wave touches the fewest A and B bytes: what the wave's blocks must
+/// stream from HBM when the operands do not stay in L2. Ties go to the
+/// smaller group (1: row-major).
+int64_t chooseRasterGroup(const GemmLaunch &g, GpuLaunch l,
+                          const GpuParams &p) {
+  std::optional<GpuBlockPlan> plan = planGpuBlock(g.desc, g.tile, p);
+  if (!plan)
+    return 1;
+  int64_t bm = g.tile[1], bn = g.tile[2];
+  int64_t nm = llvm::divideCeil(g.desc.loops[1], bm),
+          nn = llvm::divideCeil(g.desc.loops[2], bn);
+  int64_t wave = std::min(nm * nn, clusterSlots(*plan, p, l));
+  int64_t best = 1;
+  double bestBytes = 0;
+  for (int64_t group = 1; group <= nm / l.clusterM; group *= 2) {
+    l.rasterGroup = group;
+    llvm::SmallDenseSet<int64_t, 64> rows, cols;
+    for (int64_t blk = 0; blk < wave; ++blk) {
+      GemmTileIndex b = getGemmTileAt(blk, nm, nn, l);
+      rows.insert(b.row);
+      cols.insert(b.col);
+    }
+    double bytes = double(rows.size()) * double(bm * g.desc.lhsBytes) +
+                   double(cols.size()) * double(bn * g.desc.rhsBytes);
+    if (group == 1 || bytes < bestBytes * (1 - 1e-9)) {
+      best = group;
+      bestBytes = bytes;
+    }
+  }
+  return best;
+}
+
+/// Each GEMM launch's cluster, and its raster group if `raster`.
+SmallVector<GpuLaunch, 2> chooseLaunches(const KernelDesc &k,
+                                         ArrayRef<int64_t> t,
+                                         const GpuParams &p, bool raster) {
+  SmallVector<GpuLaunch, 2> out;
+  for (const GemmLaunch &g : getGemmLaunches(k, t)) {
+    GpuLaunch l = chooseCluster(g, p);
+    if (raster)
+      l.rasterGroup = chooseRasterGroup(g, l, p);
+    out.push_back(l);
+  }
+  return out;
+}
+} // namespace
+
+SmallVector<GpuLaunch, 2> mlir::npu::chooseGpuLaunches(const KernelDesc &k,
+                                                       ArrayRef<int64_t> t,
+                                                       const GpuParams &p) {
+  return chooseLaunches(k, t, p, /*raster=*/true);
 }
 
 std::optional<SmallVector<int64_t, 4>>
@@ -606,7 +804,8 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
   SmallVector<int64_t, 4> tile(lists.size());
   std::function<void(unsigned)> visit = [&](unsigned i) {
     if (i == lists.size()) {
-      std::optional<GpuCost> cost = getGpuPhaseCost(k, tile, p, false);
+      std::optional<GpuCost> cost = getGpuPhaseCost(
+          k, tile, p, false, chooseLaunches(k, tile, p, /*raster=*/false));
       if (cost && (!best || cost->timeNs < bestNs * (1 - 1e-9))) {
         best = tile;
         bestNs = cost->timeNs;
@@ -632,27 +831,32 @@ int64_t mlir::npu::getGpuKernelLaunches(const KernelModel &model) {
   return model.phases.empty() ? 0 : getGpuPhaseLaunches(model.phases.front());
 }
 
-std::optional<GpuCost> mlir::npu::getGpuKernelCost(const KernelModel &model,
-                                                   ArrayRef<int64_t> mainTile,
-                                                   const GpuParams &p) {
+std::optional<GpuCost>
+mlir::npu::getGpuKernelCost(const KernelModel &model,
+                            ArrayRef<int64_t> mainTile, const GpuParams &p,
+                            ArrayRef<GpuLaunch> mainLaunches) {
   GpuCost total;
   bool first = true;
   for (auto [i, phase] : llvm::enumerate(model.phases)) {
     std::optional<GpuCost> cost;
     if (i == model.mainPhase) {
-      cost = getGpuPhaseCost(phase, mainTile, p, true);
+      cost = getGpuPhaseCost(phase, mainTile, p, true, mainLaunches);
     } else if (auto tile = chooseGpuTile(phase, p)) {
-      cost = getGpuPhaseCost(phase, *tile, p, true);
+      cost = getGpuPhaseCost(phase, *tile, p, true,
+                             chooseGpuLaunches(phase, *tile, p));
     }
     if (!cost)
       return std::nullopt;
     // Phases of one kernel share its launch; repetitions (MoE experts) are
-    // one grouped launch.
+    // one grouped launch, whose first wave alone pays the fill.
     GpuCost scaled = *cost;
     double r = double(phase.repeat);
     double launches = double(getGpuPhaseLaunches(phase));
-    double body = cost->timeNs - launches * p.launchNs;
-    scaled.timeNs = body * r + (first ? p.launchNs * launches : 0);
+    double fill = 0;
+    for (const GpuGrid &g : cost->grids)
+      fill += g.fillNs;
+    double body = cost->timeNs - launches * p.launchNs - fill;
+    scaled.timeNs = body * r + fill + (first ? p.launchNs * launches : 0);
     scaled.computeNs *= r;
     scaled.memoryNs *= r;
     scaled.overheadNs = std::max(

@@ -37,7 +37,14 @@ std::optional<TileDecision> mlir::npu::chooseTile(const KernelModel &model,
     std::optional<SmallVector<int64_t, 4>> tile = chooseGpuTile(main, *g);
     if (!tile)
       return std::nullopt;
-    return TileDecision{*tile, 1, getWorkingSet(model, *tile, 1, target)};
+    TileDecision d{*tile, 1, getWorkingSet(model, *tile, 1, target), {}};
+    SmallVector<Attribute> launches;
+    for (const GpuLaunch &l : chooseGpuLaunches(main, *tile, *g))
+      launches.push_back(LaunchAttr::get(target.getContext(), l.clusterM,
+                                         l.clusterN, l.rasterGroup));
+    if (!launches.empty())
+      d.launches = ArrayAttr::get(target.getContext(), launches);
+    return d;
   }
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
@@ -71,21 +78,29 @@ static int64_t toInt(Count c) { return c.toInt64().value_or(-1); }
 static ArrayAttr getGridsAttr(MLIRContext *ctx, ArrayRef<GpuGrid> grids) {
   SmallVector<Attribute> attrs;
   for (const GpuGrid &g : grids)
-    attrs.push_back(GridAttr::get(ctx, g.plan.blocks, g.plan.threads,
-                                  g.plan.blocksPerSM, g.fullWaves,
-                                  llvm::APFloat(g.waveNs), g.tailBlocks,
-                                  llvm::APFloat(g.tailNs), g.repeat));
+    attrs.push_back(GridAttr::get(
+        ctx, g.plan.blocks, g.plan.threads, g.plan.blocksPerSM, g.fullWaves,
+        llvm::APFloat(g.waveNs), g.tailBlocks, llvm::APFloat(g.tailNs),
+        g.repeat, llvm::APFloat(g.fillNs)));
   return ArrayAttr::get(ctx, attrs);
 }
 
-static std::optional<CostAttr> getGpuKernelCostAttr(const KernelModel &model,
-                                                    TilingAttr tiling,
-                                                    TargetAttr target,
-                                                    ArrayAttr *grids) {
+static SmallVector<GpuLaunch, 2> getGpuLaunches(ArrayAttr launches) {
+  SmallVector<GpuLaunch, 2> out;
+  if (launches)
+    for (auto l : launches.getAsRange<LaunchAttr>())
+      out.push_back({l.getClusterM(), l.getClusterN(), l.getRasterGroup()});
+  return out;
+}
+
+static std::optional<CostAttr>
+getGpuKernelCostAttr(const KernelModel &model, TilingAttr tiling,
+                     TargetAttr target, ArrayAttr launches, ArrayAttr *grids) {
   FailureOr<GpuParams> p = GpuParams::get(target);
   if (failed(p))
     return std::nullopt;
-  std::optional<GpuCost> cost = getGpuKernelCost(model, tiling.getTile(), *p);
+  std::optional<GpuCost> cost =
+      getGpuKernelCost(model, tiling.getTile(), *p, getGpuLaunches(launches));
   if (!cost || cost->isOverflow())
     return std::nullopt;
   int64_t read = toInt(cost->hbmReadBytes), write = toInt(cost->hbmWriteBytes),
@@ -112,9 +127,10 @@ static std::optional<CostAttr> getGpuKernelCostAttr(const KernelModel &model,
 std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
                                                  TilingAttr tiling,
                                                  TargetAttr target,
+                                                 ArrayAttr launches,
                                                  ArrayAttr *grids) {
   if (target.getGpu())
-    return getGpuKernelCostAttr(model, tiling, target, grids);
+    return getGpuKernelCostAttr(model, tiling, target, launches, grids);
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
     return std::nullopt;
@@ -154,7 +170,8 @@ std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,
       std::optional<SmallVector<int64_t, 4>> tile = chooseGpuTile(phase, *g);
       if (!tile)
         return std::nullopt;
-      std::optional<GpuCost> c = getGpuPhaseCost(phase, *tile, *g, false);
+      std::optional<GpuCost> c = getGpuPhaseCost(
+          phase, *tile, *g, false, chooseGpuLaunches(phase, *tile, *g));
       if (!c)
         return std::nullopt;
       total += c->timeNs * double(phase.repeat);
@@ -175,6 +192,39 @@ std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,
   return cost->timeNs;
 }
 
+/// A hand-written or decided `npu.launch` must arrange each GEMM launch of
+/// the main phase, on a target that can run it.
+static LogicalResult checkLaunches(KernelOp kernel, ArrayAttr launches,
+                                   const KernelModel &model, TilingAttr tiling,
+                                   TargetAttr target, StringRef pass) {
+  FailureOr<GpuParams> p = GpuParams::get(target);
+  if (failed(p))
+    return kernel.emitError()
+           << pass << ": 'npu.launch' arranges GPU launches, but target '"
+           << target.getName() << "' is not GPU-like";
+  const KernelDesc &main = model.phases[model.mainPhase];
+  size_t expected =
+      main.kind == KernelKind::Gemm ? 1
+      : main.kind == KernelKind::GatedMlp || main.kind == KernelKind::MoeFfn
+          ? 2
+          : 0;
+  if (launches.size() != expected)
+    return kernel.emitError()
+           << pass << ": 'npu.launch' has " << launches.size()
+           << " elements, one per GEMM launch, but this "
+           << stringifyKernelKind(kernel.getKind()) << " kernel has "
+           << expected;
+  for (auto [i, l] : llvm::enumerate(launches.getAsRange<LaunchAttr>())) {
+    std::string why = checkGpuLaunch(
+        main, tiling.getTile(), i,
+        {l.getClusterM(), l.getClusterN(), l.getRasterGroup()}, *p);
+    if (!why.empty())
+      return kernel.emitError()
+             << pass << ": 'npu.launch' element " << i << ": " << why;
+  }
+  return success();
+}
+
 LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
                                              StringRef pass) {
   FailureOr<TargetAttr> target = getModuleTarget(module, pass);
@@ -193,6 +243,7 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
   struct Job {
     KernelOp kernel;
     TilingAttr tiling;
+    ArrayAttr launches;
     KernelModel model;
     std::optional<CostAttr> cost;
     ArrayAttr grids;
@@ -207,13 +258,19 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
                             "npu-decide-tiles first)";
       return WalkResult::interrupt();
     }
-    jobs.push_back({kernel, tiling, std::move(*model), std::nullopt, {}});
+    auto launches = kernel->getAttrOfType<ArrayAttr>("npu.launch");
+    if (launches &&
+        failed(checkLaunches(kernel, launches, *model, tiling, *target, pass)))
+      return WalkResult::interrupt();
+    jobs.push_back(
+        {kernel, tiling, launches, std::move(*model), std::nullopt, {}});
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();
   parallelForEach(module.getContext(), jobs, [&](Job &job) {
-    job.cost = getKernelCost(job.model, job.tiling, *target, &job.grids);
+    job.cost =
+        getKernelCost(job.model, job.tiling, *target, job.launches, &job.grids);
   });
   for (Job &job : jobs) {
     if (!job.cost)

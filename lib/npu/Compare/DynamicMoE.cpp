@@ -150,8 +150,10 @@ mlir::npu::priceMoEScenario(ArrayRef<int64_t> loads, const CapacityPlan &plan,
   // experts' GEMMs are priced without the L2 simulation (each expert's
   // weights are read once; its few tokens are the reuse), which keeps a
   // scenario with hundreds of distinct loads fast.
+  // The grouped launches' overhead and first-wave DRAM fill are paid once,
+  // not per expert.
   llvm::DenseMap<int64_t, double> byTokens;
-  double launches = 2 * gp->launchNs;
+  double launches = 2 * gp->launchNs, fill = 0;
   for (int64_t n : loads) {
     if (n == 0)
       continue;
@@ -161,16 +163,21 @@ mlir::npu::priceMoEScenario(ArrayRef<int64_t> loads, const CapacityPlan &plan,
       KernelDesc k = expertFfn(n, ffnDim, modelDim, actType, weightType);
       std::optional<SmallVector<int64_t, 4>> tile = chooseGpuTile(k, *gp);
       std::optional<GpuCost> c =
-          tile ? getGpuPhaseCost(k, *tile, *gp, /*simulateL2=*/false)
+          tile ? getGpuPhaseCost(k, *tile, *gp, /*simulateL2=*/false,
+                                 chooseGpuLaunches(k, *tile, *gp))
                : std::nullopt;
       if (!c)
         return std::nullopt;
-      it = byTokens.insert({n, c->timeNs - launches}).first;
+      double expertFill = 0;
+      for (const GpuGrid &g : c->grids)
+        expertFill += g.fillNs;
+      fill = std::max(fill, expertFill);
+      it = byTokens.insert({n, c->timeNs - launches - expertFill}).first;
     }
     cost.dynamicNs += it->second;
   }
   if (cost.activeExperts)
-    cost.dynamicNs += launches;
+    cost.dynamicNs += launches + fill;
   return cost;
 }
 

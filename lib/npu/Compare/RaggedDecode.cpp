@@ -309,6 +309,13 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
     return std::nullopt;
   }
   cost.computeMakespanNs = d->makespan;
-  cost.timeNs = gp->launchNs + std::max(cost.computeMakespanNs, cost.memoryNs);
+  // DRAM latency as the GPU-like model exposes it (docs/cost-model-gpu.md):
+  // once per wave of blocks that start on idle SMs (one block per SM),
+  // else once per launch.
+  double waves = wholePlan->blocksPerSM == 1
+                     ? double(llvm::divideCeil(cost.blocks, gp->sms))
+                     : 1.0;
+  cost.timeNs = gp->launchNs + waves * gp->dramLatencyNs +
+                std::max(cost.computeMakespanNs, cost.memoryNs);
   return cost;
 }

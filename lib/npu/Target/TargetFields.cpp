@@ -90,6 +90,10 @@ ArrayRef<TargetField> target::getTargetFields() {
        "L2 bandwidth of the chip"},
       {S::Gpu, "launch_overhead_ns", T::Real, "ns",
        "fixed cost of one kernel launch"},
+      {S::Gpu, "max_cluster_blocks", T::Integer, "blocks",
+       "largest thread-block cluster (1: no clusters)"},
+      {S::Gpu, "dram_latency_ns", T::Real, "ns",
+       "unloaded latency of one load from HBM"},
   };
   return fields;
 }
@@ -170,6 +174,10 @@ std::optional<JValue> gpuValue(GpuTargetAttr t, StringRef name) {
     return real(t.getL2BandwidthBytesPerS());
   if (name == "launch_overhead_ns")
     return real(t.getLaunchOverheadNs());
+  if (name == "max_cluster_blocks")
+    return integer(t.getMaxClusterBlocks());
+  if (name == "dram_latency_ns")
+    return real(t.getDramLatencyNs());
   llvm_unreachable("unknown gpu field");
 }
 } // namespace

@@ -243,7 +243,8 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
         integer("gpu.max_blocks_per_sm"), integer("gpu.l2_bytes"),
         integer("gpu.l2_line_bytes"), integer("gpu.l2_associativity_ways"),
         ap(real("gpu.l2_bandwidth_bytes_per_s")),
-        ap(real("gpu.launch_overhead_ns")));
+        ap(real("gpu.launch_overhead_ns")), integer("gpu.max_cluster_blocks"),
+        ap(real("gpu.dram_latency_ns")));
     if (!gpu)
       return fail(diagnostic);
   }

@@ -171,6 +171,37 @@ def Npu_SlotAttr : AttrDef<Npu_Dialect, "Slot"> {
   let genVerifyDecl = 1;
 }
 
+def Npu_LaunchAttr : AttrDef<Npu_Dialect, "Launch"> {
+  let mnemonic = "launch";
+  let summary = "how a GEMM launch is arranged on a GPU-like target";
+  let description = [{
+    Written by `npu-decide-tiles` on a GPU-like target (or by hand) in the
+    `npu.launch` array of a GEMM-like kernel, one element per GEMM launch
+    (gemm: one; gated_mlp and moe_ffn: two, gate+up then down); read by
+    `npu-gpu-estimate-cost`. Without it a launch is CUDA's default: no
+    cluster, row-major block order.
+
+    | parameter | meaning |
+    |---|---|
+    | `cluster_m`, `cluster_n` | a thread-block cluster of `cluster_m x cluster_n` output tiles; with TMA multicast one L2 read of an A tile feeds the `cluster_n` blocks of its row, one of a B tile the `cluster_m` blocks of its column |
+    | `raster_group` | launch order: groups of `raster_group` rows of clusters, walked column by column inside a group (grouped or "swizzled" rasterization); 1 is row-major |
+
+    Verified here: all >= 1, the cluster sides powers of two. Checked by the
+    cost pass against the target and the grid: `cluster_m x cluster_n <=
+    gpu.max_cluster_blocks`, the cluster sides divide the grid's tile counts
+    (CUDA requires whole clusters). docs/cost-model-gpu.md gives the rules
+    the compiler picks them by.
+
+    ```mlir
+    npu.kernel gemm ... {npu.launch = [#npu.launch<cluster_m = 2, cluster_n = 1, raster_group = 8>]}
+    ```
+  }];
+  let parameters = (ins "int64_t":$cluster_m, "int64_t":$cluster_n,
+                        "int64_t":$raster_group);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Npu_GridAttr : AttrDef<Npu_Dialect, "Grid"> {
   let mnemonic = "grid";
   let summary = "one launch of a GPU-like kernel: grid, occupancy and waves";
@@ -192,13 +223,15 @@ def Npu_GridAttr : AttrDef<Npu_Dialect, "Grid"> {
     | `tail_blocks` | blocks mod (sm_count x blocks_per_sm): the last, partial wave |
     | `tail_ns` | time of the tail (0 without one) |
     | `repeat` | times the grid runs within the kernel (MoE experts: one grouped launch) |
+    | `fill_ns` | DRAM latency exposed once per launch, before the first tiles arrive (0 when every wave pays it in `wave_ns`: one block per SM) |
 
     The kernel's `npu.cost` time is the launch overhead plus, over its
-    grids, `repeat x (full_waves x wave_ns + tail_ns)`.
+    grids, `fill_ns + repeat x (full_waves x wave_ns + tail_ns)`.
 
     ```mlir
     #npu.grid<blocks = 4, threads = 128, blocks_per_sm = 2, full_waves = 0,
-              wave_ns = 0.0, tail_blocks = 4, tail_ns = 1024.0, repeat = 1>
+              wave_ns = 0.0, tail_blocks = 4, tail_ns = 1024.0, repeat = 1,
+              fill_ns = 0.0>
     ```
   }];
   let parameters = (ins "int64_t":$blocks, "int64_t":$threads,
@@ -206,16 +239,18 @@ def Npu_GridAttr : AttrDef<Npu_Dialect, "Grid"> {
                         Npu_DoubleParameter<"ns">:$wave_ns,
                         "int64_t":$tail_blocks,
                         Npu_DoubleParameter<"ns">:$tail_ns,
-                        "int64_t":$repeat);
+                        "int64_t":$repeat,
+                        Npu_DoubleParameter<"ns">:$fill_ns);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Time of the grid's blocks, launch excluded:
-    /// repeat x (full_waves x wave_ns + tail_ns).
+    /// fill_ns + repeat x (full_waves x wave_ns + tail_ns).
     double getBodyNs() const {
-      return double(getRepeat()) *
-             (double(getFullWaves()) * getWaveNs().convertToDouble() +
-              getTailNs().convertToDouble());
+      return getFillNs().convertToDouble() +
+             double(getRepeat()) *
+                 (double(getFullWaves()) * getWaveNs().convertToDouble() +
+                  getTailNs().convertToDouble());
     }
   }];
 }

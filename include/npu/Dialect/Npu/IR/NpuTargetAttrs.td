@@ -134,8 +134,11 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
     | `l2_associativity_ways` | ways | L2 ways per set |
     | `l2_bandwidth_bytes_per_s` | bytes/s | L2 read bandwidth of the chip |
     | `launch_overhead_ns` | ns | fixed cost of one kernel launch |
+    | `max_cluster_blocks` | blocks | largest thread-block cluster (1: none) |
+    | `dram_latency_ns` | ns | unloaded latency of a load from HBM |
 
-    Verified: every count, size and rate is positive (the overhead may be 0);
+    Verified: every count, size and rate is positive (the overhead and the
+    latency may be 0); `max_cluster_blocks` is a power of two;
     `l2_line_bytes` is a power of two; `l2_bytes` is a whole number of lines,
     and of sets (`l2_line_bytes * l2_associativity_ways`);
     `shared_memory_bytes_per_block <= shared_memory_bytes_per_sm <=
@@ -160,7 +163,9 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
       "int64_t":$l2_line_bytes,
       "int64_t":$l2_associativity_ways,
       Npu_DoubleParameter<"bytes/s">:$l2_bandwidth_bytes_per_s,
-      Npu_DoubleParameter<"ns">:$launch_overhead_ns);
+      Npu_DoubleParameter<"ns">:$launch_overhead_ns,
+      "int64_t":$max_cluster_blocks,
+      Npu_DoubleParameter<"ns">:$dram_latency_ns);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

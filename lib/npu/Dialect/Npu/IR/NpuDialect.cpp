@@ -71,6 +71,12 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
                       llvm::all_of(grids, llvm::IsaPred<GridAttr>),
                   "a non-empty array of #npu.grid on an npu.kernel");
   }
+  if (name == "npu.launch") {
+    auto launches = dyn_cast<ArrayAttr>(value);
+    return expect(isa<KernelOp>(op) && launches && !launches.empty() &&
+                      llvm::all_of(launches, llvm::IsaPred<LaunchAttr>),
+                  "a non-empty array of #npu.launch on an npu.kernel");
+  }
   if (name == "npu.target")
     return expect(isa<TargetAttr>(value), "a #npu.target");
   if (name == "npu.model")

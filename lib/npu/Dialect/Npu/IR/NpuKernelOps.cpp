@@ -180,11 +180,23 @@ LogicalResult SlotAttr::verify(EmitErrorFn emitError, llvm::APFloat start,
   return success();
 }
 
+LogicalResult LaunchAttr::verify(EmitErrorFn emitError, int64_t clusterM,
+                                 int64_t clusterN, int64_t rasterGroup) {
+  if (clusterM < 1 || clusterN < 1 || rasterGroup < 1)
+    return emitError() << "launch cluster_m, cluster_n and raster_group must "
+                          "be >= 1, got "
+                       << clusterM << ", " << clusterN << ", " << rasterGroup;
+  if (!llvm::isPowerOf2_64(clusterM) || !llvm::isPowerOf2_64(clusterN))
+    return emitError() << "launch cluster sides must be powers of two, got "
+                       << clusterM << " x " << clusterN;
+  return success();
+}
+
 LogicalResult GridAttr::verify(EmitErrorFn emitError, int64_t blocks,
                                int64_t threads, int64_t blocksPerSM,
                                int64_t fullWaves, llvm::APFloat waveNs,
                                int64_t tailBlocks, llvm::APFloat tailNs,
-                               int64_t repeat) {
+                               int64_t repeat, llvm::APFloat fillNs) {
   std::pair<const char *, int64_t> positive[] = {{"blocks", blocks},
                                                  {"threads", threads},
                                                  {"blocks_per_sm", blocksPerSM},
@@ -196,8 +208,10 @@ LogicalResult GridAttr::verify(EmitErrorFn emitError, int64_t blocks,
     return emitError() << "grid needs full_waves >= 0 and 0 <= tail_blocks "
                           "<= blocks, got "
                        << fullWaves << " and " << tailBlocks;
-  if (!isNonNegativeFinite(waveNs) || !isNonNegativeFinite(tailNs))
-    return emitError() << "grid wave_ns and tail_ns must be finite and >= 0";
+  if (!isNonNegativeFinite(waveNs) || !isNonNegativeFinite(tailNs) ||
+      !isNonNegativeFinite(fillNs))
+    return emitError()
+           << "grid wave_ns, tail_ns and fill_ns must be finite and >= 0";
   if ((fullWaves == 0) != (waveNs.isZero()) ||
       (tailBlocks == 0) != (tailNs.isZero()))
     return emitError() << "grid has a wave time without waves (or waves "

@@ -111,7 +111,8 @@ LogicalResult GpuTargetAttr::verify(
     int64_t registerBytesPerSm, int64_t warpSizeThreads,
     int64_t maxThreadsPerSm, int64_t maxThreadsPerBlock, int64_t maxBlocksPerSm,
     int64_t l2Bytes, int64_t l2LineBytes, int64_t l2AssociativityWays,
-    APFloat l2BandwidthBytesPerS, APFloat launchOverheadNs) {
+    APFloat l2BandwidthBytesPerS, APFloat launchOverheadNs,
+    int64_t maxClusterBlocks, APFloat dramLatencyNs) {
   struct {
     StringRef name;
     int64_t value;
@@ -128,6 +129,7 @@ LogicalResult GpuTargetAttr::verify(
       {"gpu.l2_bytes", l2Bytes},
       {"gpu.l2_line_bytes", l2LineBytes},
       {"gpu.l2_associativity_ways", l2AssociativityWays},
+      {"gpu.max_cluster_blocks", maxClusterBlocks},
   };
   for (const auto &c : counts)
     if (failed(checkPositive(emitError, c.name, c.value)))
@@ -135,8 +137,14 @@ LogicalResult GpuTargetAttr::verify(
   if (failed(checkPositive(emitError, "gpu.l2_bandwidth_bytes_per_s",
                            l2BandwidthBytesPerS.convertToDouble())) ||
       failed(checkNonNegative(emitError, "gpu.launch_overhead_ns",
-                              launchOverheadNs.convertToDouble())))
+                              launchOverheadNs.convertToDouble())) ||
+      failed(checkNonNegative(emitError, "gpu.dram_latency_ns",
+                              dramLatencyNs.convertToDouble())))
     return failure();
+  if (!llvm::isPowerOf2_64(maxClusterBlocks))
+    return emitError() << "field 'gpu.max_cluster_blocks' must be a power of "
+                          "two, got "
+                       << maxClusterBlocks;
 
   if (!llvm::isPowerOf2_64(l2LineBytes))
     return emitError() << "field 'gpu.l2_line_bytes' must be a power of two, "

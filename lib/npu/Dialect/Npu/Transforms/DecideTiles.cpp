@@ -46,6 +46,8 @@ struct NpuDecideTilesPass
       kernel->setAttr("npu.tiling",
                       TilingAttr::get(&getContext(), main.loops, tile->tile,
                                       tile->buffers, tile->sramBytes));
+      if (tile->launches && !kernel->hasAttr("npu.launch"))
+        kernel->setAttr("npu.launch", tile->launches);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -1,0 +1,60 @@
+// RUN: npu-opt %s --split-input-file --npu-set-target="target=h100" --npu-decide-fusion --npu-form-kernels --npu-decide-tiles | FileCheck %s
+
+// npu-decide-tiles arranges each GEMM launch on a GPU-like target
+// (docs/cost-model-gpu.md, "Clusters, multicast and raster order").
+// A 4096^3 bf16 GEMM on h100 (989.4 TFLOP/s, L2 5.5 TB/s, clusters of up to
+// 8 blocks) in 128 x 256 blocks: per k, a block computes 2*128*256 = 65536
+// FLOP and reads 128*2 + 256*2 = 768 B of A and B from L2 (85 FLOP/B:
+// 11.6 TB/s at the peak, L2-bound). Clusters of 4 (2x2) read 384 B per k
+// per block (170 FLOP/B: 5.8 TB/s, still over 5.5); 4 x 2 reads
+// 256/2 + 512/4 = 256 B (256 FLOP/B: 3.9 TB/s): compute-bound, and the
+// least L2 traffic of the 8-block shapes (2x4 and 8x1: 320 B).
+// Raster: one block per SM, 132 slots hold 16 clusters (128 blocks) of the
+// 8 x 8 cluster grid; groups of 4 cluster rows make the first wave 16 x 8
+// tiles: 16*128*2 + 8*256*2 = 8192 B of A and B per k, against 10240 for
+// groups of 1, 2 and 8.
+// CHECK-LABEL: func.func @gemm
+// CHECK: npu.launch = [#npu.launch<cluster_m = 4, cluster_n = 2, raster_group = 4>]
+// CHECK-SAME: tile = [1, 128, 256, 32]
+func.func @gemm(%x: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
+  %0 = npu.matmul %x, %w transpose_rhs : tensor<4096x4096xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
+  return %0 : tensor<4096x4096xbf16>
+}
+
+// -----
+
+// A gated MLP runs as two GEMM launches: two arrangements.
+// CHECK-LABEL: func.func @mlp
+// CHECK: npu.kernel gated_mlp
+// CHECK-SAME: npu.launch = [#npu.launch<{{[^>]*}}>, #npu.launch<{{[^>]*}}>]
+func.func @mlp(%x: tensor<256x1024xbf16>, %wg: tensor<4096x1024xbf16>, %wu: tensor<4096x1024xbf16>, %wd: tensor<1024x4096xbf16>) -> tensor<256x1024xbf16> {
+  %g = npu.matmul %x, %wg transpose_rhs : tensor<256x1024xbf16>, tensor<4096x1024xbf16> -> tensor<256x4096xbf16>
+  %u = npu.matmul %x, %wu transpose_rhs : tensor<256x1024xbf16>, tensor<4096x1024xbf16> -> tensor<256x4096xbf16>
+  %s = npu.swiglu %g, %u : tensor<256x4096xbf16>
+  %d = npu.matmul %s, %wd transpose_rhs : tensor<256x4096xbf16>, tensor<1024x4096xbf16> -> tensor<256x1024xbf16>
+  return %d : tensor<256x1024xbf16>
+}
+
+// -----
+
+// Streams have no GEMM launch to arrange.
+// CHECK-LABEL: func.func @stream
+// CHECK-NOT: npu.launch
+func.func @stream(%x: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
+  %0 = npu.silu %x : tensor<4096x4096xbf16>
+  return %0 : tensor<4096x4096xbf16>
+}
+
+// -----
+
+// A hand-written arrangement is kept.
+// CHECK-LABEL: func.func @kept
+// CHECK: npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1>]
+func.func @kept(%x: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
+  %0 = npu.kernel gemm (%x, %w) {npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1>]} : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
+  ^bb0(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>):
+    %m = npu.matmul %a, %b transpose_rhs : tensor<4096x4096xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
+    npu.yield %m : tensor<4096x4096xbf16>
+  }
+  return %0 : tensor<4096x4096xbf16>
+}

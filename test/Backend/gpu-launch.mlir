@@ -1,0 +1,62 @@
+// RUN: npu-opt %s --split-input-file --verify-diagnostics --npu-set-target="target=%S/Inputs/mock-gpu-cluster.json" --npu-verify-tiles --npu-gpu-estimate-cost | FileCheck %s
+
+// The 128^3 GEMM of gpu-estimate-cost.mlir on mock-gpu-cluster (mock-gpu
+// with clusters of up to 2 blocks and a 500 ns DRAM latency), arranged by
+// hand as 1 x 2 clusters: TMA multicast reads each A tile once for the two
+// blocks of its cluster row.
+//   L2 requests per block: 128*(64*2/2 + 64*2) + 64*64*2 = 32768 B, 131072
+//   in all (163840 without the cluster); HBM still reads A and B once:
+//   65536 B; hit rate 1 - 65536 / 131072 = 0.5.
+//   Two blocks per SM: the launch exposes the 500 ns latency once (fill).
+//   A tail of 4 blocks: compute 1024 ns, memory max(98304 / 102.4,
+//   131072 / 409.6) = 960 ns: T = 1000 + 500 + 1024 = 2524 ns.
+// CHECK-LABEL: func.func @cluster
+// CHECK: npu.cost = #npu.cost<time_ns = 2.524000e+03, compute_ns = 1.024000e+03, memory_ns = 9.600000e+02, overhead_ns = 1.500000e+03, hbm_read_bytes = 65536, hbm_write_bytes = 32768, onchip_bytes = 131072,
+// CHECK-SAME: l2_hit_rate = 5.000000e-01
+// CHECK-SAME: npu.grid = [#npu.grid<blocks = 4, threads = 128, blocks_per_sm = 2, full_waves = 0, wave_ns = 0.000000e+00, tail_blocks = 4, tail_ns = 1.024000e+03, repeat = 1, fill_ns = 5.000000e+02>]
+// CHECK-SAME: npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 2, raster_group = 1>]
+func.func @cluster(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 2, raster_group = 1>]} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  ^bb0(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>):
+    %m = npu.matmul %a, %b transpose_rhs : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
+    npu.yield %m : tensor<128x128xbf16>
+  }
+  return %0 : tensor<128x128xbf16>
+}
+
+// -----
+
+func.func @too_big(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' element 0: a cluster of 2 x 2 blocks exceeds the target's gpu.max_cluster_blocks (2)}}
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 2, cluster_n = 2, raster_group = 1>]} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  ^bb0(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>):
+    %m = npu.matmul %a, %b transpose_rhs : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
+    npu.yield %m : tensor<128x128xbf16>
+  }
+  return %0 : tensor<128x128xbf16>
+}
+
+// -----
+
+// 192 columns in tiles of 64: 3 tile columns, which 2-wide clusters cannot cover.
+func.func @not_dividing(%x: tensor<128x128xbf16>, %w: tensor<192x128xbf16>) -> tensor<128x192xbf16> {
+  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' element 0: a cluster of 1 x 2 blocks does not divide the grid of 2 x 3 output tiles}}
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 192, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 2, raster_group = 1>]} : (tensor<128x128xbf16>, tensor<192x128xbf16>) -> tensor<128x192xbf16> {
+  ^bb0(%a: tensor<128x128xbf16>, %b: tensor<192x128xbf16>):
+    %m = npu.matmul %a, %b transpose_rhs : tensor<128x128xbf16>, tensor<192x128xbf16> -> tensor<128x192xbf16>
+    npu.yield %m : tensor<128x192xbf16>
+  }
+  return %0 : tensor<128x192xbf16>
+}
+
+// -----
+
+func.func @two_for_one(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' has 2 elements, one per GEMM launch, but this gemm kernel has 1}}
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1>, #npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1>]} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  ^bb0(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>):
+    %m = npu.matmul %a, %b transpose_rhs : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
+    npu.yield %m : tensor<128x128xbf16>
+  }
+  return %0 : tensor<128x128xbf16>
+}
