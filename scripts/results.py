@@ -281,19 +281,28 @@ def q1_answer(facts):
     odd = func(real, "gemm_4097x4097x4097")["rows"][0]
     even = func(real, "gemm_4096x4096x4096")["rows"][0]
     wins = sum(r < 1 for r in ratios.values())
+    odd_ratios = [ratios["gemm_4097x4097x4097"], rr["gemm_4097x4097x4097"]]
+    odd_wins = ("a padded 4097^3 on the TPU-like side still beats the "
+                "GPU-like one on both pairs (TPU/GPU "
+                f"{odd_ratios[0]:.2f} and {odd_ratios[1]:.2f})"
+                if max(odd_ratios) < 1 else
+                "4097^3 costs TPU/GPU "
+                f"{odd_ratios[0]:.2f} (same silicon) and {odd_ratios[1]:.2f}")
     return "\n".join([
         "**Answer.** On the same-silicon pair (identical peak, HBM bandwidth "
         f"and SRAM) the static schedule is faster on {wins} of {len(ratios)} "
         f"shapes; TPU/GPU time is {geo:.2f} (geometric mean over "
-        "2048^3..16384^3). The GPU-like "
-        "side does not lose to misses there but to its L2: for 16384^3 its "
-        f"blocks request {big['onchip_bytes'] / 1e9:.0f} GB from L2, "
+        "2048^3..16384^3). With thread-block clusters multicasting their A "
+        "and B tiles and a grouped raster order (docs/cost-model-gpu.md), "
+        "the GPU-like blocks of 16384^3 "
+        f"request {big['onchip_bytes'] / 1e9:.0f} GB from L2, "
         f"{us(l2_ns):.0f} us at the L2 bandwidth against "
-        f"{us(big['compute_ns']):.0f} us of compute, so it is "
+        f"{us(big['compute_ns']):.0f} us of compute, so the kernel is "
         f"`{big['bound']}`-bound; its HBM traffic is "
         f"{hbm(big) / 1e9:.1f} GB where the TPU-like tile loop moves "
         f"{hbm(func(rep, 'gemm_16384x16384x16384')['rows'][0]['tpu']) / 1e9:.1f}"
-        " GB (row-major rasterization re-reads B). Small GEMMs (512^3) are "
+        " GB: what the hardware's L2 keeps under that order is about what the "
+        "compiler's SRAM plan keeps. Small GEMMs (512^3) are "
         "overhead-bound on both; the GPU-like side pays its launch on each. "
         f"Skinny decode-like GEMMs (M <= 64) are HBM-bound and even "
         f"(TPU/GPU {min(sk):.2f}..{max(sk):.2f}): the TPU-like side pads "
@@ -304,23 +313,23 @@ def q1_answer(facts):
         f"{odd['tpu']['padding_flops'] / odd['tpu']['items'][0]['matrix_flops']:.2f}"
         " of its FLOPs in padding and takes "
         f"{odd['tpu']['time_ns'] / even['tpu']['time_ns']:.2f}x the time of "
-        f"4096^3; gb300's 128 x 256 blocks pay "
+        f"4096^3; gb300's blocks (tile {odd['gpu']['tile']}) pay "
         f"{odd['gpu']['padding_flops'] / odd['gpu']['items'][0]['matrix_flops']:.2f}"
         f" and {odd['gpu']['time_ns'] / even['gpu']['time_ns']:.2f}x (edge "
         "blocks compute whole tiles). Wave tails (`GPU tail us`: a "
-        "fractional last wave idles SMs) and misses (`GPU miss us`) are "
-        "real but second-order next to the L2 time: a padded 4097^3 on the "
-        "TPU-like side still beats the GPU-like one on both pairs. The "
-        "architect's lever on the GPU-like side is L2 bandwidth (or "
-        "multicast), not the cache's capacity; on the TPU-like side it is "
-        "the matrix-unit width, which awkward shapes pay for.",
+        "fractional last wave idles SMs) and misses are "
+        "real but second-order (`GPU miss us`, `GPU tail us`): "
+        f"{odd_wins}. The "
+        "architect's lever on the GPU-like side is L2 bandwidth and "
+        "multicast (how many SMs one L2 read can feed), not the cache's "
+        "capacity; on the TPU-like side it is the matrix-unit width, which "
+        "awkward shapes pay for.",
         "",
         "*Where the model is weak:* the GPU-like side's large-GEMM time "
         "rests on the L2 bandwidth in the target file, the most uncertain "
-        "number (docs/cost-model-gpu.md); thread-block clusters with TMA "
-        "multicast and swizzled rasterization, which real GPU GEMMs use to "
-        "cut L2 and HBM traffic, are not modelled, so the GPU-like numbers "
-        "for large cubes are pessimistic. The GPU-like blocks also may be as "
+        "number, and on clusters modelled by their L2 traffic only (the GPC "
+        "a cluster must fit in is not modelled; docs/cost-model-gpu.md). "
+        "The GPU-like blocks also may be as "
         "small as M = 1 rows (no tensor-core minimum M), so `GPU pad` of "
         "skinny GEMMs is 0. Both sides use nominal peaks and bandwidths."])
 
@@ -916,8 +925,10 @@ def q5_answer(cmp, bill):
         "(question 4 shows skew); fp8 x bf16 matmuls run at the bf16 rate; "
         "on the GPU-like side "
         f"{pct(time_by_bound(pre, 1)['memory'])} of prefill kernel time is "
-        "in memory-bound kernels, mostly because of the L2-bandwidth caveat "
-        "of question 1."])
+        "in memory-bound kernels (TPU-like: "
+        f"{pct(time_by_bound(pre, 0)['memory'])}): the expert FFN is "
+        "memory-bound on both, and the GPU-like attention kernels are bound "
+        "by the L2 bandwidth, the uncertain number of question 1."])
 
 
 # --- the page ----------------------------------------------------------------------

@@ -200,16 +200,15 @@ TEST_F(GpuCostModelTest, LaunchesTheChipCannotRun) {
       checkGpuLaunch(gemm(128, 128, 128), {1, 64, 64, 32}, 0, {2, 2, 1}, p),
       "a cluster of 2 x 2 blocks exceeds the target's "
       "gpu.max_cluster_blocks (2)");
-  // 2 x 3 output tiles: a cluster 2 wide does not tile 3 columns.
-  EXPECT_EQ(
-      checkGpuLaunch(gemm(128, 192, 128), {1, 64, 64, 32}, 0, {1, 2, 1}, p),
-      "a cluster of 1 x 2 blocks does not divide the grid of 2 x 3 "
-      "output tiles");
-  EXPECT_EQ(
-      checkGpuLaunch(gemm(128, 192, 128), {1, 64, 64, 32}, 0, {2, 1, 4}, p),
-      "");
-  EXPECT_FALSE(getGpuPhaseCost(gemm(128, 192, 128), {1, 64, 64, 32}, p, false,
-                               {GpuLaunch{1, 2, 1}}));
+  // 2 x 3 output tiles: a cluster 2 wide does not tile 3 columns, so the
+  // grid is padded to 2 x 4 blocks, two of them empty.
+  std::optional<GpuCost> padded = getGpuPhaseCost(
+      gemm(128, 192, 128), {1, 64, 64, 32}, p, false, {GpuLaunch{1, 2, 1}});
+  ASSERT_TRUE(padded);
+  EXPECT_EQ(padded->grids[0].plan.blocks, 8);
+  // A read once per cluster (2 x 2 reads), B once per block (6), C 6.
+  EXPECT_EQ(padded->l2Bytes.toInt64().value_or(-1),
+            4 * 16384 + 6 * 16384 + 6 * 8192);
   // One block per SM: 4 slots cannot hold a cluster of 8.
   p.maxClusterBlocks = 8;
   p.sm.maxBlocksPerSM = 1;

@@ -72,8 +72,9 @@ struct GemmTileIndex {
 /// of `rows` x `cols` tiles per batch arranged by `launch`: batches
 /// outermost, then clusters in raster order (groups of `rasterGroup`
 /// cluster rows, column by column inside a group: Triton's GROUP_M), the
-/// blocks of a cluster row-major. The default launch is row-major. The
-/// cluster sides must divide `rows` and `cols`.
+/// blocks of a cluster row-major. The default launch is row-major. `rows`
+/// and `cols` are the launched grid's, padded to multiples of the cluster
+/// sides.
 GemmTileIndex getGemmTileAt(int64_t block, int64_t rows, int64_t cols,
                             const GpuLaunch &launch);
 
@@ -132,8 +133,8 @@ std::optional<GpuCost> getGpuPhaseCost(const KernelDesc &desc,
                                        llvm::ArrayRef<GpuLaunch> launches = {});
 
 /// Why `launch` cannot arrange GEMM launch `index` of the phase with
-/// `tile` on this target (cluster larger than the target's, or not
-/// dividing the grid); empty if it can.
+/// `tile` on this target (cluster larger than the target's, or than the
+/// chip's block slots); empty if it can.
 std::string checkGpuLaunch(const KernelDesc &desc, llvm::ArrayRef<int64_t> tile,
                            unsigned index, const GpuLaunch &launch,
                            const GpuParams &p);

@@ -113,6 +113,18 @@ struct BlockWork {
 /// the block's accesses of that step and returns false when it has none.
 using StepFn = std::function<bool(int64_t block, int64_t step)>;
 
+/// Blocks a launch runs. CUDA launches whole clusters, so a GEMM's grid of
+/// tile rows x columns is rounded up to multiples of the cluster sides (the
+/// extra blocks have no tile and exit at once, as CUTLASS pads its grid).
+int64_t launchedBlocks(const KernelDesc &k, ArrayRef<int64_t> t,
+                       const GpuBlockPlan &plan, const GpuLaunch &l) {
+  if (k.kind != KernelKind::Gemm || l.clusterBlocks() == 1)
+    return plan.blocks;
+  return k.loops[0] *
+         int64_t(llvm::alignTo(llvm::divideCeil(k.loops[1], t[1]), l.clusterM)) *
+         int64_t(llvm::alignTo(llvm::divideCeil(k.loops[2], t[2]), l.clusterN));
+}
+
 /// Blocks the hardware runs at once with `launch`: whole clusters only.
 int64_t clusterSlots(const GpuBlockPlan &plan, const GpuParams &p,
                      const GpuLaunch &launch) {
@@ -276,6 +288,9 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
     int64_t m = k.loops[1], n = k.loops[2], kk = k.loops[3];
     int64_t bm = t[1], bn = t[2], bk = t[3];
     int64_t nm = llvm::divideCeil(m, bm), nn = llvm::divideCeil(n, bn);
+    // The launch order runs over the grid padded to whole clusters.
+    int64_t nmL = int64_t(llvm::alignTo(nm, launch.clusterM)),
+            nnL = int64_t(llvm::alignTo(nn, launch.clusterN));
     int64_t ksteps = llvm::divideCeil(kk, bk);
     double calls = double(std::min(plan.blocks, simWaves * slots)) *
                    double(ksteps) * double(bm + bn);
@@ -285,9 +300,9 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
     // With TMA multicast, one block of each cluster row reads the row's A
     // tile for all of them, one of each cluster column the B tile.
     step = [=, &cache](int64_t blk, int64_t s) {
-      if (s >= maxSteps)
+      auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
+      if (s >= maxSteps || mi >= nm || ni >= nn)
         return false;
-      auto [b, mi, ni] = getGemmTileAt(blk, nm, nn, launch);
       int64_t k0 = s * merge * bk, kw = std::min(kk - k0, merge * bk);
       if (ni % launch.clusterN == 0)
         for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
@@ -303,7 +318,9 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
       return true;
     };
     finish = [=, &cache](int64_t blk) {
-      auto [b, mi, ni] = getGemmTileAt(blk, nm, nn, launch);
+      auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
+      if (mi >= nm || ni >= nn)
+        return;
       int64_t w = std::min(n - ni * bn, bn);
       for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
         cache.write(rowAddr(cBase, b * m + r, n * k.outBytes) +
@@ -485,9 +502,15 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     bw.paddedFlops = c(2) * c(plan->blocks) * c(bm) * c(bn) * c(kp);
     bw.matrixFlops = 2.0 * bm * bn * double(kp);
     // TMA multicast: an A tile is read once for the clusterN blocks of its
-    // cluster row, a B tile once for the clusterM blocks of its column.
-    bw.l2Bytes = double(kp) * (double(bm * k.lhsBytes) / launch.clusterN +
-                               double(bn * k.rhsBytes) / launch.clusterM) +
+    // cluster row, a B tile once for the clusterM blocks of its column: per
+    // block, ceil(nn / cn) / nn of the A tile reads (1 / cn when the
+    // cluster divides the grid) and ceil(nm / cm) / nm of the B ones.
+    int64_t nm = llvm::divideCeil(k.loops[1], bm),
+            nn = llvm::divideCeil(k.loops[2], bn);
+    double aShare = double(llvm::divideCeil(nn, launch.clusterN)) / double(nn),
+           bShare = double(llvm::divideCeil(nm, launch.clusterM)) / double(nm);
+    bw.l2Bytes = double(kp) * (double(bm * k.lhsBytes) * aShare +
+                               double(bn * k.rhsBytes) * bShare) +
                  double(bm * bn * k.outBytes) +
                  double(k.extraReadBytes) / blocks;
     Count a = c(k.loops[0]) * c(k.loops[1]) * c(k.loops[3]) * c(k.lhsBytes);
@@ -555,8 +578,13 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   bool simulable = k.kind == KernelKind::Gemm ||
                    k.kind == KernelKind::Attention ||
                    k.kind == KernelKind::MlaAbsorbed;
+  // The launched grid: whole clusters (empty blocks included).
+  GpuBlockPlan launched = *plan;
+  launched.blocks = launchedBlocks(k, t, *plan, launch);
+  double perLaunched = blocks / double(launched.blocks);
   if (simulate && simulable) {
-    std::optional<L2Result> l2 = simulateL2(k, t, *plan, p, bw.l2Bytes, launch);
+    std::optional<L2Result> l2 =
+        simulateL2(k, t, launched, p, bw.l2Bytes * perLaunched, launch);
     if (!l2)
       return std::nullopt;
     // Every byte of the operands is fetched at least once, whatever the
@@ -573,10 +601,13 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // Dispatch: full waves of `slots` co-resident blocks (whole clusters),
   // then the tail, whose blocks share the SMs and the bandwidth among
   // fewer.
+  // Empty blocks of a padded grid hold a slot but move no bytes: the
+  // memory terms use the traffic per launched block.
   int64_t bps = plan->blocksPerSM;
   int64_t slots = clusterSlots(*plan, p, launch);
   double matPerSM = p.matrixPerNsPerSM(k.matrixType);
-  double hbmPerBlock = (hbmRead + hbmWrite) / blocks;
+  double hbmPerBlock = (hbmRead + hbmWrite) / double(launched.blocks);
+  double l2PerBlock = bw.l2Bytes * perLaunched;
   auto blockTime = [&](int64_t running) {
     // `running` blocks in flight: each SM holds ceil(running / sms).
     double share =
@@ -585,7 +616,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
                             bw.vectorFlops * share / p.vectorPerNsPerSM,
                             bw.transcFlops * share / p.transcPerNsPerSM});
     double mem = std::max(hbmPerBlock * double(running) / p.hbmBytesPerNs,
-                          bw.l2Bytes * double(running) / p.l2BytesPerNs);
+                          l2PerBlock * double(running) / p.l2BytesPerNs);
     return std::max(comp, mem);
   };
   // Latency: a block's first tiles arrive one DRAM latency after it
@@ -594,10 +625,10 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // other blocks compute, and only the launch's first wave pays it.
   double waveFill = bps == 1 ? p.dramLatencyNs : 0.0;
   GpuGrid grid;
-  grid.plan = *plan;
+  grid.plan = launched;
   grid.launch = launch;
-  grid.fullWaves = plan->blocks / slots;
-  grid.tailBlocks = plan->blocks % slots;
+  grid.fullWaves = launched.blocks / slots;
+  grid.tailBlocks = launched.blocks % slots;
   grid.waveNs = grid.fullWaves ? blockTime(slots) + waveFill : 0.0;
   grid.tailNs = grid.tailBlocks ? blockTime(grid.tailBlocks) + waveFill : 0.0;
   grid.fillNs = bps == 1 ? 0.0 : p.dramLatencyNs;
@@ -618,7 +649,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   cost.l2Bytes = c(int64_t(std::llround(bw.l2Bytes * blocks)));
   cost.paddedMatrixFlops = bw.paddedFlops;
   cost.l2HitRate = hit;
-  cost.waves = double(plan->blocks) / double(slots);
+  cost.waves = double(launched.blocks) / double(slots);
   cost.sharedMemBytes = plan->sharedMemBytes;
   cost.simulatedLines = simLines;
   return cost;
@@ -668,14 +699,6 @@ std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
        << p.maxClusterBlocks << ")";
     return msg;
   }
-  int64_t nm = llvm::divideCeil(g.desc.loops[1], g.tile[1]),
-          nn = llvm::divideCeil(g.desc.loops[2], g.tile[2]);
-  if (nm % launch.clusterM || nn % launch.clusterN) {
-    os << "a cluster of " << launch.clusterM << " x " << launch.clusterN
-       << " blocks does not divide the grid of " << nm << " x " << nn
-       << " output tiles";
-    return msg;
-  }
   std::optional<GpuBlockPlan> plan = planGpuBlock(g.desc, g.tile, p);
   if (plan && clusterSlots(*plan, p, launch) == 0)
     os << "a cluster of " << launch.clusterBlocks()
@@ -686,8 +709,8 @@ std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
 
 namespace {
 /// The cluster of least modelled time (no cache simulation) for a GEMM
-/// launch: sides powers of two, at most the target's blocks, dividing the
-/// grid. Smaller clusters first, so a larger one must be strictly faster;
+/// launch: sides powers of two, at most the target's blocks (the grid is
+/// padded to whole clusters). Smaller clusters first, so a larger one must be strictly faster;
 /// among shapes of one size at the same time, the least L2 traffic.
 GpuLaunch chooseCluster(const GemmLaunch &g, const GpuParams &p) {
   GpuLaunch best;
@@ -725,14 +748,18 @@ int64_t chooseRasterGroup(const GemmLaunch &g, GpuLaunch l,
   int64_t bm = g.tile[1], bn = g.tile[2];
   int64_t nm = llvm::divideCeil(g.desc.loops[1], bm),
           nn = llvm::divideCeil(g.desc.loops[2], bn);
-  int64_t wave = std::min(nm * nn, clusterSlots(*plan, p, l));
+  int64_t nmL = int64_t(llvm::alignTo(nm, l.clusterM)),
+          nnL = int64_t(llvm::alignTo(nn, l.clusterN));
+  int64_t wave = std::min(nmL * nnL, clusterSlots(*plan, p, l));
   int64_t best = 1;
   double bestBytes = 0;
-  for (int64_t group = 1; group <= nm / l.clusterM; group *= 2) {
+  for (int64_t group = 1; group <= nmL / l.clusterM; group *= 2) {
     l.rasterGroup = group;
     llvm::SmallDenseSet<int64_t, 64> rows, cols;
     for (int64_t blk = 0; blk < wave; ++blk) {
-      GemmTileIndex b = getGemmTileAt(blk, nm, nn, l);
+      GemmTileIndex b = getGemmTileAt(blk, nmL, nnL, l);
+      if (b.row >= nm || b.col >= nn)
+        continue;
       rows.insert(b.row);
       cols.insert(b.col);
     }

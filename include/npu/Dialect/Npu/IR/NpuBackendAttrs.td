@@ -187,10 +187,11 @@ def Npu_LaunchAttr : AttrDef<Npu_Dialect, "Launch"> {
     | `raster_group` | launch order: groups of `raster_group` rows of clusters, walked column by column inside a group (grouped or "swizzled" rasterization); 1 is row-major |
 
     Verified here: all >= 1, the cluster sides powers of two. Checked by the
-    cost pass against the target and the grid: `cluster_m x cluster_n <=
-    gpu.max_cluster_blocks`, the cluster sides divide the grid's tile counts
-    (CUDA requires whole clusters). docs/cost-model-gpu.md gives the rules
-    the compiler picks them by.
+    cost pass against the target: `cluster_m x cluster_n <=
+    gpu.max_cluster_blocks`, and whole clusters fit the chip's block slots.
+    CUDA launches whole clusters, so a grid whose tile counts the cluster
+    sides do not divide is padded with empty blocks (as CUTLASS does).
+    docs/cost-model-gpu.md gives the rules the compiler picks them by.
 
     ```mlir
     npu.kernel gemm ... {npu.launch = [#npu.launch<cluster_m = 2, cluster_n = 1, raster_group = 8>]}
