@@ -121,7 +121,8 @@ int64_t launchedBlocks(const KernelDesc &k, ArrayRef<int64_t> t,
   if (k.kind != KernelKind::Gemm || l.clusterBlocks() == 1)
     return plan.blocks;
   return k.loops[0] *
-         int64_t(llvm::alignTo(llvm::divideCeil(k.loops[1], t[1]), l.clusterM)) *
+         int64_t(
+             llvm::alignTo(llvm::divideCeil(k.loops[1], t[1]), l.clusterM)) *
          int64_t(llvm::alignTo(llvm::divideCeil(k.loops[2], t[2]), l.clusterN));
 }
 
@@ -710,8 +711,9 @@ std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
 namespace {
 /// The cluster of least modelled time (no cache simulation) for a GEMM
 /// launch: sides powers of two, at most the target's blocks (the grid is
-/// padded to whole clusters). Smaller clusters first, so a larger one must be strictly faster;
-/// among shapes of one size at the same time, the least L2 traffic.
+/// padded to whole clusters). Smaller clusters first, so a larger one must be
+/// strictly faster; among shapes of one size at the same time, the least L2
+/// traffic.
 GpuLaunch chooseCluster(const GemmLaunch &g, const GpuParams &p) {
   GpuLaunch best;
   std::optional<GpuCost> bestCost =
