@@ -219,7 +219,7 @@ TEST_F(GpuCostModelTest, LaunchesTheChipCannotRun) {
   // A GEMM has one launch to arrange.
   EXPECT_EQ(
       checkGpuLaunch(gemm(128, 128, 128), {1, 64, 64, 32}, 1, {2, 1, 1}, p),
-      "a gemm phase has no GEMM launch 2 (it has 1)");
+      "a gemm phase has no launch 2 to arrange (it has 1)");
 }
 
 TEST_F(GpuCostModelTest, DramLatencyFill) {
@@ -266,8 +266,53 @@ TEST_F(GpuCostModelTest, CompilerArrangesLargeGemms) {
   ASSERT_TRUE(chosen && plain);
   EXPECT_LT(chosen->hbmReadBytes.value(), plain->hbmReadBytes.value());
   EXPECT_LE(chosen->timeNs, plain->timeNs);
-  // Attention has no GEMM launch to arrange.
-  EXPECT_TRUE(
-      chooseGpuLaunches(attention(32, 8, 4096, 128), {1, 32, 128, 128}, p)
-          .empty());
+  // Attention has no cluster to choose; a 4K prefill has blocks enough to
+  // need no KV split.
+  SmallVector<GpuLaunch, 2> attn =
+      chooseGpuLaunches(attention(32, 8, 4096, 128), {1, 32, 128, 128}, p);
+  ASSERT_EQ(attn.size(), 1u);
+  EXPECT_TRUE(attn[0].isDefault());
+}
+
+TEST_F(GpuCostModelTest, SplitKvDecode) {
+  // Decode: one query per sequence, 8 KV heads of 4 query heads, 4096 KV
+  // tokens, on h100: one block per KV head (8 blocks of 4 rows) for 132
+  // SMs. Each block streams 4096 x 256 x 2 = 2 MiB of K and V (and 1 KiB
+  // of Q in, 1 KiB of O out) with 2 x 128 x 256 x 2 = 128 KiB in flight: at
+  // 374 ns per round trip, (2 MiB + 2 KiB) x 374 / 128 KiB = 5990 ns,
+  // slower than HBM (16 MiB / 3.35 TB/s = 5008 ns).
+  GpuParams p = params("h100");
+  KernelDesc k = attention(32, 8, 1, 128);
+  k.loops = {8, 1, 4096, 128};
+  SmallVector<int64_t, 4> tile = {1, 1, 128, 128};
+  std::optional<GpuCost> one = getGpuPhaseCost(k, tile, p, false);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->grids[0].plan.blocks, 8);
+  EXPECT_EQ(one->grids[0].plan.inflightBytes, 131072);
+  double little = (2097152.0 + 2048) * p.dramLatencyNs / 131072.0;
+  EXPECT_NEAR(one->grids[0].tailNs, little + p.dramLatencyNs, 1e-6 * little);
+  // Split 4 ways: 32 blocks of 512 KiB each; HBM now bounds the time, and
+  // the combine adds a round trip and, through L2, the f32 partials (4 rows
+  // x 130 x 4 B written and read per block) and the Q rows each of the 24
+  // extra blocks reads again.
+  GpuLaunch split;
+  split.kvSplits = 4;
+  std::optional<GpuCost> four = getGpuPhaseCost(k, tile, p, false, {split});
+  ASSERT_TRUE(four);
+  EXPECT_EQ(four->grids[0].plan.blocks, 32);
+  EXPECT_LT(four->timeNs, one->timeNs);
+  EXPECT_EQ(four->hbmReadBytes.value(), one->hbmReadBytes.value());
+  EXPECT_EQ(four->l2Bytes.value() - one->l2Bytes.value(),
+            32u * 2 * 4 * 130 * 4 + 24u * 1024);
+  // The compiler splits decode attention, and never beyond the KV tiles.
+  SmallVector<GpuLaunch, 2> chosen = chooseGpuLaunches(k, tile, p);
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_GT(chosen[0].kvSplits, 1);
+  split.kvSplits = 64;
+  EXPECT_EQ(checkGpuLaunch(k, tile, 0, split, p),
+            "kv_splits 64 exceeds the 32 KV tiles of the block that visits "
+            "the fewest");
+  GpuLaunch cluster{2, 1, 1};
+  EXPECT_EQ(checkGpuLaunch(k, tile, 0, cluster, p),
+            "clusters and raster groups arrange GEMM launches, not attention");
 }

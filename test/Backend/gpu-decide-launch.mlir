@@ -1,6 +1,6 @@
 // RUN: npu-opt %s --split-input-file --npu-set-target="target=h100" --npu-decide-fusion --npu-form-kernels --npu-decide-tiles | FileCheck %s
 
-// npu-decide-tiles arranges each GEMM launch on a GPU-like target
+// npu-decide-tiles arranges each GEMM and attention launch on a GPU-like target
 // (docs/cost-model-gpu.md, "Clusters, multicast and raster order").
 // A 4096^3 bf16 GEMM on h100 (989.4 TFLOP/s, L2 5.5 TB/s, clusters of up to
 // 8 blocks) in 128 x 256 blocks: per k, a block computes 2*128*256 = 65536
@@ -37,7 +37,22 @@ func.func @mlp(%x: tensor<256x1024xbf16>, %wg: tensor<4096x1024xbf16>, %wu: tens
 
 // -----
 
-// Streams have no GEMM launch to arrange.
+// Decode attention on h100: 2 KV heads give 2 blocks for 132 SMs, each
+// streaming 1 MiB of K and V. Even with 128-token tiles (2 stages x 128 x
+// 128 x 2 B = 64 KiB in flight) Little's law holds a block to 1 MiB x
+// 374 ns / 64 KiB = 6 us, ten times HBM's 2 MiB / 3.35 TB/s. Split 64 ways
+// (128 blocks of 2 KV tiles of 32 tokens), HBM, the latency and the launch
+// bound it (3.4 us in all).
+// CHECK-LABEL: func.func @decode
+// CHECK: npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 64>]
+func.func @decode(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf16>, %v: tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
+  %o = npu.attention %q, %k, %v : tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16> -> tensor<1x8x1x64xbf16>
+  return %o : tensor<1x8x1x64xbf16>
+}
+
+// -----
+
+// Streams have no launch to arrange.
 // CHECK-LABEL: func.func @stream
 // CHECK-NOT: npu.launch
 func.func @stream(%x: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {

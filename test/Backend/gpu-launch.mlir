@@ -64,8 +64,59 @@ func.func @padded_grid(%x: tensor<128x128xbf16>, %w: tensor<192x128xbf16>) -> te
 // -----
 
 func.func @two_for_one(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
-  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' has 2 elements, one per GEMM launch, but this gemm kernel has 1}}
+  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' has 2 elements, one per arranged launch, but this gemm kernel has 1}}
   %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1>, #npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1>]} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  ^bb0(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>):
+    %m = npu.matmul %a, %b transpose_rhs : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
+    npu.yield %m : tensor<128x128xbf16>
+  }
+  return %0 : tensor<128x128xbf16>
+}
+
+// -----
+
+// Decode attention (8 query heads on 2 KV heads, 4096 KV tokens, head dim
+// 64) split by hand in two: each of the 2 blocks (4 query rows of one KV
+// head) becomes 2 blocks of 32 KV tiles of 64 tokens.
+//   L2 requests: Q 4 x 512 = 2048 B (each split reads its rows), K and V
+//   2 x 4096 x 128 x 2 = 2097152 B, O 1024 B, f32 partials written and
+//   read back: 4 blocks x 2 x 4 rows x (64 + 2) x 4 = 8448 B: 2108672 B.
+//   One wave of 4 blocks, one per SM: HBM (2098176 + 1024) / 102.4 =
+//   20500 ns bounds it (Little's law: 524800 B x 500 / 32768 B in flight =
+//   8007 ns; compute 8192 ns), plus the first tiles' 500 ns; the combine
+//   reads the partials back: fill 500 ns. T = 1000 + 500 + 21000 = 22500,
+//   500 ns more than unsplit: split KV does not pay when HBM is the bound.
+// CHECK-LABEL: func.func @split_decode
+// CHECK: npu.cost = #npu.cost<time_ns = 2.250000e+04,
+// CHECK-SAME: hbm_read_bytes = 2098176, hbm_write_bytes = 1024, onchip_bytes = 2108672,
+// CHECK-SAME: npu.grid = [#npu.grid<blocks = 4, threads = 128, blocks_per_sm = 1, full_waves = 1, wave_ns = 2.100000e+04, tail_blocks = 0, tail_ns = 0.000000e+00, repeat = 1, fill_ns = 5.000000e+02>]
+// CHECK-SAME: npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 2>]
+func.func @split_decode(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf16>, %v: tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
+  %0 = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 1, 4096, 64], tile = [1, 1, 64, 64], buffers = 1, sram_bytes = 33280>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 2>]} : (tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
+  ^bb0(%a: tensor<1x8x1x64xbf16>, %b: tensor<1x2x4096x64xbf16>, %c: tensor<1x2x4096x64xbf16>):
+    %o = npu.attention %a, %b, %c : tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16> -> tensor<1x8x1x64xbf16>
+    npu.yield %o : tensor<1x8x1x64xbf16>
+  }
+  return %0 : tensor<1x8x1x64xbf16>
+}
+
+// -----
+
+func.func @too_many_splits(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf16>, %v: tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
+  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' element 0: kv_splits 128 exceeds the 64 KV tiles of the block that visits the fewest}}
+  %0 = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 1, 4096, 64], tile = [1, 1, 64, 64], buffers = 1, sram_bytes = 33280>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 128>]} : (tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
+  ^bb0(%a: tensor<1x8x1x64xbf16>, %b: tensor<1x2x4096x64xbf16>, %c: tensor<1x2x4096x64xbf16>):
+    %o = npu.attention %a, %b, %c : tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16> -> tensor<1x8x1x64xbf16>
+    npu.yield %o : tensor<1x8x1x64xbf16>
+  }
+  return %0 : tensor<1x8x1x64xbf16>
+}
+
+// -----
+
+func.func @split_gemm(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' element 0: kv_splits splits attention launches, not gemm}}
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 2>]} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
   ^bb0(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>):
     %m = npu.matmul %a, %b transpose_rhs : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
     npu.yield %m : tensor<128x128xbf16>

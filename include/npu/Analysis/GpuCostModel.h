@@ -48,18 +48,23 @@ struct GpuBlockPlan {
   int64_t blocksPerSM = 0; ///< occupancy
   int64_t headsPerBlock =
       1; ///< attention: query heads of one KV head per block
+  /// Bytes the block's copy pipeline keeps in flight (its shared-memory
+  /// stages of A and B, or of K and V); 0 for blocks without one.
+  int64_t inflightBytes = 0;
 };
 
-/// How one GEMM launch is arranged (#npu.launch): a cluster of
+/// How one launch is arranged (#npu.launch). A GEMM: a cluster of
 /// clusterM x clusterN output tiles sharing A and B tile loads by TMA
 /// multicast, and the launch order (groups of rasterGroup cluster rows,
-/// column by column inside a group). The default is CUDA's: no cluster,
-/// row-major.
+/// column by column inside a group). Attention: the KV range of each block
+/// split over kvSplits blocks whose partial outputs the last one combines
+/// (split-KV, "flash-decoding"). The default is one block per tile,
+/// row-major, no cluster.
 struct GpuLaunch {
-  int64_t clusterM = 1, clusterN = 1, rasterGroup = 1;
+  int64_t clusterM = 1, clusterN = 1, rasterGroup = 1, kvSplits = 1;
   int64_t clusterBlocks() const { return clusterM * clusterN; }
   bool isDefault() const {
-    return clusterM == 1 && clusterN == 1 && rasterGroup == 1;
+    return clusterM == 1 && clusterN == 1 && rasterGroup == 1 && kvSplits == 1;
   }
 };
 
@@ -86,7 +91,8 @@ struct GpuGrid {
   GpuBlockPlan plan;
   int64_t fullWaves = 0, tailBlocks = 0, repeat = 1;
   double waveNs = 0, tailNs = 0;
-  /// DRAM latency exposed once per launch (0 when each wave pays it).
+  /// DRAM latency exposed once per launch (0 when each wave pays it), plus
+  /// one more with split KV (the combine reads the partials back).
   double fillNs = 0;
   GpuLaunch launch;
   /// Time of the grid's blocks, launch excluded:
@@ -152,6 +158,11 @@ chooseGpuTile(const KernelDesc &desc, const GpuParams &p);
 llvm::SmallVector<GpuLaunch, 2> chooseGpuLaunches(const KernelDesc &desc,
                                                   llvm::ArrayRef<int64_t> tile,
                                                   const GpuParams &p);
+
+/// Launches of one phase that #npu.launch arranges: GEMM launches (1 for
+/// gemm, 2 for gated_mlp and moe_ffn) and attention ones (1); 0 for
+/// streams and copies.
+int64_t getGpuArrangedLaunches(const KernelDesc &desc);
 
 /// Kernel launches of one phase: 2 for gated_mlp and moe_ffn (run as two
 /// GEMMs), 1 otherwise.

@@ -115,8 +115,9 @@ std::optional<StaticPlanCost> priceStaticPlan(const PaddingPlan &plan,
 /// sum of the sequences' memory times).
 struct RaggedGpuCost {
   double timeNs = 0;
-  double computeMakespanNs = 0; ///< the dispatch of the blocks' compute
-  double memoryNs = 0;          ///< sum over sequences
+  double computeMakespanNs =
+      0;               ///< the dispatch of the blocks (compute or latency)
+  double memoryNs = 0; ///< sum over sequences
   int64_t blocks = 0;
   int64_t blocksPerSM = 0; ///< slots per SM used by the dispatch
   Count flops;             ///< matrix FLOPs at the actual lengths

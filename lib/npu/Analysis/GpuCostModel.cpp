@@ -113,11 +113,14 @@ struct BlockWork {
 /// the block's accesses of that step and returns false when it has none.
 using StepFn = std::function<bool(int64_t block, int64_t step)>;
 
-/// Blocks a launch runs. CUDA launches whole clusters, so a GEMM's grid of
+/// Blocks a launch runs. With split KV, each attention block is kvSplits
+/// blocks. CUDA launches whole clusters, so a GEMM's grid of
 /// tile rows x columns is rounded up to multiples of the cluster sides (the
 /// extra blocks have no tile and exit at once, as CUTLASS pads its grid).
 int64_t launchedBlocks(const KernelDesc &k, ArrayRef<int64_t> t,
                        const GpuBlockPlan &plan, const GpuLaunch &l) {
+  if (k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed)
+    return plan.blocks * l.kvSplits; // split KV: kvSplits blocks per tile
   if (k.kind != KernelKind::Gemm || l.clusterBlocks() == 1)
     return plan.blocks;
   return k.loops[0] *
@@ -166,6 +169,7 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
     int64_t stages = std::min<int64_t>(3, ksteps);
     plan.sharedMemBytes =
         stages * (bm * bk * k.lhsBytes + bk * bn * k.rhsBytes);
+    plan.inflightBytes = plan.sharedMemBytes;
     plan.threads = bm * bn >= 128 * 128 ? 256 : 128;
     plan.registersPerThread = llvm::divideCeil(bm * bn, plan.threads) + 32;
     plan.blocks = k.loops[0] * llvm::divideCeil(k.loops[1], bm) *
@@ -197,6 +201,7 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
     }
     plan.blocks = k.loops[0] * (k.group / plan.headsPerBlock) *
                   llvm::divideCeil(k.loops[1], tq);
+    plan.inflightBytes = 2 * tkv * kvWidth * k.rhsBytes;
     break;
   }
   case KernelKind::Stream:
@@ -351,10 +356,21 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
     };
     maxSteps = llvm::divideCeil(nkv, merge) + 1;
     int64_t hb = plan.headsPerBlock, chunks = k.group / hb;
-    step = [=, &cache](int64_t blk, int64_t s) {
+    // Split KV: the kvSplits blocks of a query tile are consecutive, each
+    // with an equal part of its KV tiles; the last writes the output (the
+    // small f32 partials are not simulated).
+    int64_t splits = launch.kvSplits;
+    auto splitRange = [=](int64_t blk) {
+      auto [first, last] = range(blk / splits % nq);
+      int64_t per = llvm::divideCeil(last - first + 1, splits);
+      int64_t f = first + blk % splits * per;
+      return std::make_pair(f, std::min(last, f + per - 1));
+    };
+    step = [=, &cache](int64_t launched, int64_t s) {
+      int64_t blk = launched / splits;
       int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
               kvh = blk / (nq * chunks);
-      auto [first, last] = range(qi);
+      auto [first, last] = splitRange(launched);
       if (s == 0) {
         // The query rows of the block's heads (head-major, positions inner).
         int64_t h0 = kvh * k.group + chunk * hb;
@@ -372,7 +388,10 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
       cache.read(bBase + base, uint64_t(rows * kvWidth * k.rhsBytes));
       return true;
     };
-    finish = [=, &cache](int64_t blk) {
+    finish = [=, &cache](int64_t launched) {
+      if (launched % splits != splits - 1)
+        return;
+      int64_t blk = launched / splits;
       int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
               kvh = blk / (nq * chunks);
       int64_t h0 = kvh * k.group + chunk * hb;
@@ -494,8 +513,14 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     return std::nullopt;
   if (!checkGpuLaunch(k, t, 0, launch, p).empty())
     return std::nullopt;
+  // The launched grid: whole clusters (empty blocks included), or each
+  // attention block split over its KV range.
+  GpuBlockPlan launched = *plan;
+  launched.blocks = launchedBlocks(k, t, *plan, launch);
   BlockWork bw;
-  double blocks = double(plan->blocks);
+  // Blocks that have work: a padded GEMM grid's extra blocks have none.
+  double blocks =
+      double(k.kind == KernelKind::Gemm ? plan->blocks : launched.blocks);
   switch (k.kind) {
   case KernelKind::Gemm: {
     int64_t bm = t[1], bn = t[2], bk = t[3];
@@ -527,9 +552,12 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
             dqk = k.loops[3], dv = k.vDim, tq = t[1], tkv = t[2];
     int64_t nq = llvm::divideCeil(sq, tq);
     int64_t kvWidth = dqk + (k.latent ? 0 : dv);
+    // Per block: its share of the KV tiles (1 / kvSplits of a query
+    // tile's, on average).
+    int64_t splits = launch.kvSplits;
     double visited =
         double(countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window)) /
-        double(nq); // per block
+        double(nq * splits);
     int64_t rows = tq * plan->headsPerBlock;
     int64_t tqp = pad(rows, 16), tkvp = pad(tkv, 16);
     bw.matrixFlops =
@@ -537,10 +565,20 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     bw.vectorFlops =
         visited * rows * double(4 * tkv + dv + 3) + double(rows * dv);
     bw.transcFlops = visited * rows * double(tkv + 1);
-    bw.paddedFlops = c(int64_t(std::llround(bw.matrixFlops))) * c(plan->blocks);
+    bw.paddedFlops =
+        c(int64_t(std::llround(bw.matrixFlops))) * c(launched.blocks);
     bw.l2Bytes = double(rows * dqk * k.lhsBytes) +
                  visited * tkv * kvWidth * k.rhsBytes +
-                 double(rows * dv * k.outBytes);
+                 double(rows * dv * k.outBytes) / double(splits);
+    if (splits > 1) {
+      // Split KV: every block writes its partial output and running max
+      // and sum in f32 (through L2); the last of a tile's blocks reads
+      // them back, rescales and adds them (3 FLOP per element), and writes
+      // the output: per block, one partial written and read.
+      double partial = double(rows * (dv + 2) * 4);
+      bw.l2Bytes += 2 * partial;
+      bw.vectorFlops += 3.0 * double(rows * (dv + 2));
+    }
     int64_t heads = bh * k.group;
     bw.minRead = c(heads) * c(sq) * c(dqk) * c(k.lhsBytes) +
                  c(bh) * c(skv) * c(kvWidth) * c(k.rhsBytes);
@@ -579,9 +617,6 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   bool simulable = k.kind == KernelKind::Gemm ||
                    k.kind == KernelKind::Attention ||
                    k.kind == KernelKind::MlaAbsorbed;
-  // The launched grid: whole clusters (empty blocks included).
-  GpuBlockPlan launched = *plan;
-  launched.blocks = launchedBlocks(k, t, *plan, launch);
   double perLaunched = blocks / double(launched.blocks);
   if (simulate && simulable) {
     std::optional<L2Result> l2 =
@@ -618,6 +653,12 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
                             bw.transcFlops * share / p.transcPerNsPerSM});
     double mem = std::max(hbmPerBlock * double(running) / p.hbmBytesPerNs,
                           l2PerBlock * double(running) / p.l2BytesPerNs);
+    // Little's law: a block has at most its pipeline's bytes in flight,
+    // each HBM request taking one DRAM latency, whatever the chip's
+    // bandwidth: few blocks cannot saturate HBM.
+    if (launched.inflightBytes > 0)
+      mem = std::max(mem, hbmPerBlock * p.dramLatencyNs /
+                              double(launched.inflightBytes));
     return std::max(comp, mem);
   };
   // Latency: a block's first tiles arrive one DRAM latency after it
@@ -633,6 +674,10 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   grid.waveNs = grid.fullWaves ? blockTime(slots) + waveFill : 0.0;
   grid.tailNs = grid.tailBlocks ? blockTime(grid.tailBlocks) + waveFill : 0.0;
   grid.fillNs = bps == 1 ? 0.0 : p.dramLatencyNs;
+  // Split KV: the combining block reads the partials back after the
+  // others finish: one more round trip.
+  if (launch.kvSplits > 1)
+    grid.fillNs += p.dramLatencyNs;
   GpuCost cost;
   cost.timeNs = p.launchNs + grid.bodyNs();
   cost.grids.push_back(grid);
@@ -680,20 +725,55 @@ mlir::npu::getGpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
                       launches.empty() ? GpuLaunch() : launches.front());
 }
 
+namespace {
+bool isAttention(const KernelDesc &k) {
+  return k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
+}
+
+/// The fewest KV tiles a block of the attention phase visits (the first
+/// query tile's, under a causal mask): the most a split can divide.
+int64_t minVisitedKvTiles(const KernelDesc &k, ArrayRef<int64_t> t) {
+  int64_t sq = k.loops[1], skv = k.loops[2], tq = t[1], tkv = t[2];
+  if (!k.causal)
+    return llvm::divideCeil(skv, tkv);
+  int64_t off = skv - sq, last = (off + std::min(sq, tq) - 1) / tkv;
+  int64_t first =
+      k.window > 0 ? std::max<int64_t>(0, off - k.window + 1) / tkv : 0;
+  return last - first + 1;
+}
+} // namespace
+
 std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
                                       unsigned index, const GpuLaunch &launch,
                                       const GpuParams &p) {
   std::string msg;
   llvm::raw_string_ostream os(msg);
   if (launch.isDefault())
-    return msg; // CUDA's default fits any grid
-  SmallVector<GemmLaunch, 2> gemms = getGemmLaunches(k, t);
-  if (index >= gemms.size()) {
-    os << "a " << stringifyKernelKind(k.kind) << " phase has no GEMM launch "
-       << index + 1 << " (it has " << gemms.size() << ")";
+    return msg; // one block per tile, in order: fits any grid
+  int64_t arranged = getGpuArrangedLaunches(k);
+  if (int64_t(index) >= arranged) {
+    os << "a " << stringifyKernelKind(k.kind) << " phase has no launch "
+       << index + 1 << " to arrange (it has " << arranged << ")";
     return msg;
   }
-  const GemmLaunch &g = gemms[index];
+  if (isAttention(k)) {
+    if (launch.clusterBlocks() > 1 || launch.rasterGroup > 1) {
+      os << "clusters and raster groups arrange GEMM launches, not "
+         << stringifyKernelKind(k.kind);
+      return msg;
+    }
+    int64_t tiles = minVisitedKvTiles(k, t);
+    if (launch.kvSplits > tiles)
+      os << "kv_splits " << launch.kvSplits << " exceeds the " << tiles
+         << " KV tiles of the block that visits the fewest";
+    return msg;
+  }
+  if (launch.kvSplits > 1) {
+    os << "kv_splits splits attention launches, not "
+       << stringifyKernelKind(k.kind);
+    return msg;
+  }
+  const GemmLaunch &g = getGemmLaunches(k, t)[index];
   if (launch.clusterBlocks() > p.maxClusterBlocks) {
     os << "a cluster of " << launch.clusterM << " x " << launch.clusterN
        << " blocks exceeds the target's gpu.max_cluster_blocks ("
@@ -775,11 +855,39 @@ int64_t chooseRasterGroup(const GemmLaunch &g, GpuLaunch l,
   return best;
 }
 
-/// Each GEMM launch's cluster, and its raster group if `raster`.
+/// The KV split of least modelled time (no cache simulation) for an
+/// attention launch: powers of two up to the KV tiles of the block that
+/// visits the fewest, smaller first, so a larger split must be strictly
+/// faster (it adds partials and a combine).
+GpuLaunch chooseKvSplits(const KernelDesc &k, ArrayRef<int64_t> t,
+                         const GpuParams &p) {
+  GpuLaunch best;
+  std::optional<GpuCost> bestCost = gemmLikeCost(k, t, p, false, best);
+  if (!bestCost)
+    return best;
+  int64_t tiles = minVisitedKvTiles(k, t);
+  for (int64_t splits = 2; splits <= tiles; splits *= 2) {
+    GpuLaunch l;
+    l.kvSplits = splits;
+    std::optional<GpuCost> c = gemmLikeCost(k, t, p, false, l);
+    if (c && c->timeNs < bestCost->timeNs * (1 - 1e-9)) {
+      best = l;
+      bestCost = c;
+    }
+  }
+  return best;
+}
+
+/// Each GEMM launch's cluster, and its raster group if `raster`; an
+/// attention launch's KV split.
 SmallVector<GpuLaunch, 2> chooseLaunches(const KernelDesc &k,
                                          ArrayRef<int64_t> t,
                                          const GpuParams &p, bool raster) {
   SmallVector<GpuLaunch, 2> out;
+  if (isAttention(k)) {
+    out.push_back(chooseKvSplits(k, t, p));
+    return out;
+  }
   for (const GemmLaunch &g : getGemmLaunches(k, t)) {
     GpuLaunch l = chooseCluster(g, p);
     if (raster)
@@ -848,6 +956,22 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
   };
   visit(0);
   return best;
+}
+
+int64_t mlir::npu::getGpuArrangedLaunches(const KernelDesc &desc) {
+  switch (desc.kind) {
+  case KernelKind::Gemm:
+  case KernelKind::Attention:
+  case KernelKind::MlaAbsorbed:
+    return 1;
+  case KernelKind::GatedMlp:
+  case KernelKind::MoeFfn:
+    return 2;
+  case KernelKind::Stream:
+  case KernelKind::Copy:
+    return 0;
+  }
+  llvm_unreachable("unknown kernel kind");
 }
 
 int64_t mlir::npu::getGpuPhaseLaunches(const KernelDesc &desc) {

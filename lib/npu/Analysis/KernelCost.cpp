@@ -41,7 +41,8 @@ std::optional<TileDecision> mlir::npu::chooseTile(const KernelModel &model,
     SmallVector<Attribute> launches;
     for (const GpuLaunch &l : chooseGpuLaunches(main, *tile, *g))
       launches.push_back(LaunchAttr::get(target.getContext(), l.clusterM,
-                                         l.clusterN, l.rasterGroup));
+                                         l.clusterN, l.rasterGroup,
+                                         l.kvSplits));
     if (!launches.empty())
       d.launches = ArrayAttr::get(target.getContext(), launches);
     return d;
@@ -89,7 +90,8 @@ static SmallVector<GpuLaunch, 2> getGpuLaunches(ArrayAttr launches) {
   SmallVector<GpuLaunch, 2> out;
   if (launches)
     for (auto l : launches.getAsRange<LaunchAttr>())
-      out.push_back({l.getClusterM(), l.getClusterN(), l.getRasterGroup()});
+      out.push_back({l.getClusterM(), l.getClusterN(), l.getRasterGroup(),
+                     l.getKvSplits()});
   return out;
 }
 
@@ -192,8 +194,8 @@ std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,
   return cost->timeNs;
 }
 
-/// A hand-written or decided `npu.launch` must arrange each GEMM launch of
-/// the main phase, on a target that can run it.
+/// A hand-written or decided `npu.launch` must arrange each launch of the
+/// main phase that it can arrange, on a target that can run it.
 static LogicalResult checkLaunches(KernelOp kernel, ArrayAttr launches,
                                    const KernelModel &model, TilingAttr tiling,
                                    TargetAttr target, StringRef pass) {
@@ -203,21 +205,15 @@ static LogicalResult checkLaunches(KernelOp kernel, ArrayAttr launches,
            << pass << ": 'npu.launch' arranges GPU launches, but target '"
            << target.getName() << "' is not GPU-like";
   const KernelDesc &main = model.phases[model.mainPhase];
-  size_t expected =
-      main.kind == KernelKind::Gemm ? 1
-      : main.kind == KernelKind::GatedMlp || main.kind == KernelKind::MoeFfn
-          ? 2
-          : 0;
+  size_t expected = getGpuArrangedLaunches(main);
   if (launches.size() != expected)
     return kernel.emitError()
            << pass << ": 'npu.launch' has " << launches.size()
-           << " elements, one per GEMM launch, but this "
+           << " elements, one per arranged launch, but this "
            << stringifyKernelKind(kernel.getKind()) << " kernel has "
            << expected;
-  for (auto [i, l] : llvm::enumerate(launches.getAsRange<LaunchAttr>())) {
-    std::string why = checkGpuLaunch(
-        main, tiling.getTile(), i,
-        {l.getClusterM(), l.getClusterN(), l.getRasterGroup()}, *p);
+  for (auto [i, l] : llvm::enumerate(getGpuLaunches(launches))) {
+    std::string why = checkGpuLaunch(main, tiling.getTile(), i, l, *p);
     if (!why.empty())
       return kernel.emitError()
              << pass << ": 'npu.launch' element " << i << ": " << why;

@@ -259,7 +259,7 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
   // of them alone on an SM, and the sequence's memory time.
   struct Seq {
     int64_t blocks;
-    double blockComputeNs, memoryNs;
+    double blockComputeNs, blockLatencyNs, memoryNs;
     Count flops;
   };
   llvm::DenseMap<int64_t, Seq> byLength;
@@ -282,8 +282,17 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
       // block's compute at an SM's rates) / SMs.
       int64_t blocks = c->grids[0].plan.blocks;
       double perBlock = c->computeNs * double(gp->sms) / double(blocks);
+      // Little's law, as the GPU-like model bounds a block: its HBM bytes
+      // at one DRAM latency per pipeline-full of bytes in flight (the
+      // launch's pipeline: one kernel, one tile, for all sequences).
+      double hbmPerBlock =
+          double((c->hbmReadBytes + c->hbmWriteBytes).value()) / double(blocks);
+      double latencyBound = wholePlan->inflightBytes > 0
+                                ? hbmPerBlock * gp->dramLatencyNs /
+                                      double(wholePlan->inflightBytes)
+                                : 0.0;
       it = byLength
-               .insert({len, Seq{blocks, perBlock, c->memoryNs,
+               .insert({len, Seq{blocks, perBlock, latencyBound, c->memoryNs,
                                  v->work.matrixFlops}})
                .first;
     }
@@ -300,7 +309,8 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
   for (int64_t len : lengths) {
     const Seq &s = byLength.find(len)->second;
     times.insert(times.end(), s.blocks,
-                 s.blockComputeNs * double(cost.blocksPerSM));
+                 std::max(s.blockComputeNs * double(cost.blocksPerSM),
+                          s.blockLatencyNs));
   }
   llvm::Expected<gpumodel::DispatchResult> d = gpumodel::simulateDispatch(
       times, uint32_t(gp->sms), uint32_t(cost.blocksPerSM));

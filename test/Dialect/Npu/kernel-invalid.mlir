@@ -141,7 +141,7 @@ func.func @grid_negative_fill(%x: tensor<4xf32>) {
 // -----
 
 func.func @launch_zero(%x: tensor<4xf32>) {
-  // expected-error @+1 {{launch cluster_m, cluster_n and raster_group must be >= 1, got 1, 1, 0}}
+  // expected-error @+1 {{launch cluster_m, cluster_n, raster_group and kv_splits must be >= 1, got 1, 1, 0, 1}}
   %0 = npu.kernel stream (%x) {npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 0>]} : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     npu.yield %a : tensor<4xf32>

@@ -173,21 +173,24 @@ def Npu_SlotAttr : AttrDef<Npu_Dialect, "Slot"> {
 
 def Npu_LaunchAttr : AttrDef<Npu_Dialect, "Launch"> {
   let mnemonic = "launch";
-  let summary = "how a GEMM launch is arranged on a GPU-like target";
+  let summary = "how a launch is arranged on a GPU-like target";
   let description = [{
     Written by `npu-decide-tiles` on a GPU-like target (or by hand) in the
-    `npu.launch` array of a GEMM-like kernel, one element per GEMM launch
-    (gemm: one; gated_mlp and moe_ffn: two, gate+up then down); read by
-    `npu-gpu-estimate-cost`. Without it a launch is CUDA's default: no
-    cluster, row-major block order.
+    `npu.launch` array of a kernel, one element per launch (gemm,
+    attention, mla_absorbed: one; gated_mlp and moe_ffn: two, gate+up then
+    down); read by `npu-gpu-estimate-cost`. Without it a launch is CUDA's
+    default: no cluster, row-major block order, no split.
 
     | parameter | meaning |
     |---|---|
     | `cluster_m`, `cluster_n` | a thread-block cluster of `cluster_m x cluster_n` output tiles; with TMA multicast one L2 read of an A tile feeds the `cluster_n` blocks of its row, one of a B tile the `cluster_m` blocks of its column |
     | `raster_group` | launch order: groups of `raster_group` rows of clusters, walked column by column inside a group (grouped or "swizzled" rasterization); 1 is row-major |
+    | `kv_splits` | attention only (default 1, elided): each block's KV range is split over `kv_splits` blocks; the last to finish combines their partial outputs (split-KV, "flash-decoding") |
 
     Verified here: all >= 1, the cluster sides powers of two. Checked by the
-    cost pass against the target: `cluster_m x cluster_n <=
+    cost pass against the kernel and target: clusters and raster groups
+    arrange GEMM launches, `kv_splits` attention ones (at most the KV tiles
+    a block visits); `cluster_m x cluster_n <=
     gpu.max_cluster_blocks`, and whole clusters fit the chip's block slots.
     CUDA launches whole clusters, so a grid whose tile counts the cluster
     sides do not divide is padded with empty blocks (as CUTLASS does).
@@ -198,7 +201,8 @@ def Npu_LaunchAttr : AttrDef<Npu_Dialect, "Launch"> {
     ```
   }];
   let parameters = (ins "int64_t":$cluster_m, "int64_t":$cluster_n,
-                        "int64_t":$raster_group);
+                        "int64_t":$raster_group,
+                        DefaultValuedParameter<"int64_t", "1">:$kv_splits);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
@@ -224,7 +228,7 @@ def Npu_GridAttr : AttrDef<Npu_Dialect, "Grid"> {
     | `tail_blocks` | blocks mod (sm_count x blocks_per_sm): the last, partial wave |
     | `tail_ns` | time of the tail (0 without one) |
     | `repeat` | times the grid runs within the kernel (MoE experts: one grouped launch) |
-    | `fill_ns` | DRAM latency exposed once per launch, before the first tiles arrive (0 when every wave pays it in `wave_ns`: one block per SM) |
+    | `fill_ns` | DRAM latency exposed once per launch: before the first tiles arrive (0 when every wave pays it in `wave_ns`: one block per SM), plus, with split KV, the combining block's read-back of the partials |
 
     The kernel's `npu.cost` time is the launch overhead plus, over its
     grids, `fill_ns + repeat x (full_waves x wave_ns + tail_ns)`.

@@ -181,11 +181,13 @@ LogicalResult SlotAttr::verify(EmitErrorFn emitError, llvm::APFloat start,
 }
 
 LogicalResult LaunchAttr::verify(EmitErrorFn emitError, int64_t clusterM,
-                                 int64_t clusterN, int64_t rasterGroup) {
-  if (clusterM < 1 || clusterN < 1 || rasterGroup < 1)
-    return emitError() << "launch cluster_m, cluster_n and raster_group must "
-                          "be >= 1, got "
-                       << clusterM << ", " << clusterN << ", " << rasterGroup;
+                                 int64_t clusterN, int64_t rasterGroup,
+                                 int64_t kvSplits) {
+  if (clusterM < 1 || clusterN < 1 || rasterGroup < 1 || kvSplits < 1)
+    return emitError() << "launch cluster_m, cluster_n, raster_group and "
+                          "kv_splits must be >= 1, got "
+                       << clusterM << ", " << clusterN << ", " << rasterGroup
+                       << ", " << kvSplits;
   if (!llvm::isPowerOf2_64(clusterM) || !llvm::isPowerOf2_64(clusterN))
     return emitError() << "launch cluster sides must be powers of two, got "
                        << clusterM << " x " << clusterN;
