@@ -73,19 +73,21 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
       have the expected shape, and kernels without `npu.tiling` are lowered
       untiled with the reference patterns.
 
-    With `block-mapping=gpu` (a GPU-like target's thread blocks), the gemm
-    tile loops over (batch,) M and N are one `scf.forall` mapped to
-    `#gpu.block<z>, <y>, <x>`: each iteration is one thread block of the
-    grid, in no order the program fixes (the hardware's block scheduler
-    decides); the K loop stays an `scf.for` inside the block. The default,
+    With `block-mapping=gpu` (a GPU-like target's thread blocks), the tile
+    loops that are thread blocks are one `scf.forall` mapped to
+    `#gpu.block<z>, <y>, <x>` with `tensor.parallel_insert_slice` outputs:
+    gemm (batch,) M and N, attention (heads, query rows), gated MLP M. Each
+    iteration is one thread block of the grid, in no order the program
+    fixes (the hardware's block scheduler decides); the loops inside a
+    block (gemm K, attention KV, gated MLP F) stay `scf.for`. The default,
     `none`, gives sequential `scf.for` tile loops (the TPU-like target's
     static order). `npu-reference-to-llvm` runs an `scf.forall` as nested
     loops (`scf-forall-to-for`).
   }];
   let options = [
     Option<"blockMapping", "block-mapping", "std::string", /*default=*/"\"none\"",
-           "none: scf.for tile loops; gpu: gemm tile loops as scf.forall "
-           "mapped to GPU thread blocks">,
+           "none: scf.for tile loops; gpu: the block tile loops (gemm, "
+           "attention, gated MLP) as scf.forall mapped to GPU thread blocks">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",

@@ -4,7 +4,7 @@ block-tiled equivalence tests: the GPU-like pipeline decides fusion and
 thread-block tiles on mock-gpu, npu-tiled-to-llvm applies them, and the
 result must equal the reference lowering of the same module.
 
-Usage: gen_block.py gemm|attention > module.mlir
+Usage: gen_block.py gemm|attention|gated_mlp > module.mlir
 Values are multiples of 1/64 in [-1, 1) from a fixed LCG: exact in f32.
 """
 import sys
@@ -47,6 +47,19 @@ def main():
         out += f"  %m = npu.matmul %x, %w transpose_rhs : {tx}, {tw} -> {tr}\n"
         out += f"  %y = npu.add %m, %r : {tr}, {tr}\n"
         res, rt = "%y", tr
+    elif kind == "gated_mlp":
+        # A SwiGLU MLP: 48 rows, model width 32, hidden 96.
+        cx, tx = const("x", [48, 32])
+        cg, tg = const("wg", [96, 32])
+        cu, tu = const("wu", [96, 32])
+        cd, td = const("wd", [32, 96])
+        out += cx + cg + cu + cd
+        th = "tensor<48x96xf32>"
+        out += f"  %g = npu.matmul %x, %wg transpose_rhs : {tx}, {tg} -> {th}\n"
+        out += f"  %u = npu.matmul %x, %wu transpose_rhs : {tx}, {tu} -> {th}\n"
+        out += f"  %h = npu.swiglu %g, %u : {th}\n"
+        out += f"  %y = npu.matmul %h, %wd transpose_rhs : {th}, {td} -> {tx}\n"
+        res, rt = "%y", tx
     else:
         # Causal GQA attention: 4 query heads over 2 KV heads, 64 tokens.
         cq, tq = const("q", [1, 4, 64, 16])

@@ -48,8 +48,8 @@ Value idx(OpBuilder &b, Location loc, int64_t v) {
 /// The flash-attention loop nest of one npu.attention.
 class FlashAttention {
 public:
-  FlashAttention(AttentionOp op, ArrayRef<int64_t> tile)
-      : op(op), ctx(op.getContext()), dims(op.getDims()) {
+  FlashAttention(AttentionOp op, ArrayRef<int64_t> tile, bool gpuBlocks)
+      : op(op), ctx(op.getContext()), dims(op.getDims()), gpuBlocks(gpuBlocks) {
     group = dims.qHeads / dims.kvHeads;
     heads = dims.batch * dims.kvHeads;
     rows = group * dims.qLen;
@@ -84,6 +84,7 @@ private:
   AttentionOp op;
   MLIRContext *ctx;
   AttentionOp::Dims dims;
+  bool gpuBlocks; ///< the (head, query) tile loops as a thread-block grid
   int64_t group, heads, rows, tileHeads, tileRows, tileKv;
   bool causal;
   std::optional<int64_t> window;
@@ -111,30 +112,22 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
 
   Value outInit = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{heads, rows, dims.vDim}, resElem);
-  auto outer = scf::ForOp::create(
-      b, loc, idx(b, loc, 0), idx(b, loc, heads), idx(b, loc, tileHeads),
-      ValueRange{outInit},
-      [&](OpBuilder &bb, Location bl, Value b0, ValueRange iterB) {
-        Value nb = tileSize(bb, bl, b0, tileHeads, heads);
-        auto mid = scf::ForOp::create(
-            bb, bl, idx(bb, bl, 0), idx(bb, bl, rows), idx(bb, bl, tileRows),
-            iterB, [&](OpBuilder &qb, Location ql, Value q0, ValueRange iterQ) {
-              Value nq = tileSize(qb, ql, q0, tileRows, rows);
-              Value tileOut = buildQueryTile(qb, ql, b0, nb, q0, nq);
-              SmallVector<OpFoldResult> offsets = {b0, q0, qb.getIndexAttr(0)};
-              SmallVector<OpFoldResult> sizes = {nb, nq,
-                                                 qb.getIndexAttr(dims.vDim)};
-              SmallVector<OpFoldResult> strides(3, qb.getIndexAttr(1));
-              Value ins = tensor::InsertSliceOp::create(
-                  qb, ql, tileOut, iterQ[0], offsets, sizes, strides);
-              scf::YieldOp::create(qb, ql, ins);
-            });
-        scf::YieldOp::create(bb, bl, mid.getResult(0));
+  // One tile per (heads, query rows) block; on a GPU-like target the grid
+  // of thread blocks.
+  Value out = buildTileGrid(
+      b, loc, {heads, rows}, {tileHeads, tileRows}, outInit, gpuBlocks,
+      [&](OpBuilder &qb, Location ql, ValueRange ivs) -> OutputTile {
+        Value b0 = ivs[0], q0 = ivs[1];
+        Value nb = tileSize(qb, ql, b0, tileHeads, heads);
+        Value nq = tileSize(qb, ql, q0, tileRows, rows);
+        return {buildQueryTile(qb, ql, b0, nb, q0, nq),
+                {b0, q0, qb.getIndexAttr(0)},
+                {nb, nq, qb.getIndexAttr(dims.vDim)}};
       });
   // [B*Hkv, G*Sq, Dv] -> [B, Hkv, G, Sq, Dv] -> [B, Hq, Sq, Dv].
   Value o5 = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({B, Hkv, group, Sq, dims.vDim}, resElem),
-      outer.getResult(0), SmallVector<RI>{{0, 1}, {2, 3}, {4}});
+      out, SmallVector<RI>{{0, 1}, {2, 3}, {4}});
   return tensor::CollapseShapeOp::create(
       b, loc, o5, SmallVector<RI>{{0}, {1, 2}, {3}, {4}});
 }
@@ -324,8 +317,8 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
 } // namespace
 
 LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
-                                             KernelOp kernel,
-                                             TilingAttr tiling) {
+                                             KernelOp kernel, TilingAttr tiling,
+                                             bool gpuBlocks) {
   if (tiling.getTile().size() != 4)
     return failure();
   SmallVector<AttentionOp> attentions(
@@ -334,8 +327,8 @@ LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
     return failure();
   AttentionOp op = attentions.front();
   rewriter.setInsertionPoint(op);
-  Value result =
-      FlashAttention(op, tiling.getTile()).build(rewriter, op.getLoc());
+  Value result = FlashAttention(op, tiling.getTile(), gpuBlocks)
+                     .build(rewriter, op.getLoc());
   rewriter.replaceOp(op, result);
   return success();
 }

@@ -3,8 +3,12 @@
 #include "Tiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -69,4 +73,62 @@ Value mlir::npu::buildSiluF32(OpBuilder &b, Location loc, Value x) {
   Value den = arith::AddFOp::create(b, loc, one, e);
   Value s = arith::DivFOp::create(b, loc, one, den);
   return arith::MulFOp::create(b, loc, x, s);
+}
+
+SmallVector<Attribute> mlir::npu::getGpuBlockMapping(MLIRContext *ctx,
+                                                     size_t n) {
+  SmallVector<Attribute> dims;
+  for (gpu::MappingId id :
+       {gpu::MappingId::DimZ, gpu::MappingId::DimY, gpu::MappingId::DimX})
+    dims.push_back(gpu::GPUBlockMappingAttr::get(ctx, id));
+  return SmallVector<Attribute>(ArrayRef(dims).take_back(n));
+}
+
+Value mlir::npu::buildTileGrid(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> ubs, ArrayRef<int64_t> steps,
+    Value init, bool gpuBlocks,
+    function_ref<OutputTile(OpBuilder &, Location, ValueRange)> body) {
+  auto strides = [&](OpBuilder &bb, size_t n) {
+    return SmallVector<OpFoldResult>(n, bb.getIndexAttr(1));
+  };
+  if (gpuBlocks) {
+    SmallVector<OpFoldResult> lbs(ubs.size(), b.getIndexAttr(0)), hi, st;
+    for (auto [u, s] : llvm::zip(ubs, steps)) {
+      hi.push_back(b.getIndexAttr(u));
+      st.push_back(b.getIndexAttr(s));
+    }
+    auto forall = scf::ForallOp::create(
+        b, loc, lbs, hi, st, ValueRange{init},
+        b.getArrayAttr(getGpuBlockMapping(b.getContext(), ubs.size())));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forall.getBody());
+    OutputTile t = body(b, loc, forall.getInductionVars());
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(
+        b, loc, t.value, forall.getRegionIterArgs()[0], t.offsets, t.sizes,
+        strides(b, t.sizes.size()));
+    return forall.getResult(0);
+  }
+  // An scf.for per dim, the output carried through the nest.
+  SmallVector<Value> ivs;
+  std::function<Value(OpBuilder &, Location, unsigned, Value)> nest =
+      [&](OpBuilder &bb, Location l, unsigned d, Value out) -> Value {
+    if (d == ubs.size()) {
+      OutputTile t = body(bb, l, ivs);
+      return tensor::InsertSliceOp::create(
+          bb, l, t.value, out, t.offsets, t.sizes, strides(bb, t.sizes.size()));
+    }
+    auto loop = scf::ForOp::create(
+        bb, l, arith::ConstantIndexOp::create(bb, l, 0),
+        arith::ConstantIndexOp::create(bb, l, ubs[d]),
+        arith::ConstantIndexOp::create(bb, l, steps[d]), ValueRange{out},
+        [&](OpBuilder &lb, Location ll, Value iv, ValueRange iter) {
+          ivs.push_back(iv);
+          Value inner = nest(lb, ll, d + 1, iter[0]);
+          ivs.pop_back();
+          scf::YieldOp::create(lb, ll, inner);
+        });
+    return loop.getResult(0);
+  };
+  return nest(b, loc, 0, init);
 }

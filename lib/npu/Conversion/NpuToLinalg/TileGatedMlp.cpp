@@ -105,8 +105,8 @@ std::optional<GatedMlp> match(KernelOp kernel) {
 } // namespace
 
 LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
-                                            KernelOp kernel,
-                                            TilingAttr tiling) {
+                                            KernelOp kernel, TilingAttr tiling,
+                                            bool gpuBlocks) {
   ArrayRef<int64_t> tile = tiling.getTile();
   std::optional<GatedMlp> mlp = match(kernel);
   if (tile.size() != 3 || !mlp)
@@ -141,10 +141,11 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                                           ArrayRef<int64_t>{m, dOut}, resElem);
   OpFoldResult zero = rewriter.getIndexAttr(0);
   OpFoldResult dOutSize = rewriter.getIndexAttr(dOut);
-  auto mLoop = scf::ForOp::create(
-      rewriter, loc, idx(rewriter, loc, 0), idx(rewriter, loc, m),
-      idx(rewriter, loc, tileM), ValueRange{outInit},
-      [&](OpBuilder &b, Location l, Value m0, ValueRange iterM) {
+  // One M tile per block of rows (on a GPU-like target, a thread block).
+  Value result = buildTileGrid(
+      rewriter, loc, {m}, {tileM}, outInit, gpuBlocks,
+      [&](OpBuilder &b, Location l, ValueRange ivs) -> OutputTile {
+        Value m0 = ivs[0];
         Value nm = tileSize(b, l, m0, tileM, m);
         Value xt = sliceOf(b, l, xc, {m0, zero}, {nm, b.getIndexAttr(d)});
         Value acc0 = filledTile(b, l, {nm, dOutSize}, f32, 0.0);
@@ -197,13 +198,8 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                              ValueRange a) -> SmallVector<Value> {
                            return {castFloat(nb, bl, a[0], resElem)};
                          })[0];
-        SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-        Value ins = tensor::InsertSliceOp::create(
-            b, l, outTile, iterM[0], SmallVector<OpFoldResult>{m0, zero},
-            SmallVector<OpFoldResult>{nm, dOutSize}, strides);
-        scf::YieldOp::create(b, l, ins);
+        return {outTile, {m0, zero}, {nm, dOutSize}};
       });
-  Value result = mLoop.getResult(0);
   if (rank != 2)
     result =
         tensor::ExpandShapeOp::create(rewriter, loc, resType, result, reassoc);

@@ -11,7 +11,6 @@
 
 #include "Tiling.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -72,15 +71,6 @@ LogicalResult tileReduction(RewriterBase &rewriter, linalg::GenericOp op,
 }
 } // namespace
 
-/// `#gpu.block<z>, <y>, <x>` for the last `n` (at most 3) tile loops.
-static SmallVector<Attribute> getBlockMapping(MLIRContext *ctx, size_t n) {
-  SmallVector<Attribute> dims;
-  for (gpu::MappingId id :
-       {gpu::MappingId::DimZ, gpu::MappingId::DimY, gpu::MappingId::DimX})
-    dims.push_back(gpu::GPUBlockMappingAttr::get(ctx, id));
-  return SmallVector<Attribute>(ArrayRef(dims).take_back(n));
-}
-
 LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
                                         TilingAttr tiling, bool gpuBlocks) {
   ArrayRef<int64_t> loops = tiling.getLoops(), tile = tiling.getTile();
@@ -114,7 +104,7 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
       return failure();
     tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
     tilingOptions.setMapping(
-        getBlockMapping(kernel.getContext(), sizes->size()));
+        getGpuBlockMapping(kernel.getContext(), sizes->size()));
   }
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tilingOptions);

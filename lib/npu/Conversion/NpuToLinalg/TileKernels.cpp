@@ -48,20 +48,21 @@ struct NpuTileKernelsPass
     SmallVector<KernelOp> kernels;
     getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
     IRRewriter rewriter(&getContext());
+    bool gpuBlocks = blockMapping == "gpu";
     for (KernelOp kernel : kernels) {
       auto tiling = kernel->getAttrOfType<TilingAttr>("npu.tiling");
       KernelKind kind = kernel.getKind();
       // Rewrites of one graph op of the body, before the rest is lowered.
       if (tiling &&
           (kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed))
-        (void)tileAttentionKernel(rewriter, kernel, tiling);
+        (void)tileAttentionKernel(rewriter, kernel, tiling, gpuBlocks);
       if (tiling && kind == KernelKind::GatedMlp)
-        (void)tileGatedMlpKernel(rewriter, kernel, tiling);
+        (void)tileGatedMlpKernel(rewriter, kernel, tiling, gpuBlocks);
       if (failed(lowerBody(kernel)))
         return signalPassFailure();
       // Tiling of the lowered body.
       if (tiling && kind == KernelKind::Gemm)
-        (void)tileGemmKernel(rewriter, kernel, tiling, blockMapping == "gpu");
+        (void)tileGemmKernel(rewriter, kernel, tiling, gpuBlocks);
     }
     inlineNpuKernels(getOperation());
   }

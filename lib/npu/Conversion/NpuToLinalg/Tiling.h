@@ -20,13 +20,15 @@ namespace mlir::npu {
 
 /// Replaces the body's single npu.attention by a flash-attention loop nest
 /// tiled as `tiling` says (kinds attention and mla_absorbed). Before the
-/// reference lowering of the rest of the body.
+/// reference lowering of the rest of the body. With `gpuBlocks`, the (head,
+/// query) tile loops are one scf.forall mapped to GPU thread blocks.
 LogicalResult tileAttentionKernel(RewriterBase &rewriter, KernelOp kernel,
-                                  TilingAttr tiling);
+                                  TilingAttr tiling, bool gpuBlocks);
 /// Replaces the down projection of the body's SwiGLU MLP by a loop over M
-/// tiles and F tiles (kind gated_mlp). Before the reference lowering.
+/// tiles and F tiles (kind gated_mlp). Before the reference lowering. With
+/// `gpuBlocks`, the M tile loop is an scf.forall mapped to GPU blocks.
 LogicalResult tileGatedMlpKernel(RewriterBase &rewriter, KernelOp kernel,
-                                 TilingAttr tiling);
+                                 TilingAttr tiling, bool gpuBlocks);
 /// Tiles the already lowered body of a gemm kernel: its last op over
 /// (batch,) M, N with producer fusion, then the matmul's K. After the
 /// reference lowering. With `gpuBlocks`, the (batch,) M, N tile loops are
@@ -64,6 +66,25 @@ ValueRange buildGeneric(
 Value f32Const(OpBuilder &b, Location loc, double v);
 /// x * (1 / (1 + exp(-x))) in f32, as the reference lowering computes silu.
 Value buildSiluF32(OpBuilder &b, Location loc, Value x);
+
+/// `#gpu.block<z>, <y>, <x>` for the last `n` (at most 3) tile loops.
+SmallVector<Attribute> getGpuBlockMapping(MLIRContext *ctx, size_t n);
+
+/// One output tile of a tile grid: its value and where it goes in the
+/// output.
+struct OutputTile {
+  Value value;
+  SmallVector<OpFoldResult> offsets, sizes;
+};
+/// The grid of tiles with `steps` over `[0, ubs)` (at most 3 dims),
+/// writing each tile `body(ivs)` returns into `init`: an scf.for nest that
+/// carries the output, or with `gpuBlocks` one scf.forall mapped to GPU
+/// thread blocks whose tiles are tensor.parallel_insert_slice'd (the order
+/// is the hardware's). Returns the filled output.
+Value buildTileGrid(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> ubs, ArrayRef<int64_t> steps,
+    Value init, bool gpuBlocks,
+    function_ref<OutputTile(OpBuilder &, Location, ValueRange)> body);
 
 } // namespace mlir::npu
 
