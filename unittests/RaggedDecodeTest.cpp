@@ -278,10 +278,13 @@ TEST_F(RaggedDecodeTest, RaggedKernelMatchesTheModelAndGrowsWithLength) {
   ASSERT_TRUE(tile);
   std::optional<GpuBlockPlan> plan = planGpuBlock(whole, *tile, *gp);
   ASSERT_TRUE(plan);
-  ASSERT_LE(plan->blocks, gp->sms * plan->blocksPerSM);
-  std::optional<GpuCost> direct = getGpuPhaseCost(whole, *tile, *gp, false);
+  ASSERT_LE(plan->blocks * r->kvSplits, gp->sms * plan->blocksPerSM);
+  GpuLaunch split;
+  split.kvSplits = r->kvSplits;
+  std::optional<GpuCost> direct =
+      getGpuPhaseCost(whole, *tile, *gp, false, {split});
   ASSERT_TRUE(direct);
-  EXPECT_EQ(r->blocks, plan->blocks);
+  EXPECT_EQ(r->blocks, plan->blocks * r->kvSplits);
   EXPECT_NEAR(r->timeNs, direct->timeNs, 1e-9 * direct->timeNs);
   EXPECT_NEAR(r->memoryNs, direct->memoryNs, 1e-9 * direct->memoryNs);
   EXPECT_EQ(r->flops, whole.work.matrixFlops);

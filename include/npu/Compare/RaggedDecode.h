@@ -107,11 +107,12 @@ std::optional<StaticPlanCost> priceStaticPlan(const PaddingPlan &plan,
                                               TargetAttr tpu);
 
 /// The run-time path on the GPU-like target: one ragged launch whose grid
-/// holds each sequence's blocks at its actual length (one tile for all,
-/// clamped to short sequences). The blocks are dispatched over the SMs as
-/// they free up (gpumodel::simulateDispatch on each block's compute time),
-/// and HBM/L2 serve all of them: time = launch + exposed DRAM latency
-/// (once, or once per wave with one block per SM) + max(dispatch makespan,
+/// holds each sequence's blocks at its actual length (one tile and one KV
+/// split for all, clamped to short sequences). The blocks are dispatched over
+/// the SMs as they free up (gpumodel::simulateDispatch on each block's compute
+/// time), and HBM/L2 serve all of them: time = launch + exposed DRAM latency
+/// (once, or once per wave with one block per SM; one more for a split's
+/// combine) + max(dispatch makespan,
 /// sum of the sequences' memory times).
 struct RaggedGpuCost {
   double timeNs = 0;
@@ -120,6 +121,7 @@ struct RaggedGpuCost {
   double memoryNs = 0; ///< sum over sequences
   int64_t blocks = 0;
   int64_t blocksPerSM = 0; ///< slots per SM used by the dispatch
+  int64_t kvSplits = 1;    ///< the launch's KV split (fewer for short ones)
   Count flops;             ///< matrix FLOPs at the actual lengths
 };
 std::optional<RaggedGpuCost> priceRaggedGpu(llvm::ArrayRef<int64_t> lengths,

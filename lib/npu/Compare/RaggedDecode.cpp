@@ -237,6 +237,94 @@ mlir::npu::priceStaticPlan(const PaddingPlan &plan, ArrayRef<int64_t> lengths,
   return cost;
 }
 
+/// The ragged launch with one tile and `splits` KV splits (fewer for a
+/// sequence with fewer KV tiles).
+static std::optional<RaggedGpuCost>
+priceRaggedLaunch(ArrayRef<int64_t> lengths, const AttentionAt &at,
+                  const GpuParams &gp, ArrayRef<int64_t> tile,
+                  const GpuBlockPlan &wholePlan, int64_t splits) {
+  // Per distinct length: blocks of one sequence, the compute time of one
+  // of them alone on an SM, and the sequence's memory time.
+  struct Seq {
+    int64_t blocks;
+    double blockComputeNs, blockLatencyNs, memoryNs;
+    Count flops;
+  };
+  llvm::DenseMap<int64_t, Seq> byLength;
+  RaggedGpuCost cost;
+  for (int64_t len : lengths) {
+    auto it = byLength.find(len);
+    if (it == byLength.end()) {
+      FailureOr<AttentionVariant> v = at(1, len);
+      if (failed(v))
+        return std::nullopt;
+      const KernelDesc &k = v->desc;
+      SmallVector<int64_t, 4> t(tile);
+      for (auto [ti, n] : llvm::zip(t, k.loops))
+        ti = std::min(ti, n);
+      GpuLaunch l;
+      l.kvSplits = splits;
+      while (l.kvSplits > 1 && !checkGpuLaunch(k, t, 0, l, gp).empty())
+        l.kvSplits /= 2;
+      std::optional<GpuCost> c =
+          getGpuPhaseCost(k, t, gp, /*simulateL2=*/false, {l});
+      if (!c || c->grids.size() != 1 || c->grids[0].plan.blocks < 1)
+        return std::nullopt;
+      // computeNs is the grid's compute over all SMs: blocks x (one
+      // block's compute at an SM's rates) / SMs.
+      int64_t blocks = c->grids[0].plan.blocks;
+      double perBlock = c->computeNs * double(gp.sms) / double(blocks);
+      // Little's law, as the GPU-like model bounds a block: its HBM bytes
+      // at one DRAM latency per pipeline-full of bytes in flight (the
+      // launch's pipeline: one kernel, one tile, for all sequences).
+      double hbmPerBlock =
+          double((c->hbmReadBytes + c->hbmWriteBytes).value()) / double(blocks);
+      double latencyBound =
+          wholePlan.inflightBytes > 0
+              ? hbmPerBlock * gp.dramLatencyNs / double(wholePlan.inflightBytes)
+              : 0.0;
+      it = byLength
+               .insert({len, Seq{blocks, perBlock, latencyBound, c->memoryNs,
+                                 v->work.matrixFlops}})
+               .first;
+    }
+    cost.blocks += it->second.blocks;
+    cost.memoryNs += it->second.memoryNs;
+    cost.flops += it->second.flops;
+  }
+  // Resident blocks per SM, as the GPU-like model counts them: the
+  // occupancy limit, or fewer when the grid does not fill it.
+  cost.blocksPerSM = std::min<int64_t>(wholePlan.blocksPerSM,
+                                       llvm::divideCeil(cost.blocks, gp.sms));
+  std::vector<double> times;
+  times.reserve(cost.blocks);
+  for (int64_t len : lengths) {
+    const Seq &s = byLength.find(len)->second;
+    times.insert(times.end(), s.blocks,
+                 std::max(s.blockComputeNs * double(cost.blocksPerSM),
+                          s.blockLatencyNs));
+  }
+  llvm::Expected<gpumodel::DispatchResult> d = gpumodel::simulateDispatch(
+      times, uint32_t(gp.sms), uint32_t(cost.blocksPerSM));
+  if (!d) {
+    llvm::consumeError(d.takeError());
+    return std::nullopt;
+  }
+  cost.computeMakespanNs = d->makespan;
+  // DRAM latency as the GPU-like model exposes it (docs/cost-model-gpu.md):
+  // once per wave of blocks that start on idle SMs (one block per SM),
+  // else once per launch; a split adds the combine's read-back round trip.
+  double roundTrips = wholePlan.blocksPerSM == 1
+                          ? double(llvm::divideCeil(cost.blocks, gp.sms))
+                          : 1.0;
+  if (splits > 1)
+    roundTrips += 1;
+  cost.kvSplits = splits;
+  cost.timeNs = gp.launchNs + roundTrips * gp.dramLatencyNs +
+                std::max(cost.computeMakespanNs, cost.memoryNs);
+  return cost;
+}
+
 std::optional<RaggedGpuCost>
 mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
                           TargetAttr gpu) {
@@ -254,78 +342,18 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
       tile ? planGpuBlock(whole->desc, *tile, *gp) : std::nullopt;
   if (!wholePlan)
     return std::nullopt;
-
-  // Per distinct length: blocks of one sequence, the compute time of one
-  // of them alone on an SM, and the sequence's memory time.
-  struct Seq {
-    int64_t blocks;
-    double blockComputeNs, blockLatencyNs, memoryNs;
-    Count flops;
-  };
-  llvm::DenseMap<int64_t, Seq> byLength;
-  RaggedGpuCost cost;
-  for (int64_t len : lengths) {
-    auto it = byLength.find(len);
-    if (it == byLength.end()) {
-      FailureOr<AttentionVariant> v = at(1, len);
-      if (failed(v))
-        return std::nullopt;
-      const KernelDesc &k = v->desc;
-      SmallVector<int64_t, 4> t(*tile);
-      for (auto [ti, n] : llvm::zip(t, k.loops))
-        ti = std::min(ti, n);
-      std::optional<GpuCost> c =
-          getGpuPhaseCost(k, t, *gp, /*simulateL2=*/false);
-      if (!c || c->grids.size() != 1 || c->grids[0].plan.blocks < 1)
-        return std::nullopt;
-      // computeNs is the grid's compute over all SMs: blocks x (one
-      // block's compute at an SM's rates) / SMs.
-      int64_t blocks = c->grids[0].plan.blocks;
-      double perBlock = c->computeNs * double(gp->sms) / double(blocks);
-      // Little's law, as the GPU-like model bounds a block: its HBM bytes
-      // at one DRAM latency per pipeline-full of bytes in flight (the
-      // launch's pipeline: one kernel, one tile, for all sequences).
-      double hbmPerBlock =
-          double((c->hbmReadBytes + c->hbmWriteBytes).value()) / double(blocks);
-      double latencyBound = wholePlan->inflightBytes > 0
-                                ? hbmPerBlock * gp->dramLatencyNs /
-                                      double(wholePlan->inflightBytes)
-                                : 0.0;
-      it = byLength
-               .insert({len, Seq{blocks, perBlock, latencyBound, c->memoryNs,
-                                 v->work.matrixFlops}})
-               .first;
-    }
-    cost.blocks += it->second.blocks;
-    cost.memoryNs += it->second.memoryNs;
-    cost.flops += it->second.flops;
+  // The KV split is chosen at run time, for the actual lengths (as the
+  // schedulers of FlashInfer and FlashDecoding++ do): the least time over
+  // powers of two up to the longest sequence's KV tiles, smaller first.
+  int64_t maxSplits = llvm::divideCeil(longest, (*tile)[2]);
+  std::optional<RaggedGpuCost> best;
+  for (int64_t splits = 1; splits <= maxSplits; splits *= 2) {
+    std::optional<RaggedGpuCost> c =
+        priceRaggedLaunch(lengths, at, *gp, *tile, *wholePlan, splits);
+    if (!c)
+      return std::nullopt;
+    if (!best || c->timeNs < best->timeNs * (1 - 1e-9))
+      best = c;
   }
-  // Resident blocks per SM, as the GPU-like model counts them: the
-  // occupancy limit, or fewer when the grid does not fill it.
-  cost.blocksPerSM = std::min<int64_t>(wholePlan->blocksPerSM,
-                                       llvm::divideCeil(cost.blocks, gp->sms));
-  std::vector<double> times;
-  times.reserve(cost.blocks);
-  for (int64_t len : lengths) {
-    const Seq &s = byLength.find(len)->second;
-    times.insert(times.end(), s.blocks,
-                 std::max(s.blockComputeNs * double(cost.blocksPerSM),
-                          s.blockLatencyNs));
-  }
-  llvm::Expected<gpumodel::DispatchResult> d = gpumodel::simulateDispatch(
-      times, uint32_t(gp->sms), uint32_t(cost.blocksPerSM));
-  if (!d) {
-    llvm::consumeError(d.takeError());
-    return std::nullopt;
-  }
-  cost.computeMakespanNs = d->makespan;
-  // DRAM latency as the GPU-like model exposes it (docs/cost-model-gpu.md):
-  // once per wave of blocks that start on idle SMs (one block per SM),
-  // else once per launch.
-  double waves = wholePlan->blocksPerSM == 1
-                     ? double(llvm::divideCeil(cost.blocks, gp->sms))
-                     : 1.0;
-  cost.timeNs = gp->launchNs + waves * gp->dramLatencyNs +
-                std::max(cost.computeMakespanNs, cost.memoryNs);
-  return cost;
+  return best;
 }

@@ -192,6 +192,7 @@ mlir::npu::raggedScenariosToJSON(ArrayRef<RaggedScenario> scenarios) {
          llvm::json::Object{{"kernels", 1},
                             {"blocks", r.blocks},
                             {"blocks_per_sm", r.blocksPerSM},
+                            {"kv_splits", r.kvSplits},
                             {"flops", int64_t(r.flops.value())},
                             {"compute_makespan_ns", r.computeMakespanNs},
                             {"memory_ns", r.memoryNs},
