@@ -29,4 +29,6 @@ for k in kernels:
         assert abs(w["ts"] - t) < 1e-6 * max(1, end), (k["name"], "gap or overlap", w)
         t = w["ts"] + w["dur"]
     assert abs(t - end) < 1e-6 * max(1, end), (k["name"], "waves end at", t, "kernel at", end)
-print("waves ok: %d kernels, %d wave events" % (len(kernels), len(waves)))
+fills = sum(w["name"].endswith(": fill") for w in waves)
+print("waves ok: %d kernels, %d wave events, %d fill events"
+      % (len(kernels), len(waves), fills))
