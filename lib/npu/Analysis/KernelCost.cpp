@@ -95,35 +95,31 @@ static SmallVector<GpuLaunch, 2> getGpuLaunches(ArrayAttr launches) {
   return out;
 }
 
+/// `#npu.cost` of a kernel from its cost on either kind of target:
+/// `onchip` is L2 bytes requested (GPU) or the working set (TPU), the
+/// utilization that of the matrix units at `peakPerNs` FLOP/ns; nullopt if
+/// a count does not fit int64.
+template <typename Cost>
 static std::optional<CostAttr>
-getGpuKernelCostAttr(const KernelModel &model, TilingAttr tiling,
-                     TargetAttr target, ArrayAttr launches, ArrayAttr *grids) {
-  FailureOr<GpuParams> p = GpuParams::get(target);
-  if (failed(p))
+toCostAttr(MLIRContext *ctx, const KernelModel &model, const Cost &cost,
+           double peakPerNs, int64_t onchip,
+           std::optional<llvm::APFloat> l2HitRate,
+           std::optional<llvm::APFloat> waves) {
+  int64_t read = toInt(cost.hbmReadBytes), write = toInt(cost.hbmWriteBytes),
+          flops = toInt(model.work.totalFlops()),
+          padded = toInt(cost.paddedMatrixFlops);
+  if (read < 0 || write < 0 || onchip < 0 || flops < 0 || padded < 0)
     return std::nullopt;
-  std::optional<GpuCost> cost =
-      getGpuKernelCost(model, tiling.getTile(), *p, getGpuLaunches(launches));
-  if (!cost || cost->isOverflow())
-    return std::nullopt;
-  int64_t read = toInt(cost->hbmReadBytes), write = toInt(cost->hbmWriteBytes),
-          l2 = toInt(cost->l2Bytes), flops = toInt(model.work.totalFlops()),
-          padded = toInt(cost->paddedMatrixFlops);
-  if (read < 0 || write < 0 || l2 < 0 || flops < 0 || padded < 0)
-    return std::nullopt;
-  double peakPerNs =
-      p->matrixPerNsPerSM(model.phases[model.mainPhase].matrixType) *
-      double(p->sms);
-  double util = cost->timeNs > 0 ? double(model.work.matrixFlops.value()) /
-                                       (cost->timeNs * peakPerNs)
-                                 : 0.0;
-  if (grids)
-    *grids = getGridsAttr(target.getContext(), cost->grids);
+  // Utilization of the matrix units: useful matrix FLOPs over what they
+  // could do in the kernel's time.
+  double util = cost.timeNs > 0 ? double(model.work.matrixFlops.value()) /
+                                      (cost.timeNs * peakPerNs)
+                                : 0.0;
   return CostAttr::get(
-      target.getContext(), llvm::APFloat(cost->timeNs),
-      llvm::APFloat(cost->computeNs), llvm::APFloat(cost->memoryNs),
-      llvm::APFloat(cost->overheadNs), read, write, l2, flops, padded,
-      cost->getBound(), llvm::APFloat(std::min(1.0, util)),
-      llvm::APFloat(cost->l2HitRate), llvm::APFloat(cost->waves));
+      ctx, llvm::APFloat(cost.timeNs), llvm::APFloat(cost.computeNs),
+      llvm::APFloat(cost.memoryNs), llvm::APFloat(cost.overheadNs), read, write,
+      onchip, flops, padded, cost.getBound(),
+      llvm::APFloat(std::min(1.0, util)), l2HitRate, waves);
 }
 
 std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
@@ -131,8 +127,23 @@ std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
                                                  TargetAttr target,
                                                  ArrayAttr launches,
                                                  ArrayAttr *grids) {
-  if (target.getGpu())
-    return getGpuKernelCostAttr(model, tiling, target, launches, grids);
+  MLIRContext *ctx = target.getContext();
+  Type matrixType = model.phases[model.mainPhase].matrixType;
+  if (target.getGpu()) {
+    FailureOr<GpuParams> p = GpuParams::get(target);
+    if (failed(p))
+      return std::nullopt;
+    std::optional<GpuCost> cost =
+        getGpuKernelCost(model, tiling.getTile(), *p, getGpuLaunches(launches));
+    if (!cost || cost->isOverflow())
+      return std::nullopt;
+    if (grids)
+      *grids = getGridsAttr(ctx, cost->grids);
+    return toCostAttr(ctx, model, *cost,
+                      p->matrixPerNsPerSM(matrixType) * double(p->sms),
+                      toInt(cost->l2Bytes), llvm::APFloat(cost->l2HitRate),
+                      llvm::APFloat(cost->waves));
+  }
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
     return std::nullopt;
@@ -140,24 +151,9 @@ std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
       getTpuKernelCost(model, tiling.getTile(), tiling.getBuffers(), *p);
   if (!cost || cost->isOverflow())
     return std::nullopt;
-  int64_t read = toInt(cost->hbmReadBytes), write = toInt(cost->hbmWriteBytes),
-          flops = toInt(model.work.totalFlops()),
-          padded = toInt(cost->paddedMatrixFlops);
-  if (read < 0 || write < 0 || flops < 0 || padded < 0)
-    return std::nullopt;
-  // Utilization of the matrix units: useful matrix FLOPs over what they
-  // could do in the kernel's time.
-  double peakPerNs = p->matrixPerNs(model.phases[model.mainPhase].matrixType) *
-                     double(p->cores);
-  double util = cost->timeNs > 0 ? double(model.work.matrixFlops.value()) /
-                                       (cost->timeNs * peakPerNs)
-                                 : 0.0;
-  MLIRContext *ctx = target.getContext();
-  return CostAttr::get(
-      ctx, llvm::APFloat(cost->timeNs), llvm::APFloat(cost->computeNs),
-      llvm::APFloat(cost->memoryNs), llvm::APFloat(cost->overheadNs), read,
-      write, cost->sramBytes, flops, padded, cost->getBound(),
-      llvm::APFloat(std::min(1.0, util)), std::nullopt, std::nullopt);
+  return toCostAttr(ctx, model, *cost,
+                    p->matrixPerNs(matrixType) * double(p->cores),
+                    cost->sramBytes, std::nullopt, std::nullopt);
 }
 
 std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,
