@@ -63,7 +63,10 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
       softmax). Causal and sliding-window masks are applied per tile and KV
       tiles outside every row's visible range are not visited. The other
       ops of the body (MLA's absorbed projections) use the reference
-      patterns. The head-dim loop is not tiled.
+      patterns. The head-dim loop is not tiled. With a split-KV decision
+      (`npu.launch` with `kv_splits` > 1, GPU-like targets), each query
+      tile's KV range is split: every split writes its f32 partial output,
+      max and sum, and a combine rescales and adds them (docs/tiling.md).
     * `gated_mlp` (loops M, F, D): the down projection of
       `swiglu(x Wg^T, x Wu^T)` becomes a loop over M tiles with an inner
       loop over F tiles accumulating `h[:, f] Wd[:, f]^T` in f32; the model

@@ -30,13 +30,15 @@ class Case:
     body: MLIR lines over the block arguments %a_<name>, yielding
     %<result>; result: (name, shape); checks: FileCheck lines for the output
     of --npu-tile-kernels; extra_inputs: [(name, shape, dtype, values)]
-    (integer operands)."""
+    (integer operands); kv_splits: a split-KV decision (#npu.launch), for
+    attention."""
 
     def __init__(self, name, doc, inputs, kind, tiling, body, result, checks,
-                 extra_inputs=(), seed=1):
+                 extra_inputs=(), seed=1, kv_splits=None):
         self.name, self.doc, self.inputs, self.kind = name, doc, inputs, kind
         self.tiling, self.body, self.result, self.checks = tiling, body, result, checks
         self.extra_inputs, self.seed = list(extra_inputs), seed
+        self.kv_splits = kv_splits
 
     def render(self):
         rng = Rng(self.seed)
@@ -61,11 +63,15 @@ class Case:
         # Keep the inputs' order as written: extras are listed by name in
         # self.inputs order first, then the extra ones.
         rname, rshape = self.result
-        attr = ""
+        attrs = []
         if self.tiling:
             loops, tile = self.tiling
-            attr = (" {npu.tiling = #npu.tiling<loops = [%s], tile = [%s], buffers = 2, "
-                    "sram_bytes = 0>}" % (", ".join(map(str, loops)), ", ".join(map(str, tile))))
+            attrs.append("npu.tiling = #npu.tiling<loops = [%s], tile = [%s], buffers = 2, "
+                         "sram_bytes = 0>" % (", ".join(map(str, loops)), ", ".join(map(str, tile))))
+        if self.kv_splits:
+            attrs.append("npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, "
+                         "raster_group = 1, kv_splits = %d>]" % self.kv_splits)
+        attr = " {%s}" % ", ".join(attrs) if attrs else ""
         lines.append("  %%out = npu.kernel %s (%s)%s : (%s) -> %s {" % (
             self.kind, ", ".join("%" + n for n, _ in operands), attr,
             ", ".join(ty for _, ty in operands), t(rshape)))
@@ -81,7 +87,7 @@ class Case:
         return "\n".join(lines) + "\n"
 
 
-def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed):
+def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=None):
     """An attention kernel: q [B,Hq,Sq,D], k [B,Hkv,Skv,D], v or None."""
     b, hq, sq, d = q
     dv = v[3] if v else d
@@ -90,7 +96,7 @@ def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed):
     types = "%s, %s" % (t(q), t(k)) + (", " + t(v) if v else "")
     body = "%%o = npu.attention %s %s : %s -> %s" % (args, attrs, types, t([b, hq, sq, dv]))
     return Case(name, doc, inputs, "attention", tiling, body, ("o", [b, hq, sq, dv]),
-                checks, seed=seed)
+                checks, seed=seed, kv_splits=kv_splits)
 
 
 def flash(tq, tk, dv):
@@ -109,6 +115,23 @@ def flash(tq, tk, dv):
         "CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}xf32>",
         "CHECK: arith.divf",
         "CHECK: tensor.insert_slice",
+    ]
+
+
+def split_kv(splits, dv):
+    """Checks of split KV: a loop over the splits writing [splits, heads,
+    rows, Dv + 2] f32 partials (acc, m, l), each a flash KV loop, then the
+    combine: the common max, the weights, the common sum."""
+    return [
+        "CHECK-LABEL: func.func @main",
+        "CHECK-NOT: npu.",
+        "CHECK: tensor.empty() : tensor<%dx{{.*}}x%dxf32>" % (splits, dv + 2),
+        "CHECK: scf.for {{.*}} step %c1 iter_args",
+        "CHECK: math.exp",
+        "CHECK: tensor.insert_slice {{.*}} into tensor<1x{{.*}}x%dxf32>" % (dv + 2),
+        "CHECK: arith.maximumf",
+        "CHECK: math.exp",
+        "CHECK: arith.divf",
     ]
 
 
@@ -192,6 +215,14 @@ CASES = [
                    "attention kernel: causal sliding window W = 3, Sq = Skv = 7, explicit scale; query tile 3, KV tile 2 (KV tiles outside the window are skipped).",
                    [1, 2, 7, 4], [1, 2, 7, 4], [1, 2, 7, 4], "scale(0.375) causal window(3)",
                    ([2, 7, 7, 4], [1, 3, 2, 4]), flash(3, 2, 4), seed=24),
+    attention_case("attention-split-kv-decode",
+                   "attention kernel: GQA decode (Hq 4, Hkv 2, one query, 13 KV tokens) with split KV: 5 KV tiles of 3 in 2 splits (3 + 2 tiles), partials combined.",
+                   [1, 4, 1, 4], [1, 2, 13, 4], [1, 2, 13, 4], "causal",
+                   ([2, 2, 13, 4], [1, 2, 3, 4]), split_kv(2, 4), seed=25, kv_splits=2),
+    attention_case("attention-split-kv-causal",
+                   "attention kernel: MHA causal prefill Sq = Skv = 6 with 4 KV splits: query tile 4, KV tile 2; the first query tile sees 2 KV tiles, so two of its splits are empty (m = -inf, weight 0).",
+                   [1, 2, 6, 4], [1, 2, 6, 4], [1, 2, 6, 4], "causal",
+                   ([2, 6, 6, 4], [1, 4, 2, 4]), split_kv(4, 4), seed=26, kv_splits=4),
     Case("mla-absorbed-decode",
          "mla_absorbed kernel: absorbed MLA decode, q_nope W_UK -> [q_lat ; q_rope] -> latent attention over the cache -> W_UV; latent 5, rope 2, 4 heads, cache 6.",
          [("qn", [4, 1, 3]), ("wuk", [4, 3, 5]), ("qr", [1, 4, 1, 2]), ("kv", [1, 1, 6, 7]),

@@ -48,8 +48,10 @@ Value idx(OpBuilder &b, Location loc, int64_t v) {
 /// The flash-attention loop nest of one npu.attention.
 class FlashAttention {
 public:
-  FlashAttention(AttentionOp op, ArrayRef<int64_t> tile, bool gpuBlocks)
-      : op(op), ctx(op.getContext()), dims(op.getDims()), gpuBlocks(gpuBlocks) {
+  FlashAttention(AttentionOp op, ArrayRef<int64_t> tile, int64_t kvSplits,
+                 bool gpuBlocks)
+      : op(op), ctx(op.getContext()), dims(op.getDims()), gpuBlocks(gpuBlocks),
+        splits(kvSplits) {
     group = dims.qHeads / dims.kvHeads;
     heads = dims.batch * dims.kvHeads;
     rows = group * dims.qLen;
@@ -65,8 +67,22 @@ public:
   Value build(OpBuilder &b, Location loc);
 
 private:
+  /// The KV range [begin, end) some row of the query tile can see.
+  std::pair<Value, Value> kvRange(OpBuilder &b, Location loc, Value q0,
+                                  Value nq);
+  /// The online-softmax state (m, l, acc) of the query tile after the KV
+  /// tiles of [begin, end).
+  scf::ForOp buildKvLoop(OpBuilder &b, Location loc, Value b0, Value nb,
+                         Value q0, Value nq, Value begin, Value end);
   Value buildQueryTile(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
                        Value nq);
+  /// Split `split` of the query tile's KV range: its state as one
+  /// [1, nb, nq, Dv + 2] f32 partial (acc, then m, then l).
+  Value buildPartial(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
+                     Value nq, Value split);
+  /// The output [heads, rows, Dv] from the partials [splits, heads, rows,
+  /// Dv + 2]: rescaled to their common max and summed.
+  Value combine(OpBuilder &b, Location loc, Value partials);
   SmallVector<Value> buildKvStep(OpBuilder &b, Location loc, Value b0, Value nb,
                                  Value q0, Value nq, Value qt, Value k0,
                                  Value nk, ValueRange carried);
@@ -85,6 +101,7 @@ private:
   MLIRContext *ctx;
   AttentionOp::Dims dims;
   bool gpuBlocks; ///< the (head, query) tile loops as a thread-block grid
+  int64_t splits; ///< split KV: blocks per query tile, each a part of its KV
   int64_t group, heads, rows, tileHeads, tileRows, tileKv;
   bool causal;
   std::optional<int64_t> window;
@@ -110,20 +127,40 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
                  .getResult()
            : kc;
 
-  Value outInit = tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{heads, rows, dims.vDim}, resElem);
   // One tile per (heads, query rows) block; on a GPU-like target the grid
-  // of thread blocks.
-  Value out = buildTileGrid(
-      b, loc, {heads, rows}, {tileHeads, tileRows}, outInit, gpuBlocks,
-      [&](OpBuilder &qb, Location ql, ValueRange ivs) -> OutputTile {
-        Value b0 = ivs[0], q0 = ivs[1];
-        Value nb = tileSize(qb, ql, b0, tileHeads, heads);
-        Value nq = tileSize(qb, ql, q0, tileRows, rows);
-        return {buildQueryTile(qb, ql, b0, nb, q0, nq),
-                {b0, q0, qb.getIndexAttr(0)},
-                {nb, nq, qb.getIndexAttr(dims.vDim)}};
-      });
+  // of thread blocks. Split KV: `splits` blocks per tile write partials,
+  // which are then combined.
+  Value out;
+  if (splits == 1) {
+    Value outInit = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{heads, rows, dims.vDim}, resElem);
+    out = buildTileGrid(
+        b, loc, {heads, rows}, {tileHeads, tileRows}, outInit, gpuBlocks,
+        [&](OpBuilder &qb, Location ql, ValueRange ivs) -> OutputTile {
+          Value b0 = ivs[0], q0 = ivs[1];
+          Value nb = tileSize(qb, ql, b0, tileHeads, heads);
+          Value nq = tileSize(qb, ql, q0, tileRows, rows);
+          return {buildQueryTile(qb, ql, b0, nb, q0, nq),
+                  {b0, q0, qb.getIndexAttr(0)},
+                  {nb, nq, qb.getIndexAttr(dims.vDim)}};
+        });
+  } else {
+    Value partInit = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{splits, heads, rows, dims.vDim + 2},
+        b.getF32Type());
+    Value partials = buildTileGrid(
+        b, loc, {heads, rows, splits}, {tileHeads, tileRows, 1}, partInit,
+        gpuBlocks,
+        [&](OpBuilder &qb, Location ql, ValueRange ivs) -> OutputTile {
+          Value b0 = ivs[0], q0 = ivs[1], sp = ivs[2];
+          Value nb = tileSize(qb, ql, b0, tileHeads, heads);
+          Value nq = tileSize(qb, ql, q0, tileRows, rows);
+          return {buildPartial(qb, ql, b0, nb, q0, nq, sp),
+                  {sp, b0, q0, qb.getIndexAttr(0)},
+                  {qb.getIndexAttr(1), nb, nq, qb.getIndexAttr(dims.vDim + 2)}};
+        });
+    out = combine(b, loc, partials);
+  }
   // [B*Hkv, G*Sq, Dv] -> [B, Hkv, G, Sq, Dv] -> [B, Hq, Sq, Dv].
   Value o5 = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({B, Hkv, group, Sq, dims.vDim}, resElem),
@@ -132,49 +169,59 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
       b, loc, o5, SmallVector<RI>{{0}, {1, 2}, {3}, {4}});
 }
 
-Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
-                                     Value nb, Value q0, Value nq) {
+std::pair<Value, Value> FlashAttention::kvRange(OpBuilder &b, Location loc,
+                                                Value q0, Value nq) {
+  // Rows are query indices r % Sq; a tile that crosses a query head
+  // boundary spans all of them.
+  Value kvBegin = idx(b, loc, 0), kvEnd = idx(b, loc, dims.kvLen);
+  if (!causal)
+    return {kvBegin, kvEnd};
+  Value sq = idx(b, loc, dims.qLen);
+  Value qLast = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, q0, nq), idx(b, loc, 1));
+  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     arith::DivUIOp::create(b, loc, q0, sq),
+                                     arith::DivUIOp::create(b, loc, qLast, sq));
+  Value iMin = arith::SelectOp::create(
+      b, loc, same, arith::RemUIOp::create(b, loc, q0, sq), idx(b, loc, 0));
+  Value iMax = arith::SelectOp::create(
+      b, loc, same, arith::RemUIOp::create(b, loc, qLast, sq),
+      idx(b, loc, dims.qLen - 1));
+  kvEnd = arith::AddIOp::create(b, loc, iMax,
+                                idx(b, loc, dims.kvLen - dims.qLen + 1));
+  if (window) {
+    Value lo = arith::AddIOp::create(
+        b, loc, iMin, idx(b, loc, dims.kvLen - dims.qLen - *window + 1));
+    kvBegin = arith::MaxSIOp::create(b, loc, lo, idx(b, loc, 0));
+  }
+  return {kvBegin, kvEnd};
+}
+
+scf::ForOp FlashAttention::buildKvLoop(OpBuilder &b, Location loc, Value b0,
+                                       Value nb, Value q0, Value nq,
+                                       Value begin, Value end) {
   Type f32 = b.getF32Type();
   OpFoldResult zero = b.getIndexAttr(0);
   Value qt =
       sliceOf(b, loc, qc, {b0, q0, zero}, {nb, nq, b.getIndexAttr(dims.qkDim)});
-  // The KV range some row of the tile can see: rows are query indices
-  // r % Sq; a tile that crosses a query head boundary spans all of them.
-  Value kvBegin = idx(b, loc, 0), kvEnd = idx(b, loc, dims.kvLen);
-  if (causal) {
-    Value sq = idx(b, loc, dims.qLen);
-    Value qLast = arith::SubIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, q0, nq), idx(b, loc, 1));
-    Value same =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              arith::DivUIOp::create(b, loc, q0, sq),
-                              arith::DivUIOp::create(b, loc, qLast, sq));
-    Value iMin = arith::SelectOp::create(
-        b, loc, same, arith::RemUIOp::create(b, loc, q0, sq), idx(b, loc, 0));
-    Value iMax = arith::SelectOp::create(
-        b, loc, same, arith::RemUIOp::create(b, loc, qLast, sq),
-        idx(b, loc, dims.qLen - 1));
-    kvEnd = arith::AddIOp::create(b, loc, iMax,
-                                  idx(b, loc, dims.kvLen - dims.qLen + 1));
-    if (window) {
-      Value lo = arith::AddIOp::create(
-          b, loc, iMin, idx(b, loc, dims.kvLen - dims.qLen - *window + 1));
-      kvBegin = arith::MaxSIOp::create(b, loc, lo, idx(b, loc, 0));
-    }
-  }
   SmallVector<Value> init = {
       filledTile(b, loc, {nb, nq}, f32, kNegInf),
       filledTile(b, loc, {nb, nq}, f32, 0.0),
       filledTile(b, loc, {nb, nq, b.getIndexAttr(dims.vDim)}, f32, 0.0)};
-  auto kvLoop = scf::ForOp::create(
-      b, loc, kvBegin, kvEnd, idx(b, loc, tileKv), init,
+  return scf::ForOp::create(
+      b, loc, begin, end, idx(b, loc, tileKv), init,
       [&](OpBuilder &kb, Location kl, Value k0, ValueRange carried) {
-        Value rest = arith::SubIOp::create(kb, kl, kvEnd, k0);
+        Value rest = arith::SubIOp::create(kb, kl, end, k0);
         Value nk = arith::MinSIOp::create(kb, kl, idx(kb, kl, tileKv), rest);
         scf::YieldOp::create(
             kb, kl, buildKvStep(kb, kl, b0, nb, q0, nq, qt, k0, nk, carried));
       });
+}
 
+Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
+                                     Value nb, Value q0, Value nq) {
+  auto [kvBegin, kvEnd] = kvRange(b, loc, q0, nq);
+  scf::ForOp kvLoop = buildKvLoop(b, loc, b0, nb, q0, nq, kvBegin, kvEnd);
   // out = acc / l, rounded to the result element type.
   Type resElem = op.getResult().getType().getElementType();
   SmallVector<OpFoldResult> outSizes = {nb, nq, b.getIndexAttr(dims.vDim)};
@@ -186,6 +233,115 @@ Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
       [&](OpBuilder &nb2, Location l, ValueRange a) -> SmallVector<Value> {
         Value x = arith::DivFOp::create(nb2, l, a[0], a[1]);
         return {castFloat(nb2, l, x, resElem)};
+      })[0];
+}
+
+Value FlashAttention::buildPartial(OpBuilder &b, Location loc, Value b0,
+                                   Value nb, Value q0, Value nq, Value split) {
+  // The range's KV tiles in `splits` parts of equally many whole tiles
+  // (the last parts may be short or empty).
+  auto [kvBegin, kvEnd] = kvRange(b, loc, q0, nq);
+  Value len = arith::SubIOp::create(b, loc, kvEnd, kvBegin);
+  Value tiles = arith::CeilDivSIOp::create(b, loc, len, idx(b, loc, tileKv));
+  Value per = arith::MulIOp::create(
+      b, loc, arith::CeilDivSIOp::create(b, loc, tiles, idx(b, loc, splits)),
+      idx(b, loc, tileKv));
+  Value lo = arith::MinSIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, kvBegin,
+                            arith::MulIOp::create(b, loc, split, per)),
+      kvEnd);
+  Value hi = arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, lo, per), kvEnd);
+  scf::ForOp kvLoop = buildKvLoop(b, loc, b0, nb, q0, nq, lo, hi);
+  // [acc | m | l] in one f32 tile of the partials.
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  Value part = emptyTile(b, loc, {one, nb, nq, b.getIndexAttr(dims.vDim + 2)},
+                         b.getF32Type());
+  SmallVector<OpFoldResult> strides(4, one);
+  part = tensor::InsertSliceOp::create(
+      b, loc, kvLoop.getResult(2), part,
+      SmallVector<OpFoldResult>{zero, zero, zero, zero},
+      SmallVector<OpFoldResult>{one, nb, nq, b.getIndexAttr(dims.vDim)},
+      strides);
+  for (auto [i, col] :
+       llvm::enumerate(SmallVector<int64_t>{dims.vDim, dims.vDim + 1}))
+    part = tensor::InsertSliceOp::create(
+        b, loc, kvLoop.getResult(i), part,
+        SmallVector<OpFoldResult>{zero, zero, zero, b.getIndexAttr(col)},
+        SmallVector<OpFoldResult>{one, nb, nq, one}, strides);
+  return part;
+}
+
+Value FlashAttention::combine(OpBuilder &b, Location loc, Value partials) {
+  Type f32 = b.getF32Type();
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  // Columns [col, col + width) of the partials; a single column drops its
+  // dim.
+  auto columns = [&](int64_t col, int64_t width) -> Value {
+    SmallVector<int64_t> shape = {splits, heads, rows};
+    if (width > 1)
+      shape.push_back(width);
+    return tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get(shape, f32), partials,
+        SmallVector<OpFoldResult>{zero, zero, zero, b.getIndexAttr(col)},
+        SmallVector<OpFoldResult>{b.getIndexAttr(splits), b.getIndexAttr(heads),
+                                  b.getIndexAttr(rows), b.getIndexAttr(width)},
+        SmallVector<OpFoldResult>(4, one));
+  };
+  Value acc = columns(0, dims.vDim), m = columns(dims.vDim, 1),
+        l = columns(dims.vDim + 1, 1);
+  SmallVector<OpFoldResult> rowSizes = {b.getIndexAttr(heads),
+                                        b.getIndexAttr(rows)};
+  SmallVector<OpFoldResult> outSizes = {rowSizes[0], rowSizes[1],
+                                        b.getIndexAttr(dims.vDim)};
+  // Loops (s, h, r): the common max, each split's weight exp(m_s - max)
+  // (0 for an empty split), the common sum.
+  AffineMap sRow = map(3, {0, 1, 2}), row = map(3, {1, 2});
+  Value mMax = buildGeneric(
+      b, loc, ValueRange{m},
+      ValueRange{filledTile(b, loc, rowSizes, f32, kNegInf)}, {sRow, row},
+      {kRed, kPar, kPar},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        return {arith::MaximumFOp::create(nb2, l2, a[0], a[1])};
+      })[0];
+  Value w = buildGeneric(
+      b, loc, ValueRange{m, mMax},
+      ValueRange{emptyTile(
+          b, loc, {b.getIndexAttr(splits), rowSizes[0], rowSizes[1]}, f32)},
+      {sRow, row, sRow}, {kPar, kPar, kPar},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value x = arith::SubFOp::create(nb2, l2, a[0], safeMax(nb2, l2, a[1]));
+        return {math::ExpOp::create(nb2, l2, x)};
+      })[0];
+  Value lSum = buildGeneric(
+      b, loc, ValueRange{l, w},
+      ValueRange{filledTile(b, loc, rowSizes, f32, 0.0)}, {sRow, sRow, row},
+      {kRed, kPar, kPar},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value x = arith::MulFOp::create(nb2, l2, a[0], a[1]);
+        return {arith::AddFOp::create(nb2, l2, a[2], x)};
+      })[0];
+  // Loops (s, h, r, d): the weighted sum of the accumulators.
+  Value accSum = buildGeneric(
+      b, loc, ValueRange{acc, w},
+      ValueRange{filledTile(b, loc, outSizes, f32, 0.0)},
+      {map(4, {0, 1, 2, 3}), map(4, {0, 1, 2}), map(4, {1, 2, 3})},
+      {kRed, kPar, kPar, kPar},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value x = arith::MulFOp::create(nb2, l2, a[0], a[1]);
+        return {arith::AddFOp::create(nb2, l2, a[2], x)};
+      })[0];
+  // out = acc / l, rounded to the result element type.
+  Type resElem = op.getResult().getType().getElementType();
+  return buildGeneric(
+      b, loc, ValueRange{accSum, lSum},
+      ValueRange{emptyTile(b, loc, outSizes, resElem)},
+      {map(3, {0, 1, 2}), map(3, {0, 1}), map(3, {0, 1, 2})},
+      {kPar, kPar, kPar},
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value x = arith::DivFOp::create(nb2, l2, a[0], a[1]);
+        return {castFloat(nb2, l2, x, resElem)};
       })[0];
 }
 
@@ -318,7 +474,7 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
 
 LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
                                              KernelOp kernel, TilingAttr tiling,
-                                             bool gpuBlocks) {
+                                             int64_t kvSplits, bool gpuBlocks) {
   if (tiling.getTile().size() != 4)
     return failure();
   SmallVector<AttentionOp> attentions(
@@ -327,7 +483,7 @@ LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
     return failure();
   AttentionOp op = attentions.front();
   rewriter.setInsertionPoint(op);
-  Value result = FlashAttention(op, tiling.getTile(), gpuBlocks)
+  Value result = FlashAttention(op, tiling.getTile(), kvSplits, gpuBlocks)
                      .build(rewriter, op.getLoc());
   rewriter.replaceOp(op, result);
   return success();

@@ -54,8 +54,15 @@ struct NpuTileKernelsPass
       KernelKind kind = kernel.getKind();
       // Rewrites of one graph op of the body, before the rest is lowered.
       if (tiling &&
-          (kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed))
-        (void)tileAttentionKernel(rewriter, kernel, tiling, gpuBlocks);
+          (kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed)) {
+        // A GPU-like target's split KV (#npu.launch), if decided.
+        int64_t kvSplits = 1;
+        if (auto launches = kernel->getAttrOfType<ArrayAttr>("npu.launch"))
+          if (auto l = dyn_cast<LaunchAttr>(launches[0]))
+            kvSplits = l.getKvSplits();
+        (void)tileAttentionKernel(rewriter, kernel, tiling, kvSplits,
+                                  gpuBlocks);
+      }
       if (tiling && kind == KernelKind::GatedMlp)
         (void)tileGatedMlpKernel(rewriter, kernel, tiling, gpuBlocks);
       if (failed(lowerBody(kernel)))

@@ -20,10 +20,13 @@ namespace mlir::npu {
 
 /// Replaces the body's single npu.attention by a flash-attention loop nest
 /// tiled as `tiling` says (kinds attention and mla_absorbed). Before the
-/// reference lowering of the rest of the body. With `gpuBlocks`, the (head,
-/// query) tile loops are one scf.forall mapped to GPU thread blocks.
+/// reference lowering of the rest of the body. With `kvSplits` > 1, each
+/// query tile's KV range is split over that many tiles whose partial
+/// outputs are combined (split KV). With `gpuBlocks`, the (head, query
+/// [, split]) tile loops are one scf.forall mapped to GPU thread blocks.
 LogicalResult tileAttentionKernel(RewriterBase &rewriter, KernelOp kernel,
-                                  TilingAttr tiling, bool gpuBlocks);
+                                  TilingAttr tiling, int64_t kvSplits,
+                                  bool gpuBlocks);
 /// Replaces the down projection of the body's SwiGLU MLP by a loop over M
 /// tiles and F tiles (kind gated_mlp). Before the reference lowering. With
 /// `gpuBlocks`, the M tile loop is an scf.forall mapped to GPU blocks.
