@@ -773,7 +773,8 @@ std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
        << stringifyKernelKind(k.kind);
     return msg;
   }
-  const GemmLaunch &g = getGemmLaunches(k, t)[index];
+  SmallVector<GemmLaunch, 2> gemms = getGemmLaunches(k, t);
+  const GemmLaunch &g = gemms[index];
   if (launch.clusterBlocks() > p.maxClusterBlocks) {
     os << "a cluster of " << launch.clusterM << " x " << launch.clusterN
        << " blocks exceeds the target's gpu.max_cluster_blocks ("
