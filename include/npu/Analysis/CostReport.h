@@ -25,7 +25,10 @@ namespace mlir::npu {
 /// ops of its body, in order.
 std::string getKernelLabel(KernelOp kernel);
 
-/// The tile of `op`'s `npu.tiling` as "1x32x64x128", or "-" if it has none.
+/// The tile of `op`'s `npu.tiling` as "1x32x64x128", or "-" if it has none,
+/// followed by its launch arrangements when not the default (`npu.launch`:
+/// "/c4x2g4" cluster 4 x 2 and raster group 4, "/s64" 64 KV splits; one
+/// per launch, comma-separated, "-" for a default one).
 std::string getTileString(Operation *op);
 
 /// The fields of a cost as in npu-cost/1: time_ns, compute_ns, memory_ns,

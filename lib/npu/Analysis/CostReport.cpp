@@ -28,6 +28,36 @@ std::string mlir::npu::getTileString(Operation *op) {
   std::string s;
   llvm::raw_string_ostream os(s);
   llvm::interleave(tiling.getTile(), os, "x");
+  // The launch arrangements that are not the default, one per launch:
+  // cluster cMxN, raster group gG, KV splits sS ("-" for a default one).
+  auto launches = op->getAttrOfType<ArrayAttr>("npu.launch");
+  if (!launches ||
+      llvm::all_of(launches.getAsRange<LaunchAttr>(), [](LaunchAttr l) {
+        return l.getClusterM() == 1 && l.getClusterN() == 1 &&
+               l.getRasterGroup() == 1 && l.getKvSplits() == 1;
+      }))
+    return s;
+  os << "/";
+  llvm::interleave(
+      launches.getAsRange<LaunchAttr>(), os,
+      [&](LaunchAttr l) {
+        bool any = false;
+        if (l.getClusterM() * l.getClusterN() > 1) {
+          os << "c" << l.getClusterM() << "x" << l.getClusterN();
+          any = true;
+        }
+        if (l.getRasterGroup() > 1) {
+          os << "g" << l.getRasterGroup();
+          any = true;
+        }
+        if (l.getKvSplits() > 1) {
+          os << "s" << l.getKvSplits();
+          any = true;
+        }
+        if (!any)
+          os << "-";
+      },
+      ",");
   return s;
 }
 

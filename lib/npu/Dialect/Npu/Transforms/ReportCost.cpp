@@ -29,7 +29,7 @@ double ns(llvm::APFloat v) { return v.convertToDouble(); }
 void printCostRow(llvm::raw_ostream &os, StringRef name, StringRef tile,
                   CostAttr c, std::optional<double> start) {
   os << llvm::formatv(
-      "  {0,-44} {1,-22} {2,12:f3} {3,10:f3} {4,10:f3} {5,10:f3} {6,-8} "
+      "  {0,-44} {1,-30} {2,12:f3} {3,10:f3} {4,10:f3} {5,10:f3} {6,-8} "
       "{7,14} {8,14} {9,12} {10,7:f3} {11,12}\n",
       name, tile, ns(c.getTimeNs()) / 1e3, ns(c.getComputeNs()) / 1e3,
       ns(c.getMemoryNs()) / 1e3, ns(c.getOverheadNs()) / 1e3,
@@ -68,7 +68,7 @@ struct NpuReportCostPass
           os << " (called " << n << " times)";
         os << ": " << llvm::formatv("{0:f3}", ns(total.getTimeNs()) / 1e3)
            << " us\n";
-        os << llvm::formatv("  {0,-44} {1,-22} {2,12} {3,10} {4,10} {5,10} "
+        os << llvm::formatv("  {0,-44} {1,-30} {2,12} {3,10} {4,10} {5,10} "
                             "{6,-8} {7,14} {8,14} {9,12} {10,7} {11,12}\n",
                             "kernel", "tile", "time_us", "compute", "memory",
                             "overhead", "bound", "hbm_read_B", "hbm_write_B",
