@@ -119,6 +119,13 @@ struct GpuCost {
            l2Bytes.isOverflow() || paddedMatrixFlops.isOverflow();
   }
   CostBound getBound() const;
+  /// The DRAM latency its launches expose once each (sum of fillNs).
+  double fillNs() const {
+    double fill = 0;
+    for (const GpuGrid &g : grids)
+      fill += g.fillNs;
+    return fill;
+  }
   GpuCost &operator+=(const GpuCost &o);
 };
 

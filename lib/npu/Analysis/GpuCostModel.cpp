@@ -113,20 +113,50 @@ struct BlockWork {
 /// the block's accesses of that step and returns false when it has none.
 using StepFn = std::function<bool(int64_t block, int64_t step)>;
 
-/// Blocks a launch runs. With split KV, each attention block is kvSplits
-/// blocks. CUDA launches whole clusters, so a GEMM's grid of
-/// tile rows x columns is rounded up to multiples of the cluster sides (the
-/// extra blocks have no tile and exit at once, as CUTLASS pads its grid).
+bool isAttention(const KernelDesc &k) {
+  return k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
+}
+
+/// A GEMM's output tiles per batch, and the grid launched for them: CUDA
+/// launches whole clusters, so the tile rows and columns are rounded up to
+/// multiples of the cluster sides (the extra blocks have no tile and exit
+/// at once, as CUTLASS pads its grid).
+struct GemmGrid {
+  int64_t rows, cols, launchedRows, launchedCols;
+};
+GemmGrid getGemmGrid(const KernelDesc &k, ArrayRef<int64_t> t,
+                     const GpuLaunch &l) {
+  int64_t rows = llvm::divideCeil(k.loops[1], t[1]),
+          cols = llvm::divideCeil(k.loops[2], t[2]);
+  return {rows, cols, int64_t(llvm::alignTo(rows, l.clusterM)),
+          int64_t(llvm::alignTo(cols, l.clusterN))};
+}
+
+/// Blocks a launch runs: a GEMM's padded grid; with split KV, kvSplits
+/// blocks per attention block.
 int64_t launchedBlocks(const KernelDesc &k, ArrayRef<int64_t> t,
                        const GpuBlockPlan &plan, const GpuLaunch &l) {
-  if (k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed)
-    return plan.blocks * l.kvSplits; // split KV: kvSplits blocks per tile
-  if (k.kind != KernelKind::Gemm || l.clusterBlocks() == 1)
+  if (isAttention(k))
+    return plan.blocks * l.kvSplits;
+  if (k.kind != KernelKind::Gemm)
     return plan.blocks;
-  return k.loops[0] *
-         int64_t(
-             llvm::alignTo(llvm::divideCeil(k.loops[1], t[1]), l.clusterM)) *
-         int64_t(llvm::alignTo(llvm::divideCeil(k.loops[2], t[2]), l.clusterN));
+  GemmGrid g = getGemmGrid(k, t, l);
+  return k.loops[0] * g.launchedRows * g.launchedCols;
+}
+
+/// The KV tiles [first, last] that query tile `qi` visits (all of them
+/// unless causal; a window drops the ones before it).
+std::pair<int64_t, int64_t> visibleKvTiles(const KernelDesc &k,
+                                           ArrayRef<int64_t> t, int64_t qi) {
+  int64_t sq = k.loops[1], skv = k.loops[2], tq = t[1], tkv = t[2];
+  int64_t first = 0, last = llvm::divideCeil(skv, tkv) - 1;
+  if (k.causal) {
+    int64_t off = skv - sq, lastRow = std::min(sq, (qi + 1) * tq) - 1;
+    last = (off + lastRow) / tkv;
+    if (k.window > 0)
+      first = std::max<int64_t>(0, off + qi * tq - k.window + 1) / tkv;
+  }
+  return {first, last};
 }
 
 /// Blocks the hardware runs at once with `launch`: whole clusters only.
@@ -293,10 +323,8 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
   if (k.kind == KernelKind::Gemm) {
     int64_t m = k.loops[1], n = k.loops[2], kk = k.loops[3];
     int64_t bm = t[1], bn = t[2], bk = t[3];
-    int64_t nm = llvm::divideCeil(m, bm), nn = llvm::divideCeil(n, bn);
     // The launch order runs over the grid padded to whole clusters.
-    int64_t nmL = int64_t(llvm::alignTo(nm, launch.clusterM)),
-            nnL = int64_t(llvm::alignTo(nn, launch.clusterN));
+    auto [nm, nn, nmL, nnL] = getGemmGrid(k, t, launch);
     int64_t ksteps = llvm::divideCeil(kk, bk);
     double calls = double(std::min(plan.blocks, simWaves * slots)) *
                    double(ksteps) * double(bm + bn);
@@ -339,21 +367,10 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
     int64_t sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3];
     int64_t tq = t[1], tkv = t[2], nq = llvm::divideCeil(sq, tq);
     int64_t kvWidth = dqk + (k.latent ? 0 : k.vDim);
-    int64_t off = skv - sq;
     int64_t nkv = llvm::divideCeil(skv, tkv);
     double calls =
         double(std::min(plan.blocks, simWaves * slots)) * double(nkv) * 2;
     merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
-    auto range = [=](int64_t qi) {
-      int64_t first = 0, last = nkv - 1;
-      if (k.causal) {
-        int64_t lastRow = std::min(sq, (qi + 1) * tq) - 1;
-        last = (off + lastRow) / tkv;
-        if (k.window > 0)
-          first = std::max<int64_t>(0, off + qi * tq - k.window + 1) / tkv;
-      }
-      return std::make_pair(first, last);
-    };
     maxSteps = llvm::divideCeil(nkv, merge) + 1;
     int64_t hb = plan.headsPerBlock, chunks = k.group / hb;
     // Split KV: the kvSplits blocks of a query tile are consecutive, each
@@ -361,7 +378,7 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
     // small f32 partials are not simulated).
     int64_t splits = launch.kvSplits;
     auto splitRange = [=](int64_t blk) {
-      auto [first, last] = range(blk / splits % nq);
+      auto [first, last] = visibleKvTiles(k, t, blk / splits % nq);
       int64_t per = llvm::divideCeil(last - first + 1, splits);
       int64_t f = first + blk % splits * per;
       return std::make_pair(f, std::min(last, f + per - 1));
@@ -435,6 +452,9 @@ std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
 std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
                                     const GpuParams &p, bool simulate,
                                     const GpuLaunch &launch);
+std::string checkArrangement(const KernelDesc &k, ArrayRef<int64_t> t,
+                             const GpuBlockPlan *plan, const GpuLaunch &launch,
+                             const GpuParams &p);
 
 /// A GEMM launch of a phase: its description and block tile.
 struct GemmLaunch {
@@ -511,7 +531,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   std::optional<GpuBlockPlan> plan = planGpuBlock(k, t, p);
   if (!plan)
     return std::nullopt;
-  if (!checkGpuLaunch(k, t, 0, launch, p).empty())
+  if (!checkArrangement(k, t, &*plan, launch, p).empty())
     return std::nullopt;
   // The launched grid: whole clusters (empty blocks included), or each
   // attention block split over its KV range.
@@ -531,10 +551,9 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     // cluster row, a B tile once for the clusterM blocks of its column: per
     // block, ceil(nn / cn) / nn of the A tile reads (1 / cn when the
     // cluster divides the grid) and ceil(nm / cm) / nm of the B ones.
-    int64_t nm = llvm::divideCeil(k.loops[1], bm),
-            nn = llvm::divideCeil(k.loops[2], bn);
-    double aShare = double(llvm::divideCeil(nn, launch.clusterN)) / double(nn),
-           bShare = double(llvm::divideCeil(nm, launch.clusterM)) / double(nm);
+    GemmGrid g = getGemmGrid(k, t, launch);
+    double aShare = double(g.launchedCols / launch.clusterN) / double(g.cols),
+           bShare = double(g.launchedRows / launch.clusterM) / double(g.rows);
     bw.l2Bytes = double(kp) * (double(bm * k.lhsBytes) * aShare +
                                double(bn * k.rhsBytes) * bShare) +
                  double(bm * bn * k.outBytes) +
@@ -726,34 +745,26 @@ mlir::npu::getGpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
 }
 
 namespace {
-bool isAttention(const KernelDesc &k) {
-  return k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
-}
-
 /// The fewest KV tiles a block of the attention phase visits (the first
 /// query tile's, under a causal mask): the most a split can divide.
 int64_t minVisitedKvTiles(const KernelDesc &k, ArrayRef<int64_t> t) {
-  int64_t sq = k.loops[1], skv = k.loops[2], tq = t[1], tkv = t[2];
-  if (!k.causal)
-    return llvm::divideCeil(skv, tkv);
-  int64_t off = skv - sq, last = (off + std::min(sq, tq) - 1) / tkv;
-  int64_t first =
-      k.window > 0 ? std::max<int64_t>(0, off - k.window + 1) / tkv : 0;
+  auto [first, last] = visibleKvTiles(k, t, 0);
   return last - first + 1;
 }
-} // namespace
 
-std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
-                                      unsigned index, const GpuLaunch &launch,
-                                      const GpuParams &p) {
+/// Why `launch` cannot arrange the launch of the gemm, attention or stream
+/// phase `k` whose blocks are `plan` (null when its tile has none: the
+/// slots are not checked); empty if it can.
+std::string checkArrangement(const KernelDesc &k, ArrayRef<int64_t> t,
+                             const GpuBlockPlan *plan, const GpuLaunch &launch,
+                             const GpuParams &p) {
   std::string msg;
   llvm::raw_string_ostream os(msg);
   if (launch.isDefault())
     return msg; // one block per tile, in order: fits any grid
-  int64_t arranged = getGpuArrangedLaunches(k);
-  if (int64_t(index) >= arranged) {
-    os << "a " << stringifyKernelKind(k.kind) << " phase has no launch "
-       << index + 1 << " to arrange (it has " << arranged << ")";
+  if (getGpuArrangedLaunches(k) == 0) {
+    os << "a " << stringifyKernelKind(k.kind)
+       << " phase has no launch to arrange";
     return msg;
   }
   if (isAttention(k)) {
@@ -773,20 +784,39 @@ std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
        << stringifyKernelKind(k.kind);
     return msg;
   }
-  SmallVector<GemmLaunch, 2> gemms = getGemmLaunches(k, t);
-  const GemmLaunch &g = gemms[index];
   if (launch.clusterBlocks() > p.maxClusterBlocks) {
     os << "a cluster of " << launch.clusterM << " x " << launch.clusterN
        << " blocks exceeds the target's gpu.max_cluster_blocks ("
        << p.maxClusterBlocks << ")";
     return msg;
   }
-  std::optional<GpuBlockPlan> plan = planGpuBlock(g.desc, g.tile, p);
   if (plan && clusterSlots(*plan, p, launch) == 0)
     os << "a cluster of " << launch.clusterBlocks()
        << " blocks does not fit the " << p.sms * plan->blocksPerSM
        << " block slots of the chip";
   return msg;
+}
+} // namespace
+
+std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
+                                      unsigned index, const GpuLaunch &launch,
+                                      const GpuParams &p) {
+  if (launch.isDefault())
+    return ""; // one block per tile, in order: fits any grid
+  int64_t arranged = getGpuArrangedLaunches(k);
+  if (int64_t(index) >= arranged) {
+    std::string msg;
+    llvm::raw_string_ostream(msg)
+        << "a " << stringifyKernelKind(k.kind) << " phase has no launch "
+        << index + 1 << " to arrange (it has " << arranged << ")";
+    return msg;
+  }
+  // The launch's own phase: the phase itself, or one GEMM of a gated MLP.
+  SmallVector<GemmLaunch, 2> gemms = getGemmLaunches(k, t);
+  const KernelDesc &desc = gemms.empty() ? k : gemms[index].desc;
+  ArrayRef<int64_t> tile = gemms.empty() ? t : ArrayRef(gemms[index].tile);
+  std::optional<GpuBlockPlan> plan = planGpuBlock(desc, tile, p);
+  return checkArrangement(desc, tile, plan ? &*plan : nullptr, launch, p);
 }
 
 namespace {
@@ -829,10 +859,7 @@ int64_t chooseRasterGroup(const GemmLaunch &g, GpuLaunch l,
   if (!plan)
     return 1;
   int64_t bm = g.tile[1], bn = g.tile[2];
-  int64_t nm = llvm::divideCeil(g.desc.loops[1], bm),
-          nn = llvm::divideCeil(g.desc.loops[2], bn);
-  int64_t nmL = int64_t(llvm::alignTo(nm, l.clusterM)),
-          nnL = int64_t(llvm::alignTo(nn, l.clusterN));
+  auto [nm, nn, nmL, nnL] = getGemmGrid(g.desc, g.tile, l);
   int64_t wave = std::min(nmL * nnL, clusterSlots(*plan, p, l));
   int64_t best = 1;
   double bestBytes = 0;
@@ -1006,9 +1033,7 @@ mlir::npu::getGpuKernelCost(const KernelModel &model,
     GpuCost scaled = *cost;
     double r = double(phase.repeat);
     double launches = double(getGpuPhaseLaunches(phase));
-    double fill = 0;
-    for (const GpuGrid &g : cost->grids)
-      fill += g.fillNs;
+    double fill = cost->fillNs();
     double body = cost->timeNs - launches * p.launchNs - fill;
     scaled.timeNs = body * r + fill + (first ? p.launchNs * launches : 0);
     scaled.computeNs *= r;

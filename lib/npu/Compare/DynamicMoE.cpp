@@ -168,9 +168,7 @@ mlir::npu::priceMoEScenario(ArrayRef<int64_t> loads, const CapacityPlan &plan,
                : std::nullopt;
       if (!c)
         return std::nullopt;
-      double expertFill = 0;
-      for (const GpuGrid &g : c->grids)
-        expertFill += g.fillNs;
+      double expertFill = c->fillNs();
       fill = std::max(fill, expertFill);
       it = byTokens.insert({n, c->timeNs - launches - expertFill}).first;
     }
