@@ -237,12 +237,18 @@ mlir::npu::priceStaticPlan(const PaddingPlan &plan, ArrayRef<int64_t> lengths,
   return cost;
 }
 
+/// One sequence of the ragged batch: its attention alone and the launch's
+/// tile clamped to it.
+struct RaggedSeq {
+  AttentionVariant variant;
+  SmallVector<int64_t, 4> tile;
+};
+
 /// The ragged launch with one tile and `splits` KV splits (fewer for a
-/// sequence with fewer KV tiles).
-static std::optional<RaggedGpuCost>
-priceRaggedLaunch(ArrayRef<int64_t> lengths, const AttentionAt &at,
-                  const GpuParams &gp, ArrayRef<int64_t> tile,
-                  const GpuBlockPlan &wholePlan, int64_t splits) {
+/// sequence with fewer KV tiles); `seqs` holds each distinct length.
+static std::optional<RaggedGpuCost> priceRaggedLaunch(
+    ArrayRef<int64_t> lengths, const llvm::DenseMap<int64_t, RaggedSeq> &seqs,
+    const GpuParams &gp, const GpuBlockPlan &wholePlan, int64_t splits) {
   // Per distinct length: blocks of one sequence, the compute time of one
   // of them alone on an SM, and the sequence's memory time.
   struct Seq {
@@ -255,13 +261,9 @@ priceRaggedLaunch(ArrayRef<int64_t> lengths, const AttentionAt &at,
   for (int64_t len : lengths) {
     auto it = byLength.find(len);
     if (it == byLength.end()) {
-      FailureOr<AttentionVariant> v = at(1, len);
-      if (failed(v))
-        return std::nullopt;
-      const KernelDesc &k = v->desc;
-      SmallVector<int64_t, 4> t(tile);
-      for (auto [ti, n] : llvm::zip(t, k.loops))
-        ti = std::min(ti, n);
+      const RaggedSeq &seq = seqs.find(len)->second;
+      const KernelDesc &k = seq.variant.desc;
+      ArrayRef<int64_t> t = seq.tile;
       GpuLaunch l;
       l.kvSplits = splits;
       while (l.kvSplits > 1 && !checkGpuLaunch(k, t, 0, l, gp).empty())
@@ -285,7 +287,7 @@ priceRaggedLaunch(ArrayRef<int64_t> lengths, const AttentionAt &at,
               : 0.0;
       it = byLength
                .insert({len, Seq{blocks, perBlock, latencyBound, c->memoryNs,
-                                 v->work.matrixFlops}})
+                                 seq.variant.work.matrixFlops}})
                .first;
     }
     cost.blocks += it->second.blocks;
@@ -345,11 +347,24 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
   // The KV split is chosen at run time, for the actual lengths (as the
   // schedulers of FlashInfer and FlashDecoding++ do): the least time over
   // powers of two up to the longest sequence's KV tiles, smaller first.
+  // Each distinct length's attention, described once for all the splits.
+  llvm::DenseMap<int64_t, RaggedSeq> seqs;
+  for (int64_t len : lengths) {
+    if (seqs.count(len))
+      continue;
+    FailureOr<AttentionVariant> v = at(1, len);
+    if (failed(v))
+      return std::nullopt;
+    RaggedSeq seq{std::move(*v), SmallVector<int64_t, 4>(*tile)};
+    for (auto [ti, n] : llvm::zip(seq.tile, seq.variant.desc.loops))
+      ti = std::min(ti, n);
+    seqs.insert({len, std::move(seq)});
+  }
   int64_t maxSplits = llvm::divideCeil(longest, (*tile)[2]);
   std::optional<RaggedGpuCost> best;
   for (int64_t splits = 1; splits <= maxSplits; splits *= 2) {
     std::optional<RaggedGpuCost> c =
-        priceRaggedLaunch(lengths, at, *gp, *tile, *wholePlan, splits);
+        priceRaggedLaunch(lengths, seqs, *gp, *wholePlan, splits);
     if (!c)
       return std::nullopt;
     if (!best || c->timeNs < best->timeNs * (1 - 1e-9))
