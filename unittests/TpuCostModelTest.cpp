@@ -149,3 +149,41 @@ TEST_F(TpuCostModelTest, LargeGemmNearTheRoofline) {
     }
   }
 }
+
+TEST_F(TpuCostModelTest, QueryBlocksReadKVOnceAndComputeInSubTiles) {
+  // MHA causal, one head, Sq = Skv = 1024, head dim 128, bf16, tpu-v5e.
+  // Blocks of 1024 queries computed in sub-tiles of 256 against KV tiles of
+  // 256 read K/V once (4 steps of one K/V tile each) and compute the 10
+  // (sub-tile, KV tile) pairs the one-level tiling with 256-query tiles
+  // computes, which reads K/V once per pair.
+  TpuParams p = params("tpu-v5e");
+  KernelDesc k;
+  k.kind = KernelKind::Attention;
+  k.loops = {1, 1024, 1024, 128, 1024};
+  k.vDim = 128;
+  k.causal = true;
+  k.matrixType = BFloat16Type::get(&context);
+  k.lhsBytes = k.rhsBytes = k.outBytes = 2;
+  std::optional<TpuCost> block =
+      getTpuPhaseCost(k, {1, 1024, 256, 128, 256}, 2, p);
+  std::optional<TpuCost> flat =
+      getTpuPhaseCost(k, {1, 256, 256, 128, 256}, 2, p);
+  ASSERT_TRUE(block && flat);
+  int64_t q = 1024 * 128 * 2, kv = 1024 * 256 * 2;
+  EXPECT_EQ(block->hbmReadBytes.value(), uint64_t(q + kv));
+  EXPECT_EQ(flat->hbmReadBytes.value(), uint64_t(q + kv * 10 / 4));
+  EXPECT_EQ(block->paddedMatrixFlops.value(), flat->paddedMatrixFlops.value());
+  EXPECT_EQ(block->paddedMatrixFlops.value(),
+            uint64_t(2) * 10 * 256 * 256 * (128 + 128));
+  // The block holds Q, the f32 output and max/sum for 1024 rows; the score
+  // tile is one sub-tile's (256 x 256 f32).
+  EXPECT_EQ(block->sramBytes, 2 * 1024 * 128 * 2 + 2 * 256 * 256 * 2 +
+                                  1024 * 128 * 4 + 1024 * 8 + 256 * 256 * 4 +
+                                  2 * 1024 * 128 * 2);
+  // Sub-tiles must be the global tiles of their size: 384 does not divide
+  // 512-query blocks, and a sub-tile cannot exceed its block.
+  EXPECT_FALSE(getTpuPhaseCost(k, {1, 512, 256, 128, 384}, 2, p));
+  EXPECT_FALSE(getTpuPhaseCost(k, {1, 256, 256, 128, 512}, 2, p));
+  // A block of the whole sequence may end in a short sub-tile.
+  EXPECT_TRUE(getTpuPhaseCost(k, {1, 1024, 256, 128, 384}, 2, p));
+}

@@ -96,6 +96,7 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",

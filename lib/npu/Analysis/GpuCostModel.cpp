@@ -191,6 +191,9 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
   for (auto [n, ti] : llvm::zip(k.loops, t))
     if (ti < 1 || ti > n)
       return std::nullopt;
+  // A thread block computes its query tile at once: no sub-tiles.
+  if (isAttention(k) && t[4] != t[1])
+    return std::nullopt;
   GpuBlockPlan plan;
   switch (k.kind) {
   case KernelKind::Gemm: {
@@ -950,10 +953,13 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
     break;
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed:
+    // A block computes its whole query tile: the sub-tile is the tile
+    // (set at each leaf below).
     lists = {{1},
              candidates(k.loops[1], 16, 128),
              candidates(k.loops[2], 32, 128),
-             {k.loops[3]}};
+             {k.loops[3]},
+             {0}};
     break;
   case KernelKind::Stream:
   case KernelKind::Copy:
@@ -969,6 +975,8 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
   SmallVector<int64_t, 4> tile(lists.size());
   std::function<void(unsigned)> visit = [&](unsigned i) {
     if (i == lists.size()) {
+      if (isAttention(k))
+        tile[4] = tile[1];
       std::optional<GpuCost> cost = getGpuPhaseCost(
           k, tile, p, false, chooseLaunches(k, tile, p, /*raster=*/false));
       if (cost && (!best || cost->timeNs < bestNs * (1 - 1e-9))) {

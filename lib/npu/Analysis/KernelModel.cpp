@@ -173,7 +173,10 @@ FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
   AttentionOp::Dims d = attn.getDims();
   KernelDesc k;
   k.kind = KernelKind::Attention;
-  k.loops = {d.batch * d.kvHeads, d.qLen, d.kvLen, d.qkDim};
+  // The fifth loop is the query sub-tile loop inside a step: a block of
+  // query positions stays on chip while each K/V tile streams past it in
+  // sub-tiles (docs/cost-model-tpu.md).
+  k.loops = {d.batch * d.kvHeads, d.qLen, d.kvLen, d.qkDim, d.qLen};
   k.group = d.qHeads / d.kvHeads;
   k.vDim = d.vDim;
   k.causal = attn.getCausal();

@@ -162,11 +162,21 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
                                           int64_t sub) {
   int64_t bh = k.loops[0], sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3],
           dv = k.vDim;
-  if (t[0] != 1 || t[3] != dqk)
+  int64_t tq = t[1], tkv = t[2], ts = t[4];
+  // The sub-tiles of a block are the global sub-tiles of ts queries (the
+  // last block's last one may be short).
+  if (t[0] != 1 || t[3] != dqk || ts > tq || (tq % ts != 0 && tq != sq))
     return std::nullopt;
-  int64_t tq = t[1], tkv = t[2], rows = tq * k.group;
+  int64_t rowsSub = ts * k.group;
   int64_t nq = llvm::divideCeil(sq, tq);
+  // Grid steps: (query block, KV tile) pairs, each loading one K/V tile.
+  // Compute: (query sub-tile, KV tile) pairs, the same count a tiling with
+  // query tiles of ts would visit, since sub-tiles that see no key of the
+  // KV tile are skipped.
   int64_t visited = countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window);
+  int64_t pairs = ts == tq
+                      ? visited
+                      : countVisitedTiles(sq, skv, ts, tkv, k.causal, k.window);
   LoopTotals l;
   l.parallelTiles = bh * nq;
   l.steps = bh * visited;
@@ -175,7 +185,7 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
     l.readTransfers += c(l.parallelTiles);
   }
   // Each visited step loads one K tile (and one V tile unless V is part of
-  // K). Non-causal: every KV row once per query tile, exactly.
+  // K). Non-causal: every KV row once per query block, exactly.
   int64_t kvWidth = dqk + (k.latent ? 0 : dv);
   Count kvRows = k.causal ? c(visited) * c(tkv) : c(nq) * c(skv);
   l.readBytes += c(bh) * kvRows * c(kvWidth) * c(k.rhsBytes);
@@ -184,15 +194,15 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
     l.writeBytes = c(bh) * c(k.group) * c(sq) * c(dv) * c(k.outBytes);
     l.writeTransfers = c(l.parallelTiles);
   }
-  // Per visited step: S = Q K^T and O += P V on padded tiles; the online
+  // Per visited pair: S = Q K^T and O += P V on padded tiles; the online
   // softmax on every score of the tile (masked ones too): scale, running
   // max, subtract, exp, sum; then the rescale of the running output.
-  Count steps = c(l.steps);
-  l.paddedMatrixFlops = c(2) * steps * c(pad(rows, sub)) * c(pad(tkv, mxu)) *
-                        (c(pad(dqk, mxu)) + c(pad(dv, mxu)));
-  l.vectorFlops = steps * c(rows) * (c(4) * c(tkv) + c(dv) + c(3)) +
+  Count computed = c(bh) * c(pairs);
+  l.paddedMatrixFlops = c(2) * computed * c(pad(rowsSub, sub)) *
+                        c(pad(tkv, mxu)) * (c(pad(dqk, mxu)) + c(pad(dv, mxu)));
+  l.vectorFlops = computed * c(rowsSub) * (c(4) * c(tkv) + c(dv) + c(3)) +
                   c(bh) * c(k.group) * c(sq) * c(dv);
-  l.transcendentalFlops = steps * c(rows) * (c(tkv) + c(1));
+  l.transcendentalFlops = computed * c(rowsSub) * (c(tkv) + c(1));
   return l;
 }
 
@@ -241,11 +251,14 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed: {
-    int64_t rows = t[1] * k.group, tkv = t[2], dqk = t[3], dv = k.vDim;
+    // The query block's Q, running output and (max, sum) stay on chip;
+    // the scores are one sub-tile's.
+    int64_t rows = t[1] * k.group, rowsSub = t[4] * k.group, tkv = t[2],
+            dqk = t[3], dv = k.vDim;
     int64_t kvWidth = dqk + (k.latent ? 0 : dv);
     s = nb * c(rows) * c(dqk) * c(k.lhsBytes) +
         nb * c(tkv) * c(kvWidth) * c(k.rhsBytes) + c(rows) * c(dv) * c(4) +
-        c(rows) * c(8) + c(rows) * c(tkv) * c(4) +
+        c(rows) * c(8) + c(rowsSub) * c(tkv) * c(4) +
         nb * c(rows) * c(dv) * c(k.outBytes);
     break;
   }
@@ -383,7 +396,8 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
     lists = {{1},
              candidates(k.loops[1], p.sublanes),
              candidates(k.loops[2], p.mxuDim),
-             {k.loops[3]}};
+             {k.loops[3]},
+             candidates(k.loops[4], p.sublanes)};
     break;
   case KernelKind::Stream:
   case KernelKind::Copy:

@@ -44,22 +44,25 @@ func.func @gemm_full_k(%x: tensor<6x16xf32>, %w: tensor<12x16xf32>) -> tensor<6x
 
 // -----
 
-// GQA causal attention: q viewed as [B*Hkv, G*Sq, D]; tiles of 1 KV head and
-// 8 query rows; the KV loop ends at the last visible key of the tile and
-// carries m (running max), l (running sum), acc (unnormalized output).
+// GQA causal attention: q viewed as [B*Hkv, G, Sq, D]; blocks of 1 KV head
+// and 4 query positions of both query heads; the KV loop ends at the last
+// visible key of the block and carries m (running max), l (running sum), acc
+// (unnormalized output), each over (KV head, query head, position).
 // CHECK-LABEL: func.func @attention_gqa_causal
 // CHECK-NOT: npu.
-// CHECK: %[[QC:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2, 3], [4]] : tensor<1x2x2x8x16xf32> into tensor<2x16x16xf32>
+// CHECK: %[[QC:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2], [3], [4]] : tensor<1x2x2x8x16xf32> into tensor<2x2x8x16xf32>
 // CHECK: scf.for %[[BH:.*]] = %c0 to %c2 step %c1
-// CHECK: scf.for %[[Q0:.*]] = %c0 to %c16 step %c8
-// CHECK: %[[END:.*]] = arith.addi %{{.*}}, %c1 : index
-// CHECK: %{{.*}}:3 = scf.for %[[K0:.*]] = %c0 to %[[END]] step %c4 iter_args(%[[M:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?x16xf32>)
+// CHECK: scf.for %[[Q0:.*]] = %c0 to %c8 step %c4
+// CHECK: %[[LAST:.*]] = arith.addi %[[Q0]], %{{.*}} : index
+// CHECK: %[[END:.*]] = arith.addi %[[LAST]], %c0 : index
+// CHECK: tensor.extract_slice %[[QC]][%[[BH]], 0, %[[Q0]], 0] [%{{.*}}, 2, %{{.*}}, 16]
+// CHECK: %{{.*}}:3 = scf.for %[[K0:.*]] = %c0 to %[[END]] step %c4 iter_args(%[[M:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<?x2x?xf32>, tensor<?x2x?xf32>, tensor<?x2x?x16xf32>)
 // scores, then the causal mask per element
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
 // CHECK: arith.cmpi sle
 // CHECK: arith.select
 // m' = max(m, rowmax(s))
-// CHECK: %[[ROWMAX:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: %[[ROWMAX:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK: arith.maximumf
 // CHECK: %[[MNEW:.*]] = linalg.generic {{.*}} ins(%[[M]], %[[ROWMAX]] :
 // CHECK: arith.maximumf
@@ -68,18 +71,18 @@ func.func @gemm_full_k(%x: tensor<6x16xf32>, %w: tensor<12x16xf32>) -> tensor<6x
 // CHECK: %[[ALPHA:.*]] = linalg.generic {{.*}} ins(%[[M]], %[[MNEW]] :
 // CHECK: math.exp
 // l' = l * alpha + rowsum(p), acc' = acc * alpha + p v
-// CHECK: %[[LS:.*]] = linalg.generic {{.*}} ins(%[[ALPHA]] : tensor<?x?xf32>) outs(%[[L]] : tensor<?x?xf32>)
-// CHECK: %[[LNEW:.*]] = linalg.generic {{.*}} outs(%[[LS]] : tensor<?x?xf32>)
-// CHECK: %[[AS:.*]] = linalg.generic {{.*}} ins(%[[ALPHA]] : tensor<?x?xf32>) outs(%[[ACC]] : tensor<?x?x16xf32>)
-// CHECK: %[[ANEW:.*]] = linalg.generic {{.*}} outs(%[[AS]] : tensor<?x?x16xf32>)
-// CHECK: %[[MOUT:.*]] = linalg.copy ins(%[[MNEW]] : tensor<?x?xf32>) outs(%[[M]] : tensor<?x?xf32>)
+// CHECK: %[[LS:.*]] = linalg.generic {{.*}} ins(%[[ALPHA]] : tensor<?x2x?xf32>) outs(%[[L]] : tensor<?x2x?xf32>)
+// CHECK: %[[LNEW:.*]] = linalg.generic {{.*}} outs(%[[LS]] : tensor<?x2x?xf32>)
+// CHECK: %[[AS:.*]] = linalg.generic {{.*}} ins(%[[ALPHA]] : tensor<?x2x?xf32>) outs(%[[ACC]] : tensor<?x2x?x16xf32>)
+// CHECK: %[[ANEW:.*]] = linalg.generic {{.*}} outs(%[[AS]] : tensor<?x2x?x16xf32>)
+// CHECK: %[[MOUT:.*]] = linalg.copy ins(%[[MNEW]] : tensor<?x2x?xf32>) outs(%[[M]] : tensor<?x2x?xf32>)
 // CHECK: scf.yield %[[MOUT]], %[[LNEW]], %[[ANEW]]
 // out = acc / l
 // CHECK: arith.divf
-// CHECK: tensor.insert_slice %{{.*}}[%[[BH]], %[[Q0]], 0]
-// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2, 3], [4]] output_shape [1, 2, 2, 8, 16]
+// CHECK: tensor.insert_slice %{{.*}}[%[[BH]], 0, %[[Q0]], 0]
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3], [4]] output_shape [1, 2, 2, 8, 16]
 func.func @attention_gqa_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x4x8x16xf32> {
-  %y = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 16, 8, 16], tile = [1, 8, 4, 16], buffers = 2, sram_bytes = 0>} : (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  %y = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 8, 8, 16, 8], tile = [1, 4, 4, 16, 4], buffers = 2, sram_bytes = 0>} : (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x4x8x16xf32> {
   ^bb0(%a: tensor<1x4x8x16xf32>, %b: tensor<1x2x8x16xf32>, %c: tensor<1x2x8x16xf32>):
     %o = npu.attention %a, %b, %c causal : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x4x8x16xf32>
     npu.yield %o : tensor<1x4x8x16xf32>
@@ -89,8 +92,8 @@ func.func @attention_gqa_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf3
 
 // -----
 
-// Sliding window: the KV loop starts at the window start of the tile's first
-// row (clamped at 0), and the mask also tests j > pos - W.
+// Sliding window: the KV loop starts at the window start of the block's first
+// query (clamped at 0), and the mask also tests j > pos - W.
 // CHECK-LABEL: func.func @attention_window
 // CHECK: %[[BEGIN:.*]] = arith.maxsi %{{.*}}, %c0 : index
 // CHECK: scf.for %{{.*}} = %[[BEGIN]] to %{{.*}} step %c2 iter_args
@@ -98,7 +101,7 @@ func.func @attention_gqa_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf3
 // CHECK: arith.cmpi sgt
 // CHECK: arith.andi
 func.func @attention_window(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
-  %y = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [1, 8, 8, 4], tile = [1, 2, 2, 4], buffers = 2, sram_bytes = 0>} : (tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+  %y = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [1, 8, 8, 4, 8], tile = [1, 2, 2, 4, 2], buffers = 2, sram_bytes = 0>} : (tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
   ^bb0(%a: tensor<1x1x8x4xf32>, %b: tensor<1x1x8x4xf32>, %c: tensor<1x1x8x4xf32>):
     %o = npu.attention %a, %b, %c causal window(3) : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
     npu.yield %o : tensor<1x1x8x4xf32>
@@ -112,12 +115,11 @@ func.func @attention_window(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v
 // columns of the same KV tile of the key.
 // CHECK-LABEL: func.func @attention_latent
 // CHECK: %[[KC:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x1x6x7xf32> into tensor<1x6x7xf32>
-// CHECK: scf.for %{{.*}} step %c2 iter_args
 // CHECK: scf.for %[[K0:.*]] = %c0 to %{{.*}} step %c4 iter_args
 // CHECK: tensor.extract_slice %[[KC]][%{{.*}}, %[[K0]], 0] [%{{.*}}, %{{.*}}, 7]
 // CHECK: tensor.extract_slice %[[KC]][%{{.*}}, %[[K0]], 0] [%{{.*}}, %{{.*}}, 5]
 func.func @attention_latent(%q: tensor<1x4x1x7xf32>, %kv: tensor<1x1x6x7xf32>) -> tensor<1x4x1x5xf32> {
-  %y = npu.kernel mla_absorbed (%q, %kv) {npu.tiling = #npu.tiling<loops = [1, 4, 6, 7], tile = [1, 2, 4, 7], buffers = 2, sram_bytes = 0>} : (tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32>) -> tensor<1x4x1x5xf32> {
+  %y = npu.kernel mla_absorbed (%q, %kv) {npu.tiling = #npu.tiling<loops = [1, 1, 6, 7, 1], tile = [1, 1, 4, 7, 1], buffers = 2, sram_bytes = 0>} : (tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32>) -> tensor<1x4x1x5xf32> {
   ^bb0(%a: tensor<1x4x1x7xf32>, %b: tensor<1x1x6x7xf32>):
     %o = npu.attention %a, %b latent(5) causal : tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32> -> tensor<1x4x1x5xf32>
     npu.yield %o : tensor<1x4x1x5xf32>

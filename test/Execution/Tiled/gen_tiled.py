@@ -99,28 +99,40 @@ def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=No
                 checks, seed=seed, kv_splits=kv_splits)
 
 
-def flash(tq, tk, dv):
-    """Checks of the flash loop nest: the query-tile loop, then the KV loop
-    carrying the running max, sum and accumulator; the exponentials inside;
-    acc / l after it. (Loops of one trip are folded by --canonicalize.)"""
-    return [
-        "CHECK-LABEL: func.func @main",
-        "CHECK-NOT: npu.",
-        "CHECK: scf.for {{.*}} step %%c%d iter_args" % tq,
-        "CHECK: = scf.for {{.*}} step %%c%d iter_args(%%{{.*}} = %%{{.*}}, %%{{.*}} = %%{{.*}}, "
-        "%%{{.*}} = %%{{.*}}) -> (tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x%dxf32>)" % (tk, dv),
+def flash(tq, tk, dv, sub=None):
+    """Checks of the flash loop nest: the query-block loop (tq: its step;
+    None: folded away, one block), then the KV loop carrying the running
+    max, sum and accumulator; with `sub`, the sub-tile loop inside it,
+    carrying the same three and writing each sub-tile's back; the
+    exponentials inside; acc / l after it. (Loops of one trip are folded by
+    --canonicalize.)"""
+    checks = ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu."]
+    if tq:
+        checks.append("CHECK: scf.for {{.*}} step %%c%d iter_args" % tq)
+    carried = ("iter_args(%%{{.*}} = %%{{.*}}, %%{{.*}} = %%{{.*}}, %%{{.*}} = %%{{.*}}) -> "
+               "(tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x%dxf32>)" % dv)
+    checks.append("CHECK: = scf.for {{.*}} step %%c%d %s" % (tk, carried))
+    if sub:
+        checks.append("CHECK: = scf.for {{.*}} step %%c%d %s" % (sub, carried))
+    checks += [
         "CHECK: arith.maximumf",
         "CHECK: math.exp",
         "CHECK: linalg.copy",
+    ]
+    if sub:
+        checks.append("CHECK: tensor.insert_slice")
+    checks += [
         "CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}xf32>",
         "CHECK: arith.divf",
-        "CHECK: tensor.insert_slice",
     ]
+    if tq:  # one block fills the whole output: its insert folds away
+        checks.append("CHECK: tensor.insert_slice")
+    return checks
 
 
 def split_kv(splits, dv):
     """Checks of split KV: a loop over the splits writing [splits, heads,
-    rows, Dv + 2] f32 partials (acc, m, l), each a flash KV loop, then the
+    G, Sq, Dv + 2] f32 partials (acc, m, l), each a flash KV loop, then the
     combine: the common max, the weights, the common sum."""
     return [
         "CHECK-LABEL: func.func @main",
@@ -200,33 +212,45 @@ CASES = [
           "CHECK: linalg.generic {{.*}} outs(%[[ACC]] : tensor<?x6xf32>)",
           "CHECK: tensor.insert_slice"], seed=14),
     attention_case("attention-mha",
-                   "attention kernel: MHA, not causal, Sq 5 < Skv 7; query tile 2, KV tile 3.",
+                   "attention kernel: MHA, not causal, Sq 5 < Skv 7; query block 2, KV tile 3.",
                    [1, 2, 5, 4], [1, 2, 7, 4], [1, 2, 7, 4], "",
-                   ([2, 5, 7, 4], [1, 2, 3, 4]), flash(2, 3, 4), seed=21),
+                   ([2, 5, 7, 4, 5], [1, 2, 3, 4, 2]), flash(2, 3, 4), seed=21),
     attention_case("attention-mha-causal",
-                   "attention kernel: MHA causal prefill, Sq = Skv = 6; two heads per tile, query tile 4, KV tile 4.",
+                   "attention kernel: MHA causal prefill, Sq = Skv = 6; two heads per tile, query block 4, KV tile 4.",
                    [1, 2, 6, 4], [1, 2, 6, 4], [1, 2, 6, 4], "causal",
-                   ([2, 6, 6, 4], [2, 4, 4, 4]), flash(4, 4, 4), seed=22),
+                   ([2, 6, 6, 4, 6], [2, 4, 4, 4, 4]), flash(4, 4, 4), seed=22),
     attention_case("attention-gqa-causal",
-                   "attention kernel: GQA (Hq 4, Hkv 2) causal, Sq 3 < Skv 5, batch 2; query tiles of 4 rows cross query heads.",
+                   "attention kernel: GQA (Hq 4, Hkv 2) causal, Sq 3 < Skv 5, batch 2; a query block holds both query heads of its KV head, 3 KV heads per tile (the last tile short), query block 2.",
                    [2, 4, 3, 4], [2, 2, 5, 4], [2, 2, 5, 4], "causal",
-                   ([4, 6, 5, 4], [3, 4, 2, 4]), flash(4, 2, 4), seed=23),
+                   ([4, 3, 5, 4, 3], [3, 2, 2, 4, 2]), flash(2, 2, 4), seed=23),
     attention_case("attention-window",
-                   "attention kernel: causal sliding window W = 3, Sq = Skv = 7, explicit scale; query tile 3, KV tile 2 (KV tiles outside the window are skipped).",
+                   "attention kernel: causal sliding window W = 3, Sq = Skv = 7, explicit scale; query block 3, KV tile 2 (KV tiles outside the window are skipped).",
                    [1, 2, 7, 4], [1, 2, 7, 4], [1, 2, 7, 4], "scale(0.375) causal window(3)",
-                   ([2, 7, 7, 4], [1, 3, 2, 4]), flash(3, 2, 4), seed=24),
+                   ([2, 7, 7, 4, 7], [1, 3, 2, 4, 3]), flash(3, 2, 4), seed=24),
+    attention_case("attention-subtile-causal",
+                   "attention kernel: GQA (Hq 4, Hkv 2) causal prefill, Sq = Skv = 8; one query block of all 8 positions stays on chip while KV tiles of 2 stream past it in sub-tiles of 3 positions (the last short); sub-tiles before the diagonal are skipped.",
+                   [1, 4, 8, 4], [1, 2, 8, 4], [1, 2, 8, 4], "causal",
+                   ([2, 8, 8, 4, 8], [1, 8, 2, 4, 3]), flash(None, 2, 4, sub=3), seed=27),
+    attention_case("attention-subtile-offset",
+                   "attention kernel: MHA causal, Sq 5 < Skv 9 (a chunk after a cached prefix), not causal in the first 4 keys; query blocks of 4, KV tiles of 3, sub-tiles of 2.",
+                   [1, 2, 5, 4], [1, 2, 9, 4], [1, 2, 9, 4], "causal",
+                   ([2, 5, 9, 4, 5], [1, 4, 3, 4, 2]), flash(4, 3, 4, sub=2), seed=28),
+    attention_case("attention-subtile-window",
+                   "attention kernel: causal sliding window W = 3, Sq = Skv = 9; query block 6, KV tile 2, sub-tiles of 2: sub-tiles past the window of a KV tile are skipped as well as those before the diagonal.",
+                   [1, 1, 9, 4], [1, 1, 9, 4], [1, 1, 9, 4], "causal window(3)",
+                   ([1, 9, 9, 4, 9], [1, 6, 2, 4, 2]), flash(6, 2, 4, sub=2), seed=29),
     attention_case("attention-split-kv-decode",
                    "attention kernel: GQA decode (Hq 4, Hkv 2, one query, 13 KV tokens) with split KV: 5 KV tiles of 3 in 2 splits (3 + 2 tiles), partials combined.",
                    [1, 4, 1, 4], [1, 2, 13, 4], [1, 2, 13, 4], "causal",
-                   ([2, 2, 13, 4], [1, 2, 3, 4]), split_kv(2, 4), seed=25, kv_splits=2),
+                   ([2, 1, 13, 4, 1], [1, 1, 3, 4, 1]), split_kv(2, 4), seed=25, kv_splits=2),
     attention_case("attention-split-kv-causal",
                    "attention kernel: MHA causal prefill Sq = Skv = 6 with 4 KV splits: query tile 4, KV tile 2; the first query tile sees 2 KV tiles, so two of its splits are empty (m = -inf, weight 0).",
                    [1, 2, 6, 4], [1, 2, 6, 4], [1, 2, 6, 4], "causal",
-                   ([2, 6, 6, 4], [1, 4, 2, 4]), split_kv(4, 4), seed=26, kv_splits=4),
+                   ([2, 6, 6, 4, 6], [1, 4, 2, 4, 4]), split_kv(4, 4), seed=26, kv_splits=4),
     Case("mla-absorbed-decode",
          "mla_absorbed kernel: absorbed MLA decode, q_nope W_UK -> [q_lat ; q_rope] -> latent attention over the cache -> W_UV; latent 5, rope 2, 4 heads, cache 6.",
          [("qn", [4, 1, 3]), ("wuk", [4, 3, 5]), ("qr", [1, 4, 1, 2]), ("kv", [1, 1, 6, 7]),
-          ("wuv", [4, 5, 3])], "mla_absorbed", ([1, 4, 6, 7], [1, 3, 4, 7]),
+          ("wuv", [4, 5, 3])], "mla_absorbed", ([1, 1, 6, 7, 1], [1, 1, 4, 7, 1]),
          """
          %ql = npu.matmul %a_qn, %a_wuk : tensor<4x1x3xf32>, tensor<4x3x5xf32> -> tensor<4x1x5xf32>
          %ql4 = npu.reshape %ql : tensor<4x1x5xf32> -> tensor<1x4x1x5xf32>
@@ -234,7 +258,7 @@ CASES = [
          %o = npu.attention %q, %a_kv latent(5) scale(0.5) causal : tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32> -> tensor<1x4x1x5xf32>
          %o3 = npu.reshape %o : tensor<1x4x1x5xf32> -> tensor<4x1x5xf32>
          %y = npu.matmul %o3, %a_wuv : tensor<4x1x5xf32>, tensor<4x5x3xf32> -> tensor<4x1x3xf32>
-         """, ("y", [4, 1, 3]), flash(3, 4, 5), seed=31),
+         """, ("y", [4, 1, 3]), flash(None, 4, 5), seed=31),
     Case("moe-ffn-untiled",
          "moe_ffn kernel: routed experts + shared expert; npu-tile-kernels lowers it untiled (documented fallback), still equal to the reference.",
          [("x", [3, 4]), ("w", [3, 2]), ("wg", [4, 3, 4]), ("wu", [4, 3, 4]), ("wd", [4, 4, 3]),

@@ -7,14 +7,12 @@
 
 // CHECK-LABEL: func.func @main
 // CHECK-NOT: npu.
-// CHECK: scf.for {{.*}} step %c3 iter_args
 // CHECK: = scf.for {{.*}} step %c4 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x5xf32>)
 // CHECK: arith.maximumf
 // CHECK: math.exp
 // CHECK: linalg.copy
 // CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}xf32>
 // CHECK: arith.divf
-// CHECK: tensor.insert_slice
 
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {
@@ -23,7 +21,7 @@ func.func @main() {
   %qr = arith.constant dense<[[[[-0.75, -0.5]], [[-0.46875, 0.40625]], [[0.609375, -0.78125]], [[0.203125, 0.0]]]]> : tensor<1x4x1x2xf32>
   %kv = arith.constant dense<[[[[0.796875, -0.65625, 0.203125, 0.921875, 0.078125, -0.0625, 0.34375], [-0.296875, -0.21875, 0.078125, 0.453125, -0.046875, 0.234375, -0.1875], [-0.671875, 0.1875, 0.734375, 0.203125, 0.78125, 0.0, -0.390625], [-0.6875, -0.359375, -0.0625, 0.140625, 0.203125, -0.3125, -0.4375], [0.671875, 0.953125, -0.234375, -0.5625, 0.5, 0.609375, -0.3125], [-0.859375, -0.0625, -0.765625, 0.234375, -0.78125, 0.3125, -0.09375]]]]> : tensor<1x1x6x7xf32>
   %wuv = arith.constant dense<[[[-0.75, -0.765625, -0.078125], [0.671875, -0.46875, -0.25], [0.078125, 0.59375, 0.890625], [0.34375, -0.90625, -0.265625], [0.140625, -0.4375, 0.296875]], [[-0.84375, -0.890625, 0.96875], [-0.015625, 0.9375, 0.59375], [-0.875, -0.53125, 0.125], [0.40625, -0.390625, -0.9375], [0.78125, -0.625, 0.96875]], [[0.09375, -0.015625, -0.71875], [0.765625, 0.84375, -0.21875], [0.96875, -0.4375, 0.671875], [-0.765625, 0.25, 0.9375], [-0.15625, 0.40625, -0.09375]], [[-0.5625, -0.3125, 0.375], [-0.21875, 0.625, 0.53125], [-0.828125, 0.671875, -0.9375], [-0.328125, -0.109375, 0.390625], [0.328125, -0.5625, 0.59375]]]> : tensor<4x5x3xf32>
-  %out = npu.kernel mla_absorbed (%qn, %wuk, %qr, %kv, %wuv) {npu.tiling = #npu.tiling<loops = [1, 4, 6, 7], tile = [1, 3, 4, 7], buffers = 2, sram_bytes = 0>} : (tensor<4x1x3xf32>, tensor<4x3x5xf32>, tensor<1x4x1x2xf32>, tensor<1x1x6x7xf32>, tensor<4x5x3xf32>) -> tensor<4x1x3xf32> {
+  %out = npu.kernel mla_absorbed (%qn, %wuk, %qr, %kv, %wuv) {npu.tiling = #npu.tiling<loops = [1, 1, 6, 7, 1], tile = [1, 1, 4, 7, 1], buffers = 2, sram_bytes = 0>} : (tensor<4x1x3xf32>, tensor<4x3x5xf32>, tensor<1x4x1x2xf32>, tensor<1x1x6x7xf32>, tensor<4x5x3xf32>) -> tensor<4x1x3xf32> {
   ^bb0(%a_qn: tensor<4x1x3xf32>, %a_wuk: tensor<4x3x5xf32>, %a_qr: tensor<1x4x1x2xf32>, %a_kv: tensor<1x1x6x7xf32>, %a_wuv: tensor<4x5x3xf32>):
     %ql = npu.matmul %a_qn, %a_wuk : tensor<4x1x3xf32>, tensor<4x3x5xf32> -> tensor<4x1x5xf32>
     %ql4 = npu.reshape %ql : tensor<4x1x5xf32> -> tensor<1x4x1x5xf32>

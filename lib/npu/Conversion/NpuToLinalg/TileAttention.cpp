@@ -1,20 +1,24 @@
 //===- TileAttention.cpp - flash-attention tiling of attention kernels ----===//
 //
-// The kernel's npu.attention becomes, on tensors:
+// The kernel's npu.attention becomes, on tensors (tile [tb, tq, tkv, D,
+// ts], docs/cost-model-tpu.md):
 //
-//   q, out viewed as [B*Hkv, G*Sq, D]: row r of KV head bh is query head
-//   bh*G + r / Sq at query index r % Sq (a query tile covers all query heads
-//   of its KV head); key, value viewed as [B*Hkv, Skv, D].
-//   for each tile of (B*Hkv) x (query rows):
-//     m = -inf, l = 0, acc = 0
-//     for each KV tile in the range some row of the tile can see:
-//       s     = scale * q k^T, -inf where masked (causal, window)
-//       m'    = max(m, rowmax(s))
-//       p     = exp(s - m'),  alpha = exp(m - m')
-//       l     = l * alpha + rowsum(p)
-//       acc   = acc * alpha + p v
-//       m     = m'
-//     out tile = acc / l
+//   q, out viewed as [B*Hkv, G, Sq, D] (the G query heads of a KV head
+//   together: a query block of tq positions holds all of them, so one K/V
+//   tile serves the group); key, value viewed as [B*Hkv, Skv, D].
+//   for each block of tb KV heads x tq query positions:
+//     m = -inf, l = 0, acc = 0                    (for the whole block)
+//     for each KV tile in the range some query of the block can see:
+//       for each sub-tile of ts positions that sees a key of the KV tile:
+//         s     = scale * q k^T, -inf where masked (causal, window)
+//         m'    = max(m, rowmax(s))
+//         p     = exp(s - m'),  alpha = exp(m - m')
+//         l     = l * alpha + rowsum(p)
+//         acc   = acc * alpha + p v
+//         m     = m'
+//     out block = acc / l
+//
+// With ts = tq the sub-tile loop is not built (the block is one sub-tile).
 //
 // A row with no visible key yet has m' = -inf; the exponents then use 0 in
 // place of m' so that p and alpha are 0, not NaN. In the latent form
@@ -26,6 +30,7 @@
 #include "Tiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -45,6 +50,12 @@ Value idx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// The online-softmax state of a block of queries: running max, running
+/// sum ([nb, G, rows]) and running output ([nb, G, rows, Dv]), all f32.
+struct SoftmaxState {
+  Value m, l, acc;
+};
+
 /// The flash-attention loop nest of one npu.attention.
 class FlashAttention {
 public:
@@ -54,10 +65,10 @@ public:
         splits(kvSplits) {
     group = dims.qHeads / dims.kvHeads;
     heads = dims.batch * dims.kvHeads;
-    rows = group * dims.qLen;
     tileHeads = std::min(tile[0], heads);
-    tileRows = std::min(tile[1], rows);
+    tileQ = std::min(tile[1], dims.qLen);
     tileKv = std::min(tile[2], dims.kvLen);
+    tileSub = std::min(tile[4], tileQ);
     causal = op.getCausal();
     if (IntegerAttr w = op.getWindowAttr())
       window = w.getInt();
@@ -67,25 +78,31 @@ public:
   Value build(OpBuilder &b, Location loc);
 
 private:
-  /// The KV range [begin, end) some row of the query tile can see.
+  /// The KV range [begin, end) some query of [q0, q0 + nq) can see.
   std::pair<Value, Value> kvRange(OpBuilder &b, Location loc, Value q0,
                                   Value nq);
-  /// The online-softmax state (m, l, acc) of the query tile after the KV
-  /// tiles of [begin, end).
+  /// The online-softmax state of the query block after the KV tiles of
+  /// [begin, end).
   scf::ForOp buildKvLoop(OpBuilder &b, Location loc, Value b0, Value nb,
                          Value q0, Value nq, Value begin, Value end);
+  /// One KV tile against the block: directly, or sub-tile by sub-tile.
+  SmallVector<Value> buildBlockStep(OpBuilder &b, Location loc, Value b0,
+                                    Value nb, Value q0, Value nq, Value qt,
+                                    Value k0, Value nk, ValueRange carried);
   Value buildQueryTile(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
                        Value nq);
-  /// Split `split` of the query tile's KV range: its state as one
-  /// [1, nb, nq, Dv + 2] f32 partial (acc, then m, then l).
+  /// Split `split` of the query block's KV range: its state as one
+  /// [1, nb, G, nq, Dv + 2] f32 partial (acc, then m, then l).
   Value buildPartial(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
                      Value nq, Value split);
-  /// The output [heads, rows, Dv] from the partials [splits, heads, rows,
+  /// The output [heads, G, Sq, Dv] from the partials [splits, heads, G, Sq,
   /// Dv + 2]: rescaled to their common max and summed.
   Value combine(OpBuilder &b, Location loc, Value partials);
-  SmallVector<Value> buildKvStep(OpBuilder &b, Location loc, Value b0, Value nb,
-                                 Value q0, Value nq, Value qt, Value k0,
-                                 Value nk, ValueRange carried);
+  /// The update of the state of queries [q0, q0 + nq) (tile `qt`) by the KV
+  /// tile (`kt`, `vt`) at k0.
+  SmallVector<Value> buildKvStep(OpBuilder &b, Location loc, Value nb, Value q0,
+                                 Value nq, Value qt, Value k0, Value kt,
+                                 Value vt, SoftmaxState state);
   /// m, or 0 where m = -inf (a row that has seen no key yet).
   static Value safeMax(OpBuilder &b, Location loc, Value m) {
     Value ninf = f32Const(b, loc, kNegInf);
@@ -96,17 +113,25 @@ private:
   AffineMap map(unsigned n, ArrayRef<unsigned> dims) const {
     return loopsMap(ctx, n, dims);
   }
+  /// Sizes [nb, G, nq] (and `last` if given) of a block's tensors.
+  SmallVector<OpFoldResult> blockSizes(OpBuilder &b, Value nb, Value nq,
+                                       std::optional<int64_t> last = {}) {
+    SmallVector<OpFoldResult> sizes = {nb, b.getIndexAttr(group), nq};
+    if (last)
+      sizes.push_back(b.getIndexAttr(*last));
+    return sizes;
+  }
 
   AttentionOp op;
   MLIRContext *ctx;
   AttentionOp::Dims dims;
   bool gpuBlocks; ///< the (head, query) tile loops as a thread-block grid
   int64_t splits; ///< split KV: blocks per query tile, each a part of its KV
-  int64_t group, heads, rows, tileHeads, tileRows, tileKv;
+  int64_t group, heads, tileHeads, tileQ, tileKv, tileSub;
   bool causal;
   std::optional<int64_t> window;
   double scale;
-  Value qc, kc, vc; // [B*Hkv, rows or Skv, D]
+  Value qc, kc, vc; // [B*Hkv, G, Sq, D] and [B*Hkv, Skv, D]
 };
 
 Value FlashAttention::build(OpBuilder &b, Location loc) {
@@ -114,12 +139,12 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
   Type resElem = op.getResult().getType().getElementType();
   int64_t B = dims.batch, Hkv = dims.kvHeads, Sq = dims.qLen;
   using RI = ReassociationIndices;
-  // [B, Hq, Sq, D] -> [B, Hkv, G, Sq, D] -> [B*Hkv, G*Sq, D].
+  // [B, Hq, Sq, D] -> [B, Hkv, G, Sq, D] -> [B*Hkv, G, Sq, D].
   Value q5 = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({B, Hkv, group, Sq, dims.qkDim}, qElem),
       op.getQuery(), SmallVector<RI>{{0}, {1, 2}, {3}, {4}});
   qc = tensor::CollapseShapeOp::create(b, loc, q5,
-                                       SmallVector<RI>{{0, 1}, {2, 3}, {4}});
+                                       SmallVector<RI>{{0, 1}, {2}, {3}, {4}});
   SmallVector<RI> kvCollapse = {{0, 1}, {2}, {3}};
   kc = tensor::CollapseShapeOp::create(b, loc, op.getKey(), kvCollapse);
   vc = op.getValue()
@@ -127,71 +152,61 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
                  .getResult()
            : kc;
 
-  // One tile per (heads, query rows) block; on a GPU-like target the grid
-  // of thread blocks. Split KV: `splits` blocks per tile write partials,
-  // which are then combined.
+  // One tile per (KV heads, query positions) block; on a GPU-like target
+  // the grid of thread blocks. Split KV: `splits` blocks per tile write
+  // partials, which are then combined.
+  OpFoldResult zero = b.getIndexAttr(0), all = b.getIndexAttr(group);
   Value out;
   if (splits == 1) {
     Value outInit = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{heads, rows, dims.vDim}, resElem);
+        b, loc, ArrayRef<int64_t>{heads, group, Sq, dims.vDim}, resElem);
     out = buildTileGrid(
-        b, loc, {heads, rows}, {tileHeads, tileRows}, outInit, gpuBlocks,
+        b, loc, {heads, Sq}, {tileHeads, tileQ}, outInit, gpuBlocks,
         [&](OpBuilder &qb, Location ql, ValueRange ivs) -> OutputTile {
           Value b0 = ivs[0], q0 = ivs[1];
           Value nb = tileSize(qb, ql, b0, tileHeads, heads);
-          Value nq = tileSize(qb, ql, q0, tileRows, rows);
+          Value nq = tileSize(qb, ql, q0, tileQ, Sq);
           return {buildQueryTile(qb, ql, b0, nb, q0, nq),
-                  {b0, q0, qb.getIndexAttr(0)},
-                  {nb, nq, qb.getIndexAttr(dims.vDim)}};
+                  {b0, zero, q0, zero},
+                  {nb, all, nq, qb.getIndexAttr(dims.vDim)}};
         });
   } else {
     Value partInit = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{splits, heads, rows, dims.vDim + 2},
+        b, loc, ArrayRef<int64_t>{splits, heads, group, Sq, dims.vDim + 2},
         b.getF32Type());
     Value partials = buildTileGrid(
-        b, loc, {heads, rows, splits}, {tileHeads, tileRows, 1}, partInit,
-        gpuBlocks,
+        b, loc, {heads, Sq, splits}, {tileHeads, tileQ, 1}, partInit, gpuBlocks,
         [&](OpBuilder &qb, Location ql, ValueRange ivs) -> OutputTile {
           Value b0 = ivs[0], q0 = ivs[1], sp = ivs[2];
           Value nb = tileSize(qb, ql, b0, tileHeads, heads);
-          Value nq = tileSize(qb, ql, q0, tileRows, rows);
+          Value nq = tileSize(qb, ql, q0, tileQ, Sq);
           return {buildPartial(qb, ql, b0, nb, q0, nq, sp),
-                  {sp, b0, q0, qb.getIndexAttr(0)},
-                  {qb.getIndexAttr(1), nb, nq, qb.getIndexAttr(dims.vDim + 2)}};
+                  {sp, b0, zero, q0, zero},
+                  {qb.getIndexAttr(1), nb, all, nq,
+                   qb.getIndexAttr(dims.vDim + 2)}};
         });
     out = combine(b, loc, partials);
   }
-  // [B*Hkv, G*Sq, Dv] -> [B, Hkv, G, Sq, Dv] -> [B, Hq, Sq, Dv].
+  // [B*Hkv, G, Sq, Dv] -> [B, Hkv, G, Sq, Dv] -> [B, Hq, Sq, Dv].
   Value o5 = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({B, Hkv, group, Sq, dims.vDim}, resElem),
-      out, SmallVector<RI>{{0, 1}, {2, 3}, {4}});
+      out, SmallVector<RI>{{0, 1}, {2}, {3}, {4}});
   return tensor::CollapseShapeOp::create(
       b, loc, o5, SmallVector<RI>{{0}, {1, 2}, {3}, {4}});
 }
 
 std::pair<Value, Value> FlashAttention::kvRange(OpBuilder &b, Location loc,
                                                 Value q0, Value nq) {
-  // Rows are query indices r % Sq; a tile that crosses a query head
-  // boundary spans all of them.
+  // Query i sees keys [i + off - window + 1, i + off], off = Skv - Sq.
   Value kvBegin = idx(b, loc, 0), kvEnd = idx(b, loc, dims.kvLen);
   if (!causal)
     return {kvBegin, kvEnd};
-  Value sq = idx(b, loc, dims.qLen);
-  Value qLast = arith::SubIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, q0, nq), idx(b, loc, 1));
-  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     arith::DivUIOp::create(b, loc, q0, sq),
-                                     arith::DivUIOp::create(b, loc, qLast, sq));
-  Value iMin = arith::SelectOp::create(
-      b, loc, same, arith::RemUIOp::create(b, loc, q0, sq), idx(b, loc, 0));
-  Value iMax = arith::SelectOp::create(
-      b, loc, same, arith::RemUIOp::create(b, loc, qLast, sq),
-      idx(b, loc, dims.qLen - 1));
-  kvEnd = arith::AddIOp::create(b, loc, iMax,
-                                idx(b, loc, dims.kvLen - dims.qLen + 1));
+  int64_t off = dims.kvLen - dims.qLen;
+  kvEnd = arith::AddIOp::create(b, loc, arith::AddIOp::create(b, loc, q0, nq),
+                                idx(b, loc, off));
   if (window) {
-    Value lo = arith::AddIOp::create(
-        b, loc, iMin, idx(b, loc, dims.kvLen - dims.qLen - *window + 1));
+    Value lo =
+        arith::AddIOp::create(b, loc, q0, idx(b, loc, off - *window + 1));
     kvBegin = arith::MaxSIOp::create(b, loc, lo, idx(b, loc, 0));
   }
   return {kvBegin, kvEnd};
@@ -202,20 +217,91 @@ scf::ForOp FlashAttention::buildKvLoop(OpBuilder &b, Location loc, Value b0,
                                        Value begin, Value end) {
   Type f32 = b.getF32Type();
   OpFoldResult zero = b.getIndexAttr(0);
-  Value qt =
-      sliceOf(b, loc, qc, {b0, q0, zero}, {nb, nq, b.getIndexAttr(dims.qkDim)});
+  Value qt = sliceOf(b, loc, qc, {b0, zero, q0, zero},
+                     blockSizes(b, nb, nq, dims.qkDim));
+  // A block computed in sub-tiles is copied on chip once (a buffer of its
+  // own: its sub-tiles are views of it, not loads of their own).
+  if (tileSub < tileQ)
+    qt = bufferization::AllocTensorOp::create(
+        b, loc, cast<RankedTensorType>(qt.getType()), ValueRange{},
+        /*copy=*/qt);
   SmallVector<Value> init = {
-      filledTile(b, loc, {nb, nq}, f32, kNegInf),
-      filledTile(b, loc, {nb, nq}, f32, 0.0),
-      filledTile(b, loc, {nb, nq, b.getIndexAttr(dims.vDim)}, f32, 0.0)};
+      filledTile(b, loc, blockSizes(b, nb, nq), f32, kNegInf),
+      filledTile(b, loc, blockSizes(b, nb, nq), f32, 0.0),
+      filledTile(b, loc, blockSizes(b, nb, nq, dims.vDim), f32, 0.0)};
   return scf::ForOp::create(
       b, loc, begin, end, idx(b, loc, tileKv), init,
       [&](OpBuilder &kb, Location kl, Value k0, ValueRange carried) {
         Value rest = arith::SubIOp::create(kb, kl, end, k0);
         Value nk = arith::MinSIOp::create(kb, kl, idx(kb, kl, tileKv), rest);
         scf::YieldOp::create(
-            kb, kl, buildKvStep(kb, kl, b0, nb, q0, nq, qt, k0, nk, carried));
+            kb, kl,
+            buildBlockStep(kb, kl, b0, nb, q0, nq, qt, k0, nk, carried));
       });
+}
+
+SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
+                                                  Value b0, Value nb, Value q0,
+                                                  Value nq, Value qt, Value k0,
+                                                  Value nk,
+                                                  ValueRange carried) {
+  OpFoldResult zero = b.getIndexAttr(0);
+  // The KV tile, loaded once for all sub-tiles. Latent form: vc is kc, and
+  // the value tile its first Dv columns.
+  Value kt =
+      sliceOf(b, loc, kc, {b0, k0, zero}, {nb, nk, b.getIndexAttr(dims.qkDim)});
+  Value vt =
+      sliceOf(b, loc, vc, {b0, k0, zero}, {nb, nk, b.getIndexAttr(dims.vDim)});
+  if (tileSub >= tileQ)
+    return buildKvStep(b, loc, nb, q0, nq, qt, k0, kt, vt,
+                       {carried[0], carried[1], carried[2]});
+  // The sub-tiles [sLo, sHi) of the block (offsets from q0) that see a key
+  // of [k0, k0 + nk): their last query at or past k0 - off and, with a
+  // window, their first before k0 + nk - 1 - off + window.
+  int64_t off = dims.kvLen - dims.qLen;
+  Value sLo = idx(b, loc, 0), sHi = nq;
+  if (causal) {
+    Value first = arith::SubIOp::create(
+        b, loc, k0, arith::AddIOp::create(b, loc, q0, idx(b, loc, off)));
+    first = arith::MaxSIOp::create(b, loc, first, idx(b, loc, 0));
+    sLo = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, first, idx(b, loc, tileSub)),
+        idx(b, loc, tileSub));
+    if (window) {
+      Value end = arith::SubIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, k0, nk),
+          arith::AddIOp::create(b, loc, q0, idx(b, loc, off - *window + 1)));
+      sHi = arith::MinSIOp::create(b, loc, end, nq);
+    }
+  }
+  auto sub = scf::ForOp::create(
+      b, loc, sLo, sHi, idx(b, loc, tileSub), carried,
+      [&](OpBuilder &sb, Location sl, Value s0, ValueRange st) {
+        Value rest = arith::SubIOp::create(sb, sl, nq, s0);
+        Value ns = arith::MinSIOp::create(sb, sl, idx(sb, sl, tileSub), rest);
+        SmallVector<OpFoldResult> at = {zero, zero, s0},
+                                  atD = {zero, zero, s0, zero};
+        Value qs = sliceOf(sb, sl, qt, atD, blockSizes(sb, nb, ns, dims.qkDim));
+        SoftmaxState part = {
+            sliceOf(sb, sl, st[0], at, blockSizes(sb, nb, ns)),
+            sliceOf(sb, sl, st[1], at, blockSizes(sb, nb, ns)),
+            sliceOf(sb, sl, st[2], atD, blockSizes(sb, nb, ns, dims.vDim))};
+        Value qStart = arith::AddIOp::create(sb, sl, q0, s0);
+        SmallVector<Value> next =
+            buildKvStep(sb, sl, nb, qStart, ns, qs, k0, kt, vt, part);
+        SmallVector<Value> yields;
+        for (auto [i, v] : llvm::enumerate(next)) {
+          SmallVector<OpFoldResult> offsets = i == 2 ? atD : at;
+          SmallVector<OpFoldResult> sizes =
+              i == 2 ? blockSizes(sb, nb, ns, dims.vDim)
+                     : blockSizes(sb, nb, ns);
+          SmallVector<OpFoldResult> strides(sizes.size(), sb.getIndexAttr(1));
+          yields.push_back(tensor::InsertSliceOp::create(
+              sb, sl, v, st[i], offsets, sizes, strides));
+        }
+        scf::YieldOp::create(sb, sl, yields);
+      });
+  return SmallVector<Value>(sub.getResults());
 }
 
 Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
@@ -224,12 +310,11 @@ Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
   scf::ForOp kvLoop = buildKvLoop(b, loc, b0, nb, q0, nq, kvBegin, kvEnd);
   // out = acc / l, rounded to the result element type.
   Type resElem = op.getResult().getType().getElementType();
-  SmallVector<OpFoldResult> outSizes = {nb, nq, b.getIndexAttr(dims.vDim)};
   return buildGeneric(
       b, loc, ValueRange{kvLoop.getResult(2), kvLoop.getResult(1)},
-      ValueRange{emptyTile(b, loc, outSizes, resElem)},
-      {map(3, {0, 1, 2}), map(3, {0, 1}), map(3, {0, 1, 2})},
-      {kPar, kPar, kPar},
+      ValueRange{emptyTile(b, loc, blockSizes(b, nb, nq, dims.vDim), resElem)},
+      {map(4, {0, 1, 2, 3}), map(4, {0, 1, 2}), map(4, {0, 1, 2, 3})},
+      {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l, ValueRange a) -> SmallVector<Value> {
         Value x = arith::DivFOp::create(nb2, l, a[0], a[1]);
         return {castFloat(nb2, l, x, resElem)};
@@ -255,21 +340,22 @@ Value FlashAttention::buildPartial(OpBuilder &b, Location loc, Value b0,
       b, loc, arith::AddIOp::create(b, loc, lo, per), kvEnd);
   scf::ForOp kvLoop = buildKvLoop(b, loc, b0, nb, q0, nq, lo, hi);
   // [acc | m | l] in one f32 tile of the partials.
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  Value part = emptyTile(b, loc, {one, nb, nq, b.getIndexAttr(dims.vDim + 2)},
-                         b.getF32Type());
-  SmallVector<OpFoldResult> strides(4, one);
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0),
+               all = b.getIndexAttr(group);
+  Value part =
+      emptyTile(b, loc, {one, nb, all, nq, b.getIndexAttr(dims.vDim + 2)},
+                b.getF32Type());
+  SmallVector<OpFoldResult> strides(5, one);
   part = tensor::InsertSliceOp::create(
-      b, loc, kvLoop.getResult(2), part,
-      SmallVector<OpFoldResult>{zero, zero, zero, zero},
-      SmallVector<OpFoldResult>{one, nb, nq, b.getIndexAttr(dims.vDim)},
+      b, loc, kvLoop.getResult(2), part, SmallVector<OpFoldResult>(5, zero),
+      SmallVector<OpFoldResult>{one, nb, all, nq, b.getIndexAttr(dims.vDim)},
       strides);
   for (auto [i, col] :
        llvm::enumerate(SmallVector<int64_t>{dims.vDim, dims.vDim + 1}))
     part = tensor::InsertSliceOp::create(
         b, loc, kvLoop.getResult(i), part,
-        SmallVector<OpFoldResult>{zero, zero, zero, b.getIndexAttr(col)},
-        SmallVector<OpFoldResult>{one, nb, nq, one}, strides);
+        SmallVector<OpFoldResult>{zero, zero, zero, zero, b.getIndexAttr(col)},
+        SmallVector<OpFoldResult>{one, nb, all, nq, one}, strides);
   return part;
 }
 
@@ -279,37 +365,41 @@ Value FlashAttention::combine(OpBuilder &b, Location loc, Value partials) {
   // Columns [col, col + width) of the partials; a single column drops its
   // dim.
   auto columns = [&](int64_t col, int64_t width) -> Value {
-    SmallVector<int64_t> shape = {splits, heads, rows};
+    SmallVector<int64_t> shape = {splits, heads, group, dims.qLen};
     if (width > 1)
       shape.push_back(width);
     return tensor::ExtractSliceOp::create(
         b, loc, RankedTensorType::get(shape, f32), partials,
-        SmallVector<OpFoldResult>{zero, zero, zero, b.getIndexAttr(col)},
+        SmallVector<OpFoldResult>{zero, zero, zero, zero, b.getIndexAttr(col)},
         SmallVector<OpFoldResult>{b.getIndexAttr(splits), b.getIndexAttr(heads),
-                                  b.getIndexAttr(rows), b.getIndexAttr(width)},
-        SmallVector<OpFoldResult>(4, one));
+                                  b.getIndexAttr(group),
+                                  b.getIndexAttr(dims.qLen),
+                                  b.getIndexAttr(width)},
+        SmallVector<OpFoldResult>(5, one));
   };
   Value acc = columns(0, dims.vDim), m = columns(dims.vDim, 1),
         l = columns(dims.vDim + 1, 1);
-  SmallVector<OpFoldResult> rowSizes = {b.getIndexAttr(heads),
-                                        b.getIndexAttr(rows)};
-  SmallVector<OpFoldResult> outSizes = {rowSizes[0], rowSizes[1],
+  SmallVector<OpFoldResult> rowSizes = {
+      b.getIndexAttr(heads), b.getIndexAttr(group), b.getIndexAttr(dims.qLen)};
+  SmallVector<OpFoldResult> outSizes = {rowSizes[0], rowSizes[1], rowSizes[2],
                                         b.getIndexAttr(dims.vDim)};
-  // Loops (s, h, r): the common max, each split's weight exp(m_s - max)
+  // Loops (s, h, g, r): the common max, each split's weight exp(m_s - max)
   // (0 for an empty split), the common sum.
-  AffineMap sRow = map(3, {0, 1, 2}), row = map(3, {1, 2});
+  AffineMap sRow = map(4, {0, 1, 2, 3}), row = map(4, {1, 2, 3});
   Value mMax = buildGeneric(
       b, loc, ValueRange{m},
       ValueRange{filledTile(b, loc, rowSizes, f32, kNegInf)}, {sRow, row},
-      {kRed, kPar, kPar},
+      {kRed, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         return {arith::MaximumFOp::create(nb2, l2, a[0], a[1])};
       })[0];
   Value w = buildGeneric(
       b, loc, ValueRange{m, mMax},
       ValueRange{emptyTile(
-          b, loc, {b.getIndexAttr(splits), rowSizes[0], rowSizes[1]}, f32)},
-      {sRow, row, sRow}, {kPar, kPar, kPar},
+          b, loc,
+          {b.getIndexAttr(splits), rowSizes[0], rowSizes[1], rowSizes[2]},
+          f32)},
+      {sRow, row, sRow}, {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value x = arith::SubFOp::create(nb2, l2, a[0], safeMax(nb2, l2, a[1]));
         return {math::ExpOp::create(nb2, l2, x)};
@@ -317,17 +407,17 @@ Value FlashAttention::combine(OpBuilder &b, Location loc, Value partials) {
   Value lSum = buildGeneric(
       b, loc, ValueRange{l, w},
       ValueRange{filledTile(b, loc, rowSizes, f32, 0.0)}, {sRow, sRow, row},
-      {kRed, kPar, kPar},
+      {kRed, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value x = arith::MulFOp::create(nb2, l2, a[0], a[1]);
         return {arith::AddFOp::create(nb2, l2, a[2], x)};
       })[0];
-  // Loops (s, h, r, d): the weighted sum of the accumulators.
+  // Loops (s, h, g, r, d): the weighted sum of the accumulators.
   Value accSum = buildGeneric(
       b, loc, ValueRange{acc, w},
       ValueRange{filledTile(b, loc, outSizes, f32, 0.0)},
-      {map(4, {0, 1, 2, 3}), map(4, {0, 1, 2}), map(4, {1, 2, 3})},
-      {kRed, kPar, kPar, kPar},
+      {map(5, {0, 1, 2, 3, 4}), map(5, {0, 1, 2, 3}), map(5, {1, 2, 3, 4})},
+      {kRed, kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value x = arith::MulFOp::create(nb2, l2, a[0], a[1]);
         return {arith::AddFOp::create(nb2, l2, a[2], x)};
@@ -337,8 +427,8 @@ Value FlashAttention::combine(OpBuilder &b, Location loc, Value partials) {
   return buildGeneric(
       b, loc, ValueRange{accSum, lSum},
       ValueRange{emptyTile(b, loc, outSizes, resElem)},
-      {map(3, {0, 1, 2}), map(3, {0, 1}), map(3, {0, 1, 2})},
-      {kPar, kPar, kPar},
+      {map(4, {0, 1, 2, 3}), map(4, {0, 1, 2}), map(4, {0, 1, 2, 3})},
+      {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value x = arith::DivFOp::create(nb2, l2, a[0], a[1]);
         return {castFloat(nb2, l2, x, resElem)};
@@ -346,54 +436,48 @@ Value FlashAttention::combine(OpBuilder &b, Location loc, Value partials) {
 }
 
 SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
-                                               Value b0, Value nb, Value q0,
-                                               Value nq, Value qt, Value k0,
-                                               Value nk, ValueRange carried) {
+                                               Value nb, Value q0, Value nq,
+                                               Value qt, Value k0, Value kt,
+                                               Value vt, SoftmaxState state) {
   Type f32 = b.getF32Type();
-  OpFoldResult zero = b.getIndexAttr(0);
-  Value m = carried[0], l = carried[1], acc = carried[2];
-  Value kt =
-      sliceOf(b, loc, kc, {b0, k0, zero}, {nb, nk, b.getIndexAttr(dims.qkDim)});
-  // Latent form: vc is kc, and the value tile its first Dv columns.
-  Value vt =
-      sliceOf(b, loc, vc, {b0, k0, zero}, {nb, nk, b.getIndexAttr(dims.vDim)});
-  SmallVector<OpFoldResult> rowSizes = {nb, nq};
-  SmallVector<OpFoldResult> scoreSizes = {nb, nq, nk};
-  SmallVector<OpFoldResult> outSizes = {nb, nq, b.getIndexAttr(dims.vDim)};
-  AffineMap id2 = map(2, {0, 1}), id3 = map(3, {0, 1, 2}),
-            row3 = map(3, {0, 1});
+  Value m = state.m, l = state.l, acc = state.acc;
+  Value nk = tensor::DimOp::create(b, loc, kt, 1);
+  SmallVector<OpFoldResult> rowSizes = blockSizes(b, nb, nq);
+  SmallVector<OpFoldResult> scoreSizes = {nb, b.getIndexAttr(group), nq, nk};
+  // Loops (b, g, i[, j or c]): rows are (KV head, query head, query).
+  AffineMap id3 = map(3, {0, 1, 2}), id4 = map(4, {0, 1, 2, 3}),
+            row4 = map(4, {0, 1, 2});
 
-  // s = q k^T. Loops (b, i, j, d).
+  // s = q k^T. Loops (b, g, i, j, d).
   Value s = buildGeneric(
       b, loc, ValueRange{qt, kt},
       ValueRange{filledTile(b, loc, scoreSizes, f32, 0.0)},
-      {map(4, {0, 1, 3}), map(4, {0, 2, 3}), map(4, {0, 1, 2})},
-      {kPar, kPar, kPar, kRed},
+      {map(5, {0, 1, 2, 4}), map(5, {0, 3, 4}), map(5, {0, 1, 2, 3})},
+      {kPar, kPar, kPar, kPar, kRed},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value p = arith::MulFOp::create(nb2, l2, castFloat(nb2, l2, a[0], f32),
                                         castFloat(nb2, l2, a[1], f32));
         return {arith::AddFOp::create(nb2, l2, a[2], p)};
       })[0];
 
-  // logits = scale * s, -inf where masked. Row r = q0 + i is query index
-  // r % Sq at position Skv - Sq + r % Sq; key j0 + j is visible iff it is
-  // at most that position (and within the window).
+  // logits = scale * s, -inf where masked. Query q0 + i is at position
+  // Skv - Sq + q0 + i; key k0 + j is visible iff it is at most that
+  // position (and within the window).
   Value logits = buildGeneric(
       b, loc, ValueRange{s}, ValueRange{emptyTile(b, loc, scoreSizes, f32)},
-      {id3, id3}, {kPar, kPar, kPar},
+      {id4, id4}, {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value x =
             arith::MulFOp::create(nb2, l2, a[0], f32Const(nb2, l2, scale));
         if (!causal)
           return {x};
-        Value r = arith::AddIOp::create(nb2, l2, q0,
-                                        linalg::IndexOp::create(nb2, l2, 1));
         Value pos = arith::AddIOp::create(
             nb2, l2,
-            arith::RemUIOp::create(nb2, l2, r, idx(nb2, l2, dims.qLen)),
+            arith::AddIOp::create(nb2, l2, q0,
+                                  linalg::IndexOp::create(nb2, l2, 2)),
             idx(nb2, l2, dims.kvLen - dims.qLen));
         Value j = arith::AddIOp::create(nb2, l2, k0,
-                                        linalg::IndexOp::create(nb2, l2, 2));
+                                        linalg::IndexOp::create(nb2, l2, 3));
         Value visible =
             arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sle, j, pos);
         if (window) {
@@ -409,23 +493,23 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
   // m' = max(m, rowmax(logits)), in a new tensor: m is read again below.
   Value rowMax = buildGeneric(
       b, loc, ValueRange{logits},
-      ValueRange{filledTile(b, loc, rowSizes, f32, kNegInf)}, {id3, row3},
-      {kPar, kPar, kRed},
+      ValueRange{filledTile(b, loc, rowSizes, f32, kNegInf)}, {id4, row4},
+      {kPar, kPar, kPar, kRed},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         return {arith::MaximumFOp::create(nb2, l2, a[0], a[1])};
       })[0];
   Value mNew = buildGeneric(
       b, loc, ValueRange{m, rowMax},
-      ValueRange{emptyTile(b, loc, rowSizes, f32)}, {id2, id2, id2},
-      {kPar, kPar},
+      ValueRange{emptyTile(b, loc, rowSizes, f32)}, {id3, id3, id3},
+      {kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         return {arith::MaximumFOp::create(nb2, l2, a[0], a[1])};
       })[0];
   // p = exp(logits - m').
   Value p = buildGeneric(
       b, loc, ValueRange{logits, mNew},
-      ValueRange{emptyTile(b, loc, scoreSizes, f32)}, {id3, row3, id3},
-      {kPar, kPar, kPar},
+      ValueRange{emptyTile(b, loc, scoreSizes, f32)}, {id4, row4, id4},
+      {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value x = arith::SubFOp::create(nb2, l2, a[0], safeMax(nb2, l2, a[1]));
         return {math::ExpOp::create(nb2, l2, x)};
@@ -433,7 +517,7 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
   // alpha = exp(m - m'), the rescaling of what was accumulated so far.
   Value alpha = buildGeneric(
       b, loc, ValueRange{m, mNew}, ValueRange{emptyTile(b, loc, rowSizes, f32)},
-      {id2, id2, id2}, {kPar, kPar},
+      {id3, id3, id3}, {kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value x = arith::SubFOp::create(nb2, l2, a[0], safeMax(nb2, l2, a[1]));
         return {math::ExpOp::create(nb2, l2, x)};
@@ -447,20 +531,21 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
   };
   // l' = l * alpha + rowsum(p).
   Value lScaled = buildGeneric(b, loc, ValueRange{alpha}, ValueRange{l},
-                               {id2, id2}, {kPar, kPar}, scaleBy)[0];
+                               {id3, id3}, {kPar, kPar, kPar}, scaleBy)[0];
   Value lNew = buildGeneric(
-      b, loc, ValueRange{p}, ValueRange{lScaled}, {id3, row3},
-      {kPar, kPar, kRed},
+      b, loc, ValueRange{p}, ValueRange{lScaled}, {id4, row4},
+      {kPar, kPar, kPar, kRed},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         return {arith::AddFOp::create(nb2, l2, a[1], a[0])};
       })[0];
-  // acc' = acc * alpha + p v. Loops (b, i, c, j).
-  Value accScaled = buildGeneric(b, loc, ValueRange{alpha}, ValueRange{acc},
-                                 {row3, id3}, {kPar, kPar, kPar}, scaleBy)[0];
+  // acc' = acc * alpha + p v. Loops (b, g, i, c, j).
+  Value accScaled =
+      buildGeneric(b, loc, ValueRange{alpha}, ValueRange{acc}, {row4, id4},
+                   {kPar, kPar, kPar, kPar}, scaleBy)[0];
   Value accNew = buildGeneric(
       b, loc, ValueRange{p, vt}, ValueRange{accScaled},
-      {map(4, {0, 1, 3}), map(4, {0, 3, 2}), map(4, {0, 1, 2})},
-      {kPar, kPar, kPar, kRed},
+      {map(5, {0, 1, 2, 4}), map(5, {0, 4, 3}), map(5, {0, 1, 2, 3})},
+      {kPar, kPar, kPar, kPar, kRed},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value x =
             arith::MulFOp::create(nb2, l2, a[0], castFloat(nb2, l2, a[1], f32));
@@ -475,7 +560,7 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
 LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
                                              KernelOp kernel, TilingAttr tiling,
                                              int64_t kvSplits, bool gpuBlocks) {
-  if (tiling.getTile().size() != 4)
+  if (tiling.getTile().size() != 5)
     return failure();
   SmallVector<AttentionOp> attentions(
       kernel.getBodyBlock().getOps<AttentionOp>());

@@ -85,7 +85,7 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     |---|---|
     | `gemm` | batch, M, N, K |
     | `gated_mlp`, `moe_ffn` | M (tokens per expert), F (FFN width), D (model width) |
-    | `attention`, `mla_absorbed` | batch x KV heads, query rows (query heads of a KV head x query length), KV length, head dim |
+    | `attention`, `mla_absorbed` | batch x KV heads, query length (a block holds the query heads of its KV head), KV length, head dim, query length again: the sub-tile loop (a block stays on chip while each K/V tile streams past it in sub-tiles; sub-tile = block: none) |
     | `stream`, `copy` | rows, columns |
 
     `buffers` is the number of SRAM buffers per streamed operand (2: double
