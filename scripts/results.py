@@ -278,6 +278,9 @@ def q1_answer(facts):
     tgt = target(rep["gpu"]["name"])
     l2_ns = big["onchip_bytes"] / tgt["gpu"]["l2_bandwidth_bytes_per_s"] * 1e9
     real, rr = facts["tpu-v7-gb300"]
+    rsk = [rr[k] for k in skinny]
+    one = func(real, "gemm_1x7168x7168")["rows"][0]
+    one_floor = one["tpu"]["compute_ns"] / one["tpu"]["memory_ns"]
     odd = func(real, "gemm_4097x4097x4097")["rows"][0]
     even = func(real, "gemm_4096x4096x4096")["rows"][0]
     wins = sum(r < 1 for r in ratios.values())
@@ -304,11 +307,19 @@ def q1_answer(facts):
         " GB: what the hardware's L2 keeps under that order is about what the "
         "compiler's SRAM plan keeps. Small GEMMs (512^3) are "
         "overhead-bound on both; the GPU-like side pays its launch on each. "
-        f"Skinny decode-like GEMMs (M <= 64) are HBM-bound and even "
-        f"(TPU/GPU {min(sk):.2f}..{max(sk):.2f}): the TPU-like side pads "
-        "M = 1 to 8 sublanes (`TPU pad` 7.00) but the padding is hidden "
-        "under the weight stream, so it costs nothing; padding only costs "
-        "when a kernel is compute-bound. The awkward sizes show where it "
+        f"Skinny decode-like GEMMs (M <= 64) are HBM-bound on both "
+        f"(TPU/GPU {min(sk):.2f}..{max(sk):.2f} on the same silicon, "
+        f"{min(rsk):.2f}..{max(rsk):.2f} tpu-v7/gb300): the TPU-like "
+        "matrix unit streams at least its width of rows per held weight "
+        "block, so M = 1 executes "
+        f"{one['tpu']['padded_flops'] / one['tpu']['items'][0]['matrix_flops']:.0f}x"
+        " its FLOPs on tpu-v7 (`TPU pad`, docs/cost-model-tpu.md, "
+        "\"Matrix unit\"). Under bf16 weights that floor still fits under "
+        "the weight stream, but on tpu-v7 it takes "
+        f"{pct(one_floor)} of the weight-read time and leaves the tile "
+        "pipeline no slack to hide its fill and grid-step overhead; padding "
+        "costs time once a kernel's compute reaches its memory time. The "
+        "awkward sizes show where it "
         "does: on tpu-v7 (256-wide matrix unit) 4097^3 pays "
         f"{odd['tpu']['padding_flops'] / odd['tpu']['items'][0]['matrix_flops']:.2f}"
         " of its FLOPs in padding and takes "
@@ -323,7 +334,7 @@ def q1_answer(facts):
         "architect's lever on the GPU-like side is L2 bandwidth and "
         "multicast (how many SMs one L2 read can feed), not the cache's "
         "capacity; on the TPU-like side it is the matrix-unit width, which "
-        "awkward shapes pay for.",
+        "awkward shapes and few-row products pay for.",
         "",
         "*Where the model is weak:* the GPU-like side's large-GEMM time "
         "rests on the L2 bandwidth in the target file, the most uncertain "
@@ -582,10 +593,14 @@ def q3_answer(res):
         return min(v), max(v)
     lo, hi = BATCHES[0], BATCHES[-1]
     l1, lh = res[("llama-3-8b", lo, "cost")], res[("llama-3-8b", hi, "cost")]
-    # The TPU-like kernel with the most overhead (x calls) at the largest
-    # batch: where the static schedule stops being bandwidth-bound.
-    worst = max(((calls * r["tpu"]["overhead_ns"], r) for calls, r in
-                 kernel_rows(lh) if r["tpu"]), key=lambda x: x[0])[1]["tpu"]
+    # The TPU-like kernel with the most time beyond its HBM time (x calls)
+    # at the largest batch: where the static schedule stops being
+    # bandwidth-bound.
+    worst = max(((calls * (r["tpu"]["time_ns"] - r["tpu"]["memory_ns"]), r)
+                 for calls, r in kernel_rows(lh) if r["tpu"]),
+                key=lambda x: x[0])[1]["tpu"]
+    llama = json.load(open(f"{CFG}/llama-3-8b.json"))
+    group = llama["num_attention_heads"] // llama["num_key_value_heads"]
     gains = [gain(m, b, s) for m in DECODE_MODELS for b in BATCHES
              for s in ("tpu", "gpu")]
     tm, gm = memfrac("tpu"), memfrac("gpu")
@@ -615,13 +630,17 @@ def q3_answer(res):
         "has none (one static program): at llama-3-8b batch "
         f"{lo} tpu-v7 takes {t1 / g1:.2f}x gb300's time with "
         f"{bw[0] / bw[1]:.2f}x its HBM bandwidth. At large "
-        "batches the TPU-like side falls behind for another reason: its "
-        f"`{worst['label']}` (tile {worst['tile']}) spends "
-        f"{pct(worst['overhead_ns'] / worst['time_ns'])} of its "
-        f"{us(worst['time_ns']):.0f} us in overhead at llama-3-8b batch "
-        f"{hi} (the tile loop's fill, drain, DMA setup and grid-step "
-        "overhead, docs/cost-model-tpu.md), which the GPU-like model does "
-        "not charge (its blocks overlap in waves). Cross-op fusion is worth "
+        "batches the TPU-like side falls behind: its "
+        f"`{worst['label']}` (tile {worst['tile']}) takes "
+        f"{us(worst['time_ns']):.0f} us at llama-3-8b batch {hi} against "
+        f"{us(worst['memory_ns']):.0f} us of HBM time "
+        f"(`{worst['bound']}`-bound: {us(worst['compute_ns']):.0f} us on "
+        f"the units, {us(worst['overhead_ns']):.0f} us of fill, drain, DMA "
+        "setup and grid-step overhead, docs/cost-model-tpu.md). Decode "
+        f"attention multiplies the {group} query rows of a KV head by each "
+        "K/V tile, far fewer than the 256 rows the matrix unit streams per "
+        "held block; the GPU-like model charges neither that width nor the "
+        "fill (its blocks overlap in waves). Cross-op fusion is worth "
         f"{min(gains):.2f}x..{max(gains):.2f}x over `--fusion=none` "
         f"(llama-3-8b at batch {lo}: {gain('llama-3-8b', lo, 'tpu'):.2f}x "
         f"TPU-like, {gain('llama-3-8b', lo, 'gpu'):.2f}x GPU-like): it "
@@ -878,8 +897,12 @@ def q5_answer(cmp, bill):
         return f["calls"] * side(f, s)["time_ns"] / side(cmp[p]["total"],
                                                           s)["time_ns"]
     pre, dec = cmp["prefill"], cmp["decode"]
-    ffn = next(r for r in func(pre, "deepseek_moe_layer")["rows"]
-               if r["tpu"]["label"].startswith("moe_ffn"))["tpu"]
+    def expert_ffn(c):
+        return next(r for r in func(c, "deepseek_moe_layer")["rows"]
+                    if r["tpu"]["label"].startswith("moe_ffn"))["tpu"]
+    ffn, dffn = expert_ffn(pre), expert_ffn(dec)
+    # Tokens per expert of the static decode plan: the moe_ffn tile's M.
+    dec_tokens = int(dffn["tile"].split("x")[0])
     ridge = pre["tpu"]["peak_bf16_flop_per_s"] / pre["tpu"][
         "hbm_bandwidth_bytes_per_s"]
     fp8 = bill[("decode", "fp8", "gb300")]
@@ -892,18 +915,27 @@ def q5_answer(cmp, bill):
         "@model). Within an MoE layer the expert "
         f"FFN dominates: prefill {top('prefill', 0)} (TPU-like), "
         f"{top('prefill', 1)} (GPU-like); decode {top('decode', 0)} / "
-        f"{top('decode', 1)}. Even prefill of 4K tokens is mostly "
-        "memory-bound: uniform routing gives each of 256 experts only "
-        f"T k / E = {4096 * K // E} tokens, so the expert FFN's modelled "
-        "intensity is "
+        f"{top('decode', 1)}. By intensity the expert FFN is memory-bound: "
+        "uniform routing gives each of 256 experts only "
+        f"T k / E = {4096 * K // E} tokens at prefill ({dec_tokens} at "
+        "decode batch 64), so its modelled intensity at prefill is "
         f"{ffn['flops'] / hbm(ffn):.0f} FLOP/B, below tpu-v7's ridge of "
-        f"{ridge:.0f}; on the TPU-like side "
-        f"{pct(time_by_bound(pre, 0)['memory'])} of prefill kernel time is "
-        "in memory-bound kernels (attention and the projections are the "
-        "compute-bound part), and decode at batch 64 is "
-        f"{pct(time_by_bound(dec, 0)['memory'])} memory-bound, streaming "
-        f"{hbm(dec['total']['tpu']) / 1e9:.0f} GB of (almost all) expert "
-        f"weights per step. The step takes "
+        f"{ridge:.0f}, and the GPU-like side prices it so "
+        f"({pct(time_by_bound(pre, 1)['memory'])} of prefill and "
+        f"{pct(time_by_bound(dec, 1)['memory'])} of decode kernel time in "
+        "memory-bound kernels). The TPU-like side is compute-bound instead "
+        f"({pct(time_by_bound(pre, 0)['compute'])} of prefill and "
+        f"{pct(time_by_bound(dec, 0)['compute'])} of decode kernel time): "
+        "its 256-wide matrix unit holds each weight block for only the "
+        "expert's tokens, and a held block costs at least 256 rows of "
+        "streaming (docs/cost-model-tpu.md, \"Matrix unit\"), so the "
+        "decode expert FFN executes "
+        f"{dffn['padded_flops'] / dffn['flops']:.0f}x its useful FLOPs "
+        f"(prefill: {ffn['padded_flops'] / ffn['flops']:.1f}x); with fp8 "
+        "weights multiplied at the bf16 rate that floor outlasts the "
+        f"weight stream ({hbm(dec['total']['tpu']) / 1e9:.0f} GB per decode "
+        "step, almost all expert "
+        f"weights). The step takes "
         f"{pre['total']['tpu']['time_ns'] / 1e6:.0f} / "
         f"{pre['total']['gpu']['time_ns'] / 1e6:.0f} ms (prefill) and "
         f"{dec['total']['tpu']['time_ns'] / 1e6:.0f} / "
@@ -914,20 +946,20 @@ def q5_answer(cmp, bill):
         f"(bf16: {bill[('decode', 'bf16', 'gb300')]['min_chips']}; tpu-v7: "
         f"{bill[('decode', 'fp8', 'tpu-v7')]['min_chips']} with fp8); the "
         "KV cache and activations are small next to the weights, so "
-        "capacity decides the chip count, and the MoE's low intensity says "
-        "the experts want more tokens per expert (larger batches, expert "
-        "parallelism) rather than more FLOP/s.",
+        "capacity decides the chip count, and the MoE's few tokens per "
+        "expert say the experts want more tokens each (larger batches, "
+        "expert parallelism) rather than more FLOP/s, the more so on a wide "
+        "matrix unit.",
         "",
         "*Where the model is weak:* single-chip times for a model that "
         "needs several chips (no tensor or expert parallelism, no "
         "chip-to-chip links yet), so these are lower bounds without the "
         "all-to-all; the MoE layer is priced under a uniform expert load "
-        "(question 4 shows skew); fp8 x bf16 matmuls run at the bf16 rate; "
-        "on the GPU-like side "
-        f"{pct(time_by_bound(pre, 1)['memory'])} of prefill kernel time is "
-        "in memory-bound kernels (TPU-like: "
-        f"{pct(time_by_bound(pre, 0)['memory'])}): the expert FFN is "
-        "memory-bound on both, and the GPU-like attention kernels are bound "
+        "(question 4 shows skew); fp8 x bf16 matmuls run at the bf16 rate "
+        "(fp8 activations would halve the TPU-like floor above); that the "
+        "matrix unit loads a held block through one 256-wide edge is "
+        "assumed from the TPU v1 design, not measured on tpu-v7; the "
+        "GPU-like attention kernels are bound "
         "by the L2 bandwidth, the uncertain number of question 1."])
 
 

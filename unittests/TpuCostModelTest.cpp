@@ -187,3 +187,29 @@ TEST_F(TpuCostModelTest, QueryBlocksReadKVOnceAndComputeInSubTiles) {
   // A block of the whole sequence may end in a short sub-tile.
   EXPECT_TRUE(getTpuPhaseCost(k, {1, 1024, 256, 128, 384}, 2, p));
 }
+
+TEST_F(TpuCostModelTest, FewRowsPayTheMatrixUnitWidth) {
+  // tpu-v5e's 128 x 128 array streams at least 128 rows per held block:
+  // a 1-row GEMM costs the time of 128 rows, a 256-row one its own rows.
+  TpuParams p = params("tpu-v5e");
+  std::optional<TpuCost> one =
+      getTpuPhaseCost(gemm(1, 1024, 1024), {1, 1, 1024, 1024}, 2, p);
+  std::optional<TpuCost> many =
+      getTpuPhaseCost(gemm(256, 1024, 1024), {1, 256, 1024, 1024}, 2, p);
+  ASSERT_TRUE(one && many);
+  EXPECT_EQ(one->paddedMatrixFlops.value(), uint64_t(2) * 128 * 1024 * 1024);
+  EXPECT_EQ(many->paddedMatrixFlops.value(), uint64_t(2) * 256 * 1024 * 1024);
+  // 40 rows: padded to 40 (sublanes), floored at 128; holding the 40-row
+  // operand instead streams 1024 columns through one 128-wide block: the
+  // same 2 x 128 x 1024 x 1024.
+  std::optional<TpuCost> forty =
+      getTpuPhaseCost(gemm(40, 1024, 1024), {1, 40, 1024, 1024}, 2, p);
+  ASSERT_TRUE(forty);
+  EXPECT_EQ(forty->paddedMatrixFlops.value(), uint64_t(2) * 128 * 1024 * 1024);
+  // Wide rows, narrow N: holding the [M x K] operand is cheaper. M = 1024,
+  // N = 8: 2 x 1024 (K) x min(128 x 1024, 1024 x 128).
+  std::optional<TpuCost> narrow =
+      getTpuPhaseCost(gemm(1024, 8, 1024), {1, 1024, 8, 1024}, 2, p);
+  ASSERT_TRUE(narrow);
+  EXPECT_EQ(narrow->paddedMatrixFlops.value(), uint64_t(2) * 1024 * 128 * 1024);
+}

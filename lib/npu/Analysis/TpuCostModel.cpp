@@ -69,6 +69,36 @@ Count c(int64_t v) { return Count::fromSigned(v); }
 double d(Count v) { return double(v.value()); }
 int64_t pad(int64_t n, int64_t g) { return int64_t(llvm::alignTo(n, g)); }
 
+/// Rows of a loop of n tiled by t as the matrix unit streams them: each
+/// tile's rows padded to the sublanes, and to at least the unit's dim.
+int64_t streamExtent(int64_t n, int64_t t, int64_t sub, int64_t mxu) {
+  auto rows = [&](int64_t r) { return r ? std::max(pad(r, sub), mxu) : 0; };
+  return (n / t) * rows(t) + rows(n % t);
+}
+
+/// One (loop, tile) pair of a matrix product's dimension.
+struct Dim {
+  int64_t n, t;
+};
+
+/// The matrix-unit time of the product [M x K] x [K x N], tiled, as FLOPs
+/// at the peak rate. The unit is weight-stationary: it holds a mxu x mxu
+/// block of one operand and streams the other's rows through it; loading
+/// the next block (mxu cycles) overlaps the current stream only if that
+/// stream is at least mxu rows long, so a block costs max(rows, mxu) cycles
+/// (docs/cost-model-tpu.md, "Matrix unit"). The compiler holds whichever
+/// operand makes the product cheaper.
+Count matrixPassFlops(Dim m, Dim k, Dim n, int64_t sub, int64_t mxu) {
+  Count padK = c(paddedExtent(k.n, k.t, mxu));
+  Count holdB = padK * c(paddedExtent(n.n, n.t, mxu)) *
+                c(streamExtent(m.n, m.t, sub, mxu));
+  Count holdA = padK * c(paddedExtent(m.n, m.t, mxu)) *
+                c(streamExtent(n.n, n.t, sub, mxu));
+  if (holdB.isOverflow() || holdA.isOverflow())
+    return Count::overflowed();
+  return c(2) * std::min(holdB.value(), holdA.value());
+}
+
 /// What one loop nest does in total, before it is spread over steps.
 struct LoopTotals {
   int64_t parallelTiles = 1; ///< independent tiles, split over the cores
@@ -114,9 +144,8 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
     l.writeBytes = c(b) * c(m) * c(n) * c(k.outBytes);
     l.writeTransfers = c(l.parallelTiles);
   }
-  l.paddedMatrixFlops = c(2) * c(b) * c(paddedExtent(m, t[1], sub)) *
-                        c(paddedExtent(n, t[2], mxu)) *
-                        c(paddedExtent(kk, t[3], mxu));
+  l.paddedMatrixFlops =
+      c(b) * matrixPassFlops({m, t[1]}, {kk, t[3]}, {n, t[2]}, sub, mxu);
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
   return l;
@@ -150,8 +179,10 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   l.reductionCores = nf;
   l.reductionBytes = c(m) * c(dm) * c(4);
-  l.paddedMatrixFlops = c(6) * c(paddedExtent(m, t[0], sub)) *
-                        c(paddedExtent(f, t[1], mxu)) * c(pad(dm, mxu));
+  // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
+  l.paddedMatrixFlops =
+      c(2) * matrixPassFlops({m, t[0]}, {dm, dm}, {f, t[1]}, sub, mxu) +
+      matrixPassFlops({m, t[0]}, {f, t[1]}, {dm, dm}, sub, mxu);
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
   return l;
@@ -198,8 +229,10 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   // softmax on every score of the tile (masked ones too): scale, running
   // max, subtract, exp, sum; then the rescale of the running output.
   Count computed = c(bh) * c(pairs);
-  l.paddedMatrixFlops = c(2) * computed * c(pad(rowsSub, sub)) *
-                        c(pad(tkv, mxu)) * (c(pad(dqk, mxu)) + c(pad(dv, mxu)));
+  Dim r = {rowsSub, rowsSub};
+  l.paddedMatrixFlops =
+      computed * (matrixPassFlops(r, {dqk, dqk}, {tkv, tkv}, sub, mxu) +
+                  matrixPassFlops(r, {tkv, tkv}, {dv, dv}, sub, mxu));
   l.vectorFlops = computed * c(rowsSub) * (c(4) * c(tkv) + c(dv) + c(3)) +
                   c(bh) * c(k.group) * c(sq) * c(dv);
   l.transcendentalFlops = computed * c(rowsSub) * (c(tkv) + c(1));
