@@ -1,4 +1,4 @@
-// RUN: npu-opt %s --npu-tpu-double-buffer | FileCheck %s
+// RUN: npu-opt %s --split-input-file --npu-tpu-double-buffer | FileCheck %s
 
 // The GEMM of tpu-insert-dma.mlir after that pass: the K loop's operand
 // loads get two VMEM buffers each; the first tile is loaded before the loop,
@@ -67,3 +67,36 @@ module {
   }
 }
 
+
+// -----
+
+// A loop over [%lo, %hi): its trip count is known only at run time (a causal
+// KV range). The first tile's load runs before the loop if the loop runs
+// (lo < hi); each iteration prefetches the next tile into the other buffer
+// if there is one (iv + step < hi), then waits for its own and computes. No
+// epilogue is peeled: the last iteration's prefetch is predicated off.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-SAME: %[[LO:[a-z0-9]+]]: index, %[[HI:[a-z0-9]+]]: index)
+// CHECK: memref.alloc() {{.*}} : memref<2x4x8xf32, #npu.memory_space<vmem>>
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %{{.*}}, %[[HI]] : index
+// CHECK: %[[T0:.*]] = npu.dma_start {{.*}} if %[[RUNS]] :
+// CHECK: scf.for %[[IV:[a-z0-9]+]] = %[[LO]] to %[[HI]] step %c8 iter_args(%[[T:[a-z0-9]+]] = %[[T0]], {{.*}}) -> (!npu.dma_token,
+// CHECK: %[[LAST:.*]] = arith.subi %[[HI]], %{{.*}} : index
+// CHECK: %[[MORE:.*]] = arith.cmpi slt, %[[IV]], %[[LAST]] : index
+// CHECK: %[[TN:.*]] = npu.dma_start {{.*}} if %[[MORE]] :
+// CHECK: npu.dma_wait %[[T]]
+// CHECK-NEXT: linalg.copy
+// CHECK: scf.yield %[[TN]]
+// CHECK-NOT: npu.dma_wait
+// CHECK: return
+func.func @dynamic(%x: memref<4x64xf32, #npu.memory_space<hbm>>, %acc: memref<4x8xf32, #npu.memory_space<vmem>>, %lo: index, %hi: index) {
+  %c8 = arith.constant 8 : index
+  scf.for %k = %lo to %hi step %c8 {
+    %tile = memref.subview %x[0, %k] [4, 8] [1, 1] : memref<4x64xf32, #npu.memory_space<hbm>> to memref<4x8xf32, strided<[64, 1], offset: ?>, #npu.memory_space<hbm>>
+    %buf = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32, #npu.memory_space<vmem>>
+    %t = npu.dma_start %tile, %buf : memref<4x8xf32, strided<[64, 1], offset: ?>, #npu.memory_space<hbm>>, memref<4x8xf32, #npu.memory_space<vmem>>
+    npu.dma_wait %t
+    linalg.copy ins(%buf : memref<4x8xf32, #npu.memory_space<vmem>>) outs(%acc : memref<4x8xf32, #npu.memory_space<vmem>>)
+  }
+  return
+}

@@ -60,17 +60,32 @@ def Npu_DmaStartOp : Op<Npu_Dialect, "dma_start"> {
     of the token. Strided views (tiles of a larger HBM buffer) are allowed:
     a DMA engine walks the strides.
 
+    With `if %p`, the transfer happens only when `%p` is true; otherwise
+    nothing is read or written and the token is complete at once (its wait,
+    if any, returns immediately). `npu-tpu-double-buffer` predicates the
+    prefetch of a loop whose trip count is known only at run time: the
+    prologue's first load runs if the loop runs, and each iteration's
+    prefetch of the next tile if there is a next iteration; the views of a
+    tile that does not exist are made but never accessed.
+
     ```mlir
     %t = npu.dma_start %tile, %buf : memref<32x64xf32, strided<[128, 1], offset: ?>, #npu.memory_space<hbm>>, memref<32x64xf32, #npu.memory_space<vmem>>
     npu.dma_wait %t
+    %u = npu.dma_start %next, %buf1 if %more : memref<?x64xf32, strided<[128, 1], offset: ?>, #npu.memory_space<hbm>>, memref<?x64xf32, #npu.memory_space<vmem>>
     ```
   }];
   let arguments = (ins Arg<AnyMemRef, "copied from", [MemRead]>:$source,
-                       Arg<AnyMemRef, "copied to", [MemWrite]>:$target);
+                       Arg<AnyMemRef, "copied to", [MemWrite]>:$target,
+                       Optional<I1>:$predicate);
   let results = (outs Npu_DmaTokenType:$token);
   let assemblyFormat = [{
-    $source `,` $target attr-dict `:` type($source) `,` type($target)
+    $source `,` $target (`if` $predicate^)? attr-dict `:` type($source) `,` type($target)
   }];
+  let builders = [
+    OpBuilder<(ins "Value":$source, "Value":$target), [{
+      build($_builder, $_state, source, target, /*predicate=*/Value());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -302,8 +302,8 @@ def NpuTpuInsertDma : Pass<"npu-tpu-insert-dma", "ModuleOp"> {
 def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
   let summary = "Prefetch the next tile while computing this one (multi-buffering)";
   let description = [{
-    For each `scf.for` with constant bounds and at least `buffers`
-    iterations whose body starts DMAs HBM -> VMEM into VMEM buffers
+    For each `scf.for` with at least `buffers` iterations (or a trip count
+    known only at run time) whose body starts DMAs HBM -> VMEM into VMEM buffers
     allocated in that body (loads whose source depends only on the
     induction variable and values from outside, and whose source buffer
     the loop does not write):
@@ -318,15 +318,22 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        in flight uses, then waits on tile i's token (carried as an
        `scf.for` iteration argument) and computes on it. A prologue starts
        the first loads, an epilogue finishes the last tiles.
+    3. a loop whose trip count is known only at run time (a causal KV loop:
+       its range depends on the query block) is pipelined the same way
+       without a peeled epilogue: the prologue's loads and each iteration's
+       prefetch get `npu.dma_start ... if %p` (`%p`: the tile exists), so
+       no load runs past the range and a loop of zero or one iteration is
+       still correct. Only a load slice of DMAs and side-effect-free ops
+       (index arithmetic, views) is predicated; another such loop is left
+       as it is.
 
     `buffers` is the `buffers` of the kernel's `#npu.tiling` (the option;
     2: double buffering). Inner loops are pipelined before outer ones. Only
     the loads a loop has in the pass's input are prefetched: the prologue
     DMAs that pipelining an inner loop puts into the body of its parent do
     not make the parent a candidate (a GEMM's N loop is not pipelined for
-    its K loop's first tiles). Loops that do not qualify, including loops
-    whose trip count is not a constant, are left as they are (the DMA is
-    then waited before use, without overlap).
+    its K loop's first tiles). Loops that do not qualify are left as they
+    are (the DMA is then waited before use, without overlap).
 
     ```mlir
     %buf = memref.alloc() : memref<2x32x64xf32, #vmem>

@@ -10,11 +10,13 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::npu {
@@ -94,6 +96,24 @@ SmallVector<DmaStartOp> findPrefetchable(scf::ForOp loop) {
 
 enum class Outcome { Skipped, Pipelined, Failed };
 
+/// Predicates a stage-0 op of a loop whose trip count is known only at run
+/// time (the prologue's loads, and in the loop the prefetch of the next
+/// tile): a DMA gets `pred` as its predicate (and-ed with one it has);
+/// index arithmetic and views need none (a view of a tile that does not
+/// exist is made but never accessed). Anything else cannot be predicated.
+Operation *predicateStageZero(RewriterBase &rewriter, Operation *op,
+                              Value pred) {
+  if (auto dma = dyn_cast<DmaStartOp>(op)) {
+    rewriter.setInsertionPoint(dma);
+    if (Value old = dma.getPredicate())
+      pred = arith::AndIOp::create(rewriter, dma.getLoc(), old, pred);
+    rewriter.modifyOpInPlace(dma,
+                             [&] { dma.getPredicateMutable().assign(pred); });
+    return dma;
+  }
+  return isMemoryEffectFree(op) ? op : nullptr;
+}
+
 /// Pipelines `loop` with `original` (its prefetchable loads before the pass
 /// ran) one stage ahead. Loads that pipelining an inner loop put into this
 /// body (the inner loop's prologue) are not in `original` and are left in
@@ -103,8 +123,12 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
                  ArrayRef<DmaStartOp> original, int64_t buffers) {
   if (original.empty())
     return Outcome::Skipped;
+  // A loop with a run-time trip count (a causal KV range) is pipelined with
+  // predicated prefetches and no peeled epilogue; a static one with fewer
+  // iterations than buffers is left alone.
   std::optional<APInt> trips = loop.getStaticTripCount();
-  if (!trips || trips->getSExtValue() < buffers)
+  bool dynamic = !trips;
+  if (trips && trips->getSExtValue() < buffers)
     return Outcome::Skipped;
   SmallVector<DmaStartOp> loads;
   SmallVector<memref::AllocOp> allocs;
@@ -122,6 +146,20 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
   }
   if (loads.empty())
     return Outcome::Skipped;
+  // Predication covers the loads and pure ops only (the buffers are
+  // hoisted below): a dynamic loop whose load slice holds anything else
+  // stays as it is.
+  if (dynamic) {
+    llvm::SetVector<Operation *> slice;
+    for (DmaStartOp dma : loads)
+      (void)collectSlice(loop, dma, slice);
+    if (llvm::any_of(slice, [&](Operation *op) {
+          auto alloc = dyn_cast<memref::AllocOp>(op);
+          return !isa<DmaStartOp>(op) && !isMemoryEffectFree(op) &&
+                 !(alloc && llvm::is_contained(allocs, alloc));
+        }))
+      return Outcome::Skipped;
+  }
   // One buffer per tile in flight: hoist the allocs and multiply them. The
   // override analysis is skipped: each iteration's DMA writes all of the
   // view its compute reads (the staged tile), so no data is carried.
@@ -155,6 +193,11 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
           if (!slice.contains(&op))
             schedule.push_back({&op, last});
       };
+  if (dynamic) {
+    options.supportDynamicLoops = true;
+    options.peelEpilogue = false;
+    options.predicateFn = predicateStageZero;
+  }
   bool modified = false;
   if (failed(scf::pipelineForLoop(rewriter, loop, options, &modified))) {
     loop.emitError("npu-tpu-double-buffer: software pipelining failed");

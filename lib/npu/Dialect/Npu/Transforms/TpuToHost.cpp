@@ -8,6 +8,7 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 
 namespace mlir::npu {
@@ -26,8 +27,14 @@ struct NpuTpuToHostPass : public npu::impl::NpuTpuToHostBase<NpuTpuToHostPass> {
     module.walk([&](Operation *op) {
       if (auto dma = dyn_cast<DmaStartOp>(op)) {
         b.setInsertionPoint(dma);
+        // A predicated DMA copies only if its predicate holds.
+        if (Value pred = dma.getPredicate()) {
+          auto guard = scf::IfOp::create(b, dma.getLoc(), pred);
+          b.setInsertionPoint(guard.thenBlock()->getTerminator());
+        }
         memref::CopyOp::create(b, dma.getLoc(), dma.getSource(),
                                dma.getTarget());
+        b.setInsertionPoint(dma);
         dma.getToken().replaceAllUsesWith(
             ub::PoisonOp::create(b, dma.getLoc(), dma.getToken().getType()));
         dma.erase();
