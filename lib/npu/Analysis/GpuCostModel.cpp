@@ -5,10 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "npu/Analysis/GpuCostModel.h"
-#include "npu/GpuModel/Cache.h"
+#include "GpuCostModelDetail.h"
 #include "npu/GpuModel/Dispatch.h"
 
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <array>
@@ -18,6 +17,7 @@
 using namespace mlir;
 using namespace mlir::npu;
 using namespace mlir::npu::gpumodel;
+using namespace mlir::npu::gpu_detail;
 
 FailureOr<GpuParams> GpuParams::get(TargetAttr target) {
   GpuTargetAttr g = target.getGpu();
@@ -97,7 +97,6 @@ GpuCost &GpuCost::operator+=(const GpuCost &o) {
 }
 
 namespace {
-Count c(int64_t v) { return Count::fromSigned(v); }
 int64_t pad(int64_t n, int64_t g) { return int64_t(llvm::alignTo(n, g)); }
 
 /// Per-block work and traffic of a phase (averages over the grid).
@@ -108,22 +107,9 @@ struct BlockWork {
   Count minRead, minWrite;
 };
 
-/// Emits the access stream of the blocks of one wave, in lockstep: step t
-/// of every block of the wave, then step t + 1. `emit(block, step)` issues
-/// the block's accesses of that step and returns false when it has none.
-using StepFn = std::function<bool(int64_t block, int64_t step)>;
+} // namespace
 
-bool isAttention(const KernelDesc &k) {
-  return k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
-}
-
-/// A GEMM's output tiles per batch, and the grid launched for them: CUDA
-/// launches whole clusters, so the tile rows and columns are rounded up to
-/// multiples of the cluster sides (the extra blocks have no tile and exit
-/// at once, as CUTLASS pads its grid).
-struct GemmGrid {
-  int64_t rows, cols, launchedRows, launchedCols;
-};
+namespace mlir::npu::gpu_detail {
 GemmGrid getGemmGrid(const KernelDesc &k, ArrayRef<int64_t> t,
                      const GpuLaunch &l) {
   int64_t rows = llvm::divideCeil(k.loops[1], t[1]),
@@ -165,7 +151,7 @@ int64_t clusterSlots(const GpuBlockPlan &plan, const GpuParams &p,
   int64_t cs = launch.clusterBlocks();
   return p.sms * plan.blocksPerSM / cs * cs;
 }
-} // namespace
+} // namespace mlir::npu::gpu_detail
 
 GemmTileIndex mlir::npu::getGemmTileAt(int64_t blk, int64_t nm, int64_t nn,
                                        const GpuLaunch &l) {
@@ -263,208 +249,7 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
   return plan;
 }
 
-namespace {
-/// The L2 simulation of a phase: HBM bytes read and written and the hit
-/// rate over the requested bytes. Simulates at most `kMaxWaves` waves and
-/// extrapolates the last one to the rest; merges consecutive steps and
-/// samples sets so that about kLineBudget lines are simulated whatever the
-/// problem size.
-struct L2Result {
-  double hbmRead = 0, hbmWrite = 0, hitRate = 0;
-  uint64_t simulatedLines = 0;
-};
-constexpr int64_t kMaxWaves = 3;
-constexpr double kLineBudget = double(1 << 21);
-
-std::optional<L2Result> simulateL2(const KernelDesc &k, ArrayRef<int64_t> t,
-                                   const GpuBlockPlan &plan, const GpuParams &p,
-                                   double l2BytesPerBlock,
-                                   const GpuLaunch &launch) {
-  int64_t slots = clusterSlots(plan, p, launch);
-  int64_t waves = llvm::divideCeil(plan.blocks, slots);
-  int64_t simWaves = std::min(waves, kMaxWaves);
-  double lines = double(std::min(plan.blocks, simWaves * slots)) *
-                 l2BytesPerBlock / double(p.l2LineBytes);
-  CacheConfig cfg;
-  cfg.sizeBytes = p.l2Bytes;
-  cfg.lineBytes = p.l2LineBytes;
-  cfg.ways = p.l2Ways;
-  // GPU L2s keep per-sector byte masks: a store allocates the line without
-  // reading it from HBM (a kernel's output is written whole).
-  cfg.fetchOnWriteMiss = false;
-  uint64_t sets = cfg.numSets();
-  uint64_t sample = 1;
-  while (lines / double(sample) > kLineBudget && sample * 2 <= sets / 16)
-    sample *= 2;
-  llvm::Expected<Cache> cacheOr = Cache::create(cfg, sample, /*seed=*/1);
-  if (!cacheOr) {
-    llvm::consumeError(cacheOr.takeError());
-    return std::nullopt;
-  }
-  Cache &cache = *cacheOr;
-
-  // Address layout: each operand in its own region (2^44 bytes apart, so
-  // regions never alias). Real L2s hash addresses over slices and sets; the
-  // simulator indexes sets by line modulo the set count, so each matrix
-  // row is shifted by a hashed number of lines within a pad of one set span
-  // (rows stay disjoint): power-of-two row strides then do not pile onto a
-  // few sets, as they do not on the hardware.
-  uint64_t region = uint64_t(1) << 44;
-  uint64_t aBase = 0, bBase = region, cBase = 2 * region;
-  uint64_t span = sets * cfg.lineBytes;
-  auto rowAddr = [span, sets, line = cfg.lineBytes](uint64_t base, uint64_t row,
-                                                    uint64_t rowBytes) {
-    uint64_t h = (row + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 31;
-    return base + row * (rowBytes + span) + (h % sets) * line;
-  };
-  // Steps are merged `merge` at a time when the call count would be large.
-  int64_t merge = 1;
-  StepFn step;
-  std::function<void(int64_t)> finish;
-  int64_t maxSteps = 0;
-  if (k.kind == KernelKind::Gemm) {
-    int64_t m = k.loops[1], n = k.loops[2], kk = k.loops[3];
-    int64_t bm = t[1], bn = t[2], bk = t[3];
-    // The launch order runs over the grid padded to whole clusters.
-    auto [nm, nn, nmL, nnL] = getGemmGrid(k, t, launch);
-    int64_t ksteps = llvm::divideCeil(kk, bk);
-    double calls = double(std::min(plan.blocks, simWaves * slots)) *
-                   double(ksteps) * double(bm + bn);
-    merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
-    maxSteps = llvm::divideCeil(ksteps, merge);
-    // B is [N, K] (an nn.Linear weight, rows of K contiguous), A is [M, K].
-    // With TMA multicast, one block of each cluster row reads the row's A
-    // tile for all of them, one of each cluster column the B tile.
-    step = [=, &cache](int64_t blk, int64_t s) {
-      auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
-      if (s >= maxSteps || mi >= nm || ni >= nn)
-        return false;
-      int64_t k0 = s * merge * bk, kw = std::min(kk - k0, merge * bk);
-      if (ni % launch.clusterN == 0)
-        for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
-          cache.read(rowAddr(aBase, b * m + r, kk * k.lhsBytes) +
-                         uint64_t(k0 * k.lhsBytes),
-                     uint64_t(kw * k.lhsBytes));
-      int64_t bb = k.rhsBatched ? b : 0;
-      if (mi % launch.clusterM == 0)
-        for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
-          cache.read(rowAddr(bBase, bb * n + r, kk * k.rhsBytes) +
-                         uint64_t(k0 * k.rhsBytes),
-                     uint64_t(kw * k.rhsBytes));
-      return true;
-    };
-    finish = [=, &cache](int64_t blk) {
-      auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
-      if (mi >= nm || ni >= nn)
-        return;
-      int64_t w = std::min(n - ni * bn, bn);
-      for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
-        cache.write(rowAddr(cBase, b * m + r, n * k.outBytes) +
-                        uint64_t(ni * bn * k.outBytes),
-                    uint64_t(w * k.outBytes));
-    };
-  } else {
-    // Attention: block = (query head, query tile), query tile fastest, so
-    // consecutive blocks share the K/V of their head.
-    int64_t sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3];
-    int64_t tq = t[1], tkv = t[2], nq = llvm::divideCeil(sq, tq);
-    int64_t kvWidth = dqk + (k.latent ? 0 : k.vDim);
-    int64_t nkv = llvm::divideCeil(skv, tkv);
-    double calls =
-        double(std::min(plan.blocks, simWaves * slots)) * double(nkv) * 2;
-    merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
-    maxSteps = llvm::divideCeil(nkv, merge) + 1;
-    int64_t hb = plan.headsPerBlock, chunks = k.group / hb;
-    // Split KV: the kvSplits blocks of a query tile are consecutive, each
-    // with an equal part of its KV tiles; the last writes the output (the
-    // small f32 partials are not simulated).
-    int64_t splits = launch.kvSplits;
-    auto splitRange = [=](int64_t blk) {
-      auto [first, last] = visibleKvTiles(k, t, blk / splits % nq);
-      int64_t per = llvm::divideCeil(last - first + 1, splits);
-      int64_t f = first + blk % splits * per;
-      return std::make_pair(f, std::min(last, f + per - 1));
-    };
-    step = [=, &cache](int64_t launched, int64_t s) {
-      int64_t blk = launched / splits;
-      int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
-              kvh = blk / (nq * chunks);
-      auto [first, last] = splitRange(launched);
-      if (s == 0) {
-        // The query rows of the block's heads (head-major, positions inner).
-        int64_t h0 = kvh * k.group + chunk * hb;
-        for (int64_t h = h0; h < h0 + hb; ++h)
-          cache.read(aBase + uint64_t((h * sq + qi * tq) * dqk) * k.lhsBytes,
-                     uint64_t(std::min(tq, sq - qi * tq) * dqk * k.lhsBytes));
-        return true;
-      }
-      int64_t j0 = first + (s - 1) * merge;
-      if (j0 > last)
-        return false;
-      int64_t rows = std::min((last + 1 - j0) * tkv, merge * tkv);
-      rows = std::min(rows, skv - j0 * tkv);
-      uint64_t base = uint64_t((kvh * skv + j0 * tkv) * kvWidth) * k.rhsBytes;
-      cache.read(bBase + base, uint64_t(rows * kvWidth * k.rhsBytes));
-      return true;
-    };
-    finish = [=, &cache](int64_t launched) {
-      if (launched % splits != splits - 1)
-        return;
-      int64_t blk = launched / splits;
-      int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
-              kvh = blk / (nq * chunks);
-      int64_t h0 = kvh * k.group + chunk * hb;
-      for (int64_t h = h0; h < h0 + hb; ++h)
-        cache.write(cBase + uint64_t((h * sq + qi * tq) * k.vDim) * k.outBytes,
-                    uint64_t(std::min(tq, sq - qi * tq) * k.vDim * k.outBytes));
-    };
-  }
-
-  for (int64_t w = 0; w < simWaves; ++w) {
-    int64_t b0 = w * slots, b1 = std::min(plan.blocks, b0 + slots);
-    for (int64_t s = 0; s <= maxSteps; ++s) {
-      bool any = false;
-      for (int64_t blk = b0; blk < b1; ++blk)
-        any |= step(blk, s);
-      if (!any)
-        break;
-    }
-    for (int64_t blk = b0; blk < b1; ++blk)
-      finish(blk);
-  }
-  // Dirty lines still in L2 are written back eventually.
-  cache.flush();
-  CacheTraffic tr = cache.traffic();
-  L2Result r;
-  // The simulated waves stand for the later ones: per block, the same
-  // traffic on average (later blocks of a GEMM stream other panels, later
-  // blocks of attention other heads, as the simulated ones did).
-  double simBlocks = double(std::min(plan.blocks, simWaves * slots));
-  double scale = double(plan.blocks) / simBlocks;
-  r.hbmRead = tr.bytesFromBelow * scale;
-  r.hbmWrite = tr.bytesToBelow * scale;
-  double requested = l2BytesPerBlock * double(plan.blocks);
-  // Hit rate over the requested bytes (reads and writes).
-  r.hitRate =
-      requested > 0 ? std::clamp(1.0 - (r.hbmRead) / requested, 0.0, 1.0) : 0;
-  r.simulatedLines = cache.simulatedLineAccesses();
-  return r;
-}
-
-std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
-                                    const GpuParams &p, bool simulate,
-                                    const GpuLaunch &launch);
-std::string checkArrangement(const KernelDesc &k, ArrayRef<int64_t> t,
-                             const GpuBlockPlan *plan, const GpuLaunch &launch,
-                             const GpuParams &p);
-
-/// A GEMM launch of a phase: its description and block tile.
-struct GemmLaunch {
-  KernelDesc desc;
-  SmallVector<int64_t, 4> tile;
-};
-
+namespace mlir::npu::gpu_detail {
 /// A gated MLP (or an expert of MoE) as GPUs run it: a GEMM for gate and
 /// up together with the SwiGLU epilogue, then the down GEMM; the
 /// intermediate goes through L2/HBM. Two launches.
@@ -723,6 +508,9 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   return cost;
 }
 
+} // namespace mlir::npu::gpu_detail
+
+namespace {
 SmallVector<int64_t> candidates(int64_t n, int64_t from, int64_t upTo) {
   SmallVector<int64_t> out;
   for (int64_t v = from; v < n && v <= upTo; v *= 2)
@@ -745,194 +533,6 @@ mlir::npu::getGpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
     return gatedCost(k, t, p, simulateL2, launches);
   return gemmLikeCost(k, t, p, simulateL2,
                       launches.empty() ? GpuLaunch() : launches.front());
-}
-
-namespace {
-/// The fewest KV tiles a block of the attention phase visits (the first
-/// query tile's, under a causal mask): the most a split can divide.
-int64_t minVisitedKvTiles(const KernelDesc &k, ArrayRef<int64_t> t) {
-  auto [first, last] = visibleKvTiles(k, t, 0);
-  return last - first + 1;
-}
-
-/// Why `launch` cannot arrange the launch of the gemm, attention or stream
-/// phase `k` whose blocks are `plan` (null when its tile has none: the
-/// slots are not checked); empty if it can.
-std::string checkArrangement(const KernelDesc &k, ArrayRef<int64_t> t,
-                             const GpuBlockPlan *plan, const GpuLaunch &launch,
-                             const GpuParams &p) {
-  std::string msg;
-  llvm::raw_string_ostream os(msg);
-  if (launch.isDefault())
-    return msg; // one block per tile, in order: fits any grid
-  if (getGpuArrangedLaunches(k) == 0) {
-    os << "a " << stringifyKernelKind(k.kind)
-       << " phase has no launch to arrange";
-    return msg;
-  }
-  if (isAttention(k)) {
-    if (launch.clusterBlocks() > 1 || launch.rasterGroup > 1) {
-      os << "clusters and raster groups arrange GEMM launches, not "
-         << stringifyKernelKind(k.kind);
-      return msg;
-    }
-    int64_t tiles = minVisitedKvTiles(k, t);
-    if (launch.kvSplits > tiles)
-      os << "kv_splits " << launch.kvSplits << " exceeds the " << tiles
-         << " KV tiles of the block that visits the fewest";
-    return msg;
-  }
-  if (launch.kvSplits > 1) {
-    os << "kv_splits splits attention launches, not "
-       << stringifyKernelKind(k.kind);
-    return msg;
-  }
-  if (launch.clusterBlocks() > p.maxClusterBlocks) {
-    os << "a cluster of " << launch.clusterM << " x " << launch.clusterN
-       << " blocks exceeds the target's gpu.max_cluster_blocks ("
-       << p.maxClusterBlocks << ")";
-    return msg;
-  }
-  if (plan && clusterSlots(*plan, p, launch) == 0)
-    os << "a cluster of " << launch.clusterBlocks()
-       << " blocks does not fit the " << p.sms * plan->blocksPerSM
-       << " block slots of the chip";
-  return msg;
-}
-} // namespace
-
-std::string mlir::npu::checkGpuLaunch(const KernelDesc &k, ArrayRef<int64_t> t,
-                                      unsigned index, const GpuLaunch &launch,
-                                      const GpuParams &p) {
-  if (launch.isDefault())
-    return ""; // one block per tile, in order: fits any grid
-  int64_t arranged = getGpuArrangedLaunches(k);
-  if (int64_t(index) >= arranged) {
-    std::string msg;
-    llvm::raw_string_ostream(msg)
-        << "a " << stringifyKernelKind(k.kind) << " phase has no launch "
-        << index + 1 << " to arrange (it has " << arranged << ")";
-    return msg;
-  }
-  // The launch's own phase: the phase itself, or one GEMM of a gated MLP.
-  SmallVector<GemmLaunch, 2> gemms = getGemmLaunches(k, t);
-  const KernelDesc &desc = gemms.empty() ? k : gemms[index].desc;
-  ArrayRef<int64_t> tile = gemms.empty() ? t : ArrayRef(gemms[index].tile);
-  std::optional<GpuBlockPlan> plan = planGpuBlock(desc, tile, p);
-  return checkArrangement(desc, tile, plan ? &*plan : nullptr, launch, p);
-}
-
-namespace {
-/// The cluster of least modelled time (no cache simulation) for a GEMM
-/// launch: sides powers of two, at most the target's blocks (the grid is
-/// padded to whole clusters). Smaller clusters first, so a larger one must be
-/// strictly faster; among shapes of one size at the same time, the least L2
-/// traffic.
-GpuLaunch chooseCluster(const GemmLaunch &g, const GpuParams &p) {
-  GpuLaunch best;
-  std::optional<GpuCost> bestCost =
-      gemmLikeCost(g.desc, g.tile, p, false, best);
-  if (!bestCost)
-    return best;
-  for (int64_t size = 2; size <= p.maxClusterBlocks; size *= 2)
-    for (int64_t cm = 1; cm <= size; cm *= 2) {
-      GpuLaunch l{cm, size / cm, 1};
-      std::optional<GpuCost> c = gemmLikeCost(g.desc, g.tile, p, false, l);
-      if (!c)
-        continue;
-      bool faster = c->timeNs < bestCost->timeNs * (1 - 1e-9);
-      bool lighter = best.clusterBlocks() == size &&
-                     c->timeNs <= bestCost->timeNs * (1 + 1e-9) &&
-                     c->l2Bytes.value() < bestCost->l2Bytes.value();
-      if (faster || lighter) {
-        best = l;
-        bestCost = c;
-      }
-    }
-  return best;
-}
-
-/// The raster group (a power of two up to the cluster rows) whose first
-/// wave touches the fewest A and B bytes: what the wave's blocks must
-/// stream from HBM when the operands do not stay in L2. Ties go to the
-/// smaller group (1: row-major).
-int64_t chooseRasterGroup(const GemmLaunch &g, GpuLaunch l,
-                          const GpuParams &p) {
-  std::optional<GpuBlockPlan> plan = planGpuBlock(g.desc, g.tile, p);
-  if (!plan)
-    return 1;
-  int64_t bm = g.tile[1], bn = g.tile[2];
-  auto [nm, nn, nmL, nnL] = getGemmGrid(g.desc, g.tile, l);
-  int64_t wave = std::min(nmL * nnL, clusterSlots(*plan, p, l));
-  int64_t best = 1;
-  double bestBytes = 0;
-  for (int64_t group = 1; group <= nmL / l.clusterM; group *= 2) {
-    l.rasterGroup = group;
-    llvm::SmallDenseSet<int64_t, 64> rows, cols;
-    for (int64_t blk = 0; blk < wave; ++blk) {
-      GemmTileIndex b = getGemmTileAt(blk, nmL, nnL, l);
-      if (b.row >= nm || b.col >= nn)
-        continue;
-      rows.insert(b.row);
-      cols.insert(b.col);
-    }
-    double bytes = double(rows.size()) * double(bm * g.desc.lhsBytes) +
-                   double(cols.size()) * double(bn * g.desc.rhsBytes);
-    if (group == 1 || bytes < bestBytes * (1 - 1e-9)) {
-      best = group;
-      bestBytes = bytes;
-    }
-  }
-  return best;
-}
-
-/// The KV split of least modelled time (no cache simulation) for an
-/// attention launch: powers of two up to the KV tiles of the block that
-/// visits the fewest, smaller first, so a larger split must be strictly
-/// faster (it adds partials and a combine).
-GpuLaunch chooseKvSplits(const KernelDesc &k, ArrayRef<int64_t> t,
-                         const GpuParams &p) {
-  GpuLaunch best;
-  std::optional<GpuCost> bestCost = gemmLikeCost(k, t, p, false, best);
-  if (!bestCost)
-    return best;
-  int64_t tiles = minVisitedKvTiles(k, t);
-  for (int64_t splits = 2; splits <= tiles; splits *= 2) {
-    GpuLaunch l;
-    l.kvSplits = splits;
-    std::optional<GpuCost> c = gemmLikeCost(k, t, p, false, l);
-    if (c && c->timeNs < bestCost->timeNs * (1 - 1e-9)) {
-      best = l;
-      bestCost = c;
-    }
-  }
-  return best;
-}
-
-/// Each GEMM launch's cluster, and its raster group if `raster`; an
-/// attention launch's KV split.
-SmallVector<GpuLaunch, 2> chooseLaunches(const KernelDesc &k,
-                                         ArrayRef<int64_t> t,
-                                         const GpuParams &p, bool raster) {
-  SmallVector<GpuLaunch, 2> out;
-  if (isAttention(k)) {
-    out.push_back(chooseKvSplits(k, t, p));
-    return out;
-  }
-  for (const GemmLaunch &g : getGemmLaunches(k, t)) {
-    GpuLaunch l = chooseCluster(g, p);
-    if (raster)
-      l.rasterGroup = chooseRasterGroup(g, l, p);
-    out.push_back(l);
-  }
-  return out;
-}
-} // namespace
-
-SmallVector<GpuLaunch, 2> mlir::npu::chooseGpuLaunches(const KernelDesc &k,
-                                                       ArrayRef<int64_t> t,
-                                                       const GpuParams &p) {
-  return chooseLaunches(k, t, p, /*raster=*/true);
 }
 
 std::optional<SmallVector<int64_t, 4>>

@@ -1,0 +1,208 @@
+//===- GpuL2Simulation.cpp - the L2 simulation of a GPU-like launch -------===//
+//
+// Replays the access stream of the first waves of a launch (in the
+// hardware's block order, clusters issuing shared tiles once) through an
+// LRU model of the L2 and extrapolates to the grid (docs/cost-model-gpu.md,
+// "The L2 cache, simulated on the hardware's order").
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuCostModelDetail.h"
+#include "npu/GpuModel/Cache.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::gpu_detail;
+using namespace mlir::npu::gpumodel;
+
+namespace {
+/// Emits the access stream of the blocks of one wave, in lockstep: step t
+/// of every block of the wave, then step t + 1. `emit(block, step)` issues
+/// the block's accesses of that step and returns false when it has none.
+using StepFn = std::function<bool(int64_t block, int64_t step)>;
+
+constexpr int64_t kMaxWaves = 3;
+constexpr double kLineBudget = double(1 << 21);
+
+} // namespace
+
+std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
+    const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
+    const GpuParams &p, double l2BytesPerBlock, const GpuLaunch &launch) {
+  int64_t slots = clusterSlots(plan, p, launch);
+  int64_t waves = llvm::divideCeil(plan.blocks, slots);
+  int64_t simWaves = std::min(waves, kMaxWaves);
+  double lines = double(std::min(plan.blocks, simWaves * slots)) *
+                 l2BytesPerBlock / double(p.l2LineBytes);
+  CacheConfig cfg;
+  cfg.sizeBytes = p.l2Bytes;
+  cfg.lineBytes = p.l2LineBytes;
+  cfg.ways = p.l2Ways;
+  // GPU L2s keep per-sector byte masks: a store allocates the line without
+  // reading it from HBM (a kernel's output is written whole).
+  cfg.fetchOnWriteMiss = false;
+  uint64_t sets = cfg.numSets();
+  uint64_t sample = 1;
+  while (lines / double(sample) > kLineBudget && sample * 2 <= sets / 16)
+    sample *= 2;
+  llvm::Expected<Cache> cacheOr = Cache::create(cfg, sample, /*seed=*/1);
+  if (!cacheOr) {
+    llvm::consumeError(cacheOr.takeError());
+    return std::nullopt;
+  }
+  Cache &cache = *cacheOr;
+
+  // Address layout: each operand in its own region (2^44 bytes apart, so
+  // regions never alias). Real L2s hash addresses over slices and sets; the
+  // simulator indexes sets by line modulo the set count, so each matrix
+  // row is shifted by a hashed number of lines within a pad of one set span
+  // (rows stay disjoint): power-of-two row strides then do not pile onto a
+  // few sets, as they do not on the hardware.
+  uint64_t region = uint64_t(1) << 44;
+  uint64_t aBase = 0, bBase = region, cBase = 2 * region;
+  uint64_t span = sets * cfg.lineBytes;
+  auto rowAddr = [span, sets, line = cfg.lineBytes](uint64_t base, uint64_t row,
+                                                    uint64_t rowBytes) {
+    uint64_t h = (row + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+    return base + row * (rowBytes + span) + (h % sets) * line;
+  };
+  // Steps are merged `merge` at a time when the call count would be large.
+  int64_t merge = 1;
+  StepFn step;
+  std::function<void(int64_t)> finish;
+  int64_t maxSteps = 0;
+  if (k.kind == KernelKind::Gemm) {
+    int64_t m = k.loops[1], n = k.loops[2], kk = k.loops[3];
+    int64_t bm = t[1], bn = t[2], bk = t[3];
+    // The launch order runs over the grid padded to whole clusters.
+    auto [nm, nn, nmL, nnL] = getGemmGrid(k, t, launch);
+    int64_t ksteps = llvm::divideCeil(kk, bk);
+    double calls = double(std::min(plan.blocks, simWaves * slots)) *
+                   double(ksteps) * double(bm + bn);
+    merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
+    maxSteps = llvm::divideCeil(ksteps, merge);
+    // B is [N, K] (an nn.Linear weight, rows of K contiguous), A is [M, K].
+    // With TMA multicast, one block of each cluster row reads the row's A
+    // tile for all of them, one of each cluster column the B tile.
+    step = [=, &cache](int64_t blk, int64_t s) {
+      auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
+      if (s >= maxSteps || mi >= nm || ni >= nn)
+        return false;
+      int64_t k0 = s * merge * bk, kw = std::min(kk - k0, merge * bk);
+      if (ni % launch.clusterN == 0)
+        for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
+          cache.read(rowAddr(aBase, b * m + r, kk * k.lhsBytes) +
+                         uint64_t(k0 * k.lhsBytes),
+                     uint64_t(kw * k.lhsBytes));
+      int64_t bb = k.rhsBatched ? b : 0;
+      if (mi % launch.clusterM == 0)
+        for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
+          cache.read(rowAddr(bBase, bb * n + r, kk * k.rhsBytes) +
+                         uint64_t(k0 * k.rhsBytes),
+                     uint64_t(kw * k.rhsBytes));
+      return true;
+    };
+    finish = [=, &cache](int64_t blk) {
+      auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
+      if (mi >= nm || ni >= nn)
+        return;
+      int64_t w = std::min(n - ni * bn, bn);
+      for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
+        cache.write(rowAddr(cBase, b * m + r, n * k.outBytes) +
+                        uint64_t(ni * bn * k.outBytes),
+                    uint64_t(w * k.outBytes));
+    };
+  } else {
+    // Attention: block = (query head, query tile), query tile fastest, so
+    // consecutive blocks share the K/V of their head.
+    int64_t sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3];
+    int64_t tq = t[1], tkv = t[2], nq = llvm::divideCeil(sq, tq);
+    int64_t kvWidth = dqk + (k.latent ? 0 : k.vDim);
+    int64_t nkv = llvm::divideCeil(skv, tkv);
+    double calls =
+        double(std::min(plan.blocks, simWaves * slots)) * double(nkv) * 2;
+    merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
+    maxSteps = llvm::divideCeil(nkv, merge) + 1;
+    int64_t hb = plan.headsPerBlock, chunks = k.group / hb;
+    // Split KV: the kvSplits blocks of a query tile are consecutive, each
+    // with an equal part of its KV tiles; the last writes the output (the
+    // small f32 partials are not simulated).
+    int64_t splits = launch.kvSplits;
+    auto splitRange = [=](int64_t blk) {
+      auto [first, last] = visibleKvTiles(k, t, blk / splits % nq);
+      int64_t per = llvm::divideCeil(last - first + 1, splits);
+      int64_t f = first + blk % splits * per;
+      return std::make_pair(f, std::min(last, f + per - 1));
+    };
+    step = [=, &cache](int64_t launched, int64_t s) {
+      int64_t blk = launched / splits;
+      int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
+              kvh = blk / (nq * chunks);
+      auto [first, last] = splitRange(launched);
+      if (s == 0) {
+        // The query rows of the block's heads (head-major, positions inner).
+        int64_t h0 = kvh * k.group + chunk * hb;
+        for (int64_t h = h0; h < h0 + hb; ++h)
+          cache.read(aBase + uint64_t((h * sq + qi * tq) * dqk) * k.lhsBytes,
+                     uint64_t(std::min(tq, sq - qi * tq) * dqk * k.lhsBytes));
+        return true;
+      }
+      int64_t j0 = first + (s - 1) * merge;
+      if (j0 > last)
+        return false;
+      int64_t rows = std::min((last + 1 - j0) * tkv, merge * tkv);
+      rows = std::min(rows, skv - j0 * tkv);
+      uint64_t base = uint64_t((kvh * skv + j0 * tkv) * kvWidth) * k.rhsBytes;
+      cache.read(bBase + base, uint64_t(rows * kvWidth * k.rhsBytes));
+      return true;
+    };
+    finish = [=, &cache](int64_t launched) {
+      if (launched % splits != splits - 1)
+        return;
+      int64_t blk = launched / splits;
+      int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
+              kvh = blk / (nq * chunks);
+      int64_t h0 = kvh * k.group + chunk * hb;
+      for (int64_t h = h0; h < h0 + hb; ++h)
+        cache.write(cBase + uint64_t((h * sq + qi * tq) * k.vDim) * k.outBytes,
+                    uint64_t(std::min(tq, sq - qi * tq) * k.vDim * k.outBytes));
+    };
+  }
+
+  for (int64_t w = 0; w < simWaves; ++w) {
+    int64_t b0 = w * slots, b1 = std::min(plan.blocks, b0 + slots);
+    for (int64_t s = 0; s <= maxSteps; ++s) {
+      bool any = false;
+      for (int64_t blk = b0; blk < b1; ++blk)
+        any |= step(blk, s);
+      if (!any)
+        break;
+    }
+    for (int64_t blk = b0; blk < b1; ++blk)
+      finish(blk);
+  }
+  // Dirty lines still in L2 are written back eventually.
+  cache.flush();
+  CacheTraffic tr = cache.traffic();
+  L2Result r;
+  // The simulated waves stand for the later ones: per block, the same
+  // traffic on average (later blocks of a GEMM stream other panels, later
+  // blocks of attention other heads, as the simulated ones did).
+  double simBlocks = double(std::min(plan.blocks, simWaves * slots));
+  double scale = double(plan.blocks) / simBlocks;
+  r.hbmRead = tr.bytesFromBelow * scale;
+  r.hbmWrite = tr.bytesToBelow * scale;
+  double requested = l2BytesPerBlock * double(plan.blocks);
+  // Hit rate over the requested bytes (reads and writes).
+  r.hitRate =
+      requested > 0 ? std::clamp(1.0 - (r.hbmRead) / requested, 0.0, 1.0) : 0;
+  r.simulatedLines = cache.simulatedLineAccesses();
+  return r;
+}
