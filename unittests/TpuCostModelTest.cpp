@@ -102,17 +102,19 @@ TEST_F(TpuCostModelTest, HandPricedGemmOnMockTpu) {
   KernelDesc d = gemm(64, 64, 128);
   std::optional<TpuCost> c = getTpuPhaseCost(d, {1, 32, 64, 128}, 2, p);
   ASSERT_TRUE(c);
-  EXPECT_NEAR(c->timeNs, 828.0, 1e-9);
+  EXPECT_NEAR(c->timeNs, 908.0, 1e-9);
   EXPECT_NEAR(c->computeNs, 256.0, 1e-9);
   EXPECT_NEAR(c->memoryNs, 400.0, 1e-9);
   EXPECT_EQ(c->hbmReadBytes.value(), 32768u);
   EXPECT_EQ(c->hbmWriteBytes.value(), 8192u);
   EXPECT_EQ(c->sramBytes, 65536);
   EXPECT_EQ(c->getBound(), CostBound::Overhead);
-  // One buffer: no overlap, P = compute stage + in + out.
+  // One buffer: no overlap, P = compute stage + in + out; the fill (the
+  // first A and B tiles) and the drain (the last C tile) as before.
   std::optional<TpuCost> single = getTpuPhaseCost(d, {1, 32, 64, 128}, 1, p);
   ASSERT_TRUE(single);
-  EXPECT_NEAR(single->timeNs, 2 * (235.0 + 178.0 + 90.0), 1e-9);
+  EXPECT_NEAR(single->timeNs, 315.0 + 178.0 + 90.0 + (235.0 + 178.0 + 90.0),
+              1e-9);
 }
 
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {
@@ -141,9 +143,10 @@ TEST_F(TpuCostModelTest, LargeGemmNearTheRoofline) {
       ASSERT_TRUE(c);
       double bound = double(2) * n * n * n /
                      (p.matrixPerNs(d.matrixType) * double(p.cores));
-      // The aim for 4096^3 is 5%; on tpu-v7 (two cores, 30 us of work)
-      // the first loads and last stores cost ~9% (docs/benchmarks-tpu.md).
-      EXPECT_LT(c->cost.timeNs / bound, n == 4096 ? 1.10 : 1.05)
+      // The aim for 4096^3 is 5%; on tpu-v7 (two cores, 60 us of work each)
+      // the first A and B tiles (8 MiB), the last C tile (8 MiB) and 8 grid
+      // steps cost ~13% (docs/benchmarks-tpu.md).
+      EXPECT_LT(c->cost.timeNs / bound, n == 4096 ? 1.15 : 1.05)
           << t.str() << " " << n;
       EXPECT_GE(c->cost.timeNs, bound);
     }

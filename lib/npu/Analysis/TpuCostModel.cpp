@@ -111,6 +111,10 @@ struct LoopTotals {
   /// partial sum (reductionBytes) and one reads and adds them.
   int64_t reductionCores = 1;
   Count reductionBytes;
+  /// What the first step loads before any compute can start, and what the
+  /// last step stores after all compute (the fill and the drain); unset:
+  /// the average step's.
+  std::optional<Count> firstReadBytes, lastWriteBytes;
 };
 
 std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
@@ -146,6 +150,13 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   l.paddedMatrixFlops =
       c(b) * matrixPassFlops({m, t[1]}, {kk, t[3]}, {n, t[2]}, sub, mxu);
+  // Fill: the first A and B tiles (and the first tile of an epilogue
+  // input); drain: the last output tile.
+  l.firstReadBytes =
+      (k.inputOnChip ? c(0) : c(t[1]) * c(t[3]) * c(k.lhsBytes)) +
+      c(t[3]) * c(t[2]) * c(k.rhsBytes) +
+      c(k.extraReadBytes) / c(l.parallelTiles);
+  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[1]) * c(t[2]) * c(k.outBytes);
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
   return l;
@@ -179,6 +190,12 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   l.reductionCores = nf;
   l.reductionBytes = c(m) * c(dm) * c(4);
+  // Fill: the first x tile and the first three weight tiles; drain: the
+  // last y tile.
+  l.firstReadBytes = (k.inputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.lhsBytes)) +
+                     c(3) * c(t[1]) * c(dm) * c(k.rhsBytes) +
+                     c(k.extraReadBytes) / c(nm);
+  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.outBytes);
   // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
   l.paddedMatrixFlops =
       c(2) * matrixPassFlops({m, t[0]}, {dm, dm}, {f, t[1]}, sub, mxu) +
@@ -229,6 +246,11 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   // softmax on every score of the tile (masked ones too): scale, running
   // max, subtract, exp, sum; then the rescale of the running output.
   Count computed = c(bh) * c(pairs);
+  // Fill: the first query block and K/V tile; drain: the last output block.
+  int64_t rows = tq * k.group;
+  l.firstReadBytes = (k.inputOnChip ? c(0) : c(rows) * c(dqk) * c(k.lhsBytes)) +
+                     c(tkv) * c(kvWidth) * c(k.rhsBytes);
+  l.lastWriteBytes = k.outputOnChip ? c(0) : c(rows) * c(dv) * c(k.outBytes);
   Dim r = {rowsSub, rowsSub};
   l.paddedMatrixFlops =
       computed * (matrixPassFlops(r, {dqk, dqk}, {tkv, tkv}, sub, mxu) +
@@ -341,7 +363,9 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   if (l->readBytes.isOverflow() || l->writeBytes.isOverflow() ||
       l->paddedMatrixFlops.isOverflow() || l->vectorFlops.isOverflow() ||
       l->transcendentalFlops.isOverflow() || l->readTransfers.isOverflow() ||
-      l->writeTransfers.isOverflow())
+      l->writeTransfers.isOverflow() ||
+      (l->firstReadBytes && l->firstReadBytes->isOverflow()) ||
+      (l->lastWriteBytes && l->lastWriteBytes->isOverflow()))
     return std::nullopt;
 
   // Parallel tiles are dealt to the cores in equal shares (the last share
@@ -379,9 +403,18 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   double stage = computeStep + p.stepOverheadNs;
   double period = buffers >= 2 ? std::max(stage, inStep + outStep)
                                : stage + inStep + outStep;
+  // Fill and drain move the first step's loads and the last step's stores.
+  double fill = l->firstReadBytes
+                    ? d(*l->firstReadBytes) / bwPerNs +
+                          p.dmaSetupNs * d(l->readTransfers) / steps / engines
+                    : inStep;
+  double drain = l->lastWriteBytes
+                     ? d(*l->lastWriteBytes) / bwPerNs +
+                           p.dmaSetupNs * d(l->writeTransfers) / steps / engines
+                     : outStep;
 
   TpuCost cost;
-  cost.timeNs = inStep + stage + outStep + (stepsPerCore - 1) * period;
+  cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period;
   cost.computeNs = stepsPerCore * computeStep;
   cost.memoryNs = d(l->readBytes + l->writeBytes) * share / bwPerNs;
   cost.overheadNs =
