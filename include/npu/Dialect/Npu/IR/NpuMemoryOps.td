@@ -86,6 +86,8 @@ def Npu_DmaStartOp : Op<Npu_Dialect, "dma_start"> {
       build($_builder, $_state, source, target, /*predicate=*/Value());
     }]>
   ];
+  // A predicate that is the constant true is dropped.
+  let hasCanonicalizeMethod = 1;
   let hasVerifier = 1;
 }
 

@@ -62,6 +62,10 @@ LogicalResult NoUnknownAttrs<ConcreteType>::verifyTrait(Operation *op) {
 } // namespace mlir::npu
 
 #define GET_OP_CLASSES
+namespace mlir {
+class PatternRewriter; // npu.dma_start's canonicalize method
+} // namespace mlir
+
 #include "npu/Dialect/Npu/IR/NpuOps.h.inc"
 
 #endif // NPU_DIALECT_NPU_IR_NPUOPS_H

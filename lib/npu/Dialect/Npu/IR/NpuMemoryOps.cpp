@@ -2,6 +2,9 @@
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
 using namespace mlir;
 using namespace mlir::npu;
 
@@ -10,6 +13,15 @@ static std::optional<MemorySpace> getNpuMemorySpace(MemRefType type) {
   if (auto space = dyn_cast_or_null<MemorySpaceAttr>(type.getMemorySpace()))
     return space.getValue();
   return std::nullopt;
+}
+
+LogicalResult DmaStartOp::canonicalize(DmaStartOp op,
+                                       PatternRewriter &rewriter) {
+  Value pred = op.getPredicate();
+  if (!pred || !matchPattern(pred, m_One()))
+    return failure();
+  rewriter.modifyOpInPlace(op, [&] { op.getPredicateMutable().clear(); });
+  return success();
 }
 
 LogicalResult DmaStartOp::verify() {
