@@ -99,10 +99,13 @@ private:
   /// Dv + 2]: rescaled to their common max and summed.
   Value combine(OpBuilder &b, Location loc, Value partials);
   /// The update of the state of queries [q0, q0 + nq) (tile `qt`) by the KV
-  /// tile (`kt`, `vt`) at k0.
+  /// tile (`kt`, `vt`) of nk keys at k0.
   SmallVector<Value> buildKvStep(OpBuilder &b, Location loc, Value nb, Value q0,
-                                 Value nq, Value qt, Value k0, Value kt,
-                                 Value vt, SoftmaxState state);
+                                 Value nq, Value qt, Value k0, Value nk,
+                                 Value kt, Value vt, SoftmaxState state);
+  /// acc / l over a block of `sizes` [.., Dv], rounded to the result type.
+  Value normalize(OpBuilder &b, Location loc, Value acc, Value l,
+                  ArrayRef<OpFoldResult> sizes);
   /// m, or 0 where m = -inf (a row that has seen no key yet).
   static Value safeMax(OpBuilder &b, Location loc, Value m) {
     Value ninf = f32Const(b, loc, kNegInf);
@@ -253,7 +256,7 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
   Value vt =
       sliceOf(b, loc, vc, {b0, k0, zero}, {nb, nk, b.getIndexAttr(dims.vDim)});
   if (tileSub >= tileQ)
-    return buildKvStep(b, loc, nb, q0, nq, qt, k0, kt, vt,
+    return buildKvStep(b, loc, nb, q0, nq, qt, k0, nk, kt, vt,
                        {carried[0], carried[1], carried[2]});
   // The sub-tiles [sLo, sHi) of the block (offsets from q0) that see a key
   // of [k0, k0 + nk): their last query at or past k0 - off and, with a
@@ -288,7 +291,7 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
             sliceOf(sb, sl, st[2], atD, blockSizes(sb, nb, ns, dims.vDim))};
         Value qStart = arith::AddIOp::create(sb, sl, q0, s0);
         SmallVector<Value> next =
-            buildKvStep(sb, sl, nb, qStart, ns, qs, k0, kt, vt, part);
+            buildKvStep(sb, sl, nb, qStart, ns, qs, k0, nk, kt, vt, part);
         SmallVector<Value> yields;
         for (auto [i, v] : llvm::enumerate(next)) {
           SmallVector<OpFoldResult> offsets = i == 2 ? atD : at;
@@ -308,16 +311,20 @@ Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
                                      Value nb, Value q0, Value nq) {
   auto [kvBegin, kvEnd] = kvRange(b, loc, q0, nq);
   scf::ForOp kvLoop = buildKvLoop(b, loc, b0, nb, q0, nq, kvBegin, kvEnd);
-  // out = acc / l, rounded to the result element type.
+  return normalize(b, loc, kvLoop.getResult(2), kvLoop.getResult(1),
+                   blockSizes(b, nb, nq, dims.vDim));
+}
+
+Value FlashAttention::normalize(OpBuilder &b, Location loc, Value acc, Value l,
+                                ArrayRef<OpFoldResult> sizes) {
   Type resElem = op.getResult().getType().getElementType();
   return buildGeneric(
-      b, loc, ValueRange{kvLoop.getResult(2), kvLoop.getResult(1)},
-      ValueRange{emptyTile(b, loc, blockSizes(b, nb, nq, dims.vDim), resElem)},
+      b, loc, ValueRange{acc, l}, ValueRange{emptyTile(b, loc, sizes, resElem)},
       {map(4, {0, 1, 2, 3}), map(4, {0, 1, 2}), map(4, {0, 1, 2, 3})},
       {kPar, kPar, kPar, kPar},
-      [&](OpBuilder &nb2, Location l, ValueRange a) -> SmallVector<Value> {
-        Value x = arith::DivFOp::create(nb2, l, a[0], a[1]);
-        return {castFloat(nb2, l, x, resElem)};
+      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
+        Value x = arith::DivFOp::create(nb2, l2, a[0], a[1]);
+        return {castFloat(nb2, l2, x, resElem)};
       })[0];
 }
 
@@ -422,26 +429,16 @@ Value FlashAttention::combine(OpBuilder &b, Location loc, Value partials) {
         Value x = arith::MulFOp::create(nb2, l2, a[0], a[1]);
         return {arith::AddFOp::create(nb2, l2, a[2], x)};
       })[0];
-  // out = acc / l, rounded to the result element type.
-  Type resElem = op.getResult().getType().getElementType();
-  return buildGeneric(
-      b, loc, ValueRange{accSum, lSum},
-      ValueRange{emptyTile(b, loc, outSizes, resElem)},
-      {map(4, {0, 1, 2, 3}), map(4, {0, 1, 2}), map(4, {0, 1, 2, 3})},
-      {kPar, kPar, kPar, kPar},
-      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
-        Value x = arith::DivFOp::create(nb2, l2, a[0], a[1]);
-        return {castFloat(nb2, l2, x, resElem)};
-      })[0];
+  return normalize(b, loc, accSum, lSum, outSizes);
 }
 
 SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
                                                Value nb, Value q0, Value nq,
-                                               Value qt, Value k0, Value kt,
-                                               Value vt, SoftmaxState state) {
+                                               Value qt, Value k0, Value nk,
+                                               Value kt, Value vt,
+                                               SoftmaxState state) {
   Type f32 = b.getF32Type();
   Value m = state.m, l = state.l, acc = state.acc;
-  Value nk = tensor::DimOp::create(b, loc, kt, 1);
   SmallVector<OpFoldResult> rowSizes = blockSizes(b, nb, nq);
   SmallVector<OpFoldResult> scoreSizes = {nb, b.getIndexAttr(group), nq, nk};
   // Loops (b, g, i[, j or c]): rows are (KV head, query head, query).

@@ -96,11 +96,18 @@ SmallVector<DmaStartOp> findPrefetchable(scf::ForOp loop) {
 
 enum class Outcome { Skipped, Pipelined, Failed };
 
-/// Predicates a stage-0 op of a loop whose trip count is known only at run
-/// time (the prologue's loads, and in the loop the prefetch of the next
-/// tile): a DMA gets `pred` as its predicate (and-ed with one it has);
-/// index arithmetic and views need none (a view of a tile that does not
-/// exist is made but never accessed). Anything else cannot be predicated.
+/// Whether a stage-0 op of a loop whose trip count is known only at run
+/// time can run under a predicate: a DMA takes one; index arithmetic and
+/// views need none (a view of a tile that does not exist is made but never
+/// accessed). Anything else cannot be predicated.
+bool canPredicate(Operation *op) {
+  return isa<DmaStartOp>(op) || isMemoryEffectFree(op);
+}
+
+/// Predicates a stage-0 op (the prologue's loads, and in the loop the
+/// prefetch of the next tile): a DMA gets `pred` as its predicate (and-ed
+/// with one it has); the other ops canPredicate accepts are left as they
+/// are.
 Operation *predicateStageZero(RewriterBase &rewriter, Operation *op,
                               Value pred) {
   if (auto dma = dyn_cast<DmaStartOp>(op)) {
@@ -111,7 +118,7 @@ Operation *predicateStageZero(RewriterBase &rewriter, Operation *op,
                              [&] { dma.getPredicateMutable().assign(pred); });
     return dma;
   }
-  return isMemoryEffectFree(op) ? op : nullptr;
+  return canPredicate(op) ? op : nullptr;
 }
 
 /// Pipelines `loop` with `original` (its prefetchable loads before the pass
@@ -132,12 +139,14 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
     return Outcome::Skipped;
   SmallVector<DmaStartOp> loads;
   SmallVector<memref::AllocOp> allocs;
+  llvm::SetVector<Operation *> loadSlice; // the loads' slices, before hoisting
   for (DmaStartOp dma : findPrefetchable(loop)) {
     if (!llvm::is_contained(original, dma))
       continue;
     llvm::SetVector<Operation *> slice;
     if (failed(collectSlice(loop, dma, slice)))
       continue;
+    loadSlice.insert(slice.begin(), slice.end());
     loads.push_back(dma);
     auto alloc =
         getRootBuffer(dma.getTarget()).getDefiningOp<memref::AllocOp>();
@@ -149,17 +158,12 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
   // Predication covers the loads and pure ops only (the buffers are
   // hoisted below): a dynamic loop whose load slice holds anything else
   // stays as it is.
-  if (dynamic) {
-    llvm::SetVector<Operation *> slice;
-    for (DmaStartOp dma : loads)
-      (void)collectSlice(loop, dma, slice);
-    if (llvm::any_of(slice, [&](Operation *op) {
-          auto alloc = dyn_cast<memref::AllocOp>(op);
-          return !isa<DmaStartOp>(op) && !isMemoryEffectFree(op) &&
-                 !(alloc && llvm::is_contained(allocs, alloc));
-        }))
-      return Outcome::Skipped;
-  }
+  if (dynamic && llvm::any_of(loadSlice, [&](Operation *op) {
+        auto alloc = dyn_cast<memref::AllocOp>(op);
+        return !canPredicate(op) &&
+               !(alloc && llvm::is_contained(allocs, alloc));
+      }))
+    return Outcome::Skipped;
   // One buffer per tile in flight: hoist the allocs and multiply them. The
   // override analysis is skipped: each iteration's DMA writes all of the
   // view its compute reads (the staged tile), so no data is carried.
