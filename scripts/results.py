@@ -461,6 +461,8 @@ def q2_answer(fr, ur, fs, mins, scores):
         return hbm(get(rep, n, s)) / (w["bytes_read"] + w["bytes_written"])
     gmax = max(traffic(fr, n, "gpu") for n in mins)
     tmax = max(traffic(fr, n, "tpu") for n in mins)
+    tshort = max(traffic(fr, n, "tpu") for n in mins
+                 if not n.endswith("128K") and n[:3] in ("MHA", "GQA", "MLA"))
     umin = min(traffic(ur, n, s) for n in mins for s in ("tpu", "gpu"))
 
     def pad(rep, n):
@@ -484,9 +486,14 @@ def q2_answer(fr, ur, fs, mins, scores):
         f"tokens the MHA score matrix alone is {scores['MHA_128K'] / 1e9:.0f}"
         f" GB, more than one gb300's {hbm_gb:.0f} GB of HBM. Fused, the "
         f"GPU-like side stays near the minimum traffic (at most {gmax:.2f}x: "
-        "its small query tiles share each K/V tile through L2), while the "
-        "TPU-like tile search re-reads K/V (up to "
-        f"{tmax:.2f}x at 128K), hidden because its kernels are "
+        "its small query tiles share each K/V tile through L2); the "
+        "TPU-like side holds a head's K/V in VMEM while the query blocks "
+        "stream past it (or the query block holds the whole sequence), "
+        f"at most {tshort:.2f}x up to 32K for MHA, GQA and MLA (MQA's "
+        "single K/V head would keep one core of two busy: its query blocks "
+        "are split over the cores and re-read K/V), and re-reads K/V where "
+        "neither fits (up "
+        f"to {tmax:.2f}x at 128K), hidden because its kernels are "
         "compute-bound. What the TPU-like side does lose is matrix-unit "
         f"padding: {real}'s {g[real]}-wide matrix unit pads head dim 128 to "
         f"{g[real]}, so fused MHA at 128K computes {pad(fr, 'MHA_128K'):.2f}x"
@@ -494,9 +501,12 @@ def q2_answer(fr, ur, fs, mins, scores):
         " is why gb300 wins fused attention on the real pair; on the "
         f"same-silicon pair ({g[same]}-wide unit: "
         f"{pad(fs, 'MHA_128K'):.2f}x at MHA 128K) the TPU-like side is "
-        f"faster on {len(ss_faster)} of {len(mins)} cases (not on "
-        f"{', '.join(n.replace('_', ' ') for n in mins if n not in ss_faster) or 'none'}"
-        "): there the GPU-like kernels are memory-bound on L2 traffic, their "
+        + (f"faster on all {len(mins)} cases"
+           if len(ss_faster) == len(mins) else
+           f"faster on {len(ss_faster)} of {len(mins)} cases (not on "
+           + ", ".join(n.replace("_", " ") for n in mins
+                       if n not in ss_faster) + ")")
+        + ": there the GPU-like kernels are memory-bound on L2 traffic, their "
         "HBM traffic being at the minimum. GQA and MQA "
         "cut traffic, not FLOPs, so fused times barely move; a 4096-token "
         f"window makes fused 128K prefill {1 / win:.0f}x cheaper than full "
@@ -505,9 +515,12 @@ def q2_answer(fr, ur, fs, mins, scores):
         "on attention, and only a fused kernel makes long-context prefill "
         "fit and compute-bound.",
         "",
-        "*Where the model is weak:* the TPU-like attention tile search does "
-        "not trade time for traffic (docs/cost-model-tpu.md), so its K/V "
-        "re-reads are a choice of the model, not a necessity; the unfused "
+        "*Where the model is weak:* the TPU-like K/V re-reads at 128K "
+        "follow from VMEM capacity as modelled: a head's K/V (64 MiB for "
+        "head dim 128 at 128K) is held double-buffered, the next head's "
+        "prefetched, which fits neither tpu-v7's 64 MiB nor tpu-v5e's 128 "
+        "MiB; holding it once, with the next head's load exposed, is not "
+        "modelled (docs/cost-model-tpu.md); the unfused "
         "form is priced as one kernel per op over a score matrix that does "
         "not fit in HBM at 128K (a real unfused run would chunk heads; "
         "time would not improve); the GPU-like fused kernels carry the L2 "

@@ -30,7 +30,7 @@ protected:
   KernelDesc attention(int64_t heads, int64_t kvHeads, int64_t s, int64_t d) {
     KernelDesc k;
     k.kind = KernelKind::Attention;
-    k.loops = {kvHeads, s, s, d, s};
+    k.loops = {kvHeads, s, s, d, s, s};
     k.group = heads / kvHeads;
     k.vDim = d;
     k.causal = true;
@@ -130,10 +130,10 @@ TEST_F(GpuCostModelTest, CacheDecidesTraffic) {
 TEST_F(GpuCostModelTest, SimulationCostIsBounded) {
   // The simulated lines do not grow with the sequence length.
   GpuParams p = params("h100");
-  std::optional<GpuCost> s4k = getGpuPhaseCost(attention(32, 8, 4096, 128),
-                                               {1, 32, 128, 128, 32}, p, true);
+  std::optional<GpuCost> s4k = getGpuPhaseCost(
+      attention(32, 8, 4096, 128), {1, 32, 128, 128, 32, 128}, p, true);
   std::optional<GpuCost> s128k = getGpuPhaseCost(
-      attention(32, 8, 131072, 128), {1, 32, 128, 128, 32}, p, true);
+      attention(32, 8, 131072, 128), {1, 32, 128, 128, 32, 128}, p, true);
   ASSERT_TRUE(s4k && s128k);
   EXPECT_LT(double(s128k->simulatedLines),
             4.0 * double(std::max<uint64_t>(s4k->simulatedLines, 1 << 20)));
@@ -268,8 +268,8 @@ TEST_F(GpuCostModelTest, CompilerArrangesLargeGemms) {
   EXPECT_LE(chosen->timeNs, plain->timeNs);
   // Attention has no cluster to choose; a 4K prefill has blocks enough to
   // need no KV split.
-  SmallVector<GpuLaunch, 2> attn =
-      chooseGpuLaunches(attention(32, 8, 4096, 128), {1, 32, 128, 128, 32}, p);
+  SmallVector<GpuLaunch, 2> attn = chooseGpuLaunches(
+      attention(32, 8, 4096, 128), {1, 32, 128, 128, 32, 128}, p);
   ASSERT_EQ(attn.size(), 1u);
   EXPECT_TRUE(attn[0].isDefault());
 }
@@ -283,8 +283,8 @@ TEST_F(GpuCostModelTest, SplitKvDecode) {
   // slower than HBM (16 MiB / 3.35 TB/s = 5008 ns).
   GpuParams p = params("h100");
   KernelDesc k = attention(32, 8, 1, 128);
-  k.loops = {8, 1, 4096, 128, 1};
-  SmallVector<int64_t, 4> tile = {1, 1, 128, 128, 1};
+  k.loops = {8, 1, 4096, 128, 1, 4096};
+  SmallVector<int64_t, 4> tile = {1, 1, 128, 128, 1, 128};
   std::optional<GpuCost> one = getGpuPhaseCost(k, tile, p, false);
   ASSERT_TRUE(one);
   EXPECT_EQ(one->grids[0].plan.blocks, 8);

@@ -181,12 +181,12 @@ TEST_F(RaggedDecodeTest, VariantsAreTheOpAtOtherShapes) {
   EXPECT_EQ(same->desc.work.matrixFlops, own->work.matrixFlops);
   EXPECT_EQ(same->work.matrixFlops, own->work.matrixFlops);
   EXPECT_EQ(same->work.bytesRead, op.computeWork().bytesRead);
-  // One sequence of L tokens: loops {Hkv, 1, L, D, 1}; Q.K and P.V are
+  // One sequence of L tokens: loops {Hkv, 1, L, D, 1, L}; Q.K and P.V are
   // 2 * Hq * L * (Dqk + Dv) FLOPs; Q is Hq * D * 2 bytes, K and V are
   // L * Hkv * 2 * D * 2 bytes.
   FailureOr<AttentionVariant> one = at(1, 100);
   ASSERT_TRUE(succeeded(one));
-  EXPECT_EQ(one->desc.loops, (SmallVector<int64_t, 4>{2, 1, 100, 64, 1}));
+  EXPECT_EQ(one->desc.loops, (SmallVector<int64_t, 4>{2, 1, 100, 64, 1, 100}));
   EXPECT_EQ(one->work.matrixFlops.value(), 2u * 4 * 100 * 128);
   EXPECT_EQ(one->work.bytesRead.value(), 4u * 64 * 2 + 100u * 2 * 128 * 2);
   // The op itself is unchanged.

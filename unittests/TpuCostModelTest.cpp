@@ -162,15 +162,15 @@ TEST_F(TpuCostModelTest, QueryBlocksReadKVOnceAndComputeInSubTiles) {
   TpuParams p = params("tpu-v5e");
   KernelDesc k;
   k.kind = KernelKind::Attention;
-  k.loops = {1, 1024, 1024, 128, 1024};
+  k.loops = {1, 1024, 1024, 128, 1024, 1024};
   k.vDim = 128;
   k.causal = true;
   k.matrixType = BFloat16Type::get(&context);
   k.lhsBytes = k.rhsBytes = k.outBytes = 2;
   std::optional<TpuCost> block =
-      getTpuPhaseCost(k, {1, 1024, 256, 128, 256}, 2, p);
+      getTpuPhaseCost(k, {1, 1024, 256, 128, 256, 256}, 2, p);
   std::optional<TpuCost> flat =
-      getTpuPhaseCost(k, {1, 256, 256, 128, 256}, 2, p);
+      getTpuPhaseCost(k, {1, 256, 256, 128, 256, 256}, 2, p);
   ASSERT_TRUE(block && flat);
   int64_t q = 1024 * 128 * 2, kv = 1024 * 256 * 2;
   EXPECT_EQ(block->hbmReadBytes.value(), uint64_t(q + kv));
@@ -185,10 +185,49 @@ TEST_F(TpuCostModelTest, QueryBlocksReadKVOnceAndComputeInSubTiles) {
                                   2 * 1024 * 128 * 2);
   // Sub-tiles must be the global tiles of their size: 384 does not divide
   // 512-query blocks, and a sub-tile cannot exceed its block.
-  EXPECT_FALSE(getTpuPhaseCost(k, {1, 512, 256, 128, 384}, 2, p));
-  EXPECT_FALSE(getTpuPhaseCost(k, {1, 256, 256, 128, 512}, 2, p));
+  EXPECT_FALSE(getTpuPhaseCost(k, {1, 512, 256, 128, 384, 256}, 2, p));
+  EXPECT_FALSE(getTpuPhaseCost(k, {1, 256, 256, 128, 512, 256}, 2, p));
   // A block of the whole sequence may end in a short sub-tile.
-  EXPECT_TRUE(getTpuPhaseCost(k, {1, 1024, 256, 128, 384}, 2, p));
+  EXPECT_TRUE(getTpuPhaseCost(k, {1, 1024, 256, 128, 384, 256}, 2, p));
+}
+
+TEST_F(TpuCostModelTest, ResidentKVIsReadOncePerHead) {
+  // GQA causal, 2 KV heads of 4 query heads, Sq = Skv = 2048, head dim 128,
+  // bf16, tpu-v5e. Query blocks of 512 positions (2048 rows) streaming KV
+  // tiles of 256 read K/V once per block: 2, 4, 6 and 8 tiles of the 8
+  // (20 tile reads per head). With the head's K/V resident (tile[5] =
+  // Skv), the same blocks read it once: traffic is Q, K, V, O once.
+  TpuParams p = params("tpu-v5e");
+  KernelDesc k;
+  k.kind = KernelKind::Attention;
+  k.loops = {2, 2048, 2048, 128, 2048, 2048};
+  k.group = 4;
+  k.vDim = 128;
+  k.causal = true;
+  k.matrixType = BFloat16Type::get(&context);
+  k.lhsBytes = k.rhsBytes = k.outBytes = 2;
+  std::optional<TpuCost> streamed =
+      getTpuPhaseCost(k, {1, 512, 256, 128, 128, 256}, 2, p);
+  std::optional<TpuCost> resident =
+      getTpuPhaseCost(k, {1, 512, 256, 128, 128, 2048}, 2, p);
+  ASSERT_TRUE(streamed && resident);
+  // Per head and tensor (K, V) a KV tile is 256 x 128 bf16.
+  uint64_t q = 2ull * 4 * 2048 * 128 * 2, kvTile = 256ull * 128 * 2;
+  EXPECT_EQ(streamed->hbmReadBytes.value(), q + 2 * 2 * 20 * kvTile);
+  EXPECT_EQ(resident->hbmReadBytes.value(), q + 2 * 2 * 8 * kvTile);
+  EXPECT_EQ(resident->hbmWriteBytes.value(), q);
+  // Same grid steps and compute; the held K/V is the head's 2048 keys
+  // (double-buffered: the next head's is prefetched) instead of a tile.
+  EXPECT_EQ(resident->paddedMatrixFlops.value(),
+            streamed->paddedMatrixFlops.value());
+  EXPECT_EQ(resident->sramBytes - streamed->sramBytes,
+            2 * (2048 - 256) * 256 * 2);
+  // Grid steps: streamed, every (block, KV tile) pair loads (2 x 20);
+  // resident, a block is one step and its KV tiles a loop over VMEM (2 x 4).
+  EXPECT_EQ(streamed->steps, 40);
+  EXPECT_EQ(resident->steps, 8);
+  // The held K/V is a K/V tile or the whole KV length, nothing between.
+  EXPECT_FALSE(getTpuPhaseCost(k, {1, 512, 256, 128, 128, 1024}, 2, p));
 }
 
 TEST_F(TpuCostModelTest, FewRowsPayTheMatrixUnitWidth) {

@@ -92,7 +92,7 @@ func.func @two_for_one(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> te
 // CHECK-SAME: npu.grid = [#npu.grid<blocks = 4, threads = 128, blocks_per_sm = 1, full_waves = 1, wave_ns = 2.100000e+04, tail_blocks = 0, tail_ns = 0.000000e+00, repeat = 1, fill_ns = 5.000000e+02>]
 // CHECK-SAME: npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 2>]
 func.func @split_decode(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf16>, %v: tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
-  %0 = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 1, 4096, 64, 1], tile = [1, 1, 64, 64, 1], buffers = 1, sram_bytes = 33280>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 2>]} : (tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
+  %0 = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 1, 4096, 64, 1, 4096], tile = [1, 1, 64, 64, 1, 64], buffers = 1, sram_bytes = 33280>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 2>]} : (tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
   ^bb0(%a: tensor<1x8x1x64xbf16>, %b: tensor<1x2x4096x64xbf16>, %c: tensor<1x2x4096x64xbf16>):
     %o = npu.attention %a, %b, %c : tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16> -> tensor<1x8x1x64xbf16>
     npu.yield %o : tensor<1x8x1x64xbf16>
@@ -104,7 +104,7 @@ func.func @split_decode(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf16>,
 
 func.func @too_many_splits(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf16>, %v: tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
   // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' element 0: kv_splits 128 exceeds the 64 KV tiles of the block that visits the fewest}}
-  %0 = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 1, 4096, 64, 1], tile = [1, 1, 64, 64, 1], buffers = 1, sram_bytes = 33280>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 128>]} : (tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
+  %0 = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 1, 4096, 64, 1, 4096], tile = [1, 1, 64, 64, 1, 64], buffers = 1, sram_bytes = 33280>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 128>]} : (tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
   ^bb0(%a: tensor<1x8x1x64xbf16>, %b: tensor<1x2x4096x64xbf16>, %c: tensor<1x2x4096x64xbf16>):
     %o = npu.attention %a, %b, %c : tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16> -> tensor<1x8x1x64xbf16>
     npu.yield %o : tensor<1x8x1x64xbf16>

@@ -177,8 +177,9 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
   for (auto [n, ti] : llvm::zip(k.loops, t))
     if (ti < 1 || ti > n)
       return std::nullopt;
-  // A thread block computes its query tile at once: no sub-tiles.
-  if (isAttention(k) && t[4] != t[1])
+  // A thread block computes its query tile at once (no sub-tiles) and
+  // streams its K/V tiles (no K/V resident across blocks).
+  if (isAttention(k) && (t[4] != t[1] || t[5] != t[2]))
     return std::nullopt;
   GpuBlockPlan plan;
   switch (k.kind) {
@@ -553,12 +554,14 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
     break;
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed:
-    // A block computes its whole query tile: the sub-tile is the tile
-    // (set at each leaf below).
+    // A block computes its whole query tile and streams its K/V: the
+    // sub-tile is the query tile and the held K/V the K/V tile (set at
+    // each leaf below).
     lists = {{1},
              candidates(k.loops[1], 16, 128),
              candidates(k.loops[2], 32, 128),
              {k.loops[3]},
+             {0},
              {0}};
     break;
   case KernelKind::Stream:
@@ -575,8 +578,10 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
   SmallVector<int64_t, 4> tile(lists.size());
   std::function<void(unsigned)> visit = [&](unsigned i) {
     if (i == lists.size()) {
-      if (isAttention(k))
+      if (isAttention(k)) {
         tile[4] = tile[1];
+        tile[5] = tile[2];
+      }
       std::optional<GpuCost> cost = getGpuPhaseCost(
           k, tile, p, false, chooseLaunches(k, tile, p, /*raster=*/false));
       if (cost && (!best || cost->timeNs < bestNs * (1 - 1e-9))) {

@@ -212,12 +212,15 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
           dv = k.vDim;
   int64_t tq = t[1], tkv = t[2], ts = t[4];
   // The sub-tiles of a block are the global sub-tiles of ts queries (the
-  // last block's last one may be short).
-  if (t[0] != 1 || t[3] != dqk || ts > tq || (tq % ts != 0 && tq != sq))
+  // last block's last one may be short). The K/V held on chip is one K/V
+  // tile (streamed past each block) or, when K/V is more than one tile,
+  // the head's whole K/V (resident).
+  bool resident = TilingAttr::isKvResident(k.loops, t);
+  if (t[0] != 1 || t[3] != dqk || ts > tq || (tq % ts != 0 && tq != sq) ||
+      (!resident && t[5] != tkv))
     return std::nullopt;
   int64_t rowsSub = ts * k.group;
   int64_t nq = llvm::divideCeil(sq, tq);
-  // Grid steps: (query block, KV tile) pairs, each loading one K/V tile.
   // Compute: (query sub-tile, KV tile) pairs, the same count a tiling with
   // query tiles of ts would visit, since sub-tiles that see no key of the
   // KV tile are skipped.
@@ -226,30 +229,39 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
                       ? visited
                       : countVisitedTiles(sq, skv, ts, tkv, k.causal, k.window);
   LoopTotals l;
-  l.parallelTiles = bh * nq;
-  l.steps = bh * visited;
+  // A head's query blocks share its resident K/V: they run on one core.
+  // Grid steps are the iterations that load: streamed, (query block, KV
+  // tile) pairs; resident, query blocks, whose KV tiles are a loop over
+  // VMEM inside the step like the sub-tiles (no DMA, no step overhead).
+  l.parallelTiles = resident ? bh : bh * nq;
+  l.steps = resident ? bh * nq : bh * visited;
   if (!k.inputOnChip) {
     l.readBytes += c(bh) * c(k.group) * c(sq) * c(dqk) * c(k.lhsBytes);
-    l.readTransfers += c(l.parallelTiles);
+    l.readTransfers += c(bh) * c(nq);
   }
-  // Each visited step loads one K tile (and one V tile unless V is part of
-  // K). Non-causal: every KV row once per query block, exactly.
+  // Streamed: each visited step loads one K tile (and one V tile unless V
+  // is part of K); non-causal, every KV row once per query block, exactly.
+  // Resident: the head's K and V once, before its first block.
   int64_t kvWidth = dqk + (k.latent ? 0 : dv);
-  Count kvRows = k.causal ? c(visited) * c(tkv) : c(nq) * c(skv);
+  int64_t kvTensors = k.latent ? 1 : 2;
+  Count kvRows = resident   ? c(skv)
+                 : k.causal ? c(visited) * c(tkv)
+                            : c(nq) * c(skv);
   l.readBytes += c(bh) * kvRows * c(kvWidth) * c(k.rhsBytes);
-  l.readTransfers += c(l.steps) * c(k.latent ? 1 : 2);
+  l.readTransfers += (resident ? c(bh) : c(l.steps)) * c(kvTensors);
   if (!k.outputOnChip) {
     l.writeBytes = c(bh) * c(k.group) * c(sq) * c(dv) * c(k.outBytes);
-    l.writeTransfers = c(l.parallelTiles);
+    l.writeTransfers = c(bh) * c(nq);
   }
   // Per visited pair: S = Q K^T and O += P V on padded tiles; the online
   // softmax on every score of the tile (masked ones too): scale, running
   // max, subtract, exp, sum; then the rescale of the running output.
   Count computed = c(bh) * c(pairs);
-  // Fill: the first query block and K/V tile; drain: the last output block.
+  // Fill: the first query block and K/V tile (resident: the first head's
+  // whole K/V); drain: the last output block.
   int64_t rows = tq * k.group;
   l.firstReadBytes = (k.inputOnChip ? c(0) : c(rows) * c(dqk) * c(k.lhsBytes)) +
-                     c(tkv) * c(kvWidth) * c(k.rhsBytes);
+                     c(resident ? skv : tkv) * c(kvWidth) * c(k.rhsBytes);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(rows) * c(dv) * c(k.outBytes);
   Dim r = {rowsSub, rowsSub};
   l.paddedMatrixFlops =
@@ -307,12 +319,13 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed: {
     // The query block's Q, running output and (max, sum) stay on chip;
-    // the scores are one sub-tile's.
+    // the scores are one sub-tile's; the K/V held is t[5] keys (a K/V tile,
+    // or the head's whole K/V, prefetched for the next head like a tile).
     int64_t rows = t[1] * k.group, rowsSub = t[4] * k.group, tkv = t[2],
             dqk = t[3], dv = k.vDim;
     int64_t kvWidth = dqk + (k.latent ? 0 : dv);
     s = nb * c(rows) * c(dqk) * c(k.lhsBytes) +
-        nb * c(tkv) * c(kvWidth) * c(k.rhsBytes) + c(rows) * c(dv) * c(4) +
+        nb * c(t[5]) * c(kvWidth) * c(k.rhsBytes) + c(rows) * c(dv) * c(4) +
         c(rows) * c(8) + c(rowsSub) * c(tkv) * c(4) +
         nb * c(rows) * c(dv) * c(k.outBytes);
     break;
@@ -463,7 +476,10 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
              candidates(k.loops[1], p.sublanes),
              candidates(k.loops[2], p.mxuDim),
              {k.loops[3]},
-             candidates(k.loops[4], p.sublanes)};
+             candidates(k.loops[4], p.sublanes),
+             // A K/V tile's size (streamed) or Skv (resident); other
+             // values are rejected by the model.
+             candidates(k.loops[5], p.mxuDim)};
     break;
   case KernelKind::Stream:
   case KernelKind::Copy:

@@ -82,7 +82,7 @@ func.func @gemm_full_k(%x: tensor<6x16xf32>, %w: tensor<12x16xf32>) -> tensor<6x
 // CHECK: tensor.insert_slice %{{.*}}[%[[BH]], 0, %[[Q0]], 0]
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3], [4]] output_shape [1, 2, 2, 8, 16]
 func.func @attention_gqa_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x4x8x16xf32> {
-  %y = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 8, 8, 16, 8], tile = [1, 4, 4, 16, 4], buffers = 2, sram_bytes = 0>} : (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  %y = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 8, 8, 16, 8, 8], tile = [1, 4, 4, 16, 4, 4], buffers = 2, sram_bytes = 0>} : (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x4x8x16xf32> {
   ^bb0(%a: tensor<1x4x8x16xf32>, %b: tensor<1x2x8x16xf32>, %c: tensor<1x2x8x16xf32>):
     %o = npu.attention %a, %b, %c causal : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x4x8x16xf32>
     npu.yield %o : tensor<1x4x8x16xf32>
@@ -101,7 +101,7 @@ func.func @attention_gqa_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf3
 // CHECK: arith.cmpi sgt
 // CHECK: arith.andi
 func.func @attention_window(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
-  %y = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [1, 8, 8, 4, 8], tile = [1, 2, 2, 4, 2], buffers = 2, sram_bytes = 0>} : (tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
+  %y = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [1, 8, 8, 4, 8, 8], tile = [1, 2, 2, 4, 2, 2], buffers = 2, sram_bytes = 0>} : (tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
   ^bb0(%a: tensor<1x1x8x4xf32>, %b: tensor<1x1x8x4xf32>, %c: tensor<1x1x8x4xf32>):
     %o = npu.attention %a, %b, %c causal window(3) : tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x1x8x4xf32>
     npu.yield %o : tensor<1x1x8x4xf32>
@@ -119,7 +119,7 @@ func.func @attention_window(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v
 // CHECK: tensor.extract_slice %[[KC]][%{{.*}}, %[[K0]], 0] [%{{.*}}, %{{.*}}, 7]
 // CHECK: tensor.extract_slice %[[KC]][%{{.*}}, %[[K0]], 0] [%{{.*}}, %{{.*}}, 5]
 func.func @attention_latent(%q: tensor<1x4x1x7xf32>, %kv: tensor<1x1x6x7xf32>) -> tensor<1x4x1x5xf32> {
-  %y = npu.kernel mla_absorbed (%q, %kv) {npu.tiling = #npu.tiling<loops = [1, 1, 6, 7, 1], tile = [1, 1, 4, 7, 1], buffers = 2, sram_bytes = 0>} : (tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32>) -> tensor<1x4x1x5xf32> {
+  %y = npu.kernel mla_absorbed (%q, %kv) {npu.tiling = #npu.tiling<loops = [1, 1, 6, 7, 1, 6], tile = [1, 1, 4, 7, 1, 4], buffers = 2, sram_bytes = 0>} : (tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32>) -> tensor<1x4x1x5xf32> {
   ^bb0(%a: tensor<1x4x1x7xf32>, %b: tensor<1x1x6x7xf32>):
     %o = npu.attention %a, %b latent(5) causal : tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32> -> tensor<1x4x1x5xf32>
     npu.yield %o : tensor<1x4x1x5xf32>

@@ -87,8 +87,13 @@ class Case:
         return "\n".join(lines) + "\n"
 
 
-def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=None):
-    """An attention kernel: q [B,Hq,Sq,D], k [B,Hkv,Skv,D], v or None."""
+def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=None,
+                   resident=False):
+    """An attention kernel: q [B,Hq,Sq,D], k [B,Hkv,Skv,D], v or None.
+    tiling: the first five loops and tiles; the sixth (the K/V held on
+    chip) is the KV tile, or with `resident` the whole KV length."""
+    loops, tile = tiling
+    tiling = (loops + [loops[2]], tile + [loops[2] if resident else tile[2]])
     b, hq, sq, d = q
     dv = v[3] if v else d
     inputs = [("q", q), ("k", k)] + ([("v", v)] if v else [])
@@ -99,14 +104,19 @@ def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=No
                 checks, seed=seed, kv_splits=kv_splits)
 
 
-def flash(tq, tk, dv, sub=None):
+def flash(tq, tk, dv, sub=None, resident=False):
     """Checks of the flash loop nest: the query-block loop (tq: its step;
     None: folded away, one block), then the KV loop carrying the running
     max, sum and accumulator; with `sub`, the sub-tile loop inside it,
     carrying the same three and writing each sub-tile's back; the
-    exponentials inside; acc / l after it. (Loops of one trip are folded by
-    --canonicalize.)"""
+    exponentials inside; acc / l after it. With `resident`, the head's K
+    and V copied on chip before the query-block loop, and no other copy.
+    (Loops of one trip are folded by --canonicalize.)"""
     checks = ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu."]
+    if resident:
+        checks += ["CHECK: bufferization.alloc_tensor() copy(",
+                   "CHECK: bufferization.alloc_tensor() copy(",
+                   "CHECK-NOT: bufferization.alloc_tensor"]
     if tq:
         checks.append("CHECK: scf.for {{.*}} step %%c%d iter_args" % tq)
     carried = ("iter_args(%%{{.*}} = %%{{.*}}, %%{{.*}} = %%{{.*}}, %%{{.*}} = %%{{.*}}) -> "
@@ -239,6 +249,16 @@ CASES = [
                    "attention kernel: causal sliding window W = 3, Sq = Skv = 9; query block 6, KV tile 2, sub-tiles of 2: sub-tiles past the window of a KV tile are skipped as well as those before the diagonal.",
                    [1, 1, 9, 4], [1, 1, 9, 4], [1, 1, 9, 4], "causal window(3)",
                    ([1, 9, 9, 4, 9], [1, 6, 2, 4, 2]), flash(6, 2, 4, sub=2), seed=29),
+    attention_case("attention-resident-gqa-causal",
+                   "attention kernel: GQA (Hq 4, Hkv 2) causal prefill, Sq = Skv = 7, K/V resident: each KV head's whole K and V copied on chip once, then query blocks of 3 (the last short) read KV tiles of 2 from the copy.",
+                   [1, 4, 7, 4], [1, 2, 7, 4], [1, 2, 7, 4], "causal",
+                   ([2, 7, 7, 4, 7], [1, 3, 2, 4, 3]), flash(3, 2, 4, resident=True), seed=32,
+                   resident=True),
+    attention_case("attention-resident-window",
+                   "attention kernel: MHA causal sliding window W = 4, Sq 9 < Skv 11, K/V resident; query blocks of 4 computed in sub-tiles of 2, KV tiles of 3 sliced from the resident copy at offsets the window and the causal bound move.",
+                   [1, 2, 9, 4], [1, 2, 11, 4], [1, 2, 11, 4], "causal window(4)",
+                   ([2, 9, 11, 4, 9], [1, 4, 3, 4, 2]), flash(4, 3, 4, sub=2, resident=True),
+                   seed=33, resident=True),
     attention_case("attention-split-kv-decode",
                    "attention kernel: GQA decode (Hq 4, Hkv 2, one query, 13 KV tokens) with split KV: 5 KV tiles of 3 in 2 splits (3 + 2 tiles), partials combined.",
                    [1, 4, 1, 4], [1, 2, 13, 4], [1, 2, 13, 4], "causal",
@@ -250,7 +270,7 @@ CASES = [
     Case("mla-absorbed-decode",
          "mla_absorbed kernel: absorbed MLA decode, q_nope W_UK -> [q_lat ; q_rope] -> latent attention over the cache -> W_UV; latent 5, rope 2, 4 heads, cache 6.",
          [("qn", [4, 1, 3]), ("wuk", [4, 3, 5]), ("qr", [1, 4, 1, 2]), ("kv", [1, 1, 6, 7]),
-          ("wuv", [4, 5, 3])], "mla_absorbed", ([1, 1, 6, 7, 1], [1, 1, 4, 7, 1]),
+          ("wuv", [4, 5, 3])], "mla_absorbed", ([1, 1, 6, 7, 1, 6], [1, 1, 4, 7, 1, 4]),
          """
          %ql = npu.matmul %a_qn, %a_wuk : tensor<4x1x3xf32>, tensor<4x3x5xf32> -> tensor<4x1x5xf32>
          %ql4 = npu.reshape %ql : tensor<4x1x5xf32> -> tensor<1x4x1x5xf32>

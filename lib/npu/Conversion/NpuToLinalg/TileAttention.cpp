@@ -1,12 +1,15 @@
 //===- TileAttention.cpp - flash-attention tiling of attention kernels ----===//
 //
 // The kernel's npu.attention becomes, on tensors (tile [tb, tq, tkv, D,
-// ts], docs/cost-model-tpu.md):
+// ts, tr], docs/cost-model-tpu.md):
 //
 //   q, out viewed as [B*Hkv, G, Sq, D] (the G query heads of a KV head
 //   together: a query block of tq positions holds all of them, so one K/V
 //   tile serves the group); key, value viewed as [B*Hkv, Skv, D].
 //   for each block of tb KV heads x tq query positions:
+//     (K/V resident, tr = Skv > tkv: the heads' whole K and V are copied
+//      on chip once per head block, before its query blocks, and the K/V
+//      tiles below are views of that copy)
 //     m = -inf, l = 0, acc = 0                    (for the whole block)
 //     for each KV tile in the range some query of the block can see:
 //       for each sub-tile of ts positions that sees a key of the KV tile:
@@ -59,10 +62,12 @@ struct SoftmaxState {
 /// The flash-attention loop nest of one npu.attention.
 class FlashAttention {
 public:
-  FlashAttention(AttentionOp op, ArrayRef<int64_t> tile, int64_t kvSplits,
+  FlashAttention(AttentionOp op, TilingAttr tiling, int64_t kvSplits,
                  bool gpuBlocks)
       : op(op), ctx(op.getContext()), dims(op.getDims()), gpuBlocks(gpuBlocks),
         splits(kvSplits) {
+    ArrayRef<int64_t> tile = tiling.getTile();
+    resident = TilingAttr::isKvResident(tiling.getLoops(), tile);
     group = dims.qHeads / dims.kvHeads;
     heads = dims.batch * dims.kvHeads;
     tileHeads = std::min(tile[0], heads);
@@ -91,6 +96,9 @@ private:
                                     Value k0, Value nk, ValueRange carried);
   Value buildQueryTile(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
                        Value nq);
+  /// K/V resident: the head block's whole K and V copied on chip (kSrc,
+  /// vSrc), for its query blocks to slice their K/V tiles from.
+  void copyKvOnChip(OpBuilder &b, Location loc, Value b0, Value nb);
   /// Split `split` of the query block's KV range: its state as one
   /// [1, nb, G, nq, Dv + 2] f32 partial (acc, then m, then l).
   Value buildPartial(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
@@ -130,11 +138,16 @@ private:
   AttentionOp::Dims dims;
   bool gpuBlocks; ///< the (head, query) tile loops as a thread-block grid
   int64_t splits; ///< split KV: blocks per query tile, each a part of its KV
+  bool resident;  ///< the heads' K/V copied on chip once per head block
   int64_t group, heads, tileHeads, tileQ, tileKv, tileSub;
   bool causal;
   std::optional<int64_t> window;
   double scale;
   Value qc, kc, vc; // [B*Hkv, G, Sq, D] and [B*Hkv, Skv, D]
+  /// Where the K/V tiles are sliced from: kc, vc at head b0, or (resident)
+  /// the on-chip copies of the head block, at head 0.
+  Value kSrc, vSrc;
+  bool kvAtBlockHead = true;
 };
 
 Value FlashAttention::build(OpBuilder &b, Location loc) {
@@ -160,6 +173,14 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
   // partials, which are then combined.
   OpFoldResult zero = b.getIndexAttr(0), all = b.getIndexAttr(group);
   Value out;
+  kSrc = kc;
+  vSrc = vc;
+  // K/V resident: the head loop's body copies the head block's K/V on
+  // chip before the query-block loop.
+  auto copyHeads = [&](OpBuilder &hb, Location hl, unsigned d, ValueRange ivs) {
+    if (d == 0)
+      copyKvOnChip(hb, hl, ivs[0], tileSize(hb, hl, ivs[0], tileHeads, heads));
+  };
   if (splits == 1) {
     Value outInit = tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{heads, group, Sq, dims.vDim}, resElem);
@@ -172,7 +193,11 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
           return {buildQueryTile(qb, ql, b0, nb, q0, nq),
                   {b0, zero, q0, zero},
                   {nb, all, nq, qb.getIndexAttr(dims.vDim)}};
-        });
+        },
+        resident
+            ? function_ref<void(OpBuilder &, Location, unsigned, ValueRange)>(
+                  copyHeads)
+            : nullptr);
   } else {
     Value partInit = tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{splits, heads, group, Sq, dims.vDim + 2},
@@ -251,10 +276,11 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
   OpFoldResult zero = b.getIndexAttr(0);
   // The KV tile, loaded once for all sub-tiles. Latent form: vc is kc, and
   // the value tile its first Dv columns.
-  Value kt =
-      sliceOf(b, loc, kc, {b0, k0, zero}, {nb, nk, b.getIndexAttr(dims.qkDim)});
-  Value vt =
-      sliceOf(b, loc, vc, {b0, k0, zero}, {nb, nk, b.getIndexAttr(dims.vDim)});
+  OpFoldResult head = kvAtBlockHead ? OpFoldResult(b0) : zero;
+  Value kt = sliceOf(b, loc, kSrc, {head, k0, zero},
+                     {nb, nk, b.getIndexAttr(dims.qkDim)});
+  Value vt = sliceOf(b, loc, vSrc, {head, k0, zero},
+                     {nb, nk, b.getIndexAttr(dims.vDim)});
   if (tileSub >= tileQ)
     return buildKvStep(b, loc, nb, q0, nq, qt, k0, nk, kt, vt,
                        {carried[0], carried[1], carried[2]});
@@ -313,6 +339,24 @@ Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
   scf::ForOp kvLoop = buildKvLoop(b, loc, b0, nb, q0, nq, kvBegin, kvEnd);
   return normalize(b, loc, kvLoop.getResult(2), kvLoop.getResult(1),
                    blockSizes(b, nb, nq, dims.vDim));
+}
+
+void FlashAttention::copyKvOnChip(OpBuilder &b, Location loc, Value b0,
+                                  Value nb) {
+  OpFoldResult zero = b.getIndexAttr(0);
+  // One copy per tensor (one DMA each on the TPU-like path); the latent
+  // form's value tiles are views of the key copy.
+  auto copy = [&](Value src, int64_t width) -> Value {
+    Value heads =
+        sliceOf(b, loc, src, {b0, zero, zero},
+                {nb, b.getIndexAttr(dims.kvLen), b.getIndexAttr(width)});
+    return bufferization::AllocTensorOp::create(
+        b, loc, cast<RankedTensorType>(heads.getType()), ValueRange{},
+        /*copy=*/heads);
+  };
+  kSrc = copy(kc, dims.qkDim);
+  vSrc = vc == kc ? kSrc : copy(vc, dims.vDim);
+  kvAtBlockHead = false;
 }
 
 Value FlashAttention::normalize(OpBuilder &b, Location loc, Value acc, Value l,
@@ -557,15 +601,20 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
 LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
                                              KernelOp kernel, TilingAttr tiling,
                                              int64_t kvSplits, bool gpuBlocks) {
-  if (tiling.getTile().size() != 5)
+  if (tiling.getTile().size() != 6)
     return failure();
   SmallVector<AttentionOp> attentions(
       kernel.getBodyBlock().getOps<AttentionOp>());
   if (attentions.size() != 1)
     return failure();
   AttentionOp op = attentions.front();
+  // A resident K/V is held by one core's loop over its heads: not a
+  // thread-block grid, not split.
+  if (TilingAttr::isKvResident(tiling.getLoops(), tiling.getTile()) &&
+      (gpuBlocks || kvSplits != 1))
+    return failure();
   rewriter.setInsertionPoint(op);
-  Value result = FlashAttention(op, tiling.getTile(), kvSplits, gpuBlocks)
+  Value result = FlashAttention(op, tiling, kvSplits, gpuBlocks)
                      .build(rewriter, op.getLoc());
   rewriter.replaceOp(op, result);
   return success();

@@ -87,7 +87,9 @@ SmallVector<Attribute> mlir::npu::getGpuBlockMapping(MLIRContext *ctx,
 Value mlir::npu::buildTileGrid(
     OpBuilder &b, Location loc, ArrayRef<int64_t> ubs, ArrayRef<int64_t> steps,
     Value init, bool gpuBlocks,
-    function_ref<OutputTile(OpBuilder &, Location, ValueRange)> body) {
+    function_ref<OutputTile(OpBuilder &, Location, ValueRange)> body,
+    function_ref<void(OpBuilder &, Location, unsigned, ValueRange)> enter) {
+  assert(!(gpuBlocks && enter) && "a thread-block grid has no outer body");
   auto strides = [&](OpBuilder &bb, size_t n) {
     return SmallVector<OpFoldResult>(n, bb.getIndexAttr(1));
   };
@@ -124,6 +126,8 @@ Value mlir::npu::buildTileGrid(
         arith::ConstantIndexOp::create(bb, l, steps[d]), ValueRange{out},
         [&](OpBuilder &lb, Location ll, Value iv, ValueRange iter) {
           ivs.push_back(iv);
+          if (enter)
+            enter(lb, ll, d, ivs);
           Value inner = nest(lb, ll, d + 1, iter[0]);
           ivs.pop_back();
           scf::YieldOp::create(lb, ll, inner);

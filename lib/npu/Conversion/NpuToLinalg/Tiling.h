@@ -83,11 +83,16 @@ struct OutputTile {
 /// writing each tile `body(ivs)` returns into `init`: an scf.for nest that
 /// carries the output, or with `gpuBlocks` one scf.forall mapped to GPU
 /// thread blocks whose tiles are tensor.parallel_insert_slice'd (the order
-/// is the hardware's). Returns the filled output.
+/// is the hardware's). Returns the filled output. `enter(d, ivs)`, if
+/// given, builds at the start of dim d's loop body, before the loops of
+/// the dims after it (scf.for nest only): what the tiles of one outer
+/// tile share.
 Value buildTileGrid(
     OpBuilder &b, Location loc, ArrayRef<int64_t> ubs, ArrayRef<int64_t> steps,
     Value init, bool gpuBlocks,
-    function_ref<OutputTile(OpBuilder &, Location, ValueRange)> body);
+    function_ref<OutputTile(OpBuilder &, Location, ValueRange)> body,
+    function_ref<void(OpBuilder &, Location, unsigned, ValueRange)> enter =
+        nullptr);
 
 } // namespace mlir::npu
 

@@ -85,7 +85,7 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     |---|---|
     | `gemm` | batch, M, N, K |
     | `gated_mlp`, `moe_ffn` | M (tokens per expert), F (FFN width), D (model width) |
-    | `attention`, `mla_absorbed` | batch x KV heads, query length (a block holds the query heads of its KV head), KV length, head dim, query length again: the sub-tile loop (a block stays on chip while each K/V tile streams past it in sub-tiles; sub-tile = block: none) |
+    | `attention`, `mla_absorbed` | batch x KV heads, query length (a block holds the query heads of its KV head), KV length, head dim, query length again: the sub-tile loop (a block stays on chip while each K/V tile streams past it in sub-tiles; sub-tile = block: none), KV length again: the K/V a head holds on chip (the K/V tile: streamed past each block; KV length with a smaller K/V tile: resident, loaded once per head and read by all its blocks) |
     | `stream`, `copy` | rows, columns |
 
     `buffers` is the number of SRAM buffers per streamed operand (2: double
@@ -104,6 +104,14 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
   let extraClassDeclaration = [{
     /// Number of tiles along loop `i`: ceil(loops[i] / tile[i]).
     int64_t getTripCount(unsigned i) const;
+    /// Whether an attention tiling (loops and tile as above) holds its
+    /// head's whole K/V on chip across the query blocks: the held K/V
+    /// (tile[5]) is the KV length and more than one K/V tile.
+    static bool isKvResident(::llvm::ArrayRef<int64_t> loops,
+                             ::llvm::ArrayRef<int64_t> tile) {
+      return loops.size() == 6 && tile.size() == 6 && tile[5] == loops[2] &&
+             tile[2] < loops[2];
+    }
   }];
 }
 
