@@ -27,6 +27,19 @@ protected:
     d.work.matrixFlops = Count(2) * Count(m) * Count(n) * Count(k);
     return d;
   }
+  /// Causal bf16 self-attention (Sq = Skv = s, head dim d) over `heads`
+  /// KV heads of `group` query heads each.
+  KernelDesc attention(int64_t heads, int64_t group, int64_t s, int64_t d) {
+    KernelDesc k;
+    k.kind = KernelKind::Attention;
+    k.loops = {heads, s, s, d, s, s};
+    k.group = group;
+    k.vDim = d;
+    k.causal = true;
+    k.matrixType = BFloat16Type::get(&context);
+    k.lhsBytes = k.rhsBytes = k.outBytes = 2;
+    return k;
+  }
 };
 
 /// Visited (query tile, KV tile) pairs by enumeration.
@@ -160,13 +173,7 @@ TEST_F(TpuCostModelTest, QueryBlocksReadKVOnceAndComputeInSubTiles) {
   // (sub-tile, KV tile) pairs the one-level tiling with 256-query tiles
   // computes, which reads K/V once per pair.
   TpuParams p = params("tpu-v5e");
-  KernelDesc k;
-  k.kind = KernelKind::Attention;
-  k.loops = {1, 1024, 1024, 128, 1024, 1024};
-  k.vDim = 128;
-  k.causal = true;
-  k.matrixType = BFloat16Type::get(&context);
-  k.lhsBytes = k.rhsBytes = k.outBytes = 2;
+  KernelDesc k = attention(1, 1, 1024, 128);
   std::optional<TpuCost> block =
       getTpuPhaseCost(k, {1, 1024, 256, 128, 256, 256}, 2, p);
   std::optional<TpuCost> flat =
@@ -198,14 +205,7 @@ TEST_F(TpuCostModelTest, ResidentKVIsReadOncePerHead) {
   // (20 tile reads per head). With the head's K/V resident (tile[5] =
   // Skv), the same blocks read it once: traffic is Q, K, V, O once.
   TpuParams p = params("tpu-v5e");
-  KernelDesc k;
-  k.kind = KernelKind::Attention;
-  k.loops = {2, 2048, 2048, 128, 2048, 2048};
-  k.group = 4;
-  k.vDim = 128;
-  k.causal = true;
-  k.matrixType = BFloat16Type::get(&context);
-  k.lhsBytes = k.rhsBytes = k.outBytes = 2;
+  KernelDesc k = attention(2, 4, 2048, 128);
   std::optional<TpuCost> streamed =
       getTpuPhaseCost(k, {1, 512, 256, 128, 128, 256}, 2, p);
   std::optional<TpuCost> resident =

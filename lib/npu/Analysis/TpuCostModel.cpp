@@ -217,7 +217,7 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   // the head's whole K/V (resident).
   bool resident = TilingAttr::isKvResident(k.loops, t);
   if (t[0] != 1 || t[3] != dqk || ts > tq || (tq % ts != 0 && tq != sq) ||
-      (!resident && t[5] != tkv))
+      !TilingAttr::isValidHeldKv(k.loops, t))
     return std::nullopt;
   int64_t rowsSub = ts * k.group;
   int64_t nq = llvm::divideCeil(sq, tq);
@@ -321,6 +321,8 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     // The query block's Q, running output and (max, sum) stay on chip;
     // the scores are one sub-tile's; the K/V held is t[5] keys (a K/V tile,
     // or the head's whole K/V, prefetched for the next head like a tile).
+    if (!TilingAttr::isValidHeldKv(k.loops, t))
+      return 0;
     int64_t rows = t[1] * k.group, rowsSub = t[4] * k.group, tkv = t[2],
             dqk = t[3], dv = k.vDim;
     int64_t kvWidth = dqk + (k.latent ? 0 : dv);

@@ -147,7 +147,6 @@ private:
   /// Where the K/V tiles are sliced from: kc, vc at head b0, or (resident)
   /// the on-chip copies of the head block, at head 0.
   Value kSrc, vSrc;
-  bool kvAtBlockHead = true;
 };
 
 Value FlashAttention::build(OpBuilder &b, Location loc) {
@@ -276,7 +275,7 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
   OpFoldResult zero = b.getIndexAttr(0);
   // The KV tile, loaded once for all sub-tiles. Latent form: vc is kc, and
   // the value tile its first Dv columns.
-  OpFoldResult head = kvAtBlockHead ? OpFoldResult(b0) : zero;
+  OpFoldResult head = resident ? zero : OpFoldResult(b0);
   Value kt = sliceOf(b, loc, kSrc, {head, k0, zero},
                      {nb, nk, b.getIndexAttr(dims.qkDim)});
   Value vt = sliceOf(b, loc, vSrc, {head, k0, zero},
@@ -356,7 +355,6 @@ void FlashAttention::copyKvOnChip(OpBuilder &b, Location loc, Value b0,
   };
   kSrc = copy(kc, dims.qkDim);
   vSrc = vc == kc ? kSrc : copy(vc, dims.vDim);
-  kvAtBlockHead = false;
 }
 
 Value FlashAttention::normalize(OpBuilder &b, Location loc, Value acc, Value l,
@@ -601,18 +599,30 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
 LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
                                              KernelOp kernel, TilingAttr tiling,
                                              int64_t kvSplits, bool gpuBlocks) {
-  if (tiling.getTile().size() != 6)
-    return failure();
+  ArrayRef<int64_t> tile = tiling.getTile();
+  if (tile.size() != 6)
+    return kernel.emitError("attention tiling needs 6 tile sizes [tb, tq, "
+                            "tkv, D, ts, tr], got ")
+           << tile.size();
   SmallVector<AttentionOp> attentions(
       kernel.getBodyBlock().getOps<AttentionOp>());
   if (attentions.size() != 1)
-    return failure();
+    return kernel.emitError("attention tiling needs one npu.attention in the "
+                            "kernel, found ")
+           << attentions.size();
   AttentionOp op = attentions.front();
-  // A resident K/V is held by one core's loop over its heads: not a
+  // The held K/V is a K/V tile (streamed) or all of it (resident); a
+  // resident K/V is held by one core's loop over its heads: not a
   // thread-block grid, not split.
-  if (TilingAttr::isKvResident(tiling.getLoops(), tiling.getTile()) &&
-      (gpuBlocks || kvSplits != 1))
-    return failure();
+  bool resident = TilingAttr::isKvResident(tiling.getLoops(), tile);
+  if (!TilingAttr::isValidHeldKv(tiling.getLoops(), tile))
+    return kernel.emitError("attention tile #5 (the K/V held on chip) is ")
+           << tile[5] << ": expected the K/V tile (" << tile[2]
+           << ") or the KV length (" << tiling.getLoops()[2] << ")";
+  if (resident && (gpuBlocks || kvSplits != 1))
+    return kernel.emitError(
+        "a resident K/V (tile #5 = KV length) is not lowered as a "
+        "thread-block grid or with split KV");
   rewriter.setInsertionPoint(op);
   Value result = FlashAttention(op, tiling, kvSplits, gpuBlocks)
                      .build(rewriter, op.getLoc());

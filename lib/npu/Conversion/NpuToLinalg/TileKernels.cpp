@@ -60,8 +60,9 @@ struct NpuTileKernelsPass
         if (auto launches = kernel->getAttrOfType<ArrayAttr>("npu.launch"))
           if (auto l = dyn_cast<LaunchAttr>(launches[0]))
             kvSplits = l.getKvSplits();
-        (void)tileAttentionKernel(rewriter, kernel, tiling, kvSplits,
-                                  gpuBlocks);
+        if (failed(tileAttentionKernel(rewriter, kernel, tiling, kvSplits,
+                                       gpuBlocks)))
+          return signalPassFailure();
       }
       if (tiling && kind == KernelKind::GatedMlp)
         (void)tileGatedMlpKernel(rewriter, kernel, tiling, gpuBlocks);

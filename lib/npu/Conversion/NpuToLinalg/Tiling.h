@@ -24,6 +24,7 @@ namespace mlir::npu {
 /// query tile's KV range is split over that many tiles whose partial
 /// outputs are combined (split KV). With `gpuBlocks`, the (head, query
 /// [, split]) tile loops are one scf.forall mapped to GPU thread blocks.
+/// Fails, with an error at the kernel, on a tiling it cannot apply.
 LogicalResult tileAttentionKernel(RewriterBase &rewriter, KernelOp kernel,
                                   TilingAttr tiling, int64_t kvSplits,
                                   bool gpuBlocks);

@@ -112,6 +112,13 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
       return loops.size() == 6 && tile.size() == 6 && tile[5] == loops[2] &&
              tile[2] < loops[2];
     }
+    /// Whether an attention tiling's held K/V (tile[5]) is one it can be:
+    /// the K/V tile (streamed) or the whole KV length (resident).
+    static bool isValidHeldKv(::llvm::ArrayRef<int64_t> loops,
+                              ::llvm::ArrayRef<int64_t> tile) {
+      return tile.size() == 6 &&
+             (tile[5] == tile[2] || isKvResident(loops, tile));
+    }
   }];
 }
 
