@@ -462,7 +462,7 @@ def q2_answer(fr, ur, fs, mins, scores):
     gmax = max(traffic(fr, n, "gpu") for n in mins)
     tmax = max(traffic(fr, n, "tpu") for n in mins)
     tshort = max(traffic(fr, n, "tpu") for n in mins
-                 if not n.endswith("128K") and n[:3] in ("MHA", "GQA", "MLA"))
+                 if not n.endswith("128K") and not n.startswith("SWA"))
     umin = min(traffic(ur, n, s) for n in mins for s in ("tpu", "gpu"))
 
     def pad(rep, n):
@@ -489,10 +489,9 @@ def q2_answer(fr, ur, fs, mins, scores):
         "its small query tiles share each K/V tile through L2); the "
         "TPU-like side holds a head's K/V in VMEM while the query blocks "
         "stream past it (or the query block holds the whole sequence), "
-        f"at most {tshort:.2f}x up to 32K for MHA, GQA and MLA (MQA's "
-        "single K/V head would keep one core of two busy: its query blocks "
-        "are split over the cores and re-read K/V), and re-reads K/V where "
-        "neither fits (up "
+        f"at most {tshort:.2f}x up to 32K (MQA's one K/V head is copied "
+        "to both cores, which share its query blocks), and re-reads K/V "
+        "where neither fits (up "
         f"to {tmax:.2f}x at 128K), hidden because its kernels are "
         "compute-bound. What the TPU-like side does lose is matrix-unit "
         f"padding: {real}'s {g[real]}-wide matrix unit pads head dim 128 to "
@@ -515,11 +514,10 @@ def q2_answer(fr, ur, fs, mins, scores):
         "on attention, and only a fused kernel makes long-context prefill "
         "fit and compute-bound.",
         "",
-        "*Where the model is weak:* the TPU-like K/V re-reads at 128K "
-        "follow from VMEM capacity as modelled: a head's K/V (64 MiB for "
-        "head dim 128 at 128K) is held double-buffered, the next head's "
-        "prefetched, which fits neither tpu-v7's 64 MiB nor tpu-v5e's 128 "
-        "MiB; holding it once, with the next head's load exposed, is not "
+        "*Where the model is weak:* the TPU-like K/V re-reads at 128K on "
+        f"{real} follow from VMEM capacity as modelled: a head's K/V (64 "
+        "MiB for head dim 128 at 128K) does not fit beside a query block, "
+        "and blocks of unequal size, which would re-read less, are not "
         "modelled (docs/cost-model-tpu.md); the unfused "
         "form is priced as one kernel per op over a score matrix that does "
         "not fit in HBM at 128K (a real unfused run would chunk heads; "

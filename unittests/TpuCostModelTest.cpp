@@ -216,18 +216,44 @@ TEST_F(TpuCostModelTest, ResidentKVIsReadOncePerHead) {
   EXPECT_EQ(streamed->hbmReadBytes.value(), q + 2 * 2 * 20 * kvTile);
   EXPECT_EQ(resident->hbmReadBytes.value(), q + 2 * 2 * 8 * kvTile);
   EXPECT_EQ(resident->hbmWriteBytes.value(), q);
-  // Same grid steps and compute; the held K/V is the head's 2048 keys
-  // (double-buffered: the next head's is prefetched) instead of a tile.
+  // Same compute; the held K/V is the head's 2048 keys instead of a K/V
+  // tile (double-buffered: the next head's is loaded during this head).
   EXPECT_EQ(resident->paddedMatrixFlops.value(),
             streamed->paddedMatrixFlops.value());
   EXPECT_EQ(resident->sramBytes - streamed->sramBytes,
             2 * (2048 - 256) * 256 * 2);
+  // Single-buffered (what a K/V too long to be held twice needs): one copy
+  // of the query block (2048 rows), the K/V and the output block less, and
+  // every load waited in place, so slower.
+  std::optional<TpuCost> single =
+      getTpuPhaseCost(k, {1, 512, 256, 128, 128, 2048}, 1, p);
+  ASSERT_TRUE(single);
+  EXPECT_EQ(resident->sramBytes - single->sramBytes,
+            2048 * 128 * 2 + 2048 * 256 * 2 + 2048 * 128 * 2);
+  EXPECT_GT(single->timeNs, resident->timeNs);
+  EXPECT_EQ(single->hbmReadBytes.value(), resident->hbmReadBytes.value());
   // Grid steps: streamed, every (block, KV tile) pair loads (2 x 20);
   // resident, a block is one step and its KV tiles a loop over VMEM (2 x 4).
   EXPECT_EQ(streamed->steps, 40);
   EXPECT_EQ(resident->steps, 8);
   // The held K/V is a K/V tile or the whole KV length, nothing between.
   EXPECT_FALSE(getTpuPhaseCost(k, {1, 512, 256, 128, 128, 1024}, 2, p));
+}
+
+TEST_F(TpuCostModelTest, ResidentKVOfOneHeadIsCopiedPerCore) {
+  // MQA (one KV head of 32 query heads), Sq = Skv = 4096, tpu-v7 (two
+  // cores). Resident K/V with query blocks of 256: the head's 16 blocks are
+  // split over both cores, each loading its own copy of K and V; the
+  // minimum reads K/V once, so this pays one extra K/V (not 16 re-reads).
+  TpuParams p = params("tpu-v7");
+  KernelDesc k = attention(1, 32, 4096, 128);
+  std::optional<TpuCost> resident =
+      getTpuPhaseCost(k, {1, 256, 512, 128, 256, 4096}, 2, p);
+  ASSERT_TRUE(resident);
+  uint64_t q = 32ull * 4096 * 128 * 2, kv = 2ull * 4096 * 128 * 2;
+  EXPECT_EQ(resident->hbmReadBytes.value(), q + 2 * kv);
+  // 16 blocks, 8 per core.
+  EXPECT_EQ(resident->steps, 8);
 }
 
 TEST_F(TpuCostModelTest, FewRowsPayTheMatrixUnitWidth) {

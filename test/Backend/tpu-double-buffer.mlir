@@ -100,3 +100,31 @@ func.func @dynamic(%x: memref<4x64xf32, #npu.memory_space<hbm>>, %acc: memref<4x
   }
   return
 }
+
+// -----
+
+// A loop marked `npu.buffers = 1` (the head loop of attention with a
+// resident K/V) keeps its load in place: one buffer, started and waited in
+// the iteration that uses it.
+// CHECK-LABEL: func.func @single
+// CHECK: scf.for
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: memref.alloc() : memref<8x4xf32, #npu.memory_space<vmem>>
+// CHECK-NEXT: %[[T:.*]] = npu.dma_start
+// CHECK-NEXT: npu.dma_wait %[[T]]
+// CHECK: } {npu.buffers = 1 : i64}
+func.func @single(%x: memref<16x8x4xf32, #npu.memory_space<hbm>>, %y: memref<16x4xf32, #npu.memory_space<hbm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %h = %c0 to %c16 step %c1 {
+    %src = memref.subview %x[%h, 0, 0] [1, 8, 4] [1, 1, 1] : memref<16x8x4xf32, #npu.memory_space<hbm>> to memref<8x4xf32, strided<[4, 1], offset: ?>, #npu.memory_space<hbm>>
+    %buf = memref.alloc() : memref<8x4xf32, #npu.memory_space<vmem>>
+    %t = npu.dma_start %src, %buf : memref<8x4xf32, strided<[4, 1], offset: ?>, #npu.memory_space<hbm>>, memref<8x4xf32, #npu.memory_space<vmem>>
+    npu.dma_wait %t
+    %dst = memref.subview %y[%h, 0] [1, 4] [1, 1] : memref<16x4xf32, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+    %row = memref.subview %buf[0, 0] [1, 4] [1, 1] : memref<8x4xf32, #npu.memory_space<vmem>> to memref<4xf32, strided<[1]>, #npu.memory_space<vmem>>
+    memref.copy %row, %dst : memref<4xf32, strided<[1]>, #npu.memory_space<vmem>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+  } {npu.buffers = 1 : i64}
+  return
+}

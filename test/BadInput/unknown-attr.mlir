@@ -24,3 +24,15 @@ func.func @mistyped(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = npu.silu %x {npu.cost = 1} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// CHECK: unknown-attr.mlir:[[@LINE+5]]:3: error: 'npu.buffers' must be an integer >= 1 on a loop, got 0 : i64
+func.func @no_buffers(%x: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+  } {npu.buffers = 0 : i64}
+  return
+}

@@ -207,7 +207,7 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
 
 std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
                                           ArrayRef<int64_t> t, int64_t mxu,
-                                          int64_t sub) {
+                                          int64_t sub, int64_t cores) {
   int64_t bh = k.loops[0], sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3],
           dv = k.vDim;
   int64_t tq = t[1], tkv = t[2], ts = t[4];
@@ -229,11 +229,15 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
                       ? visited
                       : countVisitedTiles(sq, skv, ts, tkv, k.causal, k.window);
   LoopTotals l;
-  // A head's query blocks share its resident K/V: they run on one core.
-  // Grid steps are the iterations that load: streamed, (query block, KV
-  // tile) pairs; resident, query blocks, whose KV tiles are a loop over
-  // VMEM inside the step like the sub-tiles (no DMA, no step overhead).
-  l.parallelTiles = resident ? bh : bh * nq;
+  // Resident: a core holds the K/V of the heads it works on. With at least
+  // as many heads as cores a head's blocks stay on one core; with fewer
+  // (MQA on two cores), a head's blocks are split over `share` cores,
+  // each loading its own copy. Grid steps are the iterations that load:
+  // streamed, (query block, KV tile) pairs; resident, query blocks, whose
+  // KV tiles are a loop over VMEM inside the step like the sub-tiles (no
+  // DMA, no step overhead).
+  int64_t share = resident && bh < cores ? std::min(nq, cores / bh) : 1;
+  l.parallelTiles = resident ? bh * share : bh * nq;
   l.steps = resident ? bh * nq : bh * visited;
   if (!k.inputOnChip) {
     l.readBytes += c(bh) * c(k.group) * c(sq) * c(dqk) * c(k.lhsBytes);
@@ -244,11 +248,12 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   // Resident: the head's K and V once, before its first block.
   int64_t kvWidth = dqk + (k.latent ? 0 : dv);
   int64_t kvTensors = k.latent ? 1 : 2;
-  Count kvRows = resident   ? c(skv)
+  Count kvRows = resident   ? c(share) * c(skv)
                  : k.causal ? c(visited) * c(tkv)
                             : c(nq) * c(skv);
   l.readBytes += c(bh) * kvRows * c(kvWidth) * c(k.rhsBytes);
-  l.readTransfers += (resident ? c(bh) : c(l.steps)) * c(kvTensors);
+  l.readTransfers +=
+      (resident ? c(l.parallelTiles) : c(l.steps)) * c(kvTensors);
   if (!k.outputOnChip) {
     l.writeBytes = c(bh) * c(k.group) * c(sq) * c(dv) * c(k.outBytes);
     l.writeTransfers = c(bh) * c(nq);
@@ -319,8 +324,9 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed: {
     // The query block's Q, running output and (max, sum) stay on chip;
-    // the scores are one sub-tile's; the K/V held is t[5] keys (a K/V tile,
-    // or the head's whole K/V, prefetched for the next head like a tile).
+    // the scores are one sub-tile's; the K/V held is t[5] keys (a K/V tile
+    // or the head's whole K/V), with the other operands' buffers (2: the
+    // next head's K/V is loaded during this head's blocks).
     if (!TilingAttr::isValidHeldKv(k.loops, t))
       return 0;
     int64_t rows = t[1] * k.group, rowsSub = t[4] * k.group, tkv = t[2],
@@ -363,7 +369,7 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
     break;
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed:
-    l = attentionTotals(k, t, p.mxuDim, p.sublanes);
+    l = attentionTotals(k, t, p.mxuDim, p.sublanes, p.cores);
     break;
   case KernelKind::Stream:
   case KernelKind::Copy:
@@ -488,6 +494,13 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
     lists = {candidates(k.loops[0], p.sublanes), {k.loops[1]}};
     break;
   }
+  // Double buffering; attention may also run single-buffered, which a
+  // resident K/V too long to be held twice needs (its lowering marks its
+  // loops with the kernel's buffers; the other kinds' loops take the
+  // pipeline's).
+  SmallVector<int64_t, 2> bufferChoices = {2};
+  if (k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed)
+    bufferChoices.push_back(1);
   std::optional<TpuTileChoice> best;
   auto better = [&](const TpuCost &a, int64_t sramA, const TpuTileChoice &b) {
     double tb = b.cost.timeNs;
@@ -506,9 +519,11 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
   SmallVector<int64_t, 4> tile(lists.size());
   std::function<void(unsigned)> visit = [&](unsigned i) {
     if (i == lists.size()) {
-      std::optional<TpuCost> cost = getTpuPhaseCost(k, tile, 2, p);
-      if (cost && (!best || better(*cost, cost->sramBytes, *best)))
-        best = TpuTileChoice{tile, 2, *cost};
+      for (int64_t buffers : bufferChoices) {
+        std::optional<TpuCost> cost = getTpuPhaseCost(k, tile, buffers, p);
+        if (cost && (!best || better(*cost, cost->sramBytes, *best)))
+          best = TpuTileChoice{tile, buffers, *cost};
+      }
       return;
     }
     for (int64_t v : lists[i]) {

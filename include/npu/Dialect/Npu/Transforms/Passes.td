@@ -328,7 +328,10 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        as it is.
 
     `buffers` is the `buffers` of the kernel's `#npu.tiling` (the option;
-    2: double buffering). Inner loops are pipelined before outer ones. Only
+    2: double buffering); a loop that carries `npu.buffers = N` (written by
+    the tile-applying pass: 1 on the head loop of attention with a resident
+    K/V, which is loaded once per head and not prefetched) uses N instead.
+    Inner loops are pipelined before outer ones. Only
     the loads a loop has in the pass's input are prefetched: the prologue
     DMAs that pipelining an inner loop puts into the body of its parent do
     not make the parent a candidate (a GEMM's N loop is not pipelined for

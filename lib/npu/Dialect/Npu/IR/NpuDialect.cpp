@@ -84,6 +84,11 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<DictionaryAttr>(value), "a dictionary");
   if (name == "npu.sram_offset" || name == "npu.sram_peak")
     return expect(isa<IntegerAttr>(value), "an integer");
+  if (name == "npu.buffers") {
+    auto n = dyn_cast<IntegerAttr>(value);
+    return expect(n && n.getInt() >= 1 && op->getNumRegions() == 1,
+                  "an integer >= 1 on a loop");
+  }
   return op->emitError() << "unknown npu attribute '" << name << "'";
 }
 

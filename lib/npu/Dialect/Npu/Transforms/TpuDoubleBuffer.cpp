@@ -233,8 +233,16 @@ struct NpuTpuDoubleBufferPass
     });
     IRRewriter rewriter(&getContext());
     for (auto &[loop, original] : loops) {
+      // A loop whose loads the tiling single-buffers (`npu.buffers = 1`:
+      // a resident K/V, which a second copy would not fit beside) keeps
+      // them waited in place.
+      int64_t n = buffers;
+      if (auto own = loop->getAttrOfType<IntegerAttr>("npu.buffers"))
+        n = own.getInt();
+      if (n == 1)
+        continue;
       rewriter.setInsertionPoint(loop);
-      if (pipeline(rewriter, loop, original, buffers) == Outcome::Failed)
+      if (pipeline(rewriter, loop, original, n) == Outcome::Failed)
         return signalPassFailure();
     }
   }
