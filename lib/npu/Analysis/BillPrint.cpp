@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npu/Analysis/Bill.h"
+#include "npu/Support/JsonText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -29,7 +30,7 @@ static std::string modelInt(IntegerAttr i) {
 static llvm::json::Object lineJSON(const BillLine &l) {
   const Work &w = l.work;
   llvm::json::Object o{
-      {"name", l.name},
+      {"name", jsonText(l.name)},
       {"matrix_flops", i64(w.matrixFlops)},
       {"attention_core_flops", i64(l.attentionCoreFlops)},
       {"linear_flops", i64(w.matrixFlops - l.attentionCoreFlops)},
@@ -47,7 +48,7 @@ static llvm::json::Object lineJSON(const BillLine &l) {
       {"bound", l.roofline.computeBound() ? "compute" : "memory"},
   };
   if (!l.loc.empty())
-    o["loc"] = l.loc;
+    o["loc"] = jsonText(l.loc);
   return o;
 }
 
@@ -58,7 +59,7 @@ llvm::json::Value ModelBill::toJSON() const {
     for (const BillLine &l : f.ops)
       ops.push_back(lineJSON(l));
     funcs.push_back(llvm::json::Object{
-        {"name", f.name},
+        {"name", jsonText(f.name)},
         {"calls", f.calls},
         {"ops", std::move(ops)},
         {"total", lineJSON(f.total)},
@@ -69,7 +70,7 @@ llvm::json::Value ModelBill::toJSON() const {
     layerLines.push_back(lineJSON(l));
   auto bf16 = target.getPeakFlopPerS(TargetDtype::BF16);
   llvm::json::Object targetObj{
-      {"name", targetName},
+      {"name", jsonText(targetName)},
       {"peak_bf16_flop_per_s", bf16 ? *bf16 : 0.0},
       {"hbm_bandwidth_bytes_per_s",
        target.getHbmBandwidthBytesPerS().convertToDouble()},
@@ -80,17 +81,18 @@ llvm::json::Value ModelBill::toJSON() const {
   llvm::json::Object modelObj;
   if (model)
     for (NamedAttribute a : model) {
+      std::string key = jsonText(a.getName().strref());
       if (auto i = dyn_cast<IntegerAttr>(a.getValue())) {
         // A number when it is one JSON can carry exactly, else its text.
         int64_t v;
         if (llvm::to_integer(modelInt(i), v))
-          modelObj[a.getName().strref()] = v;
+          modelObj[key] = v;
         else
-          modelObj[a.getName().strref()] = modelInt(i);
+          modelObj[key] = modelInt(i);
       } else if (auto s = dyn_cast<StringAttr>(a.getValue()))
-        modelObj[a.getName().strref()] = s.getValue();
+        modelObj[key] = jsonText(s.getValue());
       else if (isa<UnitAttr>(a.getValue()))
-        modelObj[a.getName().strref()] = true;
+        modelObj[key] = true;
     }
   return llvm::json::Object{
       {"schema", "npu-bill/1"},

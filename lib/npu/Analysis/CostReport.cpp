@@ -1,6 +1,7 @@
 //===- CostReport.cpp - reading #npu.cost back out of a module ------------===//
 
 #include "npu/Analysis/CostReport.h"
+#include "npu/Support/JsonText.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -206,7 +207,8 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
         {"name", "process_name"},
         {"ph", "M"},
         {"pid", pid},
-        {"args", llvm::json::Object{{"name", "@" + func.getSymName().str()}}}});
+        {"args", llvm::json::Object{
+                     {"name", jsonText("@" + func.getSymName().str())}}}});
     addKernels(func, 0, pid, 2);
     for (Operation &op : func.getBody().front()) {
       auto call = dyn_cast<func::CallOp>(op);
@@ -219,7 +221,7 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
         continue;
       double start = ns(slot.getStartNs());
       events.push_back(
-          llvm::json::Object{{"name", "@" + call.getCallee().str()},
+          llvm::json::Object{{"name", jsonText("@" + call.getCallee().str())},
                              {"cat", "call"},
                              {"ph", "X"},
                              {"ts", start / 1e3},

@@ -2,6 +2,7 @@
 
 #include "npu/Analysis/CostReport.h"
 #include "npu/Compare/CompareReport.h"
+#include "npu/Support/JsonText.h"
 
 #include <cmath>
 
@@ -15,7 +16,7 @@ static const char *kSide[2] = {"tpu", "gpu"};
 namespace {
 llvm::json::Object targetToJSON(TargetAttr t) {
   llvm::json::Object o{
-      {"name", t.getName()},
+      {"name", jsonText(t.getName())},
       {"kind", stringifyTargetKind(t.getKind())},
       {"peak_bf16_flop_per_s", ns(t.getPeakBf16FlopPerS())},
       {"hbm_bandwidth_bytes_per_s", ns(t.getHbmBandwidthBytesPerS())},
@@ -31,7 +32,7 @@ llvm::json::Value groupToJSON(const CompareGroup &g, TargetAttr target) {
   llvm::json::Array items;
   for (const CompareItem &i : g.items) {
     llvm::json::Object k = costToJSON(i.cost);
-    k["name"] = i.label;
+    k["name"] = jsonText(i.label);
     k["tile"] = i.tile;
     k["call"] = i.isCall;
     k["start_ns"] = i.startNs;
@@ -44,7 +45,7 @@ llvm::json::Value groupToJSON(const CompareGroup &g, TargetAttr target) {
     items.push_back(std::move(k));
   }
   llvm::json::Object o = costToJSON(g.cost);
-  o["label"] = g.label();
+  o["label"] = jsonText(g.label());
   o["tile"] = g.tiles();
   o["padding_flops"] = g.paddingFlops();
   o["launch_ns"] = getLaunchNs(g, target);
@@ -77,7 +78,7 @@ llvm::json::Value mlir::npu::comparisonToJSON(const Comparison &cmp) {
       rows.push_back(rowToJSON(r, cmp));
     double d = ns(f.total[0].getTimeNs()) - ns(f.total[1].getTimeNs());
     functions.push_back(
-        llvm::json::Object{{"name", f.name},
+        llvm::json::Object{{"name", jsonText(f.name)},
                            {"calls", f.calls},
                            {"root", f.isRoot},
                            {"tpu", costToJSON(f.total[0])},
@@ -94,9 +95,9 @@ llvm::json::Value mlir::npu::comparisonToJSON(const Comparison &cmp) {
         continue;
       int64_t index = r - f.rows.data();
       ranking.push_back(llvm::json::Object{
-          {"function", f.name},
+          {"function", jsonText(f.name)},
           {"row", index},
-          {"label", r->side[r->side[0].empty() ? 1 : 0].label()},
+          {"label", jsonText(r->side[r->side[0].empty() ? 1 : 0].label())},
           {"weighted_delta_ns", r->weightedDeltaNs()}});
     }
   }

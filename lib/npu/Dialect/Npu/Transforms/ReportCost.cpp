@@ -10,6 +10,7 @@
 #include "npu/Analysis/CostReport.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
+#include "npu/Support/JsonText.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -107,7 +108,7 @@ struct NpuReportCostPass
         os << "\n";
       } else {
         functions.push_back(
-            llvm::json::Object{{"name", func.getSymName()},
+            llvm::json::Object{{"name", jsonText(func.getSymName())},
                                {"calls", n},
                                {"total", costToJSON(total)},
                                {"kernels", std::move(kernels)}});
@@ -122,7 +123,7 @@ struct NpuReportCostPass
     if (format == "json") {
       llvm::json::Object root{
           {"schema", "npu-cost/1"},
-          {"target", target ? target.getName().str() : std::string()},
+          {"target", jsonText(target ? target.getName() : "")},
           {"functions", std::move(functions)}};
       os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
     }

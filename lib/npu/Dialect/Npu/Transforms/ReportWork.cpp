@@ -2,6 +2,7 @@
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
+#include "npu/Support/JsonText.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/Format.h"
@@ -131,10 +132,10 @@ struct NpuReportWorkPass
       for (const Row &row : r.rows) {
         llvm::json::Object o = toJson(row.work);
         o["op"] = row.name;
-        o["loc"] = row.loc;
+        o["loc"] = jsonText(row.loc);
         ops.push_back(std::move(o));
       }
-      funcs.push_back(llvm::json::Object{{"name", r.name},
+      funcs.push_back(llvm::json::Object{{"name", jsonText(r.name)},
                                          {"ops", std::move(ops)},
                                          {"total", toJson(r.total)}});
     }
