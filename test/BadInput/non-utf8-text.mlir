@@ -2,8 +2,8 @@
 // a function name, a location's file and an npu.model string here. The
 // input is valid, so it is compiled; every JSON report stays valid JSON
 // (invalid sequences become U+FFFD) instead of carrying the raw bytes (and,
-// in a build with assertions, aborting in llvm::json: the sanitized suite
-// and the fuzz smoke run build with assertions; the fuzzer found it).
+// in a build with assertions, as the fuzz smoke run's, aborting in
+// llvm::json: the fuzzer found it; a release build replaces them silently).
 // RUN: npu-opt %s --npu-report-bill="format=json target=tpu-v7" -o /dev/null > %t.bill.json
 // RUN: %python %S/check_json.py %t.bill.json | FileCheck %s --check-prefix=BILL
 // RUN: npu-opt %s --npu-report-work=format=json -o /dev/null > %t.work.json
