@@ -104,6 +104,23 @@ def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=No
                 checks, seed=seed, kv_splits=kv_splits)
 
 
+def mla_decode_case(name, doc, resident):
+    """Absorbed MLA decode (latent 5, rope 2, 4 heads, cache 6) tiled with
+    KV tiles of 4; with `resident`, the latent cache held on chip."""
+    return Case(name, doc,
+                [("qn", [4, 1, 3]), ("wuk", [4, 3, 5]), ("qr", [1, 4, 1, 2]), ("kv", [1, 1, 6, 7]),
+                 ("wuv", [4, 5, 3])], "mla_absorbed",
+                ([1, 1, 6, 7, 1, 6], [1, 1, 4, 7, 1, 6 if resident else 4]),
+                """
+         %ql = npu.matmul %a_qn, %a_wuk : tensor<4x1x3xf32>, tensor<4x3x5xf32> -> tensor<4x1x5xf32>
+         %ql4 = npu.reshape %ql : tensor<4x1x5xf32> -> tensor<1x4x1x5xf32>
+         %q = npu.concat %ql4, %a_qr dim(3) : tensor<1x4x1x5xf32>, tensor<1x4x1x2xf32> -> tensor<1x4x1x7xf32>
+         %o = npu.attention %q, %a_kv latent(5) scale(0.5) causal : tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32> -> tensor<1x4x1x5xf32>
+         %o3 = npu.reshape %o : tensor<1x4x1x5xf32> -> tensor<4x1x5xf32>
+         %y = npu.matmul %o3, %a_wuv : tensor<4x1x5xf32>, tensor<4x5x3xf32> -> tensor<4x1x3xf32>
+         """, ("y", [4, 1, 3]), flash(None, 4, 5, resident=1 if resident else 0), seed=31)
+
+
 def flash(tq, tk, dv, sub=None, resident=0):
     """Checks of the flash loop nest: the query-block loop (tq: its step;
     None: folded away, one block), then the KV loop carrying the running
@@ -267,30 +284,12 @@ CASES = [
                    "attention kernel: MHA causal prefill Sq = Skv = 6 with 4 KV splits: query tile 4, KV tile 2; the first query tile sees 2 KV tiles, so two of its splits are empty (m = -inf, weight 0).",
                    [1, 2, 6, 4], [1, 2, 6, 4], [1, 2, 6, 4], "causal",
                    ([2, 6, 6, 4, 6], [1, 4, 2, 4, 4]), split_kv(4, 4), seed=26, kv_splits=4),
-    Case("mla-absorbed-decode",
-         "mla_absorbed kernel: absorbed MLA decode, q_nope W_UK -> [q_lat ; q_rope] -> latent attention over the cache -> W_UV; latent 5, rope 2, 4 heads, cache 6.",
-         [("qn", [4, 1, 3]), ("wuk", [4, 3, 5]), ("qr", [1, 4, 1, 2]), ("kv", [1, 1, 6, 7]),
-          ("wuv", [4, 5, 3])], "mla_absorbed", ([1, 1, 6, 7, 1, 6], [1, 1, 4, 7, 1, 4]),
-         """
-         %ql = npu.matmul %a_qn, %a_wuk : tensor<4x1x3xf32>, tensor<4x3x5xf32> -> tensor<4x1x5xf32>
-         %ql4 = npu.reshape %ql : tensor<4x1x5xf32> -> tensor<1x4x1x5xf32>
-         %q = npu.concat %ql4, %a_qr dim(3) : tensor<1x4x1x5xf32>, tensor<1x4x1x2xf32> -> tensor<1x4x1x7xf32>
-         %o = npu.attention %q, %a_kv latent(5) scale(0.5) causal : tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32> -> tensor<1x4x1x5xf32>
-         %o3 = npu.reshape %o : tensor<1x4x1x5xf32> -> tensor<4x1x5xf32>
-         %y = npu.matmul %o3, %a_wuv : tensor<4x1x5xf32>, tensor<4x5x3xf32> -> tensor<4x1x3xf32>
-         """, ("y", [4, 1, 3]), flash(None, 4, 5), seed=31),
-    Case("mla-absorbed-resident-decode",
-         "mla_absorbed kernel: the decode of mla-absorbed-decode with the latent cache resident: copied on chip once (one copy: values are its first 5 columns), KV tiles of 4 sliced from the copy.",
-         [("qn", [4, 1, 3]), ("wuk", [4, 3, 5]), ("qr", [1, 4, 1, 2]), ("kv", [1, 1, 6, 7]),
-          ("wuv", [4, 5, 3])], "mla_absorbed", ([1, 1, 6, 7, 1, 6], [1, 1, 4, 7, 1, 6]),
-         """
-         %ql = npu.matmul %a_qn, %a_wuk : tensor<4x1x3xf32>, tensor<4x3x5xf32> -> tensor<4x1x5xf32>
-         %ql4 = npu.reshape %ql : tensor<4x1x5xf32> -> tensor<1x4x1x5xf32>
-         %q = npu.concat %ql4, %a_qr dim(3) : tensor<1x4x1x5xf32>, tensor<1x4x1x2xf32> -> tensor<1x4x1x7xf32>
-         %o = npu.attention %q, %a_kv latent(5) scale(0.5) causal : tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32> -> tensor<1x4x1x5xf32>
-         %o3 = npu.reshape %o : tensor<1x4x1x5xf32> -> tensor<4x1x5xf32>
-         %y = npu.matmul %o3, %a_wuv : tensor<4x1x5xf32>, tensor<4x5x3xf32> -> tensor<4x1x3xf32>
-         """, ("y", [4, 1, 3]), flash(None, 4, 5, resident=1), seed=31),
+    mla_decode_case("mla-absorbed-decode",
+                    "mla_absorbed kernel: absorbed MLA decode, q_nope W_UK -> [q_lat ; q_rope] -> latent attention over the cache -> W_UV; latent 5, rope 2, 4 heads, cache 6.",
+                    resident=False),
+    mla_decode_case("mla-absorbed-resident-decode",
+                    "mla_absorbed kernel: the decode of mla-absorbed-decode with the latent cache resident: copied on chip once (one copy: values are its first 5 columns), KV tiles of 4 sliced from the copy.",
+                    resident=True),
     Case("moe-ffn-untiled",
          "moe_ffn kernel: routed experts + shared expert; npu-tile-kernels lowers it untiled (documented fallback), still equal to the reference.",
          [("x", [3, 4]), ("w", [3, 2]), ("wg", [4, 3, 4]), ("wu", [4, 3, 4]), ("wd", [4, 4, 3]),
