@@ -58,7 +58,7 @@ llvm::json::Value groupToJSON(const CompareGroup &g, TargetAttr target) {
 llvm::json::Object rowToJSON(const CompareRow &r, const Comparison &cmp) {
   llvm::json::Array diff;
   for (const std::string &d : r.differences())
-    diff.push_back(d);
+    diff.push_back(jsonText(d));
   llvm::json::Object o{{"call", r.isCall()},
                        {"matched", r.isMatched()},
                        {"delta_ns", r.deltaNs()},
@@ -105,12 +105,15 @@ llvm::json::Value mlir::npu::comparisonToJSON(const Comparison &cmp) {
                            {"gpu", costToJSON(cmp.total[1])},
                            {"delta_ns", ns(cmp.total[0].getTimeNs()) -
                                             ns(cmp.total[1].getTimeNs())}};
+  llvm::json::Array roots;
+  for (const std::string &r : cmp.roots)
+    roots.push_back(jsonText(r));
   return llvm::json::Object{{"schema", "npu-compare/1"},
                             {"tpu", targetToJSON(cmp.target[0])},
                             {"gpu", targetToJSON(cmp.target[1])},
                             {"fusion", cmp.fusion},
-                            {"entry", cmp.entry},
-                            {"roots", llvm::json::Array(cmp.roots)},
+                            {"entry", jsonText(cmp.entry)},
+                            {"roots", std::move(roots)},
                             {"total", std::move(total)},
                             {"functions", std::move(functions)},
                             {"ranking", std::move(ranking)}};
