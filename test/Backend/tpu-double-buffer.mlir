@@ -3,12 +3,15 @@
 // The GEMM of tpu-insert-dma.mlir after that pass: the K loop's operand
 // loads get two VMEM buffers each; the first tile is loaded before the loop,
 // and each iteration starts the next tile's DMAs before waiting on the
-// current tile's (carried as loop values) and computing on it. The M and N
-// loops, which had no loads of their own, are left alone.
+// current tile's (carried as loop values) and computing on it. The N loop
+// (3 output tiles) gets two accumulators: its first tile runs before it (the
+// prologue), and each iteration starts its tile's store, then waits for the
+// previous tile's (carried as a loop value); the last store is waited for
+// after the loop. The M loop, which has neither, is left alone.
 // CHECK-LABEL: func.func @gemm
 // CHECK: scf.for
-// CHECK: scf.for
 // CHECK-NOT: iter_args
+// CHECK: %[[ACC:.*]] = memref.alloc() {{.*}} : memref<2x4x4xf32, #npu.memory_space<vmem>>
 // CHECK: %[[XB:.*]] = memref.alloc() {{.*}} : memref<2x4x8xf32, #npu.memory_space<vmem>>
 // CHECK: %[[WB:.*]] = memref.alloc() {{.*}} : memref<2x4x8xf32, #npu.memory_space<vmem>>
 // CHECK: %[[T0:.*]] = npu.dma_start
@@ -24,6 +27,15 @@
 // CHECK: npu.dma_wait
 // CHECK: npu.dma_wait
 // CHECK: linalg.generic
+// The first output tile's store, then the N loop carrying its token.
+// CHECK: %[[S0:.*]] = npu.dma_start %{{.*}}, %{{.*}} : memref<4x4xf32, {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[PREV:.*]] = %[[S0]]) -> (!npu.dma_token)
+// CHECK: memref.subview %[[ACC]][
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = npu.dma_start {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
+// CHECK-NEXT: npu.dma_wait %[[PREV]]
+// CHECK-NEXT: scf.yield %[[S]]
+// CHECK: npu.dma_wait %[[R]]
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -126,5 +138,47 @@ func.func @single(%x: memref<16x8x4xf32, #npu.memory_space<hbm>>, %y: memref<16x
     %row = memref.subview %buf[0, 0] [1, 4] [1, 1] : memref<8x4xf32, #npu.memory_space<vmem>> to memref<4xf32, strided<[1]>, #npu.memory_space<vmem>>
     memref.copy %row, %dst : memref<4xf32, strided<[1]>, #npu.memory_space<vmem>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
   } {npu.buffers = 1 : i64}
+  return
+}
+
+// -----
+
+// Stores that must complete in their own iteration: the loop loads back
+// from the buffer it stores to (a later iteration could read a row still in
+// flight), and, in the second loop, the stored buffer is also the load's
+// (its refill would start before the store's wait). Neither loop carries a
+// store token; the second still prefetches its load.
+// CHECK-LABEL: func.func @store_in_place
+// CHECK: scf.for
+// CHECK-NOT: iter_args
+// CHECK: %[[S:.*]] = npu.dma_start {{.*}}#npu.memory_space<vmem>>, memref<4xf32, {{.*}}#npu.memory_space<hbm>>
+// CHECK-NEXT: npu.dma_wait %[[S]]
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (!npu.dma_token,
+// CHECK: %[[S2:.*]] = npu.dma_start {{.*}}#npu.memory_space<vmem>>, memref<4xf32, {{.*}}#npu.memory_space<hbm>>
+// CHECK-NEXT: npu.dma_wait %[[S2]]
+func.func @store_in_place(%x: memref<16x4xf32, #npu.memory_space<hbm>>, %y: memref<16x4xf32, #npu.memory_space<hbm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c15 = arith.constant 15 : index
+  %c16 = arith.constant 16 : index
+  scf.for %i = %c1 to %c16 step %c1 {
+    %im1 = arith.subi %i, %c1 : index
+    %prev = memref.subview %y[%im1, 0] [1, 4] [1, 1] : memref<16x4xf32, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+    %buf = memref.alloc() : memref<4xf32, #npu.memory_space<vmem>>
+    %t = npu.dma_start %prev, %buf : memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>, memref<4xf32, #npu.memory_space<vmem>>
+    npu.dma_wait %t
+    %dst = memref.subview %y[%i, 0] [1, 4] [1, 1] : memref<16x4xf32, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+    %s = npu.dma_start %buf, %dst : memref<4xf32, #npu.memory_space<vmem>>, memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+    npu.dma_wait %s
+  }
+  scf.for %i = %c0 to %c16 step %c1 {
+    %src = memref.subview %x[%i, 0] [1, 4] [1, 1] : memref<16x4xf32, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+    %buf = memref.alloc() : memref<4xf32, #npu.memory_space<vmem>>
+    %t = npu.dma_start %src, %buf : memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>, memref<4xf32, #npu.memory_space<vmem>>
+    npu.dma_wait %t
+    %dst = memref.subview %y[%i, 0] [1, 4] [1, 1] : memref<16x4xf32, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+    %s = npu.dma_start %buf, %dst : memref<4xf32, #npu.memory_space<vmem>>, memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+    npu.dma_wait %s
+  }
   return
 }

@@ -327,15 +327,25 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        (index arithmetic, views) is predicated; another such loop is left
        as it is.
 
+    4. a store the loop starts into HBM from a VMEM buffer of its body
+       (an output tile), waited for in the iteration, completes one
+       iteration later: the buffer gets two copies and the wait moves to
+       the next stage, after that iteration's own store starts, its token
+       carried as an iteration argument; the last is waited for after the
+       loop. Only in a loop with a static trip count of at least the number
+       of stages, when nothing else in the loop accesses the stored-to HBM
+       buffer and no load of the loop refills the stored VMEM buffer; other
+       stores are waited in their own iteration.
+
     `buffers` is the `buffers` of the kernel's `#npu.tiling` (the option;
     2: double buffering); a loop that carries `npu.buffers = N` (written by
     the tile-applying pass: 1 on the head loop of attention with a resident
     K/V, which is loaded once per head and not prefetched) uses N instead.
     Inner loops are pipelined before outer ones. Only
-    the loads a loop has in the pass's input are prefetched: the prologue
-    DMAs that pipelining an inner loop puts into the body of its parent do
-    not make the parent a candidate (a GEMM's N loop is not pipelined for
-    its K loop's first tiles). Loops that do not qualify are left as they
+    the loads and stores a loop has in the pass's input are overlapped: the
+    prologue and epilogue DMAs that pipelining an inner loop puts into the
+    body of its parent do not make the parent a candidate (a GEMM's N loop
+    is pipelined for its output stores, not for its K loop's first tiles). Loops that do not qualify are left as they
     are (the DMA is then waited before use, without overlap).
 
     ```mlir

@@ -2,7 +2,8 @@
 //
 // Overlaps the DMA of the next tiles with the compute of this one: the VMEM
 // buffers a loop loads into are multiplied (memref::multiBuffer) and the loop
-// is software-pipelined (scf::pipelineForLoop) with the loads one stage ahead.
+// is software-pipelined (scf::pipelineForLoop) with the loads one stage ahead
+// and the waits of its output stores one stage behind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +95,70 @@ SmallVector<DmaStartOp> findPrefetchable(scf::ForOp loop) {
   return loads;
 }
 
+/// Whether an op of `loop` other than `except` and views uses the buffer
+/// `root` (reads or writes it).
+bool loopUses(scf::ForOp loop, Value root, Operation *except) {
+  WalkResult result = loop.getBody()->walk([&](Operation *op) {
+    if (op == except || isa<ViewLikeOpInterface>(op))
+      return WalkResult::advance();
+    for (Value operand : op->getOperands())
+      if (isa<BaseMemRefType>(operand.getType()) &&
+          getRootBuffer(operand) == root)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// An output store whose wait can move one iteration later.
+struct Store {
+  DmaStartOp dma;
+  DmaWaitOp wait;
+  memref::AllocOp alloc; ///< the VMEM buffer it stores from
+};
+
+/// The stores of `loop` that can complete while the next iteration computes:
+/// VMEM -> HBM DMAs in its body from a static VMEM alloc of the body, waited
+/// for in the body, with no later op of the iteration using that buffer, into
+/// a buffer no other op of the loop uses (so no later iteration reads what is
+/// still in flight).
+SmallVector<Store> findDeferrable(scf::ForOp loop) {
+  SmallVector<Store> stores;
+  Block *body = loop.getBody();
+  for (auto dma : body->getOps<DmaStartOp>()) {
+    if (!isVmem(dma.getSource().getType()) || !isHbm(dma.getTarget().getType()))
+      continue;
+    Value root = getRootBuffer(dma.getSource());
+    auto alloc = root.getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getBlock() != body ||
+        !alloc.getType().hasStaticShape() || !dma.getToken().hasOneUse())
+      continue;
+    auto wait = dyn_cast<DmaWaitOp>(*dma.getToken().getUsers().begin());
+    if (!wait || wait->getBlock() != body)
+      continue;
+    bool usedLater = false;
+    for (Operation *op = dma->getNextNode(); op && !usedLater;
+         op = op->getNextNode())
+      op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (isa<BaseMemRefType>(operand.getType()) &&
+              getRootBuffer(operand) == root)
+            usedLater = true;
+      });
+    if (usedLater || loopUses(loop, getRootBuffer(dma.getTarget()), dma))
+      continue;
+    stores.push_back({dma, wait, alloc});
+  }
+  return stores;
+}
+
+/// What a loop streams in the pass's input: the loads it can prefetch and
+/// the stores whose wait it can defer.
+struct Candidates {
+  SmallVector<DmaStartOp> loads;
+  SmallVector<Store> stores;
+};
+
 enum class Outcome { Skipped, Pipelined, Failed };
 
 /// Whether a stage-0 op of a loop whose trip count is known only at run
@@ -121,39 +186,54 @@ Operation *predicateStageZero(RewriterBase &rewriter, Operation *op,
   return canPredicate(op) ? op : nullptr;
 }
 
-/// Pipelines `loop` with `original` (its prefetchable loads before the pass
-/// ran) one stage ahead. Loads that pipelining an inner loop put into this
-/// body (the inner loop's prologue) are not in `original` and are left in
-/// the last stage: only the loop that streamed a tile in the input IR
-/// prefetches it.
+/// Pipelines `loop` with `original` (its prefetchable loads and deferrable
+/// stores before the pass ran): loads one stage ahead, store waits one
+/// stage behind. Loads and stores that pipelining an inner loop put into
+/// this body (the inner loop's prologue and epilogue) are not in `original`
+/// and stay in the middle stage: only the loop that streamed a tile in the
+/// input IR overlaps its transfer.
 Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
-                 ArrayRef<DmaStartOp> original, int64_t buffers) {
-  if (original.empty())
+                 const Candidates &original, int64_t buffers) {
+  if (original.loads.empty() && original.stores.empty())
     return Outcome::Skipped;
   // A loop with a run-time trip count (a causal KV range) is pipelined with
   // predicated prefetches and no peeled epilogue; a static one with fewer
-  // iterations than buffers is left alone.
+  // iterations than stages is left alone.
   std::optional<APInt> trips = loop.getStaticTripCount();
   bool dynamic = !trips;
-  if (trips && trips->getSExtValue() < buffers)
-    return Outcome::Skipped;
+  int64_t tripCount = trips ? trips->getSExtValue() : 0;
   SmallVector<DmaStartOp> loads;
+  if (dynamic || tripCount >= buffers)
+    loads.assign(original.loads.begin(), original.loads.end());
   SmallVector<memref::AllocOp> allocs;
   llvm::SetVector<Operation *> loadSlice; // the loads' slices, before hoisting
   for (DmaStartOp dma : findPrefetchable(loop)) {
-    if (!llvm::is_contained(original, dma))
+    if (!llvm::is_contained(loads, dma))
       continue;
     llvm::SetVector<Operation *> slice;
     if (failed(collectSlice(loop, dma, slice)))
       continue;
     loadSlice.insert(slice.begin(), slice.end());
-    loads.push_back(dma);
     auto alloc =
         getRootBuffer(dma.getTarget()).getDefiningOp<memref::AllocOp>();
     if (!llvm::is_contained(allocs, alloc))
       allocs.push_back(alloc);
   }
-  if (loads.empty())
+  llvm::erase_if(loads,
+                 [&](DmaStartOp dma) { return !loadSlice.contains(dma); });
+  // A store waits one iteration later in a loop with a static trip count
+  // that covers every stage (its compute cannot be predicated), from a
+  // buffer no load of the loop refills (with B load buffers the refill would
+  // start before the wait).
+  unsigned last = loads.empty() ? 0 : static_cast<unsigned>(buffers - 1);
+  SmallVector<Store> stores;
+  if (!dynamic && tripCount >= last + 2)
+    for (const Store &store : findDeferrable(loop))
+      if (llvm::any_of(original.stores,
+                       [&](const Store &o) { return o.dma == store.dma; }) &&
+          !llvm::is_contained(allocs, store.alloc))
+        stores.push_back(store);
+  if (loads.empty() && stores.empty())
     return Outcome::Skipped;
   // Predication covers the loads and pure ops only (the buffers are
   // hoisted below): a dynamic loop whose load slice holds anything else
@@ -176,8 +256,19 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
       return Outcome::Failed;
     }
   }
+  // A stored buffer is in flight one iteration longer: two copies.
+  for (const Store &store : stores) {
+    rewriter.moveOpBefore(store.alloc, loop);
+    if (failed(memref::multiBuffer(rewriter, store.alloc, 2,
+                                   /*skipOverrideAnalysis=*/true))) {
+      loop.emitError("npu-tpu-double-buffer: cannot double-buffer a VMEM "
+                     "output buffer of this loop");
+      return Outcome::Failed;
+    }
+  }
   // Stage 0: the loads and what they need, now including the buffer index
-  // and views multiBuffer added; the last stage: everything else.
+  // and views multiBuffer added; stage `last`: everything else; stage
+  // `last + 1`: the deferred store waits.
   llvm::SetVector<Operation *> slice;
   for (DmaStartOp dma : loads)
     if (failed(collectSlice(loop, dma, slice))) {
@@ -185,7 +276,9 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
                      "loop-carried value after multi-buffering");
       return Outcome::Failed;
     }
-  unsigned last = static_cast<unsigned>(buffers - 1);
+  llvm::SmallPtrSet<Operation *, 4> waits;
+  for (const Store &store : stores)
+    waits.insert(store.wait);
   scf::PipeliningOption options;
   options.getScheduleFn =
       [&](scf::ForOp forOp,
@@ -194,8 +287,11 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
           if (slice.contains(&op))
             schedule.push_back({&op, 0});
         for (Operation &op : forOp.getBody()->without_terminator())
-          if (!slice.contains(&op))
+          if (!slice.contains(&op) && !waits.contains(&op))
             schedule.push_back({&op, last});
+        for (Operation &op : forOp.getBody()->without_terminator())
+          if (waits.contains(&op))
+            schedule.push_back({&op, last + 1});
       };
   if (dynamic) {
     options.supportDynamicLoops = true;
@@ -227,9 +323,9 @@ struct NpuTpuDoubleBufferPass
     // its parent loop a pipelining candidate. The candidates are collected
     // up front; pipelining an inner loop does not erase ops of an
     // enclosing loop's body, so they are still valid when it is processed.
-    SmallVector<std::pair<scf::ForOp, SmallVector<DmaStartOp>>> loops;
+    SmallVector<std::pair<scf::ForOp, Candidates>> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      loops.push_back({loop, findPrefetchable(loop)});
+      loops.push_back({loop, {findPrefetchable(loop), findDeferrable(loop)}});
     });
     IRRewriter rewriter(&getContext());
     for (auto &[loop, original] : loops) {
