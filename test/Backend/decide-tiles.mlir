@@ -28,7 +28,8 @@ func.func @kept(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>) -> tensor<64x6
 
 // -----
 
-// Rows of 2^20 elements: even 8 rows with two buffers do not fit in 512 KiB.
+// Rows of 2^20 elements: even 8 rows do not fit in 512 KiB, with one buffer
+// or two.
 func.func @no_fit(%x: tensor<8x1048576xbf16>) -> tensor<8x1048576xbf16> {
   // expected-error @below {{no tile of this stream kernel fits in the 524288 bytes of SRAM per core of 'mock-tpu' (loops [8, 1048576])}}
   %0 = npu.softmax %x : tensor<8x1048576xbf16> -> tensor<8x1048576xbf16>

@@ -1,5 +1,6 @@
 // RUN: npu-opt %s --npu-tpu-lower-pipeline="target=mock-tpu" | FileCheck %s
 // RUN: npu-opt %s --npu-tpu-lower-pipeline="target=mock-tpu buffers=1" | FileCheck %s --check-prefix=SINGLE
+// RUN: sed -e 's/buffers = 2/buffers = 1/' %s | npu-opt --npu-tpu-lower-pipeline="target=mock-tpu" | FileCheck %s --check-prefix=SINGLE
 
 // A GEMM 8x32 x 12x32^T with tiles M 4, N 4, K 8: the K loop (4 steps)
 // streams the x and w tiles (4x8 f32, 128 bytes) double-buffered; the 4x4
@@ -41,6 +42,10 @@
 // CHECK-NEXT: scf.yield %[[OUT]]
 // CHECK: npu.dma_wait
 
+// With `buffers=1` (the pipeline's switch: no multi-buffering anywhere) or a
+// tiling of one buffer (written on the kernel's loops as `npu.buffers = 1`),
+// each tile is loaded and waited for in place and each output tile stored
+// and waited for in its iteration.
 // SINGLE-LABEL: func.func @gemm
 // SINGLE-NOT: memref<2x4x8xf32
 // SINGLE: npu.dma_start

@@ -55,7 +55,9 @@ struct TpuLowerPipelineOptions
       llvm::cl::desc("Target name or file; empty: the module's npu.target")};
   Option<int64_t> buffers{
       *this, "buffers",
-      llvm::cl::desc("VMEM buffers per streamed tile (2: double buffering)"),
+      llvm::cl::desc("VMEM buffers per streamed tile of a loop without the "
+                     "tiling's npu.buffers (2: double buffering); 1: no "
+                     "multi-buffering anywhere"),
       llvm::cl::init(2)};
 };
 

@@ -494,13 +494,10 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
     lists = {candidates(k.loops[0], p.sublanes), {k.loops[1]}};
     break;
   }
-  // Double buffering; attention may also run single-buffered, which a
-  // resident K/V too long to be held twice needs (its lowering marks its
-  // loops with the kernel's buffers; the other kinds' loops take the
-  // pipeline's).
-  SmallVector<int64_t, 2> bufferChoices = {2};
-  if (k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed)
-    bufferChoices.push_back(1);
+  // Double buffering, or single (the tiling's buffers reach every loop of
+  // the kernel's lowering): a resident K/V too long to be held twice needs
+  // it.
+  const int64_t bufferChoices[] = {2, 1};
   std::optional<TpuTileChoice> best;
   auto better = [&](const TpuCost &a, int64_t sramA, const TpuTileChoice &b) {
     double tb = b.cost.timeNs;

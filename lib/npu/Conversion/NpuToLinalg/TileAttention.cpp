@@ -626,13 +626,6 @@ LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
   rewriter.setInsertionPoint(op);
   Value result = FlashAttention(op, tiling, kvSplits, gpuBlocks)
                      .build(rewriter, op.getLoc());
-  // The tiling's buffers per streamed operand, for npu-tpu-double-buffer:
-  // on every loop of the nest (1 for a resident K/V too long to be held
-  // twice: the loads are waited in place, not issued a tile ahead).
-  kernel.getBodyBlock().walk([&](scf::ForOp loop) {
-    loop->setAttr("npu.buffers",
-                  rewriter.getI64IntegerAttr(tiling.getBuffers()));
-  });
   rewriter.replaceOp(op, result);
   return success();
 }

@@ -11,6 +11,7 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::npu {
@@ -71,6 +72,15 @@ struct NpuTileKernelsPass
       // Tiling of the lowered body.
       if (tiling && kind == KernelKind::Gemm)
         (void)tileGemmKernel(rewriter, kernel, tiling, gpuBlocks);
+      // The tiling's buffers, for npu-tpu-double-buffer, on every loop of
+      // the kernel (the kernel and its attribute are inlined away below): 1
+      // (a resident K/V too long to be held twice, say) keeps the loads
+      // waited in place.
+      if (tiling)
+        kernel.getBodyBlock().walk([&](scf::ForOp loop) {
+          loop->setAttr("npu.buffers",
+                        rewriter.getI64IntegerAttr(tiling.getBuffers()));
+        });
     }
     inlineNpuKernels(getOperation());
   }

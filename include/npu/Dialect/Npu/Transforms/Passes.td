@@ -150,9 +150,10 @@ def NpuDecideTiles : Pass<"npu-decide-tiles", "ModuleOp"> {
     (powers of two from the hardware granule up to the loop size: the
     matrix unit's side for K and N, 8 sublanes for M) and writes the one with
     the smallest modelled time, breaking near-ties (0.5%) by the least HBM
-    traffic, then the least SRAM: `#npu.tiling<loops, tile, buffers = 2,
-    sram_bytes>`. The working set includes two buffers per streamed operand
-    (double buffering), the f32 accumulator and scratch
+    traffic, then the least SRAM: `#npu.tiling<loops, tile, buffers,
+    sram_bytes>`, with two buffers per streamed operand (double buffering)
+    or one (each load waited in place). The working set includes the
+    buffers, the f32 accumulator and scratch
     (docs/cost-model-tpu.md). Fails at the kernel if no tile fits the SRAM of
     one core. Needs `npu.target`; on a GPU-like target the tile is a thread
     block tile of the GPU model.
@@ -337,16 +338,18 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        buffer and no load of the loop refills the stored VMEM buffer; other
        stores are waited in their own iteration.
 
-    `buffers` is the `buffers` of the kernel's `#npu.tiling` (the option;
-    2: double buffering); a loop that carries `npu.buffers = N` (written by
-    the tile-applying pass: 1 on the head loop of attention with a resident
-    K/V, which is loaded once per head and not prefetched) uses N instead.
-    Inner loops are pipelined before outer ones. Only
-    the loads and stores a loop has in the pass's input are overlapped: the
-    prologue and epilogue DMAs that pipelining an inner loop puts into the
-    body of its parent do not make the parent a candidate (a GEMM's N loop
-    is pipelined for its output stores, not for its K loop's first tiles). Loops that do not qualify are left as they
-    are (the DMA is then waited before use, without overlap).
+    A loop's buffer count is its `npu.buffers`, which `npu-tile-kernels`
+    writes on every loop of a tiled kernel from the kernel's `#npu.tiling`
+    (1: a resident K/V too long to be held twice, loaded in place once per
+    head; the search offers 1 to every kind); a loop without one takes the
+    `buffers` option (2: double buffering), and the option 1 turns the pass
+    off. Inner loops are pipelined before outer ones. Only the loads and
+    stores a loop has in the pass's input are overlapped: the prologue and
+    epilogue DMAs that pipelining an inner loop puts into the body of its
+    parent do not make the parent a candidate (a GEMM's N loop is pipelined
+    for its output stores, not for its K loop's first tiles). Loops that do
+    not qualify are left as they are (the DMA is then waited before use,
+    without overlap).
 
     ```mlir
     %buf = memref.alloc() : memref<2x32x64xf32, #vmem>
@@ -362,8 +365,8 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
   }];
   let options = [
     Option<"buffers", "buffers", "int64_t", /*default=*/"2",
-           "VMEM buffers per streamed tile (the #npu.tiling 'buffers'); "
-           "1 disables the pass">,
+           "VMEM buffers per streamed tile of a loop without npu.buffers "
+           "(the #npu.tiling 'buffers'); 1 disables the pass">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::affine::AffineDialect",
