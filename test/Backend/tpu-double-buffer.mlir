@@ -1,16 +1,14 @@
 // RUN: npu-opt %s --split-input-file --npu-tpu-double-buffer | FileCheck %s
 
-// The GEMM of tpu-insert-dma.mlir after that pass: the K loop's operand
-// loads get two VMEM buffers each; the first tile is loaded before the loop,
-// and each iteration starts the next tile's DMAs before waiting on the
-// current tile's (carried as loop values) and computing on it. The N loop
-// (3 output tiles) gets two accumulators: its first tile runs before it (the
-// prologue), and each iteration starts its tile's store, then waits for the
-// previous tile's (carried as a loop value); the last store is waited for
-// after the loop. The M loop, which has neither, is left alone.
+// The GEMM of tpu-insert-dma.mlir after that pass: the M and N tile loops,
+// a perfect nest, become one loop over the 2 x 3 output tiles; the K loop's
+// operand loads get two VMEM buffers each, the first tile loaded before the
+// loop, and each iteration starts the next tile's DMAs before waiting on the
+// current tile's (carried as loop values) and computing on it. The tile loop
+// gets two accumulators: its first tile runs before it (the prologue), and
+// each iteration starts its tile's store, then waits for the previous tile's
+// (carried as a loop value); the last store is waited for after the loop.
 // CHECK-LABEL: func.func @gemm
-// CHECK: scf.for
-// CHECK-NOT: iter_args
 // CHECK: %[[ACC:.*]] = memref.alloc() {{.*}} : memref<2x4x4xf32, #npu.memory_space<vmem>>
 // CHECK: %[[XB:.*]] = memref.alloc() {{.*}} : memref<2x4x8xf32, #npu.memory_space<vmem>>
 // CHECK: %[[WB:.*]] = memref.alloc() {{.*}} : memref<2x4x8xf32, #npu.memory_space<vmem>>
@@ -23,11 +21,12 @@
 // CHECK-NEXT: npu.dma_wait %[[B]]
 // CHECK-NEXT: linalg.generic
 // CHECK: scf.yield
-// The last tile, after the loop.
+// The last K tile, after the loop.
 // CHECK: npu.dma_wait
 // CHECK: npu.dma_wait
 // CHECK: linalg.generic
-// The first output tile's store, then the N loop carrying its token.
+// The first output tile's store, then the tile loop (5 more tiles) carrying
+// its token.
 // CHECK: %[[S0:.*]] = npu.dma_start %{{.*}}, %{{.*}} : memref<4x4xf32, {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
 // CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[PREV:.*]] = %[[S0]]) -> (!npu.dma_token)
 // CHECK: memref.subview %[[ACC]][
@@ -35,6 +34,7 @@
 // CHECK: %[[S:.*]] = npu.dma_start {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
 // CHECK-NEXT: npu.dma_wait %[[PREV]]
 // CHECK-NEXT: scf.yield %[[S]]
+// CHECK-NOT: scf.for
 // CHECK: npu.dma_wait %[[R]]
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
@@ -180,5 +180,37 @@ func.func @store_in_place(%x: memref<16x4xf32, #npu.memory_space<hbm>>, %y: memr
     %s = npu.dma_start %buf, %dst : memref<4xf32, #npu.memory_space<vmem>>, memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
     npu.dma_wait %s
   }
+  return
+}
+
+// -----
+
+// Nests that stay nests: the inner loop's bound depends on the outer
+// induction variable (a triangle), and loops with different buffer counts.
+// CHECK-LABEL: func.func @not_coalesced
+// CHECK: scf.for %[[I:[a-z0-9]+]] =
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[I]] step
+// CHECK: scf.for
+// CHECK-NEXT: scf.for
+// CHECK: } {npu.buffers = 1 : i64}
+// CHECK-NEXT: } {npu.buffers = 2 : i64}
+func.func @not_coalesced(%x: memref<16x4xf32, #npu.memory_space<hbm>>, %y: memref<16x16x4xf32, #npu.memory_space<hbm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %i = %c0 to %c16 step %c1 {
+    scf.for %j = %c0 to %i step %c1 {
+      %src = memref.subview %x[%j, 0] [1, 4] [1, 1] : memref<16x4xf32, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+      %dst = memref.subview %y[%i, %j, 0] [1, 1, 4] [1, 1, 1] : memref<16x16x4xf32, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+      memref.copy %src, %dst : memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+    }
+  }
+  scf.for %i = %c0 to %c16 step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %src = memref.subview %x[%j, 0] [1, 4] [1, 1] : memref<16x4xf32, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+      %dst = memref.subview %y[%i, %j, 0] [1, 1, 4] [1, 1, 1] : memref<16x16x4xf32, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+      memref.copy %src, %dst : memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
+    } {npu.buffers = 1 : i64}
+  } {npu.buffers = 2 : i64}
   return
 }

@@ -2,21 +2,20 @@
 // RUN: npu-opt %s --npu-tpu-lower-pipeline="target=mock-tpu buffers=1" | FileCheck %s --check-prefix=SINGLE
 // RUN: sed -e 's/buffers = 2/buffers = 1/' %s | npu-opt --npu-tpu-lower-pipeline="target=mock-tpu" | FileCheck %s --check-prefix=SINGLE
 
-// A GEMM 8x32 x 12x32^T with tiles M 4, N 4, K 8: the K loop (4 steps)
-// streams the x and w tiles (4x8 f32, 128 bytes) double-buffered; the 4x4
+// A GEMM 8x32 x 12x32^T with tiles M 4, N 4, K 8: the M and N tile loops
+// become one loop over the 2 x 3 output tiles; the K loop (4 steps) streams
+// the x and w tiles (4x8 f32, 128 bytes) double-buffered; the 4x4
 // accumulator is filled in VMEM and written back by one DMA per output tile,
 // into two accumulators used in turn, so that a tile's store completes while
-// the next tile computes. The K loop is pipelined for its loads, the N loop
-// (3 tiles) for its stores: the first tile in the prologue, each iteration
-// waiting for the previous tile's store after starting its own. The M loop
-// carries nothing (and the K loop's prologue DMAs are not prefetched a
-// further N step ahead).
+// the next tile computes. The K loop is pipelined for its loads, the tile
+// loop for its stores: the first tile in the prologue, each iteration
+// waiting for the previous tile's store after starting its own (the K loop's
+// prologue DMAs are not prefetched a further tile ahead).
 // CHECK-LABEL: func.func @gemm
 // CHECK-SAME: memref<8x32xf32, #npu.memory_space<hbm>>
 // CHECK-SAME: npu.sram_peak = 640 : i64
-// CHECK: scf.for %{{.*}} step %{{[a-z0-9_]+}} {
-// CHECK-NEXT: %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x4xf32, #npu.memory_space<vmem>>
-// CHECK-NEXT: %[[FIRST:.*]] = memref.subview %[[ACC]][0, 0, 0]
+// CHECK: %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x4xf32, #npu.memory_space<vmem>>
+// CHECK: %[[FIRST:.*]] = memref.subview %[[ACC]][0, 0, 0]
 // CHECK: linalg.fill {{.*}}outs(%[[FIRST]]
 // CHECK-DAG: memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x8xf32, #npu.memory_space<vmem>>
 // CHECK-DAG: memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x8xf32, #npu.memory_space<vmem>>
@@ -33,7 +32,7 @@
 // CHECK-NEXT: npu.dma_wait
 // CHECK-NEXT: linalg.generic
 // CHECK: %[[OUT0:[^ ]+]] = npu.dma_start %{{.*}}, %{{.*}} : memref<4x4xf32, {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
-// CHECK-NEXT: scf.for {{.*}} iter_args(%[[PREV:[^ ]+]] = %[[OUT0]]) -> (!npu.dma_token)
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args(%[[PREV:[^ ]+]] = %[[OUT0]]) -> (!npu.dma_token)
 // CHECK: %[[TILE:.*]] = memref.subview %[[ACC]][%
 // CHECK: linalg.fill {{.*}}outs(%[[TILE]]
 // CHECK: scf.for {{.*}} iter_args(

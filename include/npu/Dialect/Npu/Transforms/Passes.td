@@ -303,7 +303,13 @@ def NpuTpuInsertDma : Pass<"npu-tpu-insert-dma", "ModuleOp"> {
 def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
   let summary = "Prefetch the next tile while computing this one (multi-buffering)";
   let description = [{
-    For each `scf.for` with at least `buffers` iterations (or a trip count
+    First, each perfect nest of loops (a body that is only the inner loop,
+    no loop-carried values, inner bounds defined outside the nest, the same
+    `npu.buffers`) becomes one loop over all its iterations (upstream
+    `coalesceLoops`): a GEMM's M and N tile loops are one sequence of
+    output tiles, as the cost model deals a core's tiles.
+
+    Then, for each `scf.for` with at least `buffers` iterations (or a trip count
     known only at run time) whose body starts DMAs HBM -> VMEM into VMEM buffers
     allocated in that body (loads whose source depends only on the
     induction variable and values from outside, and whose source buffer
@@ -346,7 +352,7 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
     off. Inner loops are pipelined before outer ones. Only the loads and
     stores a loop has in the pass's input are overlapped: the prologue and
     epilogue DMAs that pipelining an inner loop puts into the body of its
-    parent do not make the parent a candidate (a GEMM's N loop is pipelined
+    parent do not make the parent a candidate (a GEMM's tile loop is pipelined
     for its output stores, not for its K loop's first tiles). Loops that do
     not qualify are left as they are (the DMA is then waited before use,
     without overlap).

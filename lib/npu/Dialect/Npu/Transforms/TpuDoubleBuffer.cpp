@@ -16,6 +16,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -158,6 +159,53 @@ struct Candidates {
   SmallVector<DmaStartOp> loads;
   SmallVector<Store> stores;
 };
+
+/// The loop nested perfectly in `loop`: its body's only op besides the
+/// terminator, neither loop carrying values, with bounds defined outside
+/// `outer` and the same buffer count as it.
+scf::ForOp perfectlyNested(scf::ForOp outer, scf::ForOp loop) {
+  Block *body = loop.getBody();
+  if (!llvm::hasSingleElement(body->without_terminator()))
+    return nullptr;
+  auto inner = dyn_cast<scf::ForOp>(&body->front());
+  if (!inner || loop.getNumRegionIterArgs() != 0 ||
+      inner.getNumRegionIterArgs() != 0 ||
+      inner->getAttr("npu.buffers") != outer->getAttr("npu.buffers"))
+    return nullptr;
+  for (Value bound :
+       {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()})
+    if (!outer.isDefinedOutsideOfLoop(bound))
+      return nullptr;
+  return inner;
+}
+
+/// Makes each perfect nest of loops one loop over all its iterations
+/// (upstream scf coalesceLoops): a GEMM's M and N tile loops become one
+/// sequence of output tiles, so that a tile's store overlaps the next
+/// tile's compute across rows as well (the cost model deals a core's tiles
+/// as one sequence).
+LogicalResult coalesceTileGrids(RewriterBase &rewriter, Operation *root) {
+  SmallVector<SmallVector<scf::ForOp>> bands;
+  root->walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+    for (const SmallVector<scf::ForOp> &band : bands)
+      if (llvm::is_contained(band, loop))
+        return; // inside a band found from an outer loop
+    SmallVector<scf::ForOp> band{loop};
+    while (scf::ForOp inner = perfectlyNested(loop, band.back()))
+      band.push_back(inner);
+    if (band.size() > 1)
+      bands.push_back(band);
+  });
+  for (SmallVector<scf::ForOp> &band : bands) {
+    Attribute buffers = band.front()->getAttr("npu.buffers");
+    if (failed(coalesceLoops(rewriter, band)))
+      return band.front().emitError(
+          "npu-tpu-double-buffer: cannot make this loop nest one loop");
+    if (buffers)
+      band.front()->setAttr("npu.buffers", buffers);
+  }
+  return success();
+}
 
 enum class Outcome { Skipped, Pipelined, Failed };
 
@@ -316,6 +364,9 @@ struct NpuTpuDoubleBufferPass
     }
     if (buffers == 1)
       return;
+    IRRewriter rewriter(&getContext());
+    if (failed(coalesceTileGrids(rewriter, getOperation())))
+      return signalPassFailure();
     // Inner loops first (post-order): an outer loop's pipelining clones its
     // body, inner loops included. Only the loads each loop has before the
     // pass runs are prefetched, so a loop is pipelined only if it streams
@@ -327,7 +378,6 @@ struct NpuTpuDoubleBufferPass
     getOperation().walk([&](scf::ForOp loop) {
       loops.push_back({loop, {findPrefetchable(loop), findDeferrable(loop)}});
     });
-    IRRewriter rewriter(&getContext());
     for (auto &[loop, original] : loops) {
       // A loop whose loads the tiling single-buffers (`npu.buffers = 1`:
       // a resident K/V, which a second copy would not fit beside) keeps
