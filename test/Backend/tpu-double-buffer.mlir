@@ -8,10 +8,14 @@
 // gets two accumulators: its first tile runs before it (the prologue), and
 // each iteration starts its tile's store, then waits for the previous tile's
 // (carried as a loop value); the last store is waited for after the loop.
+// The K loop (2 steps) computes its last step on slot 1 of its buffers, so
+// the tile loop hands the next tile its first K tiles: started into slot 0
+// after the K loop, before that last step (the K buffers, used by every
+// tile, move out of the tile loop).
 // CHECK-LABEL: func.func @gemm
-// CHECK: %[[ACC:.*]] = memref.alloc() {{.*}} : memref<2x4x4xf32, #npu.memory_space<vmem>>
 // CHECK: %[[XB:.*]] = memref.alloc() {{.*}} : memref<2x4x8xf32, #npu.memory_space<vmem>>
 // CHECK: %[[WB:.*]] = memref.alloc() {{.*}} : memref<2x4x8xf32, #npu.memory_space<vmem>>
+// CHECK: %[[ACC:.*]] = memref.alloc() {{.*}} : memref<2x4x4xf32, #npu.memory_space<vmem>>
 // CHECK: %[[T0:.*]] = npu.dma_start
 // CHECK: %[[T1:.*]] = npu.dma_start
 // CHECK: scf.for {{.*}} iter_args(%[[A:.*]] = %[[T0]], %[[B:.*]] = %[[T1]], {{.*}}) -> (!npu.dma_token, !npu.dma_token,
@@ -21,21 +25,30 @@
 // CHECK-NEXT: npu.dma_wait %[[B]]
 // CHECK-NEXT: linalg.generic
 // CHECK: scf.yield
-// The last K tile, after the loop.
+// The second tile's first K tiles, then the first tile's last K step.
+// CHECK: %[[H0:.*]] = npu.dma_start {{.*}}#npu.memory_space<hbm>>, memref<4x8xf32, {{.*}}#npu.memory_space<vmem>>
+// CHECK: %[[H1:.*]] = npu.dma_start {{.*}}#npu.memory_space<hbm>>, memref<4x8xf32, {{.*}}#npu.memory_space<vmem>>
 // CHECK: npu.dma_wait
 // CHECK: npu.dma_wait
 // CHECK: linalg.generic
-// The first output tile's store, then the tile loop (5 more tiles) carrying
-// its token.
+// The first output tile's store, then the tile loop carrying its token and
+// the handed-off loads.
 // CHECK: %[[S0:.*]] = npu.dma_start %{{.*}}, %{{.*}} : memref<4x4xf32, {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
-// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[PREV:.*]] = %[[S0]]) -> (!npu.dma_token)
+// CHECK: %[[R:.*]]:9 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[A1:.*]] = %[[H0]], %[[B1:.*]] = %[[H1]], {{.*}}, %[[PREV:.*]] = %[[S0]]) -> (
 // CHECK: memref.subview %[[ACC]][
-// CHECK: scf.for
+// CHECK: %[[KL:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %[[A1]], %{{.*}} = %[[B1]],
+// CHECK: scf.yield
+// CHECK: %[[N0:.*]] = npu.dma_start {{.*}}#npu.memory_space<hbm>>, memref<4x8xf32, {{.*}}#npu.memory_space<vmem>>
+// CHECK: %[[N1:.*]] = npu.dma_start {{.*}}#npu.memory_space<hbm>>, memref<4x8xf32, {{.*}}#npu.memory_space<vmem>>
+// CHECK: npu.dma_wait %[[KL]]#0
+// CHECK-NEXT: npu.dma_wait %[[KL]]#1
+// CHECK-NEXT: linalg.generic
 // CHECK: %[[S:.*]] = npu.dma_start {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
 // CHECK-NEXT: npu.dma_wait %[[PREV]]
-// CHECK-NEXT: scf.yield %[[S]]
-// CHECK-NOT: scf.for
-// CHECK: npu.dma_wait %[[R]]
+// CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %[[N0]], %[[N1]], {{.*}}, %[[S]] :
+// The last tile: its K loop starts on the handed-off tiles.
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[R]]#2, %{{.*}} = %[[R]]#3,
+// CHECK: npu.dma_wait %[[R]]#8
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d0, d1)>

@@ -8,19 +8,19 @@
 // accumulator is filled in VMEM and written back by one DMA per output tile,
 // into two accumulators used in turn, so that a tile's store completes while
 // the next tile computes. The K loop is pipelined for its loads, the tile
-// loop for its stores: the first tile in the prologue, each iteration
-// waiting for the previous tile's store after starting its own (the K loop's
-// prologue DMAs are not prefetched a further tile ahead).
+// loop for its stores and for the next tile's first K tiles, which start
+// into slot 0 of the K buffers after the K loop, while the last K step
+// computes on slot 1: the K buffers serve every tile.
 // CHECK-LABEL: func.func @gemm
 // CHECK-SAME: memref<8x32xf32, #npu.memory_space<hbm>>
 // CHECK-SAME: npu.sram_peak = 640 : i64
+// CHECK-DAG: memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x8xf32, #npu.memory_space<vmem>>
+// CHECK-DAG: memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x8xf32, #npu.memory_space<vmem>>
 // CHECK: %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x4xf32, #npu.memory_space<vmem>>
-// CHECK: %[[FIRST:.*]] = memref.subview %[[ACC]][0, 0, 0]
-// CHECK: linalg.fill {{.*}}outs(%[[FIRST]]
-// CHECK-DAG: memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x8xf32, #npu.memory_space<vmem>>
-// CHECK-DAG: memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x8xf32, #npu.memory_space<vmem>>
 // CHECK: %[[T0:[^ ]+]] = npu.dma_start
 // CHECK-NEXT: %[[T1:[^ ]+]] = npu.dma_start
+// CHECK: %[[FIRST:.*]] = memref.subview %[[ACC]][0, 0, 0]
+// CHECK: linalg.fill {{.*}}outs(%[[FIRST]]
 // CHECK: scf.for {{.*}} iter_args(%[[A:[^ ]+]] = %[[T0]], %[[B:[^ ]+]] = %[[T1]], {{.*}}) -> (!npu.dma_token, !npu.dma_token,
 // CHECK: %[[N0:[^ ]+]] = npu.dma_start
 // CHECK-NEXT: %[[N1:[^ ]+]] = npu.dma_start
@@ -28,17 +28,22 @@
 // CHECK-NEXT: npu.dma_wait %[[B]]
 // CHECK-NEXT: linalg.generic
 // CHECK: scf.yield %[[N0]], %[[N1]],
-// CHECK: npu.dma_wait
+// CHECK: %[[H0:[^ ]+]] = npu.dma_start
+// CHECK: %[[H1:[^ ]+]] = npu.dma_start
+// CHECK-NEXT: npu.dma_wait
 // CHECK-NEXT: npu.dma_wait
 // CHECK-NEXT: linalg.generic
 // CHECK: %[[OUT0:[^ ]+]] = npu.dma_start %{{.*}}, %{{.*}} : memref<4x4xf32, {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
-// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args(%[[PREV:[^ ]+]] = %[[OUT0]]) -> (!npu.dma_token)
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args({{.*}} = %[[H0]], {{.*}} = %[[H1]], {{.*}}, %[[PREV:[^ ]+]] = %[[OUT0]]) ->
 // CHECK: %[[TILE:.*]] = memref.subview %[[ACC]][%
 // CHECK: linalg.fill {{.*}}outs(%[[TILE]]
 // CHECK: scf.for {{.*}} iter_args(
+// CHECK: scf.yield
+// CHECK: npu.dma_start
+// CHECK: npu.dma_start
 // CHECK: %[[OUT:[^ ]+]] = npu.dma_start %[[TILE]]
 // CHECK-NEXT: npu.dma_wait %[[PREV]]
-// CHECK-NEXT: scf.yield %[[OUT]]
+// CHECK-NEXT: scf.yield {{.*}}, %[[OUT]] :
 // CHECK: npu.dma_wait
 
 // With `buffers=1` (the pipeline's switch: no multi-buffering anywhere) or a

@@ -176,9 +176,9 @@ def split_kv(splits, dv):
 
 CASES = [
     Case("gemm-bias-residual-silu",
-         "gemm kernel: matmul (transpose_rhs) + bias + residual + silu; M, N, K tiles 4, 3, 4 do not divide 6, 7, 10.",
+         "gemm kernel: matmul (transpose_rhs) + bias + residual + silu; M, N, K tiles 4, 3, 3 do not divide 6, 7, 10.",
          [("x", [6, 10]), ("w", [7, 10]), ("bias", [7]), ("r", [6, 7])], "gemm",
-         ([1, 6, 7, 10], [1, 4, 3, 4]),
+         ([1, 6, 7, 10], [1, 4, 3, 3]),
          """
          %m = npu.matmul %a_x, %a_w transpose_rhs : tensor<6x10xf32>, tensor<7x10xf32> -> tensor<6x7xf32>
          %b = npu.add %m, %a_bias : tensor<6x7xf32>, tensor<7xf32>
@@ -189,7 +189,7 @@ CASES = [
           "CHECK: scf.for %[[I:.*]] = %c0 to %c6 step %c4",
           "CHECK: scf.for %[[J:.*]] = %c0 to %c7 step %c3",
           "CHECK: linalg.fill",
-          "CHECK: scf.for %[[K:.*]] = %c0 to %c10 step %c4",
+          "CHECK: scf.for %[[K:.*]] = %c0 to %c10 step %c3",
           "CHECK: linalg.generic {{.*}}iterator_types = [\"parallel\", \"parallel\", \"reduction\"]",
           "CHECK: scf.yield",
           "CHECK: math.exp",

@@ -344,6 +344,13 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        buffer and no load of the loop refills the stored VMEM buffer; other
        stores are waited in their own iteration.
 
+    5. a loop around such a pipelined inner loop (a GEMM's output-tile loop
+       around its K loop) starts the next iteration's inner prologue loads
+       (its first K tiles, into slot 0 of the inner buffers) one iteration
+       ahead, after the inner loop and before its peeled last step, when
+       that step reads another slot (an odd number of inner kernel
+       iterations); the inner buffers then leave the loop.
+
     A loop's buffer count is its `npu.buffers`, which `npu-tile-kernels`
     writes on every loop of a tiled kernel from the kernel's `#npu.tiling`
     (1: a resident K/V too long to be held twice, loaded in place once per

@@ -207,6 +207,43 @@ LogicalResult coalesceTileGrids(RewriterBase &rewriter, Operation *root) {
   return success();
 }
 
+/// Trip counts of the kernel loops this pass made from loops with a static
+/// trip count (their bounds fold only in a later canonicalization).
+using KernelTrips = llvm::DenseMap<Operation *, int64_t>;
+
+/// The loads of `loop` that hand an inner pipelined loop its first tiles:
+/// the prologue loads of an inner kernel loop this pass made (`t`
+/// iterations), into slot 0 of its multi-buffered VMEM allocs (`B` slots)
+/// that the inner loop's epilogue does not read (it reads slot `t mod B`,
+/// that of the last iteration: `t mod B != 0`). Issued after the inner loop
+/// of the previous iteration of `loop`, they load the next tile's first
+/// operands while the last inner step computes: a GEMM's K loop starts each
+/// output tile with its first tiles on chip, as the cost model's one fill
+/// per core assumes.
+SmallVector<DmaStartOp> findHandoffs(scf::ForOp loop,
+                                     const KernelTrips &kernelTrips) {
+  SmallVector<DmaStartOp> handoffs;
+  SmallVector<DmaStartOp> loads = findPrefetchable(loop);
+  for (auto inner : loop.getBody()->getOps<scf::ForOp>()) {
+    auto trips = kernelTrips.find(inner);
+    if (trips == kernelTrips.end())
+      continue;
+    for (Value init : inner.getInitArgs()) {
+      auto dma = init.getDefiningOp<DmaStartOp>();
+      if (!dma || !llvm::is_contained(loads, dma) || dma.getPredicate())
+        continue;
+      // The kernel loop's initial tokens are its prologue's loads, of the
+      // first iteration: slot 0 of buffers multiBuffer made.
+      auto alloc =
+          getRootBuffer(dma.getTarget()).getDefiningOp<memref::AllocOp>();
+      int64_t slots = alloc.getType().getShape()[0];
+      if (slots > 1 && trips->second % slots != 0)
+        handoffs.push_back(dma);
+    }
+  }
+  return handoffs;
+}
+
 enum class Outcome { Skipped, Pipelined, Failed };
 
 /// Whether a stage-0 op of a loop whose trip count is known only at run
@@ -241,7 +278,8 @@ Operation *predicateStageZero(RewriterBase &rewriter, Operation *op,
 /// and stay in the middle stage: only the loop that streamed a tile in the
 /// input IR overlaps its transfer.
 Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
-                 const Candidates &original, int64_t buffers) {
+                 const Candidates &original, int64_t buffers,
+                 KernelTrips &kernelTrips) {
   if (original.loads.empty() && original.stores.empty())
     return Outcome::Skipped;
   // A loop with a run-time trip count (a causal KV range) is pipelined with
@@ -269,11 +307,33 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
   }
   llvm::erase_if(loads,
                  [&](DmaStartOp dma) { return !loadSlice.contains(dma); });
+  // The loop may hand its inner loop the next iteration's first tiles
+  // (findHandoffs): in stage 0, one stage ahead of the inner loop, after it
+  // in the body.
+  SmallVector<DmaStartOp> handoffs;
+  llvm::SetVector<Operation *> handoffSlice;
+  Operation *handoffAfter = nullptr;
+  if (!dynamic && tripCount >= 2 && (loads.empty() || buffers == 2))
+    for (DmaStartOp dma : findHandoffs(loop, kernelTrips)) {
+      llvm::SetVector<Operation *> slice;
+      if (failed(collectSlice(loop, dma, slice)))
+        continue;
+      handoffs.push_back(dma);
+      handoffSlice.insert(slice.begin(), slice.end());
+    }
+  for (DmaStartOp dma : handoffs) {
+    // Every handoff's slice is emitted after the last inner loop it feeds.
+    for (Operation *user : dma.getToken().getUsers())
+      if (!handoffAfter || handoffAfter->isBeforeInBlock(user))
+        handoffAfter = user;
+  }
   // A store waits one iteration later in a loop with a static trip count
   // that covers every stage (its compute cannot be predicated), from a
   // buffer no load of the loop refills (with B load buffers the refill would
   // start before the wait).
-  unsigned last = loads.empty() ? 0 : static_cast<unsigned>(buffers - 1);
+  unsigned last = !loads.empty()      ? static_cast<unsigned>(buffers - 1)
+                  : !handoffs.empty() ? 1
+                                      : 0;
   SmallVector<Store> stores;
   if (!dynamic && tripCount >= last + 2)
     for (const Store &store : findDeferrable(loop))
@@ -281,7 +341,7 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
                        [&](const Store &o) { return o.dma == store.dma; }) &&
           !llvm::is_contained(allocs, store.alloc))
         stores.push_back(store);
-  if (loads.empty() && stores.empty())
+  if (loads.empty() && handoffs.empty() && stores.empty())
     return Outcome::Skipped;
   // Predication covers the loads and pure ops only (the buffers are
   // hoisted below): a dynamic loop whose load slice holds anything else
@@ -303,6 +363,14 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
                      "tile buffer of this loop");
       return Outcome::Failed;
     }
+  }
+  // A handoff fills slot 0 of its inner loop's buffers, which now outlive
+  // an iteration: the allocs leave the loop as they are (slots included).
+  for (DmaStartOp dma : handoffs) {
+    auto alloc =
+        getRootBuffer(dma.getTarget()).getDefiningOp<memref::AllocOp>();
+    if (alloc->getBlock() == loop.getBody())
+      rewriter.moveOpBefore(alloc, loop);
   }
   // A stored buffer is in flight one iteration longer: two copies.
   for (const Store &store : stores) {
@@ -334,9 +402,15 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
         for (Operation &op : forOp.getBody()->without_terminator())
           if (slice.contains(&op))
             schedule.push_back({&op, 0});
-        for (Operation &op : forOp.getBody()->without_terminator())
-          if (!slice.contains(&op) && !waits.contains(&op))
+        for (Operation &op : forOp.getBody()->without_terminator()) {
+          if (!slice.contains(&op) && !waits.contains(&op) &&
+              !handoffSlice.contains(&op))
             schedule.push_back({&op, last});
+          if (&op == handoffAfter)
+            for (Operation &h : forOp.getBody()->without_terminator())
+              if (handoffSlice.contains(&h) && !slice.contains(&h))
+                schedule.push_back({&h, 0});
+        }
         for (Operation &op : forOp.getBody()->without_terminator())
           if (waits.contains(&op))
             schedule.push_back({&op, last + 1});
@@ -347,10 +421,16 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
     options.predicateFn = predicateStageZero;
   }
   bool modified = false;
-  if (failed(scf::pipelineForLoop(rewriter, loop, options, &modified))) {
+  FailureOr<scf::ForOp> kernel =
+      scf::pipelineForLoop(rewriter, loop, options, &modified);
+  if (failed(kernel)) {
     loop.emitError("npu-tpu-double-buffer: software pipelining failed");
     return Outcome::Failed;
   }
+  // The kernel loop runs the iterations the prologue and epilogue do not.
+  unsigned maxStage = stores.empty() ? last : last + 1;
+  if (!dynamic)
+    kernelTrips[*kernel] = tripCount - maxStage;
   return Outcome::Pipelined;
 }
 
@@ -378,6 +458,7 @@ struct NpuTpuDoubleBufferPass
     getOperation().walk([&](scf::ForOp loop) {
       loops.push_back({loop, {findPrefetchable(loop), findDeferrable(loop)}});
     });
+    KernelTrips kernelTrips;
     for (auto &[loop, original] : loops) {
       // A loop whose loads the tiling single-buffers (`npu.buffers = 1`:
       // a resident K/V, which a second copy would not fit beside) keeps
@@ -388,7 +469,7 @@ struct NpuTpuDoubleBufferPass
       if (n == 1)
         continue;
       rewriter.setInsertionPoint(loop);
-      if (pipeline(rewriter, loop, original, n) == Outcome::Failed)
+      if (pipeline(rewriter, loop, original, n, kernelTrips) == Outcome::Failed)
         return signalPassFailure();
     }
   }
