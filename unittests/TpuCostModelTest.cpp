@@ -130,6 +130,30 @@ TEST_F(TpuCostModelTest, HandPricedGemmOnMockTpu) {
               1e-9);
 }
 
+TEST_F(TpuCostModelTest, OddKStepsRefillEachOutputTile) {
+  // GEMM 64 x 64, K = 96 in 3 steps of 32, on mock-tpu (one core): two
+  // output tiles of 32 x 64, 6 steps. The lowering loads a tile's first K
+  // step during the previous tile only when the K loop's last step reads
+  // the other buffer slot (an even number of K steps): with 3, the second
+  // tile waits for its first A and B tiles (docs/cost-model-tpu.md).
+  TpuParams p = params("mock-tpu");
+  std::optional<TpuCost> c =
+      getTpuPhaseCost(gemm(64, 64, 96), {1, 32, 64, 32}, 2, p);
+  ASSERT_TRUE(c);
+  // c = 786432 / 6 / 4096 = 32, s = 82; i = 36864 / 6 / 102.4 + 100 * 12 /
+  // 6 / 2 = 160, o = 8192 / 6 / 102.4 + 100 * 2 / 6 / 2 = 30, p = 190;
+  // fill = 6144 / 102.4 + 100 = 160, drain = 4096 / 102.4 + 100 / 6 =
+  // 56.667; refill = the first A and B tiles, 6144 / 102.4 + 100 * 2 / 2.
+  double pipelined = 160.0 + 82.0 + (40.0 + 100.0 / 6.0) + 5 * 190.0;
+  EXPECT_NEAR(c->timeNs, pipelined + (60.0 + 100.0), 1e-6);
+  // One buffer: every load is waited in place anyway; no refill term.
+  std::optional<TpuCost> single =
+      getTpuPhaseCost(gemm(64, 64, 96), {1, 32, 64, 32}, 1, p);
+  ASSERT_TRUE(single);
+  EXPECT_NEAR(single->timeNs,
+              160.0 + 82.0 + (40.0 + 100.0 / 6.0) + 5 * (82.0 + 190.0), 1e-6);
+}
+
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {
   TpuParams p = params("mock-tpu");
   EXPECT_FALSE(

@@ -115,7 +115,25 @@ struct LoopTotals {
   /// last step stores after all compute (the fill and the drain); unset:
   /// the average step's.
   std::optional<Count> firstReadBytes, lastWriteBytes;
+  /// What each parallel tile after a core's first waits for before its
+  /// first step: the first step's loads of an inner pipelined loop (a
+  /// GEMM's K loop, a block's KV loop), which the lowering issues during
+  /// the previous tile only when the buffer slot they go to is free then
+  /// (handsOff); 0: they overlap the previous tile.
+  Count refillBytes;
+  int64_t refillTransfers = 0;
 };
+
+/// Whether the lowering loads the first step of an inner loop of `steps`
+/// iterations during the previous outer tile (npu-tpu-double-buffer,
+/// docs/memory-tpu.md "Handing the next tile its first operands"): a loop of
+/// one step is no loop (its loads are the outer loop's, prefetched); a
+/// pipelined one hands off when its last step reads the other slot of its
+/// two buffers (an even number of steps), and never when its trip count is
+/// known only at run time.
+bool handsOff(int64_t steps, bool dynamic) {
+  return steps == 1 || (!dynamic && steps % 2 == 0);
+}
 
 std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
                                      int64_t mxu, int64_t sub) {
@@ -157,6 +175,11 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
       c(t[3]) * c(t[2]) * c(k.rhsBytes) +
       c(k.extraReadBytes) / c(l.parallelTiles);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[1]) * c(t[2]) * c(k.outBytes);
+  if (!handsOff(nk, /*dynamic=*/false)) {
+    l.refillBytes = (k.inputOnChip ? c(0) : c(t[1]) * c(t[3]) * c(k.lhsBytes)) +
+                    c(t[3]) * c(t[2]) * c(k.rhsBytes);
+    l.refillTransfers = k.inputOnChip ? 1 : 2;
+  }
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
   return l;
@@ -268,6 +291,15 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   l.firstReadBytes = (k.inputOnChip ? c(0) : c(rows) * c(dqk) * c(k.lhsBytes)) +
                      c(resident ? skv : tkv) * c(kvWidth) * c(k.rhsBytes);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(rows) * c(dv) * c(k.outBytes);
+  // Streamed: each block's KV loop starts with its first K/V tile, loaded
+  // during the previous block only if handsOff; a causal or windowed KV
+  // range depends on the block (a run-time trip count) unless there is one.
+  bool dynamicKv = (k.causal || k.window > 0) && nq > 1;
+  int64_t kvSteps = nq == 1 ? visited : llvm::divideCeil(skv, tkv);
+  if (!resident && !handsOff(kvSteps, dynamicKv)) {
+    l.refillBytes = c(tkv) * c(kvWidth) * c(k.rhsBytes);
+    l.refillTransfers = kvTensors;
+  }
   Dim r = {rowsSub, rowsSub};
   l.paddedMatrixFlops =
       computed * (matrixPassFlops(r, {dqk, dqk}, {tkv, tkv}, sub, mxu) +
@@ -386,6 +418,7 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
       l->transcendentalFlops.isOverflow() || l->readTransfers.isOverflow() ||
       l->writeTransfers.isOverflow() ||
       (l->firstReadBytes && l->firstReadBytes->isOverflow()) ||
+      l->refillBytes.isOverflow() ||
       (l->lastWriteBytes && l->lastWriteBytes->isOverflow()))
     return std::nullopt;
 
@@ -434,8 +467,15 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
                            p.dmaSetupNs * d(l->writeTransfers) / steps / engines
                      : outStep;
 
+  // Tiles after a core's first that wait for their first inner loads.
+  double refill = buffers >= 2 && l->refillBytes.value() > 0
+                      ? d(l->refillBytes) / bwPerNs +
+                            p.dmaSetupNs * double(l->refillTransfers) / engines
+                      : 0.0;
+
   TpuCost cost;
-  cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period;
+  cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period +
+                double(tilesPerCore - 1) * refill;
   cost.computeNs = stepsPerCore * computeStep;
   cost.memoryNs = d(l->readBytes + l->writeBytes) * share / bwPerNs;
   cost.overheadNs =
