@@ -154,6 +154,27 @@ TEST_F(TpuCostModelTest, OddKStepsRefillEachOutputTile) {
               160.0 + 82.0 + (40.0 + 100.0 / 6.0) + 5 * (82.0 + 190.0), 1e-6);
 }
 
+TEST_F(TpuCostModelTest, OddFTilesRefillEachRowTile) {
+  // Gated MLP M = 64, F = 96, D = 32 in tiles [32, 32, 32] on mock-tpu: 2 M
+  // tiles, each an F loop of 3 steps; the second M tile waits for its first
+  // three weight tiles (6144 B in 3 DMAs).
+  TpuParams p = params("mock-tpu");
+  KernelDesc d;
+  d.kind = KernelKind::GatedMlp;
+  d.loops = {64, 96, 32};
+  d.matrixType = BFloat16Type::get(&context);
+  d.lhsBytes = d.rhsBytes = d.outBytes = 2;
+  std::optional<TpuCost> c = getTpuPhaseCost(d, {32, 32, 32}, 2, p);
+  ASSERT_TRUE(c);
+  // Mp = 2 * 393216 + 393216: c = 48, s = 98; R = 4096 + 36864 in 20 DMAs,
+  // W = 4096 in 2: i = 233.333, o = 23.333, p = 256.667; fill = 8192 /
+  // 102.4 + 166.667, drain = 2048 / 102.4 + 16.667; refill = 6144 / 102.4 +
+  // 100 * 3 / 2.
+  double pipelined =
+      (80.0 + 500.0 / 3.0) + 98.0 + (20.0 + 50.0 / 3.0) + 5 * (770.0 / 3.0);
+  EXPECT_NEAR(c->timeNs, pipelined + (60.0 + 150.0), 1e-6);
+}
+
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {
   TpuParams p = params("mock-tpu");
   EXPECT_FALSE(

@@ -122,6 +122,9 @@ struct LoopTotals {
   /// (handsOff); 0: they overlap the previous tile.
   Count refillBytes;
   int64_t refillTransfers = 0;
+  /// The outer tiles whose inner loop refills, dealt to the cores like the
+  /// parallel tiles (0: the parallel tiles themselves).
+  int64_t refillTiles = 0;
 };
 
 /// Whether the lowering loads the first step of an inner loop of `steps`
@@ -213,6 +216,12 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   l.reductionCores = nf;
   l.reductionBytes = c(m) * c(dm) * c(4);
+  // Each M tile's F loop starts with its first three weight tiles.
+  if (!handsOff(nf, /*dynamic=*/false)) {
+    l.refillBytes = c(3) * c(t[1]) * c(dm) * c(k.rhsBytes);
+    l.refillTransfers = 3;
+    l.refillTiles = nm;
+  }
   // Fill: the first x tile and the first three weight tiles; drain: the
   // last y tile.
   l.firstReadBytes = (k.inputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.lhsBytes)) +
@@ -474,8 +483,10 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
                       : 0.0;
 
   TpuCost cost;
+  int64_t refillTiles = llvm::divideCeil(
+      l->refillTiles ? l->refillTiles : l->parallelTiles, p.cores);
   cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period +
-                double(tilesPerCore - 1) * refill;
+                double(refillTiles - 1) * refill;
   cost.computeNs = stepsPerCore * computeStep;
   cost.memoryNs = d(l->readBytes + l->writeBytes) * share / bwPerNs;
   cost.overheadNs =
