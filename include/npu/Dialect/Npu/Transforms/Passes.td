@@ -357,12 +357,11 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
     head; the search offers 1 to every kind); a loop without one takes the
     `buffers` option (2: double buffering), and the option 1 turns the pass
     off. Inner loops are pipelined before outer ones. Only the loads and
-    stores a loop has in the pass's input are overlapped: the prologue and
-    epilogue DMAs that pipelining an inner loop puts into the body of its
-    parent do not make the parent a candidate (a GEMM's tile loop is pipelined
-    for its output stores, not for its K loop's first tiles). Loops that do
-    not qualify are left as they are (the DMA is then waited before use,
-    without overlap).
+    stores a loop has in the pass's input are overlapped, and the inner
+    prologue loads of (5): the other DMAs that pipelining an inner loop puts
+    into the body of its parent do not make the parent a candidate. Loops
+    that do not qualify are left as they are (the DMA is then waited before
+    use, without overlap).
 
     ```mlir
     %buf = memref.alloc() : memref<2x32x64xf32, #vmem>

@@ -96,13 +96,13 @@ SmallVector<DmaStartOp> findPrefetchable(scf::ForOp loop) {
   return loads;
 }
 
-/// Whether an op of `loop` other than `except` and views uses the buffer
-/// `root` (reads or writes it).
-bool loopUses(scf::ForOp loop, Value root, Operation *except) {
-  WalkResult result = loop.getBody()->walk([&](Operation *op) {
-    if (op == except || isa<ViewLikeOpInterface>(op))
+/// Whether `op` or an op nested in it, other than `except` and views, has
+/// an operand in the buffer `root` (reads or writes it).
+bool usesBuffer(Operation *op, Value root, Operation *except = nullptr) {
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (nested == except || isa<ViewLikeOpInterface>(nested))
       return WalkResult::advance();
-    for (Value operand : op->getOperands())
+    for (Value operand : nested->getOperands())
       if (isa<BaseMemRefType>(operand.getType()) &&
           getRootBuffer(operand) == root)
         return WalkResult::interrupt();
@@ -140,13 +140,8 @@ SmallVector<Store> findDeferrable(scf::ForOp loop) {
     bool usedLater = false;
     for (Operation *op = dma->getNextNode(); op && !usedLater;
          op = op->getNextNode())
-      op->walk([&](Operation *nested) {
-        for (Value operand : nested->getOperands())
-          if (isa<BaseMemRefType>(operand.getType()) &&
-              getRootBuffer(operand) == root)
-            usedLater = true;
-      });
-    if (usedLater || loopUses(loop, getRootBuffer(dma.getTarget()), dma))
+      usedLater = usesBuffer(op, root);
+    if (usedLater || usesBuffer(loop, getRootBuffer(dma.getTarget()), dma))
       continue;
     stores.push_back({dma, wait, alloc});
   }
