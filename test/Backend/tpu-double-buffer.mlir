@@ -1,4 +1,5 @@
 // RUN: npu-opt %s --split-input-file --npu-tpu-double-buffer | FileCheck %s
+// RUN: npu-opt %s --split-input-file --npu-tpu-double-buffer --canonicalize | FileCheck %s --check-prefix=CANON
 
 // The GEMM of tpu-insert-dma.mlir after that pass: the M and N tile loops,
 // a perfect nest, become one loop over the 2 x 3 output tiles; the K loop's
@@ -225,5 +226,43 @@ func.func @not_coalesced(%x: memref<16x4xf32, #npu.memory_space<hbm>>, %y: memre
       memref.copy %src, %dst : memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>> to memref<4xf32, strided<[1], offset: ?>, #npu.memory_space<hbm>>
     } {npu.buffers = 1 : i64}
   } {npu.buffers = 2 : i64}
+  return
+}
+
+// -----
+
+// Two iterations that load a tile, compute and store one: the loads are a
+// stage ahead and the store waits a stage behind, so with as many
+// iterations as the last stage's index the loop is all prologue and
+// epilogue (its kernel loop runs no iteration; checked after canonicalization):
+// tile 1 loads while tile 0 computes, and tile 0's store is waited for after
+// tile 1 computes and starts its store.
+// CANON-LABEL: func.func @two_blocks
+// CANON: %[[L0:.*]] = npu.dma_start {{.*}}#npu.memory_space<hbm>>, memref<4x4xf32, {{.*}}#npu.memory_space<vmem>>
+// CANON: %[[L1:.*]] = npu.dma_start {{.*}}#npu.memory_space<hbm>>, memref<4x4xf32, {{.*}}#npu.memory_space<vmem>>
+// CANON: npu.dma_wait %[[L0]]
+// CANON-NEXT: linalg.copy
+// CANON: %[[S0:.*]] = npu.dma_start {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
+// CANON: npu.dma_wait %[[L1]]
+// CANON-NEXT: linalg.copy
+// CANON: %[[S1:.*]] = npu.dma_start {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>
+// CANON-NEXT: npu.dma_wait %[[S0]]
+// CANON-NEXT: npu.dma_wait %[[S1]]
+// CANON-NOT: scf.for
+func.func @two_blocks(%x: memref<8x4xf32, #npu.memory_space<hbm>>, %y: memref<8x4xf32, #npu.memory_space<hbm>>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c4 {
+    %src = memref.subview %x[%i, 0] [4, 4] [1, 1] : memref<8x4xf32, #npu.memory_space<hbm>> to memref<4x4xf32, strided<[4, 1], offset: ?>, #npu.memory_space<hbm>>
+    %buf = memref.alloc() : memref<4x4xf32, #npu.memory_space<vmem>>
+    %t = npu.dma_start %src, %buf : memref<4x4xf32, strided<[4, 1], offset: ?>, #npu.memory_space<hbm>>, memref<4x4xf32, #npu.memory_space<vmem>>
+    npu.dma_wait %t
+    %out = memref.alloc() : memref<4x4xf32, #npu.memory_space<vmem>>
+    linalg.copy ins(%buf : memref<4x4xf32, #npu.memory_space<vmem>>) outs(%out : memref<4x4xf32, #npu.memory_space<vmem>>)
+    %dst = memref.subview %y[%i, 0] [4, 4] [1, 1] : memref<8x4xf32, #npu.memory_space<hbm>> to memref<4x4xf32, strided<[4, 1], offset: ?>, #npu.memory_space<hbm>>
+    %s = npu.dma_start %out, %dst : memref<4x4xf32, #npu.memory_space<vmem>>, memref<4x4xf32, strided<[4, 1], offset: ?>, #npu.memory_space<hbm>>
+    npu.dma_wait %s
+  }
   return
 }

@@ -339,8 +339,8 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        iteration later: the buffer gets two copies and the wait moves to
        the next stage, after that iteration's own store starts, its token
        carried as an iteration argument; the last is waited for after the
-       loop. Only in a loop with a static trip count of at least the number
-       of stages, when nothing else in the loop accesses the stored-to HBM
+       loop. Only in a loop with a static trip count of at least two and
+       at least the last stage's index, when nothing else in the loop accesses the stored-to HBM
        buffer and no load of the loop refills the stored VMEM buffer; other
        stores are waited in their own iteration.
 

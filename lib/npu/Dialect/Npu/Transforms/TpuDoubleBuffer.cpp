@@ -323,14 +323,15 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
         handoffAfter = user;
   }
   // A store waits one iteration later in a loop with a static trip count
-  // that covers every stage (its compute cannot be predicated), from a
-  // buffer no load of the loop refills (with B load buffers the refill would
-  // start before the wait).
+  // (its compute cannot be predicated) of at least two and at least the
+  // last stage's index (what the pipeliner needs), from a buffer no load of
+  // the loop refills (with B load buffers the refill would start before the
+  // wait).
   unsigned last = !loads.empty()      ? static_cast<unsigned>(buffers - 1)
                   : !handoffs.empty() ? 1
                                       : 0;
   SmallVector<Store> stores;
-  if (!dynamic && tripCount >= last + 2)
+  if (!dynamic && tripCount >= std::max<int64_t>(2, last + 1))
     for (const Store &store : findDeferrable(loop))
       if (llvm::any_of(original.stores,
                        [&](const Store &o) { return o.dma == store.dma; }) &&
