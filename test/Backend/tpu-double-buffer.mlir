@@ -231,6 +231,38 @@ func.func @not_coalesced(%x: memref<16x4xf32, #npu.memory_space<hbm>>, %y: memre
 
 // -----
 
+// Nests that are not tile grids stay nests: i32 induction variables, and a
+// zero step (no static trip count).
+// CHECK-LABEL: func.func @not_tile_loops
+// CHECK: scf.for {{.*}} : i32 {
+// CHECK-NEXT: scf.for {{.*}} : i32 {
+// CHECK: scf.for {{.*}} step %c0 {
+// CHECK-NEXT: scf.for
+func.func @not_tile_loops(%y: memref<16x16xf32>) {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c16_i32 = arith.constant 16 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %cst = arith.constant 1.0 : f32
+  scf.for %i = %c0_i32 to %c16_i32 step %c1_i32 : i32 {
+    scf.for %j = %c0_i32 to %c16_i32 step %c1_i32 : i32 {
+      %ii = arith.index_cast %i : i32 to index
+      %jj = arith.index_cast %j : i32 to index
+      memref.store %cst, %y[%ii, %jj] : memref<16x16xf32>
+    }
+  }
+  scf.for %i = %c0 to %c16 step %c0 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      memref.store %cst, %y[%i, %j] : memref<16x16xf32>
+    }
+  }
+  return
+}
+
+// -----
+
 // Two iterations that load a tile, compute and store one: the loads are a
 // stage ahead and the store waits a stage behind, so with as many
 // iterations as the last stage's index the loop is all prologue and

@@ -155,16 +155,24 @@ struct Candidates {
   SmallVector<Store> stores;
 };
 
+/// Whether `loop` runs a tile grid's index loop: index-typed, with a static
+/// trip count of at least one.
+bool isTileLoop(scf::ForOp loop) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  return loop.getInductionVar().getType().isIndex() && trips &&
+         trips->getSExtValue() >= 1;
+}
+
 /// The loop nested perfectly in `loop`: its body's only op besides the
-/// terminator, neither loop carrying values, with bounds defined outside
-/// `outer` and the same buffer count as it.
+/// terminator, neither loop carrying values, both tile loops, with bounds
+/// defined outside `outer` and the same buffer count as it.
 scf::ForOp perfectlyNested(scf::ForOp outer, scf::ForOp loop) {
   Block *body = loop.getBody();
   if (!llvm::hasSingleElement(body->without_terminator()))
     return nullptr;
   auto inner = dyn_cast<scf::ForOp>(&body->front());
-  if (!inner || loop.getNumRegionIterArgs() != 0 ||
-      inner.getNumRegionIterArgs() != 0 ||
+  if (!inner || !isTileLoop(loop) || !isTileLoop(inner) ||
+      loop.getNumRegionIterArgs() != 0 || inner.getNumRegionIterArgs() != 0 ||
       inner->getAttr("npu.buffers") != outer->getAttr("npu.buffers"))
     return nullptr;
   for (Value bound :
