@@ -62,3 +62,22 @@ func.func @gemm(%x: tensor<8x32xf32>, %w: tensor<12x32xf32>) -> tensor<8x12xf32>
   }
   return %out : tensor<8x12xf32>
 }
+
+// A bf16 GEMM accumulates in f32: the accumulator is one tile in VMEM,
+// filled, accumulated over K and truncated into the bf16 output tile that is
+// stored; no whole-size f32 buffer in HBM (the fused matmul's destination is
+// a tile-size empty tensor, not a slice of a whole one), so nothing f32 is
+// staged in or stored out.
+// CHECK-LABEL: func.func @gemm_bf16
+// CHECK-NOT: xf32, #npu.memory_space<hbm>>
+// CHECK: memref.alloc() {{.*}} : memref<4x4xf32, #npu.memory_space<vmem>>
+// CHECK-NOT: xf32, #npu.memory_space<hbm>>
+// CHECK: return
+func.func @gemm_bf16(%x: tensor<8x32xbf16>, %w: tensor<32x12xbf16>) -> tensor<8x12xbf16> {
+  %out = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 8, 12, 32], tile = [1, 4, 4, 8], buffers = 2, sram_bytes = 0>} : (tensor<8x32xbf16>, tensor<32x12xbf16>) -> tensor<8x12xbf16> {
+  ^bb0(%a: tensor<8x32xbf16>, %b: tensor<32x12xbf16>):
+    %m = npu.matmul %a, %b : tensor<8x32xbf16>, tensor<32x12xbf16> -> tensor<8x12xbf16>
+    npu.yield %m : tensor<8x12xbf16>
+  }
+  return %out : tensor<8x12xbf16>
+}

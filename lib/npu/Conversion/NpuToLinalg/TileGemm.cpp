@@ -12,8 +12,10 @@
 #include "Tiling.h"
 
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
@@ -127,5 +129,12 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
   }
   // The untiled ops are dead now.
   (void)runRegionDCE(rewriter, kernel->getRegions());
+  // A fused producer's destination is a slice of a whole-size empty tensor
+  // (the f32 accumulator of a bf16 GEMM): as a tile-size empty tensor it
+  // bufferizes to a buffer of the tile, on chip, instead of a slice of a
+  // whole-size HBM buffer that the tile would be staged from and stored to.
+  RewritePatternSet patterns(kernel.getContext());
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
   return success();
 }
