@@ -172,15 +172,15 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   l.paddedMatrixFlops =
       c(b) * matrixPassFlops({m, t[1]}, {kk, t[3]}, {n, t[2]}, sub, mxu);
   // Fill: the first A and B tiles (and the first tile of an epilogue
-  // input); drain: the last output tile.
-  l.firstReadBytes =
+  // input); drain: the last output tile. The first K step's A and B tiles
+  // are also each later output tile's refill, unless handed off.
+  Count firstKStep =
       (k.inputOnChip ? c(0) : c(t[1]) * c(t[3]) * c(k.lhsBytes)) +
-      c(t[3]) * c(t[2]) * c(k.rhsBytes) +
-      c(k.extraReadBytes) / c(l.parallelTiles);
+      c(t[3]) * c(t[2]) * c(k.rhsBytes);
+  l.firstReadBytes = firstKStep + c(k.extraReadBytes) / c(l.parallelTiles);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[1]) * c(t[2]) * c(k.outBytes);
   if (!handsOff(nk, /*dynamic=*/false)) {
-    l.refillBytes = (k.inputOnChip ? c(0) : c(t[1]) * c(t[3]) * c(k.lhsBytes)) +
-                    c(t[3]) * c(t[2]) * c(k.rhsBytes);
+    l.refillBytes = firstKStep;
     l.refillTransfers = k.inputOnChip ? 1 : 2;
   }
   l.vectorFlops = k.work.vectorFlops;
@@ -216,17 +216,18 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   l.reductionCores = nf;
   l.reductionBytes = c(m) * c(dm) * c(4);
-  // Each M tile's F loop starts with its first three weight tiles.
+  // Each M tile's F loop starts with its first three weight tiles (a
+  // refill, unless handed off).
+  Count firstWeights = c(3) * c(t[1]) * c(dm) * c(k.rhsBytes);
   if (!handsOff(nf, /*dynamic=*/false)) {
-    l.refillBytes = c(3) * c(t[1]) * c(dm) * c(k.rhsBytes);
+    l.refillBytes = firstWeights;
     l.refillTransfers = 3;
     l.refillTiles = nm;
   }
   // Fill: the first x tile and the first three weight tiles; drain: the
   // last y tile.
   l.firstReadBytes = (k.inputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.lhsBytes)) +
-                     c(3) * c(t[1]) * c(dm) * c(k.rhsBytes) +
-                     c(k.extraReadBytes) / c(nm);
+                     firstWeights + c(k.extraReadBytes) / c(nm);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.outBytes);
   // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
   l.paddedMatrixFlops =
@@ -297,8 +298,10 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   // Fill: the first query block and K/V tile (resident: the first head's
   // whole K/V); drain: the last output block.
   int64_t rows = tq * k.group;
-  l.firstReadBytes = (k.inputOnChip ? c(0) : c(rows) * c(dqk) * c(k.lhsBytes)) +
-                     c(resident ? skv : tkv) * c(kvWidth) * c(k.rhsBytes);
+  Count kvTileBytes = c(tkv) * c(kvWidth) * c(k.rhsBytes);
+  l.firstReadBytes =
+      (k.inputOnChip ? c(0) : c(rows) * c(dqk) * c(k.lhsBytes)) +
+      (resident ? c(skv) * c(kvWidth) * c(k.rhsBytes) : kvTileBytes);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(rows) * c(dv) * c(k.outBytes);
   // Streamed: each block's KV loop starts with its first K/V tile, loaded
   // during the previous block only if handsOff; a causal or windowed KV
@@ -306,7 +309,7 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   bool dynamicKv = (k.causal || k.window > 0) && nq > 1;
   int64_t kvSteps = nq == 1 ? visited : llvm::divideCeil(skv, tkv);
   if (!resident && !handsOff(kvSteps, dynamicKv)) {
-    l.refillBytes = c(tkv) * c(kvWidth) * c(k.rhsBytes);
+    l.refillBytes = kvTileBytes;
     l.refillTransfers = kvTensors;
   }
   Dim r = {rowsSub, rowsSub};
@@ -483,10 +486,10 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
                       : 0.0;
 
   TpuCost cost;
-  int64_t refillTiles = llvm::divideCeil(
+  int64_t refilledTilesPerCore = llvm::divideCeil(
       l->refillTiles ? l->refillTiles : l->parallelTiles, p.cores);
   cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period +
-                double(refillTiles - 1) * refill;
+                double(refilledTilesPerCore - 1) * refill;
   cost.computeNs = stepsPerCore * computeStep;
   cost.memoryNs = d(l->readBytes + l->writeBytes) * share / bwPerNs;
   cost.overheadNs =

@@ -214,7 +214,8 @@ LogicalResult coalesceTileGrids(RewriterBase &rewriter, Operation *root) {
 /// trip count (their bounds fold only in a later canonicalization).
 using KernelTrips = llvm::DenseMap<Operation *, int64_t>;
 
-/// The loads of `loop` that hand an inner pipelined loop its first tiles:
+/// The loads of `loop` (among its `prefetchable` ones) that hand an inner
+/// pipelined loop its first tiles:
 /// the prologue loads of an inner kernel loop this pass made (`t`
 /// iterations), into slot 0 of its multi-buffered VMEM allocs (`B` slots)
 /// that the inner loop's epilogue does not read (it reads slot `t mod B`,
@@ -224,16 +225,16 @@ using KernelTrips = llvm::DenseMap<Operation *, int64_t>;
 /// output tile with its first tiles on chip, as the cost model's one fill
 /// per core assumes.
 SmallVector<DmaStartOp> findHandoffs(scf::ForOp loop,
+                                     ArrayRef<DmaStartOp> prefetchable,
                                      const KernelTrips &kernelTrips) {
   SmallVector<DmaStartOp> handoffs;
-  SmallVector<DmaStartOp> loads = findPrefetchable(loop);
   for (auto inner : loop.getBody()->getOps<scf::ForOp>()) {
     auto trips = kernelTrips.find(inner);
     if (trips == kernelTrips.end())
       continue;
     for (Value init : inner.getInitArgs()) {
       auto dma = init.getDefiningOp<DmaStartOp>();
-      if (!dma || !llvm::is_contained(loads, dma) || dma.getPredicate())
+      if (!dma || !llvm::is_contained(prefetchable, dma) || dma.getPredicate())
         continue;
       // The kernel loop's initial tokens are its prologue's loads, of the
       // first iteration: slot 0 of buffers multiBuffer made.
@@ -296,7 +297,8 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
     loads.assign(original.loads.begin(), original.loads.end());
   SmallVector<memref::AllocOp> allocs;
   llvm::SetVector<Operation *> loadSlice; // the loads' slices, before hoisting
-  for (DmaStartOp dma : findPrefetchable(loop)) {
+  SmallVector<DmaStartOp> prefetchable = findPrefetchable(loop);
+  for (DmaStartOp dma : prefetchable) {
     if (!llvm::is_contained(loads, dma))
       continue;
     llvm::SetVector<Operation *> slice;
@@ -317,7 +319,7 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
   llvm::SetVector<Operation *> handoffSlice;
   Operation *handoffAfter = nullptr;
   if (!dynamic && tripCount >= 2 && (loads.empty() || buffers == 2))
-    for (DmaStartOp dma : findHandoffs(loop, kernelTrips)) {
+    for (DmaStartOp dma : findHandoffs(loop, prefetchable, kernelTrips)) {
       llvm::SetVector<Operation *> slice;
       if (failed(collectSlice(loop, dma, slice)))
         continue;
