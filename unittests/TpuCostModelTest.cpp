@@ -130,6 +130,31 @@ TEST_F(TpuCostModelTest, HandPricedGemmOnMockTpu) {
               1e-9);
 }
 
+TEST_F(TpuCostModelTest, ChunkedLoadsShortenTheFill) {
+  // GEMM 64 x 64 x 128 in bf16 as one step on mock-tpu: compute 2 * 64 * 64
+  // * 128 / 4096 = 256 ns (s = 306); A and B 32768 B, C 8192 B. Unchunked,
+  // the step waits for all of A and B: fill 32768 / 102.4 + 100 * 2 / 2 =
+  // 420, drain 8192 / 102.4 + 100 / 2 = 130.
+  TpuParams p = params("mock-tpu");
+  KernelDesc d = gemm(64, 64, 128);
+  std::optional<TpuCost> whole = getTpuPhaseCost(d, {1, 64, 64, 128}, 2, p);
+  ASSERT_TRUE(whole);
+  EXPECT_NEAR(whole->timeNs, 420.0 + 306.0 + 130.0, 1e-9);
+  // 4 K chunks of 32: compute starts after the first chunk (8192 B: 80 ns);
+  // each later chunk takes 80 ns to arrive but its predecessor computes for
+  // only 256 / 4 = 64, so each delays compute by 16. The DMA setup per
+  // chunk pair is the unchunked step's: 100 * 8 / 2 / 4 = 100.
+  std::optional<TpuCost> chunked =
+      getTpuPhaseCost(d, {1, 64, 64, 128}, 2, p, 4);
+  ASSERT_TRUE(chunked);
+  EXPECT_NEAR(chunked->timeNs, (80.0 + 3 * 16.0 + 100.0) + 306.0 + 130.0, 1e-9);
+  EXPECT_EQ(chunked->hbmReadBytes.value(), whole->hbmReadBytes.value());
+  // Chunks must split a static K tile: not 3 of 128, nor K tiles of 96 that
+  // leave a short last one.
+  EXPECT_FALSE(getTpuPhaseCost(d, {1, 64, 64, 128}, 2, p, 3));
+  EXPECT_FALSE(getTpuPhaseCost(gemm(64, 64, 128), {1, 64, 64, 96}, 2, p, 2));
+}
+
 TEST_F(TpuCostModelTest, OddKStepsRefillEachOutputTile) {
   // GEMM 64 x 64, K = 96 in 3 steps of 32, on mock-tpu (one core): two
   // output tiles of 32 x 64, 6 steps. The lowering loads a tile's first K

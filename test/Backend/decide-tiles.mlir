@@ -1,12 +1,15 @@
 // RUN: npu-opt %s --split-input-file --verify-diagnostics --npu-set-target="target=mock-tpu" --npu-form-kernels --npu-decide-tiles --npu-verify-tiles | FileCheck %s
 
-// On mock-tpu (16x16 matrix unit, 512 KiB SRAM) a 256^3 GEMM: tiles of
-// 128^3 (9.68 us) rather than 32 rows with the whole of B resident (read
-// once, 10.30 us): that tile's first step must load all of B (128 KiB)
-// before any compute, the 128^3 tile's only 64 KiB, and the extra 256 KiB
-// of re-read A and B hide under compute.
+// On mock-tpu (16x16 matrix unit, 512 KiB SRAM, 102.4 B/ns) a 256^3 GEMM:
+// 4 steps of 64 rows with the whole of B resident (read once), each step's
+// A and B loads in 16 K chunks of one matrix-unit pass (16): compute starts
+// when the first chunks (1/16 of 160 KiB: 100 ns) are in, and each later
+// chunk arrives before the previous one's compute ends (128 ns). 8.92 us:
+// fill 100 + 62.5 (DMA setup) + 4 steps of 2048 + 50 + drain 370 ns.
+// Without chunks the first step waits for all of B (128 KiB, 1.28 us) and
+// the search took tiles of 128^3 (9.68 us).
 // CHECK-LABEL: func.func @gemm
-// CHECK: npu.tiling = #npu.tiling<loops = [1, 256, 256, 256], tile = [1, 128, 128, 128], buffers = 2, sram_bytes = 262144>
+// CHECK: npu.tiling = #npu.tiling<loops = [1, 256, 256, 256], tile = [1, 64, 256, 256], buffers = 2, sram_bytes = 458752, chunks = 16>
 func.func @gemm(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
   %0 = npu.matmul %x, %w : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %0 : tensor<256x256xbf16>

@@ -15,6 +15,19 @@ func.func @too_big(%x: tensor<1024x1024xbf16>, %w: tensor<1024x1024xbf16>) -> te
 
 // -----
 
+// Load chunks must divide the K tile (128 in 3 cannot), and the K tile K.
+func.func @bad_chunks(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>) -> tensor<64x64xbf16> {
+  // expected-error @below {{chunks = 3 needs a gemm kernel on a TPU-like target whose K tile (128) it divides and that divides K (128)}}
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 64, 64, 128], tile = [1, 32, 64, 128], buffers = 2, sram_bytes = 65536, chunks = 3>} : (tensor<64x128xbf16>, tensor<128x64xbf16>) -> tensor<64x64xbf16> {
+  ^bb0(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>):
+    %m = npu.matmul %a, %b : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+    npu.yield %m : tensor<64x64xbf16>
+  }
+  return %0 : tensor<64x64xbf16>
+}
+
+// -----
+
 // A plan whose recorded size is not what the tile needs (the check
 // recomputes it rather than trusting the attribute).
 func.func @wrong_size(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>) -> tensor<64x64xbf16> {

@@ -21,7 +21,8 @@ namespace mlir::npu {
 /// emits an error at `op` naming `pass` if there is none.
 FailureOr<TargetAttr> getModuleTarget(Operation *op, StringRef pass);
 
-/// A tile decision: the main phase's tile, buffers and working set; on a
+/// A tile decision: the main phase's tile, buffers, working set and load
+/// chunks; on a
 /// GPU-like target, the arrangement of its GEMM launches (an array of
 /// #npu.launch, null when it has none).
 struct TileDecision {
@@ -29,6 +30,7 @@ struct TileDecision {
   int64_t buffers = 2;
   int64_t sramBytes = 0;
   ArrayAttr launches;
+  int64_t chunks = 1;
 };
 
 /// The best tile of the kernel's main phase on `target`; nullopt if none

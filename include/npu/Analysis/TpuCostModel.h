@@ -61,13 +61,15 @@ struct TpuCost {
   TpuCost &operator+=(const TpuCost &o);
 };
 
-/// Cost of `desc` with `tile` (one size per loop) and `buffers` buffers per
-/// stream. nullopt if the tile is malformed for the kind (a size outside
-/// [1, loop], a norm prologue without full rows, ...) or does not fit in a
-/// core's SRAM.
+/// Cost of `desc` with `tile` (one size per loop), `buffers` buffers per
+/// stream and a GEMM's K-step loads in `chunks` DMAs (#npu.tiling).
+/// nullopt if the tile is malformed for the kind (a size outside [1, loop],
+/// a norm prologue without full rows, chunks that are not whole matrix-unit
+/// passes, ...) or does not fit in a core's SRAM.
 std::optional<TpuCost> getTpuPhaseCost(const KernelDesc &desc,
                                        llvm::ArrayRef<int64_t> tile,
-                                       int64_t buffers, const TpuParams &p);
+                                       int64_t buffers, const TpuParams &p,
+                                       int64_t chunks = 1);
 
 /// SRAM bytes the tile needs on one core (no fit check); 0 for a malformed
 /// tile.
@@ -75,13 +77,15 @@ int64_t getTpuWorkingSet(const KernelDesc &desc, llvm::ArrayRef<int64_t> tile,
                          int64_t buffers);
 
 /// The tile of `desc` with the smallest modelled time; among tiles within
-/// 0.5% of it, the one with the least HBM traffic, then the least SRAM.
+/// 0.5% of it, the one with the least HBM traffic, then the least SRAM,
+/// then the fewest load chunks.
 /// Candidates: powers of two from the hardware granule (sublanes for M,
 /// the matrix unit for K and N) up to the loop size, plus the loop size.
 /// nullopt if no tile fits.
 struct TpuTileChoice {
   llvm::SmallVector<int64_t, 4> tile;
   int64_t buffers = 2;
+  int64_t chunks = 1;
   TpuCost cost;
 };
 std::optional<TpuTileChoice> chooseTpuTile(const KernelDesc &desc,
@@ -92,7 +96,8 @@ std::optional<TpuTileChoice> chooseTpuTile(const KernelDesc &desc,
 /// its repetitions. nullopt if a tile does not fit.
 std::optional<TpuCost> getTpuKernelCost(const KernelModel &model,
                                         llvm::ArrayRef<int64_t> mainTile,
-                                        int64_t buffers, const TpuParams &p);
+                                        int64_t buffers, const TpuParams &p,
+                                        int64_t chunks = 1);
 
 } // namespace mlir::npu
 

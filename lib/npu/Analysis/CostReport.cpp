@@ -29,6 +29,9 @@ std::string mlir::npu::getTileString(Operation *op) {
   std::string s;
   llvm::raw_string_ostream os(s);
   llvm::interleave(tiling.getTile(), os, "x");
+  // A TPU GEMM's K-step loads in chunks: /kN.
+  if (tiling.getChunks() > 1)
+    os << "/k" << tiling.getChunks();
   // The launch arrangements that are not the default, one per launch:
   // cluster cMxN, raster group gG, KV splits sS ("-" for a default one).
   auto launches = op->getAttrOfType<ArrayAttr>("npu.launch");

@@ -54,7 +54,11 @@ std::optional<TileDecision> mlir::npu::chooseTile(const KernelModel &model,
       chooseTpuTile(model.phases[model.mainPhase], *p);
   if (!choice)
     return std::nullopt;
-  return TileDecision{choice->tile, choice->buffers, choice->cost.sramBytes};
+  return TileDecision{choice->tile,
+                      choice->buffers,
+                      choice->cost.sramBytes,
+                      {},
+                      choice->chunks};
 }
 
 int64_t mlir::npu::getWorkingSet(const KernelModel &model,
@@ -147,8 +151,8 @@ std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
     return std::nullopt;
-  std::optional<TpuCost> cost =
-      getTpuKernelCost(model, tiling.getTile(), tiling.getBuffers(), *p);
+  std::optional<TpuCost> cost = getTpuKernelCost(
+      model, tiling.getTile(), tiling.getBuffers(), *p, tiling.getChunks());
   if (!cost || cost->isOverflow())
     return std::nullopt;
   return toCostAttr(ctx, model, *cost,
@@ -183,8 +187,8 @@ std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,
       chooseTpuTile(model.phases[model.mainPhase], *p);
   if (!choice)
     return std::nullopt;
-  std::optional<TpuCost> cost =
-      getTpuKernelCost(model, choice->tile, choice->buffers, *p);
+  std::optional<TpuCost> cost = getTpuKernelCost(
+      model, choice->tile, choice->buffers, *p, choice->chunks);
   if (!cost)
     return std::nullopt;
   return cost->timeNs;

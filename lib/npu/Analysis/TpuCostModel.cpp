@@ -125,6 +125,10 @@ struct LoopTotals {
   /// The outer tiles whose inner loop refills, dealt to the cores like the
   /// parallel tiles (0: the parallel tiles themselves).
   int64_t refillTiles = 0;
+  /// Of the first step's loads (fill and refill), the bytes loaded in
+  /// `chunks` DMAs each, which the step's compute consumes chunk by chunk.
+  Count chunkedBytes;
+  int64_t chunks = 1;
 };
 
 /// Whether the lowering loads the first step of an inner loop of `steps`
@@ -139,10 +143,15 @@ bool handsOff(int64_t steps, bool dynamic) {
 }
 
 std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
-                                     int64_t mxu, int64_t sub) {
+                                     int64_t chunks, int64_t mxu, int64_t sub) {
   int64_t b = k.loops[0], m = k.loops[1], n = k.loops[2], kk = k.loops[3];
   if (t[0] != 1 || (k.needsFullK && t[3] != kk))
     return std::nullopt;
+  // Chunks split K tiles of one static size (the lowering's condition);
+  // the matrix unit pads each chunk's K.
+  if (chunks > 1 && (t[3] % chunks != 0 || kk % t[3] != 0))
+    return std::nullopt;
+  int64_t kChunk = t[3] / chunks;
   int64_t nm = llvm::divideCeil(m, t[1]), nn = llvm::divideCeil(n, t[2]),
           nk = llvm::divideCeil(kk, t[3]);
   LoopTotals l;
@@ -153,15 +162,17 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   // A's block stays put across the N loop when there is one K step (the
   // DMA is skipped when the block index does not change); otherwise A is
   // fetched again for every N tile.
+  // Each load of an A or B tile is `chunks` DMAs.
   if (!k.inputOnChip) {
     l.readBytes += nk == 1 ? aBytes : aBytes * c(nn);
-    l.readTransfers += nk == 1 ? c(b * nm) : c(l.steps);
+    l.readTransfers += (nk == 1 ? c(b * nm) : c(l.steps)) * c(chunks);
   }
   // B's block changes every step unless the whole B is one block.
   bool bResident = nn * nk == 1;
   l.readBytes +=
       bResident ? bBytes : bBytes * c(nm) * (k.rhsBatched ? c(1) : c(b));
-  l.readTransfers += bResident ? c(k.rhsBatched ? b : 1) : c(l.steps);
+  l.readTransfers +=
+      (bResident ? c(k.rhsBatched ? b : 1) : c(l.steps)) * c(chunks);
   l.readBytes += c(k.extraReadBytes);
   if (k.extraReadBytes > 0)
     l.readTransfers += c(l.parallelTiles);
@@ -170,7 +181,7 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
     l.writeTransfers = c(l.parallelTiles);
   }
   l.paddedMatrixFlops =
-      c(b) * matrixPassFlops({m, t[1]}, {kk, t[3]}, {n, t[2]}, sub, mxu);
+      c(b) * matrixPassFlops({m, t[1]}, {kk, kChunk}, {n, t[2]}, sub, mxu);
   // Fill: the first A and B tiles (and the first tile of an epilogue
   // input); drain: the last output tile. The first K step's A and B tiles
   // are also each later output tile's refill, unless handed off.
@@ -179,9 +190,11 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
       c(t[3]) * c(t[2]) * c(k.rhsBytes);
   l.firstReadBytes = firstKStep + c(k.extraReadBytes) / c(l.parallelTiles);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[1]) * c(t[2]) * c(k.outBytes);
+  l.chunkedBytes = firstKStep;
+  l.chunks = chunks;
   if (!handsOff(nk, /*dynamic=*/false)) {
     l.refillBytes = firstKStep;
-    l.refillTransfers = k.inputOnChip ? 1 : 2;
+    l.refillTransfers = (k.inputOnChip ? 1 : 2) * chunks;
   }
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
@@ -396,8 +409,10 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
 std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
                                                   ArrayRef<int64_t> t,
                                                   int64_t buffers,
-                                                  const TpuParams &p) {
-  if (t.size() != k.loops.size() || buffers < 1)
+                                                  const TpuParams &p,
+                                                  int64_t chunks) {
+  if (t.size() != k.loops.size() || buffers < 1 || chunks < 1 ||
+      (chunks > 1 && k.kind != KernelKind::Gemm))
     return std::nullopt;
   for (auto [n, ti] : llvm::zip(k.loops, t))
     if (ti < 1 || ti > n)
@@ -405,7 +420,7 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   std::optional<LoopTotals> l;
   switch (k.kind) {
   case KernelKind::Gemm:
-    l = gemmTotals(k, t, p.mxuDim, p.sublanes);
+    l = gemmTotals(k, t, chunks, p.mxuDim, p.sublanes);
     break;
   case KernelKind::GatedMlp:
   case KernelKind::MoeFfn:
@@ -430,7 +445,7 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
       l->transcendentalFlops.isOverflow() || l->readTransfers.isOverflow() ||
       l->writeTransfers.isOverflow() ||
       (l->firstReadBytes && l->firstReadBytes->isOverflow()) ||
-      l->refillBytes.isOverflow() ||
+      l->refillBytes.isOverflow() || l->chunkedBytes.isOverflow() ||
       (l->lastWriteBytes && l->lastWriteBytes->isOverflow()))
     return std::nullopt;
 
@@ -470,10 +485,20 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   double period = buffers >= 2 ? std::max(stage, inStep + outStep)
                                : stage + inStep + outStep;
   // Fill and drain move the first step's loads and the last step's stores.
-  double fill = l->firstReadBytes
-                    ? d(*l->firstReadBytes) / bwPerNs +
-                          p.dmaSetupNs * d(l->readTransfers) / steps / engines
-                    : inStep;
+  // Chunked loads: compute starts on the first chunk; each later chunk
+  // delays it only by what its load takes beyond the previous chunk's
+  // compute.
+  double setupIn =
+      p.dmaSetupNs * d(l->readTransfers) / steps / engines / double(l->chunks);
+  auto chunkedWait = [&](Count bytes) {
+    double chunked = std::min(d(l->chunkedBytes), d(bytes));
+    double chunk = chunked / double(l->chunks) / bwPerNs;
+    return (d(bytes) - chunked) / bwPerNs + chunk +
+           double(l->chunks - 1) *
+               std::max(0.0, chunk - computeStep / double(l->chunks));
+  };
+  double fill =
+      l->firstReadBytes ? chunkedWait(*l->firstReadBytes) + setupIn : inStep;
   double drain = l->lastWriteBytes
                      ? d(*l->lastWriteBytes) / bwPerNs +
                            p.dmaSetupNs * d(l->writeTransfers) / steps / engines
@@ -481,8 +506,9 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
 
   // Tiles after a core's first that wait for their first inner loads.
   double refill = buffers >= 2 && l->refillBytes.value() > 0
-                      ? d(l->refillBytes) / bwPerNs +
-                            p.dmaSetupNs * double(l->refillTransfers) / engines
+                      ? chunkedWait(l->refillBytes) +
+                            p.dmaSetupNs * double(l->refillTransfers) /
+                                engines / double(l->chunks)
                       : 0.0;
 
   TpuCost cost;
@@ -552,8 +578,13 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
   // the kernel's lowering): a resident K/V too long to be held twice needs
   // it.
   const int64_t bufferChoices[] = {2, 1};
+  // GEMM: the first step's A and B loads in 1 to 8 K chunks.
+  SmallVector<int64_t> chunkChoices{1};
+  if (k.kind == KernelKind::Gemm)
+    chunkChoices.append({2, 4, 8, 16});
   std::optional<TpuTileChoice> best;
-  auto better = [&](const TpuCost &a, int64_t sramA, const TpuTileChoice &b) {
+  auto better = [&](const TpuCost &a, int64_t sramA, int64_t chunksA,
+                    const TpuTileChoice &b) {
     double tb = b.cost.timeNs;
     if (a.timeNs < tb * 0.995)
       return true;
@@ -565,15 +596,20 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
       return ba < bb;
     if (sramA != b.cost.sramBytes)
       return sramA < b.cost.sramBytes;
+    if (chunksA != b.chunks)
+      return chunksA < b.chunks;
     return a.timeNs < tb;
   };
   SmallVector<int64_t, 4> tile(lists.size());
   std::function<void(unsigned)> visit = [&](unsigned i) {
     if (i == lists.size()) {
       for (int64_t buffers : bufferChoices) {
-        std::optional<TpuCost> cost = getTpuPhaseCost(k, tile, buffers, p);
-        if (cost && (!best || better(*cost, cost->sramBytes, *best)))
-          best = TpuTileChoice{tile, buffers, *cost};
+        for (int64_t chunks : chunkChoices) {
+          std::optional<TpuCost> cost =
+              getTpuPhaseCost(k, tile, buffers, p, chunks);
+          if (cost && (!best || better(*cost, cost->sramBytes, chunks, *best)))
+            best = TpuTileChoice{tile, buffers, chunks, *cost};
+        }
       }
       return;
     }
@@ -589,12 +625,13 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
 std::optional<TpuCost> mlir::npu::getTpuKernelCost(const KernelModel &model,
                                                    ArrayRef<int64_t> mainTile,
                                                    int64_t buffers,
-                                                   const TpuParams &p) {
+                                                   const TpuParams &p,
+                                                   int64_t chunks) {
   TpuCost total;
   for (auto [i, phase] : llvm::enumerate(model.phases)) {
     std::optional<TpuCost> cost;
     if (i == model.mainPhase) {
-      cost = getTpuPhaseCost(phase, mainTile, buffers, p);
+      cost = getTpuPhaseCost(phase, mainTile, buffers, p, chunks);
     } else if (std::optional<TpuTileChoice> choice = chooseTpuTile(phase, p)) {
       cost = choice->cost;
     }

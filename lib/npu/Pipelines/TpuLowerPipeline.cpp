@@ -34,6 +34,7 @@ void mlir::npu::buildTpuLowerPipeline(OpPassManager &pm,
   // the copies become asynchronous DMAs, then loads move one tile ahead.
   pm.addPass(npu::createNpuTpuAssignMemorySpaces());
   pm.addPass(npu::createNpuTpuInsertDma());
+  pm.addPass(npu::createNpuTpuChunkLoads());
   pm.addPass(npu::createNpuTpuDoubleBuffer({options.buffers}));
   pm.addPass(createCanonicalizerPass());
   // Decide VMEM offsets, then check them independently of the planner.

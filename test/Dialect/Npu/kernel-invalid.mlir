@@ -96,6 +96,17 @@ func.func @tiling_buffers(%x: tensor<4xf32>) {
 
 // -----
 
+func.func @tiling_chunks(%x: tensor<4xf32>) {
+  // expected-error @+1 {{tiling chunks must be >= 1, got 0}}
+  %0 = npu.kernel stream (%x) {npu.tiling = #npu.tiling<loops = [4], tile = [4], buffers = 1, sram_bytes = 0, chunks = 0>} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    npu.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @grid_blocks(%x: tensor<4xf32>) {
   // expected-error @+1 {{grid blocks must be >= 1, got 0}}
   %0 = npu.kernel stream (%x) {npu.grid = [#npu.grid<blocks = 0, threads = 256, blocks_per_sm = 1, full_waves = 0, wave_ns = 0.0, tail_blocks = 0, tail_ns = 0.0, repeat = 1, fill_ns = 0.0>]} : (tensor<4xf32>) -> tensor<4xf32> {

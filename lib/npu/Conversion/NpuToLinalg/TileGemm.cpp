@@ -5,7 +5,9 @@
 // over (batch,) M and N with scf::tileConsumerAndFuseProducersUsingSCF,
 // which pulls the epilogue, the matmul (full K), its zero fill and the
 // normalization into the tile loops; then the matmul's K is tiled with
-// scf::tileUsingSCF, the accumulator tile carried by the K loop.
+// scf::tileUsingSCF, the accumulator tile carried by the K loop. A tiling
+// with load chunks marks the matmul `npu.load_chunks` for
+// npu-tpu-chunk-loads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,6 +131,13 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
   }
   // The untiled ops are dead now.
   (void)runRegionDCE(rewriter, kernel->getRegions());
+  // The K step's loads in chunks, for npu-tpu-chunk-loads.
+  if (tiling.getChunks() > 1)
+    kernel.getBodyBlock().walk([&](Operation *op) {
+      if (isMatmulGeneric(op))
+        op->setAttr("npu.load_chunks",
+                    rewriter.getI64IntegerAttr(tiling.getChunks()));
+    });
   // A fused producer's destination is a slice of a whole-size empty tensor
   // (the f32 accumulator of a bf16 GEMM): as a tile-size empty tensor it
   // bufferizes to a buffer of the tile, on chip, instead of a slice of a

@@ -91,6 +91,10 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     `buffers` is the number of SRAM buffers per streamed operand (2: double
     buffering); `sram_bytes` the kernel's working set on chip with those
     buffers, which `npu-verify-tiles` checks against the target's SRAM.
+    `chunks` (gemm only; 1 when omitted) splits each K step's loads of the
+    A and B tiles into that many DMAs along K, and the step's matmul into
+    as many K chunks, each waiting only for its own chunk: the first step
+    computes on its first chunk while the rest arrive (docs/memory-tpu.md).
 
     ```mlir
     #npu.tiling<loops = [1, 4096, 4096, 4096], tile = [1, 1024, 1024, 512], buffers = 2, sram_bytes = 12582912>
@@ -98,7 +102,8 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
   }];
   let parameters = (ins Npu_I64ListParameter<"iteration sizes">:$loops,
                         Npu_I64ListParameter<"tile sizes">:$tile,
-                        "int64_t":$buffers, "int64_t":$sram_bytes);
+                        "int64_t":$buffers, "int64_t":$sram_bytes,
+                        DefaultValuedParameter<"int64_t", "1">:$chunks);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -300,6 +300,43 @@ def NpuTpuInsertDma : Pass<"npu-tpu-insert-dma", "ModuleOp"> {
   let dependentDialects = ["::mlir::npu::NpuDialect"];
 }
 
+def NpuTpuChunkLoads : Pass<"npu-tpu-chunk-loads", "ModuleOp"> {
+  let summary = "Split a GEMM step's tile loads and matmul into K chunks";
+  let description = [{
+    A `linalg.generic` matmul on buffers marked `npu.load_chunks = n` (set
+    by `npu-tile-kernels` from a GEMM tiling's `chunks`) is split along its
+    reduction loop (the last) into n matmuls over K chunks of its inputs.
+    An input loaded by an `npu.dma_start` of its own (HBM to exactly that
+    buffer, waited for before the matmul) is loaded by n DMAs instead, one
+    per chunk, and each chunk's matmul waits only for its chunks' DMAs: the
+    compute of a step starts when its first chunks have arrived. An input
+    not loaded so (computed on chip) is only viewed in chunks. Runs after
+    `npu-tpu-insert-dma` and before `npu-tpu-double-buffer`, which
+    prefetches the chunk DMAs like any load.
+
+    ```mlir
+    // before
+    %t = npu.dma_start %a_hbm, %a : ...          // [tm, tk]
+    %u = npu.dma_start %b_hbm, %b : ...          // [tk, tn]
+    npu.dma_wait %t
+    npu.dma_wait %u
+    linalg.generic ... ins(%a, %b ...) outs(%acc ...) {npu.load_chunks = 2}
+    // after: DMAs of a[:, 0:tk/2], a[:, tk/2:tk], then b's; then
+    npu.dma_wait %t0
+    npu.dma_wait %u0
+    linalg.generic ... ins(%a0, %b0 ...) outs(%acc ...)
+    npu.dma_wait %t1
+    npu.dma_wait %u1
+    linalg.generic ... ins(%a1, %b1 ...) outs(%acc ...)
+    ```
+
+    A mark on a matmul that cannot be split so (a dynamic or indivisible K,
+    K indexing an input twice) is an error at the op.
+  }];
+  let dependentDialects = ["::mlir::npu::NpuDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
   let summary = "Prefetch the next tile while computing this one (multi-buffering)";
   let description = [{

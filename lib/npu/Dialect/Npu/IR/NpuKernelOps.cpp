@@ -106,7 +106,7 @@ LogicalResult FusionAttr::verify(EmitErrorFn emitError, int64_t group,
 
 LogicalResult TilingAttr::verify(EmitErrorFn emitError, ArrayRef<int64_t> loops,
                                  ArrayRef<int64_t> tile, int64_t buffers,
-                                 int64_t sramBytes) {
+                                 int64_t sramBytes, int64_t chunks) {
   if (loops.empty() || loops.size() != tile.size())
     return emitError() << "tiling needs one tile size per loop, got "
                        << loops.size() << " loops and " << tile.size()
@@ -123,6 +123,8 @@ LogicalResult TilingAttr::verify(EmitErrorFn emitError, ArrayRef<int64_t> loops,
     return emitError() << "tiling buffers must be >= 1, got " << buffers;
   if (sramBytes < 0)
     return emitError() << "tiling sram_bytes must be >= 0, got " << sramBytes;
+  if (chunks < 1)
+    return emitError() << "tiling chunks must be >= 1, got " << chunks;
   return success();
 }
 

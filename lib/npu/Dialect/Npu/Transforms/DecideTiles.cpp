@@ -45,7 +45,8 @@ struct NpuDecideTilesPass
       const KernelDesc &main = model->phases[model->mainPhase];
       kernel->setAttr("npu.tiling",
                       TilingAttr::get(&getContext(), main.loops, tile->tile,
-                                      tile->buffers, tile->sramBytes));
+                                      tile->buffers, tile->sramBytes,
+                                      tile->chunks));
       if (tile->launches && !kernel->hasAttr("npu.launch"))
         kernel->setAttr("npu.launch", tile->launches);
       return WalkResult::advance();

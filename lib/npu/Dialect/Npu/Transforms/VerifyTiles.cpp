@@ -36,6 +36,15 @@ LogicalResult verifyKernel(KernelOp kernel, TargetAttr target) {
     if (t > n)
       return kernel.emitError("npu-verify-tiles: tile #")
              << i << " is " << t << ", larger than its loop (" << n << ")";
+  int64_t chunks = tiling.getChunks();
+  if (chunks > 1 && (kernel.getKind() != KernelKind::Gemm || !target.getTpu() ||
+                     tiling.getTile()[3] % chunks != 0 ||
+                     tiling.getLoops()[3] % tiling.getTile()[3] != 0))
+    return kernel.emitError("npu-verify-tiles: chunks = ")
+           << chunks
+           << " needs a gemm kernel on a TPU-like target whose K tile ("
+           << tiling.getTile().back() << ") it divides and that divides K ("
+           << tiling.getLoops().back() << ")";
   int64_t need =
       getWorkingSet(*model, tiling.getTile(), tiling.getBuffers(), target);
   if (need <= 0)
