@@ -1,15 +1,15 @@
 // RUN: npu-opt %s --split-input-file --verify-diagnostics --npu-set-target="target=mock-tpu" --npu-form-kernels --npu-decide-tiles --npu-verify-tiles | FileCheck %s
 
 // On mock-tpu (16x16 matrix unit, 512 KiB SRAM, 102.4 B/ns) a 256^3 GEMM:
-// 4 steps of 64 rows with the whole of B resident (read once), each step's
-// A and B loads in 16 K chunks of one matrix-unit pass (16): compute starts
-// when the first chunks (1/16 of 160 KiB: 100 ns) are in, and each later
-// chunk arrives before the previous one's compute ends (128 ns). 8.92 us:
-// fill 100 + 62.5 (DMA setup) + 4 steps of 2048 + 50 + drain 370 ns.
-// Without chunks the first step waits for all of B (128 KiB, 1.28 us) and
-// the search took tiles of 128^3 (9.68 us).
+// 2 x 2 output tiles of 128^3 in one K step each (4 steps of 2048 ns of
+// compute), each step loading its A and B tiles (128 KiB) in 4 K chunks:
+// compute starts when the first chunks (32 KiB: 320 ns) are in, and each
+// later chunk arrives before the previous one's compute ends (512 ns).
+// 9.18 us: fill 320 + 100 (DMA setup) + 4 steps of 2048 + 50 + drain 370
+// ns; a step's loads (1680 ns) and store (370) hide under its compute.
+// Unchunked, the first step would wait for all 128 KiB (1.28 us).
 // CHECK-LABEL: func.func @gemm
-// CHECK: npu.tiling = #npu.tiling<loops = [1, 256, 256, 256], tile = [1, 64, 256, 256], buffers = 2, sram_bytes = 458752, chunks = 16>
+// CHECK: npu.tiling = #npu.tiling<loops = [1, 256, 256, 256], tile = [1, 128, 128, 256], buffers = 2, sram_bytes = 393216, chunks = 4>
 func.func @gemm(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<256x256xbf16> {
   %0 = npu.matmul %x, %w : tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<256x256xbf16>
   return %0 : tensor<256x256xbf16>

@@ -159,20 +159,15 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   l.steps = l.parallelTiles * nk;
   Count aBytes = c(b) * c(m) * c(kk) * c(k.lhsBytes);
   Count bBytes = c(kk) * c(n) * c(k.rhsBytes) * (k.rhsBatched ? c(b) : c(1));
-  // A's block stays put across the N loop when there is one K step (the
-  // DMA is skipped when the block index does not change); otherwise A is
-  // fetched again for every N tile.
-  // Each load of an A or B tile is `chunks` DMAs.
+  // Every step loads its A and B tiles (the lowering does not skip a load
+  // whose block is the previous step's): A once per N tile, B once per M
+  // tile (and batch), each load `chunks` DMAs.
   if (!k.inputOnChip) {
-    l.readBytes += nk == 1 ? aBytes : aBytes * c(nn);
-    l.readTransfers += (nk == 1 ? c(b * nm) : c(l.steps)) * c(chunks);
+    l.readBytes += aBytes * c(nn);
+    l.readTransfers += c(l.steps) * c(chunks);
   }
-  // B's block changes every step unless the whole B is one block.
-  bool bResident = nn * nk == 1;
-  l.readBytes +=
-      bResident ? bBytes : bBytes * c(nm) * (k.rhsBatched ? c(1) : c(b));
-  l.readTransfers +=
-      (bResident ? c(k.rhsBatched ? b : 1) : c(l.steps)) * c(chunks);
+  l.readBytes += bBytes * c(nm) * (k.rhsBatched ? c(1) : c(b));
+  l.readTransfers += c(l.steps) * c(chunks);
   l.readBytes += c(k.extraReadBytes);
   if (k.extraReadBytes > 0)
     l.readTransfers += c(l.parallelTiles);
