@@ -143,11 +143,26 @@ TEST_F(TpuCostModelTest, ChunkedLoadsShortenTheFill) {
   // 4 K chunks of 32: compute starts after the first chunk (8192 B: 80 ns);
   // each later chunk takes 80 ns to arrive but its predecessor computes for
   // only 256 / 4 = 64, so each delays compute by 16. The DMA setup per
-  // chunk pair is the unchunked step's: 100 * 8 / 2 / 4 = 100.
+  // chunk pair is the unchunked step's: 100 * 8 / 2 / 4 = 100. With one K
+  // step the last chunk computes in 4 row bands of 16 rows, each stored
+  // when done: a band's 2048 B take 20 ns against 16 of compute, so the
+  // last band's store ends 20 + 3 * 4 after the compute, plus its setup
+  // 100 * 4 / 2 / 4 = 50.
   std::optional<TpuCost> chunked =
       getTpuPhaseCost(d, {1, 64, 64, 128}, 2, p, 4);
   ASSERT_TRUE(chunked);
-  EXPECT_NEAR(chunked->timeNs, (80.0 + 3 * 16.0 + 100.0) + 306.0 + 130.0, 1e-9);
+  EXPECT_NEAR(chunked->timeNs,
+              (80.0 + 3 * 16.0 + 100.0) + 306.0 + (20.0 + 3 * 4.0 + 50.0),
+              1e-9);
+  // Two K steps of 64 in 2 chunks each: the output tile is complete only
+  // after the K loop and is stored whole. Per step c = 128 (s = 178), i =
+  // 16384 / 102.4 + 100 * 4 / 2 = 360, o = 4096 / 102.4 + 100 / 2 / 2 = 65,
+  // p = 425; fill = 8192 / 102.4 + (80 - 64) + 100 = 196; drain = 8192 /
+  // 102.4 + 25 = 105.
+  std::optional<TpuCost> twoSteps =
+      getTpuPhaseCost(d, {1, 64, 64, 64}, 2, p, 2);
+  ASSERT_TRUE(twoSteps);
+  EXPECT_NEAR(twoSteps->timeNs, 196.0 + 178.0 + 105.0 + 425.0, 1e-9);
   EXPECT_EQ(chunked->hbmReadBytes.value(), whole->hbmReadBytes.value());
   // Chunks must split a static K tile: not 3 of 128, nor K tiles of 96 that
   // leave a short last one.

@@ -5,9 +5,11 @@
 // compute), each step loading its A and B tiles (128 KiB) in 4 K chunks:
 // compute starts when the first chunks (32 KiB: 320 ns) are in, and each
 // later chunk arrives before the previous one's compute ends (512 ns).
-// 9.18 us: fill 320 + 100 (DMA setup) + 4 steps of 2048 + 50 + drain 370
-// ns; a step's loads (1680 ns) and store (370) hide under its compute.
-// Unchunked, the first step would wait for all 128 KiB (1.28 us).
+// The output tile leaves in 4 row bands as the last chunk computes them.
+// 9.25 us: fill 320 + 100 (DMA setup) + a step of 2048 + 50, 3 periods of
+// 2200 (a step's loads, 1280 + 400 of setup, and its 4 band stores, 320 +
+// 200, outlast its 2098 of compute), drain 80 + 50 (the last band). The
+// unchunked first step would wait for all 128 KiB (1.28 us).
 // CHECK-LABEL: func.func @gemm
 // CHECK: npu.tiling = #npu.tiling<loops = [1, 256, 256, 256], tile = [1, 128, 128, 256], buffers = 2, sram_bytes = 393216, chunks = 4>
 func.func @gemm(%x: tensor<256x256xbf16>, %w: tensor<256x256xbf16>) -> tensor<256x256xbf16> {

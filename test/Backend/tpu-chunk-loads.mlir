@@ -75,6 +75,71 @@ func.func @on_chip_lhs(%xb: memref<4x8xf32, #npu.memory_space<vmem>>, %w: memref
 
 // -----
 
+// One K step whose output tile is complete after it (npu.store_bands): the
+// last K chunk's matmul runs in 2 row bands of the 4-row accumulator, each
+// followed by its band of the epilogue (the bf16 cast) and its own store;
+// the one store's wait waits for both.
+// CHECK-LABEL: func.func @banded
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<4x4xf32, #npu.memory_space<vmem>>
+// CHECK: linalg.generic {{.*}} ins({{.*}} : memref<4x4xbf16, strided<[8, 1]>, #npu.memory_space<vmem>>, memref<4x4xbf16, strided<[4, 1]>, #npu.memory_space<vmem>>) outs(%[[ACC]] :
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<4x4xbf16, #npu.memory_space<vmem>>
+// CHECK: %[[A0:.*]] = memref.subview %[[ACC]][0, 0] [2, 4] [1, 1]
+// CHECK: linalg.generic {{.*}} ins({{.*}} : memref<2x4xbf16, {{.*}}) outs(%[[A0]] :
+// CHECK: memref.subview %[[OUT]][0, 0] [2, 4] [1, 1]
+// CHECK: arith.truncf
+// CHECK: %[[T0:.*]] = npu.dma_start %{{.*}}, %{{.*}} : memref<2x4xbf16, strided<[4, 1]>, #npu.memory_space<vmem>>, memref<2x4xbf16, strided<[12, 1], offset: ?>, #npu.memory_space<hbm>>
+// CHECK: %[[A1:.*]] = memref.subview %[[ACC]][2, 0] [2, 4] [1, 1]
+// CHECK: linalg.generic {{.*}} ins({{.*}} : memref<2x4xbf16, {{.*}}) outs(%[[A1]] :
+// CHECK: memref.subview %[[OUT]][2, 0] [2, 4] [1, 1]
+// CHECK: arith.truncf
+// CHECK: %[[T1:.*]] = npu.dma_start
+// CHECK-NEXT: npu.dma_wait %[[T0]]
+// CHECK-NEXT: npu.dma_wait %[[T1]]
+// CHECK-NEXT: return
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @banded(%xb: memref<4x8xbf16, #npu.memory_space<vmem>>, %wb: memref<8x4xbf16, #npu.memory_space<vmem>>, %y: memref<4x4xbf16, strided<[12, 1], offset: ?>, #npu.memory_space<hbm>>) {
+  %acc = memref.alloc() : memref<4x4xf32, #npu.memory_space<vmem>>
+  linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xb, %wb : memref<4x8xbf16, #npu.memory_space<vmem>>, memref<8x4xbf16, #npu.memory_space<vmem>>) outs(%acc : memref<4x4xf32, #npu.memory_space<vmem>>) attrs = {npu.load_chunks = 2 : i64, npu.store_bands = 2 : i64} {
+  ^bb0(%a: bf16, %b: bf16, %o: f32):
+    %ea = arith.extf %a : bf16 to f32
+    %eb = arith.extf %b : bf16 to f32
+    %m = arith.mulf %ea, %eb : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  %out = memref.alloc() : memref<4x4xbf16, #npu.memory_space<vmem>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%acc : memref<4x4xf32, #npu.memory_space<vmem>>) outs(%out : memref<4x4xbf16, #npu.memory_space<vmem>>) {
+  ^bb0(%v: f32, %o: bf16):
+    %t = arith.truncf %v : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  %tok = npu.dma_start %out, %y : memref<4x4xbf16, #npu.memory_space<vmem>>, memref<4x4xbf16, strided<[12, 1], offset: ?>, #npu.memory_space<hbm>>
+  npu.dma_wait %tok
+  return
+}
+
+// -----
+
+// Row bands need the tile's store after the matmul, in its block.
+#map = affine_map<(d0, d1, d2) -> (d0, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d2, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @no_store(%xb: memref<4x8xf32, #npu.memory_space<vmem>>, %wb: memref<8x4xf32, #npu.memory_space<vmem>>, %acc: memref<4x4xf32, #npu.memory_space<vmem>>) {
+  // expected-error @below {{npu-tpu-chunk-loads: cannot store this matmul's output in 2 row bands: no store of the whole tile follows it in its block}}
+  linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xb, %wb : memref<4x8xf32, #npu.memory_space<vmem>>, memref<8x4xf32, #npu.memory_space<vmem>>) outs(%acc : memref<4x4xf32, #npu.memory_space<vmem>>) attrs = {npu.load_chunks = 2 : i64, npu.store_bands = 2 : i64} {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A K that the chunks do not divide is an error at the matmul.
 #map = affine_map<(d0, d1, d2) -> (d0, d2)>
 #map1 = affine_map<(d0, d1, d2) -> (d1, d2)>

@@ -27,12 +27,12 @@ assert (g["l2_hit_rate"], g["waves"], g["tail_fraction"], g["launch_ns"],
 assert (g["hbm_read_bytes"], g["hbm_write_bytes"],
         g["onchip_bytes"]) == (65536, 32768, 163840), g
 assert g["items"][0]["launches"] == 1 and g["padding_flops"] == 0
-# @gpu_case on mock-tpu (gemm-mock.test): 1624 = 80 + 100 + 1024 + 50 + 370,
-# its K step loaded in 8 chunks.
-assert f["gpu_case"]["rows"][0]["tpu"]["tile"] == "1x128x128x128/k8"
+# @gpu_case on mock-tpu (gemm-mock.test): 1512 = 260 + 1024 + 50 + 178, its
+# K step loaded in 4 chunks and stored in 4 row bands.
+assert f["gpu_case"]["rows"][0]["tpu"]["tile"] == "1x128x128x128/k4"
 # Totals: the two roots summed.
 assert (r["total"]["tpu"]["time_ns"], r["total"]["gpu"]["time_ns"],
-        r["total"]["delta_ns"]) == (2662, 3424, -762), r["total"]
+        r["total"]["delta_ns"]) == (2550, 3424, -874), r["total"]
 assert [x["function"] for x in r["ranking"]] == ["gpu_case", "tpu_case"]
 assert r["gpu"]["launch_overhead_ns"] == 1000
 assert r["tpu"]["peak_bf16_flop_per_s"] == 4.096e12

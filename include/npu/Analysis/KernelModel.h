@@ -41,6 +41,11 @@ struct KernelDesc {
   int64_t lhsBytes = 0, rhsBytes = 0, outBytes = 0;
   /// gemm: B has batch dimensions (a per-batch operand, not a shared weight).
   bool rhsBatched = false;
+  /// gemm: a batch of more than one folded into M (a shared weight): an
+  /// output tile's rows may span batch elements.
+  bool foldedBatch = false;
+  /// gemm: one matmul (one output), the form npu-tile-kernels tiles.
+  bool singleOutput = true;
   /// gemm: a row-wise prologue (normalization) needs whole rows of A on
   /// chip, so the K tile must be K.
   bool needsFullK = false;

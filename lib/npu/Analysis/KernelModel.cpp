@@ -159,6 +159,8 @@ FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
     k.work.matrixFlops += w.matrixFlops;
   }
   k.rhsBatched = first.getRhs().getType().getRank() > 2;
+  k.foldedBatch = !k.rhsBatched && d.batch > 1;
+  k.singleOutput = matmuls.size() == 1;
   // A weight shared by every batch element: the batch is more rows of A.
   k.loops = k.rhsBatched ? SmallVector<int64_t, 4>{d.batch, d.m, n, d.k}
                          : SmallVector<int64_t, 4>{1, d.batch * d.m, n, d.k};

@@ -129,6 +129,9 @@ struct LoopTotals {
   /// `chunks` DMAs each, which the step's compute consumes chunk by chunk.
   Count chunkedBytes;
   int64_t chunks = 1;
+  /// The last step stores its output in `bands` row bands, each as soon as
+  /// the last K chunk has computed its rows (1: one store after the step).
+  int64_t bands = 1;
 };
 
 /// Whether the lowering loads the first step of an inner loop of `steps`
@@ -147,9 +150,9 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   int64_t b = k.loops[0], m = k.loops[1], n = k.loops[2], kk = k.loops[3];
   if (t[0] != 1 || (k.needsFullK && t[3] != kk))
     return std::nullopt;
-  // Chunks split K tiles of one static size (the lowering's condition);
-  // the matrix unit pads each chunk's K.
-  if (chunks > 1 && (t[3] % chunks != 0 || kk % t[3] != 0))
+  // Chunks split K tiles of one static size (the lowering's condition) of
+  // a tiled GEMM (one output); the matrix unit pads each chunk's K.
+  if (chunks > 1 && (t[3] % chunks != 0 || kk % t[3] != 0 || !k.singleOutput))
     return std::nullopt;
   int64_t kChunk = t[3] / chunks;
   int64_t nm = llvm::divideCeil(m, t[1]), nn = llvm::divideCeil(n, t[2]),
@@ -171,9 +174,15 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   l.readBytes += c(k.extraReadBytes);
   if (k.extraReadBytes > 0)
     l.readTransfers += c(l.parallelTiles);
+  // With one K step the output tile is complete inside the step: its last
+  // K chunk is computed in `chunks` row bands of static size, each stored
+  // as it completes (npu-tpu-chunk-loads).
+  if (!k.outputOnChip && !k.foldedBatch &&
+      TilingAttr::isGemmOutputBanded(k.loops, t, chunks))
+    l.bands = chunks;
   if (!k.outputOnChip) {
     l.writeBytes = c(b) * c(m) * c(n) * c(k.outBytes);
-    l.writeTransfers = c(l.parallelTiles);
+    l.writeTransfers = c(l.parallelTiles) * c(l.bands);
   }
   l.paddedMatrixFlops =
       c(b) * matrixPassFlops({m, t[1]}, {kk, kChunk}, {n, t[2]}, sub, mxu);
@@ -494,10 +503,17 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   };
   double fill =
       l->firstReadBytes ? chunkedWait(*l->firstReadBytes) + setupIn : inStep;
-  double drain = l->lastWriteBytes
-                     ? d(*l->lastWriteBytes) / bwPerNs +
-                           p.dmaSetupNs * d(l->writeTransfers) / steps / engines
-                     : outStep;
+  // Banded stores: the last band's store, after each earlier band's store
+  // has delayed it by what it takes beyond the next band's compute.
+  double setupOut =
+      p.dmaSetupNs * d(l->writeTransfers) / steps / engines / double(l->bands);
+  double drain = outStep;
+  if (l->lastWriteBytes) {
+    double band = d(*l->lastWriteBytes) / double(l->bands) / bwPerNs;
+    double bandCompute = computeStep / double(l->chunks) / double(l->bands);
+    drain = band + double(l->bands - 1) * std::max(0.0, band - bandCompute) +
+            setupOut;
+  }
 
   // Tiles after a core's first that wait for their first inner loads.
   double refill = buffers >= 2 && l->refillBytes.value() > 0

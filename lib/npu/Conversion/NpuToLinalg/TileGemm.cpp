@@ -131,12 +131,20 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
   }
   // The untiled ops are dead now.
   (void)runRegionDCE(rewriter, kernel->getRegions());
-  // The K step's loads in chunks, for npu-tpu-chunk-loads.
-  if (tiling.getChunks() > 1)
+  // The K step's loads in chunks, and with one K step the output in row
+  // bands (unless a batch is folded into M), for npu-tpu-chunk-loads.
+  int64_t chunks = tiling.getChunks();
+  bool foldedBatch =
+      outType.getRank() == 3 && loops[0] == 1 && outType.getDimSize(0) > 1;
+  bool banded =
+      !foldedBatch && TilingAttr::isGemmOutputBanded(loops, tile, chunks);
+  if (chunks > 1)
     kernel.getBodyBlock().walk([&](Operation *op) {
-      if (isMatmulGeneric(op))
-        op->setAttr("npu.load_chunks",
-                    rewriter.getI64IntegerAttr(tiling.getChunks()));
+      if (!isMatmulGeneric(op))
+        return;
+      op->setAttr("npu.load_chunks", rewriter.getI64IntegerAttr(chunks));
+      if (banded)
+        op->setAttr("npu.store_bands", rewriter.getI64IntegerAttr(chunks));
     });
   // A fused producer's destination is a slice of a whole-size empty tensor
   // (the f32 accumulator of a bf16 GEMM): as a tile-size empty tensor it

@@ -94,7 +94,9 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     `chunks` (gemm only; 1 when omitted) splits each K step's loads of the
     A and B tiles into that many DMAs along K, and the step's matmul into
     as many K chunks, each waiting only for its own chunk: the first step
-    computes on its first chunk while the rest arrive (docs/memory-tpu.md).
+    computes on its first chunk while the rest arrive; with one K step, the
+    last K chunk is computed in `chunks` row bands, each stored as soon as
+    it is done (docs/memory-tpu.md).
 
     ```mlir
     #npu.tiling<loops = [1, 4096, 4096, 4096], tile = [1, 1024, 1024, 512], buffers = 2, sram_bytes = 12582912>
@@ -116,6 +118,17 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
                              ::llvm::ArrayRef<int64_t> tile) {
       return loops.size() == 6 && tile.size() == 6 && tile[5] == loops[2] &&
              tile[2] < loops[2];
+    }
+    /// Whether a gemm tiling (loops and tile as above) with `chunks` load
+    /// chunks stores its output tiles in `chunks` row bands: one K step
+    /// (the tile is complete inside it) and row bands of one static size.
+    /// (A batch folded into M, which the caller knows, excludes it too.)
+    static bool isGemmOutputBanded(::llvm::ArrayRef<int64_t> loops,
+                                   ::llvm::ArrayRef<int64_t> tile,
+                                   int64_t chunks) {
+      return loops.size() == 4 && tile.size() == 4 && chunks > 1 &&
+             tile[3] == loops[3] && loops[1] % tile[1] == 0 &&
+             tile[1] % chunks == 0;
     }
     /// Whether an attention tiling's held K/V (tile[5]) is one it can be:
     /// the K/V tile (streamed) or the whole KV length (resident).

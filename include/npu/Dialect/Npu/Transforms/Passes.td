@@ -330,8 +330,20 @@ def NpuTpuChunkLoads : Pass<"npu-tpu-chunk-loads", "ModuleOp"> {
     linalg.generic ... ins(%a1, %b1 ...) outs(%acc ...)
     ```
 
+    A matmul also marked `npu.store_bands = n` (a GEMM of one K step, whose
+    output tile is complete after this step) computes its last K chunk in n
+    row bands of the accumulator (the row dim: the second last), each
+    followed by its band of the epilogue (the element-wise ops from the
+    accumulator to the stored buffer; an operand broadcast along the rows,
+    a bias, stays whole) and by its own store DMA; the tile's one store
+    becomes n, and its wait waits for all of them. The first bands leave
+    while the last are computed.
+
     A mark on a matmul that cannot be split so (a dynamic or indivisible K,
-    K indexing an input twice) is an error at the op.
+    K indexing an input twice; for bands: no store of the whole tile after
+    the matmul in its block, an op other than an element-wise epilogue on
+    the accumulator, rows not a static multiple of n) is an error at the
+    op.
   }];
   let dependentDialects = ["::mlir::npu::NpuDialect",
                            "::mlir::memref::MemRefDialect"];
@@ -378,8 +390,13 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        carried as an iteration argument; the last is waited for after the
        loop. Only in a loop with a static trip count of at least two and
        at least the last stage's index, when nothing else in the loop accesses the stored-to HBM
-       buffer and no load of the loop refills the stored VMEM buffer; other
-       stores are waited in their own iteration.
+       buffer and no later op of the iteration the stored VMEM buffer, and
+       no load of the loop refills it; other stores are waited in their own
+       iteration. Accesses through a view that provably does not overlap the
+       store's (unit-strided subviews of one value with static ranges apart
+       along a dim: the row bands of `npu-tpu-chunk-loads`) do not count, so
+       the band stores of a tile are deferred together, sharing the two
+       copies of their buffer.
 
     5. a loop around such a pipelined inner loop (a GEMM's output-tile loop
        around its K loop) starts the next iteration's inner prologue loads

@@ -89,7 +89,7 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
     return expect(n && n.getInt() >= 1 && op->getNumRegions() == 1,
                   "an integer >= 1 on a loop");
   }
-  if (name == "npu.load_chunks") {
+  if (name == "npu.load_chunks" || name == "npu.store_bands") {
     auto n = dyn_cast<IntegerAttr>(value);
     return expect(n && n.getInt() >= 1, "an integer >= 1");
   }

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::npu {
 #define GEN_PASS_DEF_NPUTPUCHUNKLOADS
@@ -72,6 +73,136 @@ std::pair<DmaStartOp, DmaWaitOp> findLoad(Operation *op, Value buffer) {
   return {};
 }
 
+/// Maps every operand of `op` indexed by loop `loop` to its band `r` of
+/// `n` along that loop (the others, broadcast along it, stay whole); fails
+/// if such an operand's dim is not a static multiple of n.
+LogicalResult bandOperands(OpBuilder &b, linalg::LinalgOp op, unsigned loop,
+                           int64_t r, int64_t n, IRMapping &map) {
+  AffineExpr d = getAffineDimExpr(loop, op.getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    std::optional<unsigned> pos =
+        op.getMatchingIndexingMap(&operand).getResultPosition(d);
+    if (!pos)
+      continue;
+    if (type.isDynamicDim(*pos) || type.getDimSize(*pos) % n != 0)
+      return failure();
+    map.map(operand.get(),
+            chunkView(b, op.getLoc(), operand.get(), *pos, r, n));
+  }
+  return success();
+}
+
+/// The loop of `op` that indexes dim `pos` of its operand `operand`.
+std::optional<unsigned> loopOf(linalg::LinalgOp op, OpOperand &operand,
+                               unsigned pos) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (pos >= map.getNumResults())
+    return std::nullopt;
+  if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(pos)))
+    return dim.getPosition();
+  return std::nullopt;
+}
+
+/// Computes the matmul `mm` (the last K chunk of a step whose output tile
+/// is complete after it) in n row bands of its accumulator, each followed
+/// by its band of the epilogue (element-wise ops from the accumulator to
+/// the stored buffer) and by its own store DMA, which start where the one
+/// store started; the one store's waits become waits on all of them.
+LogicalResult bandStores(linalg::GenericOp mm, int64_t n) {
+  auto fail = [&](const Twine &why) {
+    return mm.emitError("npu-tpu-chunk-loads: cannot store this matmul's "
+                        "output in ")
+           << n << " row bands: " << why;
+  };
+  OpOperand *accOperand = mm.getDpsInitOperand(0);
+  Value acc = accOperand->get();
+  auto accType = cast<MemRefType>(acc.getType());
+  if (accType.getRank() < 2)
+    return fail("its accumulator has no row dim");
+  unsigned rowPos = accType.getRank() - 2;
+  std::optional<unsigned> rowLoop = loopOf(mm, *accOperand, rowPos);
+  if (!rowLoop)
+    return fail("its rows are not a loop");
+  // The chain from the accumulator to the store, in order.
+  llvm::SmallPtrSet<Value, 4> chain{getRootBuffer(acc)};
+  auto inChain = [&](Value v) {
+    return isa<BaseMemRefType>(v.getType()) && chain.contains(getRootBuffer(v));
+  };
+  SmallVector<std::pair<linalg::LinalgOp, unsigned>> epilogue;
+  DmaStartOp store;
+  for (Operation *o = mm->getNextNode(); o && !store; o = o->getNextNode()) {
+    if (isa<ViewLikeOpInterface, DmaWaitOp>(o))
+      continue;
+    if (auto dma = dyn_cast<DmaStartOp>(o)) {
+      if (inChain(dma.getTarget()))
+        return fail("a DMA writes it");
+      if (inChain(dma.getSource()))
+        store = dma;
+      continue;
+    }
+    if (!llvm::any_of(o->getOperands(), inChain))
+      continue;
+    auto op = dyn_cast<linalg::LinalgOp>(o);
+    if (!op || op.getNumReductionLoops() != 0 || !op.hasPureBufferSemantics())
+      return fail("an op other than an element-wise epilogue uses it");
+    // The epilogue loop that runs along the rows: the one indexing the row
+    // dim of an operand from the chain.
+    std::optional<unsigned> loop;
+    for (OpOperand &operand : op->getOpOperands())
+      if (inChain(operand.get()) && !loop)
+        loop = loopOf(op, operand, rowPos);
+    if (!loop)
+      return fail("an epilogue op does not run along its rows");
+    epilogue.push_back({op, *loop});
+    for (OpOperand &init : op.getDpsInitsMutable())
+      chain.insert(getRootBuffer(init.get()));
+  }
+  auto shapeOf = [](Value v) {
+    return cast<MemRefType>(v.getType()).getShape();
+  };
+  if (!store || !isHbm(store.getTarget().getType()) ||
+      shapeOf(store.getSource()) != accType.getShape() ||
+      shapeOf(store.getTarget()) != accType.getShape())
+    return fail("no store of the whole tile follows it in its block");
+
+  OpBuilder b(store);
+  Location loc = store.getLoc();
+  SmallVector<Value> tokens;
+  for (int64_t r = 0; r < n; ++r) {
+    IRMapping map;
+    if (failed(bandOperands(b, mm, *rowLoop, r, n, map)))
+      return fail("a row dim is not a static multiple of the bands");
+    b.clone(*mm, map);
+    for (auto [op, loop] : epilogue) {
+      IRMapping epi;
+      if (failed(bandOperands(b, op, loop, r, n, epi)))
+        return fail("an epilogue dim is not a static multiple of the bands");
+      b.clone(*op, epi);
+    }
+    Value src = chunkView(b, loc, store.getSource(), rowPos, r, n);
+    Value dst = chunkView(b, loc, store.getTarget(), rowPos, r, n);
+    tokens.push_back(DmaStartOp::create(b, loc, src, dst).getToken());
+  }
+  for (Operation *user :
+       llvm::make_early_inc_range(store.getToken().getUsers())) {
+    auto wait = dyn_cast<DmaWaitOp>(user);
+    if (!wait)
+      return fail("its store's token is used by a non-wait");
+    b.setInsertionPoint(wait);
+    for (Value t : tokens)
+      DmaWaitOp::create(b, loc, t);
+    wait.erase();
+  }
+  store.erase();
+  for (auto [op, loop] : llvm::reverse(epilogue))
+    op->erase();
+  mm.erase();
+  return success();
+}
+
 LogicalResult chunk(linalg::GenericOp op, int64_t n) {
   unsigned k = op.getNumLoops() - 1;
   if (op.getNumReductionLoops() != 1 ||
@@ -125,6 +256,7 @@ LogicalResult chunk(linalg::GenericOp op, int64_t n) {
     for (int64_t c = 0; c < n; ++c)
       input->chunks.push_back(chunkView(b, loc, whole, input->dim, c, n));
   }
+  Operation *last = nullptr;
   for (int64_t c = 0; c < n; ++c) {
     IRMapping map;
     for (auto [i, input] : llvm::enumerate(inputs)) {
@@ -134,8 +266,9 @@ LogicalResult chunk(linalg::GenericOp op, int64_t n) {
         DmaWaitOp::create(b, loc, tokens[i][c]);
       map.map(op.getDpsInputOperand(i)->get(), input->chunks[c]);
     }
-    Operation *part = b.clone(*op, map);
-    part->removeAttr("npu.load_chunks");
+    last = b.clone(*op, map);
+    last->removeAttr("npu.load_chunks");
+    last->removeAttr("npu.store_bands");
   }
   for (std::optional<Input> &input : inputs) {
     if (!input || !input->dma)
@@ -143,7 +276,10 @@ LogicalResult chunk(linalg::GenericOp op, int64_t n) {
     input->wait.erase();
     input->dma.erase();
   }
+  auto bands = op->getAttrOfType<IntegerAttr>("npu.store_bands");
   op.erase();
+  if (bands && bands.getInt() > 1)
+    return bandStores(cast<linalg::GenericOp>(last), bands.getInt());
   return success();
 }
 

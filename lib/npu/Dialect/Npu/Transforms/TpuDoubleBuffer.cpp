@@ -97,14 +97,40 @@ SmallVector<DmaStartOp> findPrefetchable(scf::ForOp loop) {
 }
 
 /// Whether `op` or an op nested in it, other than `except` and views, has
-/// an operand in the buffer `root` (reads or writes it).
-bool usesBuffer(Operation *op, Value root, Operation *except = nullptr) {
+/// Whether `a` and `b` are views of one buffer that provably do not
+/// overlap: unit-strided subviews of the same value whose static ranges
+/// are apart along some dim (the row bands of a tile).
+bool disjointViews(Value a, Value b) {
+  auto va = a.getDefiningOp<memref::SubViewOp>();
+  auto vb = b.getDefiningOp<memref::SubViewOp>();
+  if (!va || !vb || va.getSource() != vb.getSource() || !va.hasUnitStride() ||
+      !vb.hasUnitStride())
+    return false;
+  for (auto [oa, sa, ob, sb] :
+       llvm::zip(va.getMixedOffsets(), va.getMixedSizes(), vb.getMixedOffsets(),
+                 vb.getMixedSizes())) {
+    std::optional<int64_t> a0 = getConstantIntValue(oa),
+                           an = getConstantIntValue(sa),
+                           b0 = getConstantIntValue(ob),
+                           bn = getConstantIntValue(sb);
+    if (a0 && an && b0 && bn && (*a0 + *an <= *b0 || *b0 + *bn <= *a0))
+      return true;
+  }
+  return false;
+}
+
+/// Whether `op` or an op nested in it, other than `except` and views, has
+/// an operand in the buffer `root` (reads or writes it); with `apart`, an
+/// operand that is a view disjoint from it (disjointViews) does not count.
+bool usesBuffer(Operation *op, Value root, Operation *except = nullptr,
+                Value apart = {}) {
   WalkResult result = op->walk([&](Operation *nested) {
     if (nested == except || isa<ViewLikeOpInterface>(nested))
       return WalkResult::advance();
     for (Value operand : nested->getOperands())
       if (isa<BaseMemRefType>(operand.getType()) &&
-          getRootBuffer(operand) == root)
+          getRootBuffer(operand) == root &&
+          !(apart && disjointViews(operand, apart)))
         return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -137,11 +163,15 @@ SmallVector<Store> findDeferrable(scf::ForOp loop) {
     auto wait = dyn_cast<DmaWaitOp>(*dma.getToken().getUsers().begin());
     if (!wait || wait->getBlock() != body)
       continue;
+    // Later ops of the iteration may use other parts of the buffer (the
+    // next row band of a banded tile), and other ops of the loop other
+    // parts of the stored-to buffer (the other bands' stores).
     bool usedLater = false;
     for (Operation *op = dma->getNextNode(); op && !usedLater;
          op = op->getNextNode())
-      usedLater = usesBuffer(op, root);
-    if (usedLater || usesBuffer(loop, getRootBuffer(dma.getTarget()), dma))
+      usedLater = usesBuffer(op, root, nullptr, dma.getSource());
+    if (usedLater ||
+        usesBuffer(loop, getRootBuffer(dma.getTarget()), dma, dma.getTarget()))
       continue;
     stores.push_back({dma, wait, alloc});
   }
@@ -378,10 +408,14 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
     if (alloc->getBlock() == loop.getBody())
       rewriter.moveOpBefore(alloc, loop);
   }
-  // A stored buffer is in flight one iteration longer: two copies.
-  for (const Store &store : stores) {
-    rewriter.moveOpBefore(store.alloc, loop);
-    if (failed(memref::multiBuffer(rewriter, store.alloc, 2,
+  // A stored buffer is in flight one iteration longer: two copies (one
+  // per buffer, which the stores of its row bands share).
+  llvm::SetVector<memref::AllocOp> stored;
+  for (const Store &store : stores)
+    stored.insert(store.alloc);
+  for (memref::AllocOp alloc : stored) {
+    rewriter.moveOpBefore(alloc, loop);
+    if (failed(memref::multiBuffer(rewriter, alloc, 2,
                                    /*skipOverrideAnalysis=*/true))) {
       loop.emitError("npu-tpu-double-buffer: cannot double-buffer a VMEM "
                      "output buffer of this loop");
