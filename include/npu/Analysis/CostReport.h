@@ -26,11 +26,10 @@ namespace mlir::npu {
 std::string getKernelLabel(KernelOp kernel);
 
 /// The tile of `op`'s `npu.tiling` as "1x32x64x128", or "-" if it has none,
-/// followed by its load chunks when more than one ("/k8": a TPU GEMM's K
-/// steps loaded in 8 chunks) or by its launch arrangements when not the default
-/// (`npu.launch`:
-/// "/c4x2g4" cluster 4 x 2 and raster group 4, "/s64" 64 KV splits; one
-/// per launch, comma-separated, "-" for a default one).
+/// then "/k8" for a TPU GEMM loading its K steps in 8 chunks, or its launch
+/// arrangements when not the default (`npu.launch`: "/c4x2g4" cluster 4 x 2
+/// and raster group 4, "/s64" 64 KV splits; one per launch, comma-separated,
+/// "-" for a default one).
 std::string getTileString(Operation *op);
 
 /// The fields of a cost as in npu-cost/1: time_ns, compute_ns, memory_ns,

@@ -21,10 +21,9 @@ namespace mlir::npu {
 /// emits an error at `op` naming `pass` if there is none.
 FailureOr<TargetAttr> getModuleTarget(Operation *op, StringRef pass);
 
-/// A tile decision: the main phase's tile, buffers, working set and load
-/// chunks; on a
-/// GPU-like target, the arrangement of its GEMM launches (an array of
-/// #npu.launch, null when it has none).
+/// A tile decision: the main phase's tile, buffers, working set and (TPU
+/// GEMM) load chunks; on a GPU-like target, the arrangement of its GEMM
+/// launches (an array of #npu.launch, null when it has none).
 struct TileDecision {
   llvm::SmallVector<int64_t, 4> tile;
   int64_t buffers = 2;

@@ -64,8 +64,8 @@ struct TpuCost {
 /// Cost of `desc` with `tile` (one size per loop), `buffers` buffers per
 /// stream and a GEMM's K-step loads in `chunks` DMAs (#npu.tiling).
 /// nullopt if the tile is malformed for the kind (a size outside [1, loop],
-/// a norm prologue without full rows, chunks that are not whole matrix-unit
-/// passes, ...) or does not fit in a core's SRAM.
+/// a norm prologue without full rows, chunks that do not split a static K
+/// tile, ...) or does not fit in a core's SRAM.
 std::optional<TpuCost> getTpuPhaseCost(const KernelDesc &desc,
                                        llvm::ArrayRef<int64_t> tile,
                                        int64_t buffers, const TpuParams &p,

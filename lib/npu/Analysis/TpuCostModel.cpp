@@ -589,7 +589,8 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
   // the kernel's lowering): a resident K/V too long to be held twice needs
   // it.
   const int64_t bufferChoices[] = {2, 1};
-  // GEMM: the first step's A and B loads in 1 to 8 K chunks.
+  // GEMM: a step's A and B loads in 1 to 16 K chunks (and with one K step
+  // its output in as many row bands).
   SmallVector<int64_t> chunkChoices{1};
   if (k.kind == KernelKind::Gemm)
     chunkChoices.append({2, 4, 8, 16});

@@ -6,8 +6,8 @@
 // which pulls the epilogue, the matmul (full K), its zero fill and the
 // normalization into the tile loops; then the matmul's K is tiled with
 // scf::tileUsingSCF, the accumulator tile carried by the K loop. A tiling
-// with load chunks marks the matmul `npu.load_chunks` for
-// npu-tpu-chunk-loads.
+// with load chunks marks the matmul `npu.load_chunks` (and, with one K
+// step, `npu.store_bands`) for npu-tpu-chunk-loads.
 //
 //===----------------------------------------------------------------------===//
 

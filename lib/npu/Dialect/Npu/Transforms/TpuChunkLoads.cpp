@@ -4,7 +4,9 @@
 // its K step in n K chunks, each after its own chunk of the A and B tiles:
 // the tile loads become n DMAs each, and each chunk of the matmul waits only
 // for its chunks, so the first step starts on its first chunk while the
-// rest arrive (docs/memory-tpu.md, "Loads in K chunks").
+// rest arrive. Marked also `npu.store_bands = n` (one K step), its last K
+// chunk runs in n row bands, each followed by its epilogue band and store
+// (docs/memory-tpu.md, "Loads in K chunks").
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,9 +56,7 @@ std::pair<DmaStartOp, DmaWaitOp> findLoad(Operation *op, Value buffer) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     auto dma = dyn_cast<DmaStartOp>(prev);
     if (!dma) {
-      bool touches = llvm::any_of(prev->getOperands(),
-                                  [&](Value v) { return v == buffer; });
-      if (touches && !isa<DmaWaitOp>(prev))
+      if (llvm::is_contained(prev->getOperands(), buffer))
         return {};
       continue;
     }
