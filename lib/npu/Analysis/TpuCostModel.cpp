@@ -152,7 +152,8 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
     return std::nullopt;
   // Chunks split K tiles of one static size (the lowering's condition) of
   // a tiled GEMM (one output); the matrix unit pads each chunk's K.
-  if (chunks > 1 && (t[3] % chunks != 0 || kk % t[3] != 0 || !k.singleOutput))
+  if (!TilingAttr::isValidGemmChunks(k.loops, t, chunks) ||
+      (chunks > 1 && !k.singleOutput))
     return std::nullopt;
   int64_t kChunk = t[3] / chunks;
   int64_t nm = llvm::divideCeil(m, t[1]), nn = llvm::divideCeil(n, t[2]),
@@ -489,31 +490,34 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   double period = buffers >= 2 ? std::max(stage, inStep + outStep)
                                : stage + inStep + outStep;
   // Fill and drain move the first step's loads and the last step's stores.
-  // Chunked loads: compute starts on the first chunk; each later chunk
-  // delays it only by what its load takes beyond the previous chunk's
-  // compute.
+  // A transfer in n pieces of `piece` ns each, interleaved with compute
+  // pieces of `compute` ns (load chunks before their compute, row bands'
+  // stores after theirs): what is exposed is one piece, plus what each of
+  // the others takes beyond the compute piece beside it.
+  auto staggered = [](double piece, int64_t n, double compute) {
+    return piece + double(n - 1) * std::max(0.0, piece - compute);
+  };
+  // Chunked loads: compute starts on the first chunk.
   double setupIn =
       p.dmaSetupNs * d(l->readTransfers) / steps / engines / double(l->chunks);
   auto chunkedWait = [&](Count bytes) {
     double chunked = std::min(d(l->chunkedBytes), d(bytes));
-    double chunk = chunked / double(l->chunks) / bwPerNs;
-    return (d(bytes) - chunked) / bwPerNs + chunk +
-           double(l->chunks - 1) *
-               std::max(0.0, chunk - computeStep / double(l->chunks));
+    return (d(bytes) - chunked) / bwPerNs +
+           staggered(chunked / double(l->chunks) / bwPerNs, l->chunks,
+                     computeStep / double(l->chunks));
   };
   double fill =
       l->firstReadBytes ? chunkedWait(*l->firstReadBytes) + setupIn : inStep;
-  // Banded stores: the last band's store, after each earlier band's store
-  // has delayed it by what it takes beyond the next band's compute.
+  // Banded stores: the bands of the last K chunk leave as they are done.
   double setupOut =
       p.dmaSetupNs * d(l->writeTransfers) / steps / engines / double(l->bands);
-  double drain = outStep;
-  if (l->lastWriteBytes) {
-    double band = d(*l->lastWriteBytes) / double(l->bands) / bwPerNs;
-    double bandCompute = computeStep / double(l->chunks) / double(l->bands);
-    drain = band + double(l->bands - 1) * std::max(0.0, band - bandCompute) +
-            setupOut;
-  }
+  double drain =
+      l->lastWriteBytes
+          ? staggered(d(*l->lastWriteBytes) / double(l->bands) / bwPerNs,
+                      l->bands,
+                      computeStep / double(l->chunks) / double(l->bands)) +
+                setupOut
+          : outStep;
 
   // Tiles after a core's first that wait for their first inner loads.
   double refill = buffers >= 2 && l->refillBytes.value() > 0

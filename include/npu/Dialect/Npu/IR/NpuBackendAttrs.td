@@ -119,6 +119,16 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
       return loops.size() == 6 && tile.size() == 6 && tile[5] == loops[2] &&
              tile[2] < loops[2];
     }
+    /// Whether `chunks` load chunks can split a gemm tiling's K steps (loops
+    /// and tile as above): K tiles of one static size (tk divides K) in
+    /// chunks of one size (chunks divides tk); one chunk always can.
+    static bool isValidGemmChunks(::llvm::ArrayRef<int64_t> loops,
+                                  ::llvm::ArrayRef<int64_t> tile,
+                                  int64_t chunks) {
+      return chunks == 1 ||
+             (chunks > 1 && loops.size() == 4 && tile.size() == 4 &&
+              tile[3] % chunks == 0 && loops[3] % tile[3] == 0);
+    }
     /// Whether a gemm tiling (loops and tile as above) with `chunks` load
     /// chunks stores its output tiles in `chunks` row bands: one K step
     /// (the tile is complete inside it) and row bands of one static size.

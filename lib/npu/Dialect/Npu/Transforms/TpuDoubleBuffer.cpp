@@ -96,7 +96,6 @@ SmallVector<DmaStartOp> findPrefetchable(scf::ForOp loop) {
   return loads;
 }
 
-/// Whether `op` or an op nested in it, other than `except` and views, has
 /// Whether `a` and `b` are views of one buffer that provably do not
 /// overlap: unit-strided subviews of the same value whose static ranges
 /// are apart along some dim (the row bands of a tile).

@@ -38,8 +38,8 @@ LogicalResult verifyKernel(KernelOp kernel, TargetAttr target) {
              << i << " is " << t << ", larger than its loop (" << n << ")";
   int64_t chunks = tiling.getChunks();
   if (chunks > 1 && (kernel.getKind() != KernelKind::Gemm || !target.getTpu() ||
-                     tiling.getTile()[3] % chunks != 0 ||
-                     tiling.getLoops()[3] % tiling.getTile()[3] != 0))
+                     !TilingAttr::isValidGemmChunks(tiling.getLoops(),
+                                                    tiling.getTile(), chunks)))
     return kernel.emitError("npu-verify-tiles: chunks = ")
            << chunks
            << " needs a gemm kernel on a TPU-like target whose K tile ("
