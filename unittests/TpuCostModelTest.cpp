@@ -44,10 +44,10 @@ protected:
 
 /// Visited (query tile, KV tile) pairs by enumeration.
 int64_t bruteVisited(int64_t sq, int64_t skv, int64_t tq, int64_t tkv,
-                     bool causal, int64_t window) {
+                     bool causal, int64_t window, int64_t firstTile = 0) {
   int64_t off = skv - sq, count = 0;
   for (int64_t qt = 0; qt * tq < sq; ++qt)
-    for (int64_t kt = 0; kt * tkv < skv; ++kt) {
+    for (int64_t kt = firstTile; kt * tkv < skv; ++kt) {
       bool any = false;
       for (int64_t i = qt * tq; i < std::min(sq, (qt + 1) * tq) && !any; ++i)
         for (int64_t j = kt * tkv; j < std::min(skv, (kt + 1) * tkv); ++j) {
@@ -94,11 +94,29 @@ TEST(VisitedTilesTest, MatchesEnumeration) {
             }
 }
 
+TEST(VisitedTilesTest, FromATileMatchesEnumeration) {
+  for (int64_t sq : {1, 5, 16, 37})
+    for (int64_t extra : {0, 3, 20})
+      for (int64_t tq : {1, 4, 8, 16})
+        for (int64_t tkv : {1, 4, 8, 16})
+          for (bool causal : {false, true})
+            for (int64_t first : {0, 1, 2, 3, 7, 60}) {
+              int64_t skv = sq + extra;
+              ASSERT_EQ(countVisitedTilesFrom(sq, skv, tq, tkv, causal, first),
+                        bruteVisited(sq, skv, tq, tkv, causal, 0, first))
+                  << sq << " " << skv << " " << tq << " " << tkv << " "
+                  << causal << " " << first;
+            }
+}
+
 TEST(VisitedTilesTest, MillionTokensInClosedForm) {
   // 2^20 causal tokens, 512 x 512 tiles: 2048 query tiles, tile i visits
   // i + 1 KV tiles: 2048 * 2049 / 2.
   EXPECT_EQ(countVisitedTiles(1 << 20, 1 << 20, 512, 512, true, 0),
             2048 * 2049 / 2);
+  // From tile 1024 on: query tiles 1024..2047 visit i - 1023 of them.
+  EXPECT_EQ(countVisitedTilesFrom(1 << 20, 1 << 20, 512, 512, true, 1024),
+            1024 * 1025 / 2);
 }
 
 TEST(PaddedExtentTest, PadsEachTile) {
@@ -271,10 +289,11 @@ TEST_F(TpuCostModelTest, QueryBlocksReadKVOnceAndComputeInSubTiles) {
   EXPECT_EQ(block->paddedMatrixFlops.value(),
             uint64_t(2) * 10 * 256 * 256 * (128 + 128));
   // The block holds Q, the f32 output and max/sum for 1024 rows; the score
-  // tile is one sub-tile's (256 x 256 f32).
+  // tile is one sub-tile's (256 x 256 f32), with three f32 rows of it (row
+  // max, new max, rescale factor).
   EXPECT_EQ(block->sramBytes, 2 * 1024 * 128 * 2 + 2 * 256 * 256 * 2 +
                                   1024 * 128 * 4 + 1024 * 8 + 256 * 256 * 4 +
-                                  2 * 1024 * 128 * 2);
+                                  3 * 256 * 4 + 2 * 1024 * 128 * 2);
   // Sub-tiles must be the global tiles of their size: 384 does not divide
   // 512-query blocks, and a sub-tile cannot exceed its block.
   EXPECT_FALSE(getTpuPhaseCost(k, {1, 512, 256, 128, 384, 256}, 2, p));
@@ -321,8 +340,25 @@ TEST_F(TpuCostModelTest, ResidentKVIsReadOncePerHead) {
   // resident, a block is one step and its KV tiles a loop over VMEM (2 x 4).
   EXPECT_EQ(streamed->steps, 40);
   EXPECT_EQ(resident->steps, 8);
-  // The held K/V is a K/V tile or the whole KV length, nothing between.
-  EXPECT_FALSE(getTpuPhaseCost(k, {1, 512, 256, 128, 128, 1024}, 2, p));
+  // A held prefix of 1024 keys (4 K/V tiles): a head's K/V tiles 0-3 are
+  // loaded once; blocks ending at keys 1536 and 2048 (last tiles 5 and 7)
+  // stream tiles 4-5 and 4-7: 2 + 4 = 6 tile reads, 10 per head and tensor.
+  // Steps: a block's loop over the held tiles is one, each streamed pair
+  // one (2 x (4 + 6)). On chip: the prefix beside the streamed tile, in
+  // two buffers.
+  std::optional<TpuCost> prefix =
+      getTpuPhaseCost(k, {1, 512, 256, 128, 128, 1024}, 2, p);
+  ASSERT_TRUE(prefix);
+  EXPECT_EQ(prefix->hbmReadBytes.value(), q + 2 * 2 * 10 * kvTile);
+  EXPECT_EQ(prefix->steps, 20);
+  EXPECT_EQ(prefix->sramBytes - streamed->sramBytes, 2 * 1024 * 256 * 2);
+  // The held K/V is the K/V tile, the KV length or a multiple of the K/V
+  // tile between them; a prefix with a sliding window is not priced.
+  EXPECT_FALSE(getTpuPhaseCost(k, {1, 512, 256, 128, 128, 1000}, 2, p));
+  KernelDesc windowed = k;
+  windowed.window = 512;
+  EXPECT_TRUE(getTpuPhaseCost(windowed, {1, 512, 256, 128, 128, 2048}, 2, p));
+  EXPECT_FALSE(getTpuPhaseCost(windowed, {1, 512, 256, 128, 128, 1024}, 2, p));
 }
 
 TEST_F(TpuCostModelTest, ResidentKVOfOneHeadIsCopiedPerCore) {

@@ -101,6 +101,12 @@ FailureOr<KernelModel> describeKernel(KernelOp kernel);
 int64_t countVisitedTiles(int64_t qLen, int64_t kvLen, int64_t tq, int64_t tkv,
                           bool causal, int64_t window);
 
+/// Of those pairs (without a window), the ones whose KV tile is tile
+/// `firstTile` or later: what a kernel holding the first firstTile * tkv
+/// keys on chip still streams. Closed form too.
+int64_t countVisitedTilesFrom(int64_t qLen, int64_t kvLen, int64_t tq,
+                              int64_t tkv, bool causal, int64_t firstTile);
+
 /// sum_{i=0}^{n-1} floor((a*i + b) / m) for n, m >= 1, a, b >= 0, in
 /// O(log m) (the classic Euclid-like reduction). Exact in 128-bit
 /// arithmetic.

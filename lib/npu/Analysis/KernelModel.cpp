@@ -81,6 +81,33 @@ int64_t mlir::npu::countVisitedTiles(int64_t qLen, int64_t kvLen, int64_t tq,
   return static_cast<int64_t>(last - first + nq);
 }
 
+int64_t mlir::npu::countVisitedTilesFrom(int64_t qLen, int64_t kvLen,
+                                         int64_t tq, int64_t tkv, bool causal,
+                                         int64_t firstTile) {
+  int64_t nq = llvm::divideCeil(qLen, tq), nkv = llvm::divideCeil(kvLen, tkv);
+  if (firstTile >= nkv)
+    return 0;
+  if (!causal)
+    return nq * (nkv - firstTile);
+  // Query tile i (ending at e_i = min((i+1)tq, qLen)) visits tiles
+  // firstTile..L_i, L_i = floor((off + e_i - 1) / tkv): L_i - firstTile + 1
+  // of them when L_i >= firstTile, i.e. e_i >= firstTile * tkv - off + 1,
+  // which holds from the full tile i0 on (L_i grows with i).
+  int64_t off = kvLen - qLen, p = firstTile;
+  auto visits = [&](int64_t last) {
+    return std::max<int64_t>(0, last - p + 1);
+  };
+  __int128 count = visits((off + qLen - 1) / tkv);
+  int64_t need = p * tkv - off + 1;
+  int64_t i0 = need <= tq ? 0 : llvm::divideCeil(need, tq) - 1;
+  if (i0 < nq - 1) {
+    int64_t n = nq - 1 - i0;
+    count +=
+        floorSum(n, tkv, tq, off + tq - 1 + i0 * tq) - __int128(n) * (p - 1);
+  }
+  return static_cast<int64_t>(count);
+}
+
 //===----------------------------------------------------------------------===//
 // Describing groups
 //===----------------------------------------------------------------------===//

@@ -125,6 +125,9 @@ struct LoopTotals {
   /// The outer tiles whose inner loop refills, dealt to the cores like the
   /// parallel tiles (0: the parallel tiles themselves).
   int64_t refillTiles = 0;
+  /// Of each core's refills, those the fill already made (1: its first
+  /// tile's; 0: the fill loads something else, a held K/V prefix).
+  int64_t fillRefills = 1;
   /// Of the first step's loads (fill and refill), the bytes loaded in
   /// `chunks` DMAs each, which the step's compute consumes chunk by chunk.
   Count chunkedBytes;
@@ -263,12 +266,15 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
           dv = k.vDim;
   int64_t tq = t[1], tkv = t[2], ts = t[4];
   // The sub-tiles of a block are the global sub-tiles of ts queries (the
-  // last block's last one may be short). The K/V held on chip is one K/V
-  // tile (streamed past each block) or, when K/V is more than one tile,
-  // the head's whole K/V (resident).
-  bool resident = TilingAttr::isKvResident(k.loops, t);
+  // last block's last one may be short).
   if (t[0] != 1 || t[3] != dqk || ts > tq || (tq % ts != 0 && tq != sq) ||
       !TilingAttr::isValidHeldKv(k.loops, t))
+    return std::nullopt;
+  // The keys of a head held on chip (none, a prefix, or all: resident),
+  // loaded once per head; the keys past them stream past each block in K/V
+  // tiles. A prefix with a sliding window is lowered but not priced.
+  int64_t held = TilingAttr::getHeldKvPrefix(k.loops, t);
+  if (held > 0 && held < skv && k.window > 0)
     return std::nullopt;
   int64_t rowsSub = ts * k.group;
   int64_t nq = llvm::divideCeil(sq, tq);
@@ -279,32 +285,38 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   int64_t pairs = ts == tq
                       ? visited
                       : countVisitedTiles(sq, skv, ts, tkv, k.causal, k.window);
+  // The (query block, K/V tile) pairs that load their tile: those past the
+  // held keys (a multiple of tkv).
+  int64_t streamed =
+      held == 0 ? visited
+      : held == skv
+          ? 0
+          : countVisitedTilesFrom(sq, skv, tq, tkv, k.causal, held / tkv);
   LoopTotals l;
-  // Resident: a core holds the K/V of the heads it works on. With at least
+  // Held keys: a core holds them for the heads it works on. With at least
   // as many heads as cores a head's blocks stay on one core; with fewer
   // (MQA on two cores), a head's blocks are split over `share` cores,
   // each loading its own copy. Grid steps are the iterations that load:
-  // streamed, (query block, KV tile) pairs; resident, query blocks, whose
-  // KV tiles are a loop over VMEM inside the step like the sub-tiles (no
-  // DMA, no step overhead).
-  int64_t share = resident && bh < cores ? std::min(nq, cores / bh) : 1;
-  l.parallelTiles = resident ? bh * share : bh * nq;
-  l.steps = resident ? bh * nq : bh * visited;
+  // one per query block when keys are held (its KV tiles of the held keys
+  // are a loop over VMEM inside the step like the sub-tiles: no DMA, no
+  // step overhead), and one per streamed pair.
+  int64_t share = held > 0 && bh < cores ? std::min(nq, cores / bh) : 1;
+  l.parallelTiles = held > 0 ? bh * share : bh * nq;
+  l.steps = (held > 0 ? bh * nq : 0) + bh * streamed;
   if (!k.inputOnChip) {
     l.readBytes += c(bh) * c(k.group) * c(sq) * c(dqk) * c(k.lhsBytes);
     l.readTransfers += c(bh) * c(nq);
   }
-  // Streamed: each visited step loads one K tile (and one V tile unless V
-  // is part of K); non-causal, every KV row once per query block, exactly.
-  // Resident: the head's K and V once, before its first block.
+  // The held keys once per head (and core sharing it); each streamed pair
+  // one K tile (and one V tile unless V is part of K); non-causal, the
+  // keys past the held ones once per query block, exactly.
   int64_t kvWidth = dqk + (k.latent ? 0 : dv);
   int64_t kvTensors = k.latent ? 1 : 2;
-  Count kvRows = resident   ? c(share) * c(skv)
-                 : k.causal ? c(visited) * c(tkv)
-                            : c(nq) * c(skv);
-  l.readBytes += c(bh) * kvRows * c(kvWidth) * c(k.rhsBytes);
-  l.readTransfers +=
-      (resident ? c(l.parallelTiles) : c(l.steps)) * c(kvTensors);
+  Count streamedRows = k.causal ? c(streamed) * c(tkv) : c(nq) * c(skv - held);
+  l.readBytes +=
+      c(bh) * (c(share) * c(held) + streamedRows) * c(kvWidth) * c(k.rhsBytes);
+  l.readTransfers += (held > 0 ? c(l.parallelTiles) : c(0)) * c(kvTensors) +
+                     c(bh) * c(streamed) * c(kvTensors);
   if (!k.outputOnChip) {
     l.writeBytes = c(bh) * c(k.group) * c(sq) * c(dv) * c(k.outBytes);
     l.writeTransfers = c(bh) * c(nq);
@@ -313,22 +325,35 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   // softmax on every score of the tile (masked ones too): scale, running
   // max, subtract, exp, sum; then the rescale of the running output.
   Count computed = c(bh) * c(pairs);
-  // Fill: the first query block and K/V tile (resident: the first head's
-  // whole K/V); drain: the last output block.
+  // Fill: the first query block and K/V tile (held keys: the first head's
+  // held K/V); drain: the last output block.
   int64_t rows = tq * k.group;
   Count kvTileBytes = c(tkv) * c(kvWidth) * c(k.rhsBytes);
   l.firstReadBytes =
       (k.inputOnChip ? c(0) : c(rows) * c(dqk) * c(k.lhsBytes)) +
-      (resident ? c(skv) * c(kvWidth) * c(k.rhsBytes) : kvTileBytes);
+      (held > 0 ? c(held) * c(kvWidth) * c(k.rhsBytes) : kvTileBytes);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(rows) * c(dv) * c(k.outBytes);
-  // Streamed: each block's KV loop starts with its first K/V tile, loaded
+  // Each block's streamed KV loop starts with its first K/V tile, loaded
   // during the previous block only if handsOff; a causal or windowed KV
   // range depends on the block (a run-time trip count) unless there is one.
+  // Nothing held: a core's first block has it in the fill. A prefix held:
+  // the fill holds the prefix, so a head's first block that streams waits
+  // for it too, and without a hand-off every block that streams (those
+  // that visit tile held / tkv: their range starts at 0).
   bool dynamicKv = (k.causal || k.window > 0) && nq > 1;
-  int64_t kvSteps = nq == 1 ? visited : llvm::divideCeil(skv, tkv);
-  if (!resident && !handsOff(kvSteps, dynamicKv)) {
+  int64_t kvSteps = nq == 1 ? visited : llvm::divideCeil(skv - held, tkv);
+  bool handed = handsOff(kvSteps, dynamicKv);
+  if (held == 0 && !handed) {
     l.refillBytes = kvTileBytes;
     l.refillTransfers = kvTensors;
+  } else if (held > 0 && streamed > 0) {
+    l.refillBytes = kvTileBytes;
+    l.refillTransfers = kvTensors;
+    if (!handed)
+      l.refillTiles =
+          bh * (streamed - countVisitedTilesFrom(sq, skv, tq, tkv, k.causal,
+                                                 held / tkv + 1));
+    l.fillRefills = 0;
   }
   Dim r = {rowsSub, rowsSub};
   l.paddedMatrixFlops =
@@ -386,17 +411,21 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed: {
     // The query block's Q, running output and (max, sum) stay on chip;
-    // the scores are one sub-tile's; the K/V held is t[5] keys (a K/V tile
-    // or the head's whole K/V), with the other operands' buffers (2: the
-    // next head's K/V is loaded during this head's blocks).
+    // the scores are one sub-tile's (the logits and exponentials overwrite
+    // them), with its row max, new max and rescale factor; the K/V held (a
+    // prefix of the head's keys, or all of them) and the streamed K/V tile
+    // (unless all are held), with the other operands' buffers (2: the next
+    // head's held K/V is loaded during this head's blocks).
     if (!TilingAttr::isValidHeldKv(k.loops, t))
       return 0;
     int64_t rows = t[1] * k.group, rowsSub = t[4] * k.group, tkv = t[2],
             dqk = t[3], dv = k.vDim;
     int64_t kvWidth = dqk + (k.latent ? 0 : dv);
+    int64_t held = TilingAttr::getHeldKvPrefix(k.loops, t);
+    int64_t kvRows = held + (held < k.loops[2] ? tkv : 0);
     s = nb * c(rows) * c(dqk) * c(k.lhsBytes) +
-        nb * c(t[5]) * c(kvWidth) * c(k.rhsBytes) + c(rows) * c(dv) * c(4) +
-        c(rows) * c(8) + c(rowsSub) * c(tkv) * c(4) +
+        nb * c(kvRows) * c(kvWidth) * c(k.rhsBytes) + c(rows) * c(dv) * c(4) +
+        c(rows) * c(8) + c(rowsSub) * (c(tkv) + c(3)) * c(4) +
         nb * c(rows) * c(dv) * c(k.outBytes);
     break;
   }
@@ -529,8 +558,10 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   TpuCost cost;
   int64_t refilledTilesPerCore = llvm::divideCeil(
       l->refillTiles ? l->refillTiles : l->parallelTiles, p.cores);
-  cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period +
-                double(refilledTilesPerCore - 1) * refill;
+  cost.timeNs =
+      fill + stage + drain + (stepsPerCore - 1) * period +
+      double(std::max<int64_t>(0, refilledTilesPerCore - l->fillRefills)) *
+          refill;
   cost.computeNs = stepsPerCore * computeStep;
   cost.memoryNs = d(l->readBytes + l->writeBytes) * share / bwPerNs;
   cost.overheadNs =
@@ -550,6 +581,42 @@ SmallVector<int64_t> candidates(int64_t n, int64_t granule) {
   for (int64_t v = granule; v < n; v *= 2)
     out.push_back(v);
   out.push_back(n);
+  return out;
+}
+
+/// Powers of two times `granule` below `n` and 1.5 times each, and `n`.
+SmallVector<int64_t> denseCandidates(int64_t n, int64_t granule) {
+  SmallVector<int64_t> out;
+  for (int64_t v = granule; v < n; v *= 2) {
+    out.push_back(v);
+    if (v >= 2 * granule && v / 2 * 3 < n)
+      out.push_back(v / 2 * 3);
+  }
+  out.push_back(n);
+  return out;
+}
+
+/// The K/V an attention tiling `t` (tile #5 aside) can hold with `buffers`
+/// buffers: the K/V tile (streamed), all the keys (resident), and the
+/// longest prefix of whole K/V tiles that fits in SRAM beside the rest of
+/// the tiling. Holding more keys never costs traffic, so no shorter prefix
+/// is worth trying.
+SmallVector<int64_t, 3> heldKvChoices(const KernelDesc &k, ArrayRef<int64_t> t,
+                                      int64_t buffers, int64_t sramBytes) {
+  int64_t skv = k.loops[2], tkv = t[2];
+  SmallVector<int64_t, 3> out = {tkv};
+  if (tkv < skv)
+    out.push_back(skv);
+  SmallVector<int64_t> streamed(t);
+  streamed[5] = tkv;
+  int64_t rest = getTpuWorkingSet(k, streamed, buffers);
+  Count perTile = c(buffers) * c(tkv) *
+                  c(k.loops[3] + (k.latent ? 0 : k.vDim)) * c(k.rhsBytes);
+  if (rest <= 0 || rest >= sramBytes || perTile.isOverflow())
+    return out;
+  Count prefix = c(sramBytes - rest) / perTile * c(tkv);
+  if (prefix.value() > uint64_t(tkv) && prefix.value() < uint64_t(skv))
+    out.push_back(int64_t(prefix.value()));
   return out;
 }
 } // namespace
@@ -576,13 +643,12 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed:
     lists = {{1},
-             candidates(k.loops[1], p.sublanes),
+             denseCandidates(k.loops[1], p.sublanes),
              candidates(k.loops[2], p.mxuDim),
              {k.loops[3]},
              candidates(k.loops[4], p.sublanes),
-             // A K/V tile's size (streamed) or Skv (resident); other
-             // values are rejected by the model.
-             candidates(k.loops[5], p.mxuDim)};
+             // The held K/V: chosen per K/V tile and buffers below.
+             {k.loops[5]}};
     break;
   case KernelKind::Stream:
   case KernelKind::Copy:
@@ -617,14 +683,23 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
     return a.timeNs < tb;
   };
   SmallVector<int64_t, 4> tile(lists.size());
+  bool attention =
+      k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
   std::function<void(unsigned)> visit = [&](unsigned i) {
     if (i == lists.size()) {
       for (int64_t buffers : bufferChoices) {
-        for (int64_t chunks : chunkChoices) {
-          std::optional<TpuCost> cost =
-              getTpuPhaseCost(k, tile, buffers, p, chunks);
-          if (cost && (!best || better(*cost, cost->sramBytes, chunks, *best)))
-            best = TpuTileChoice{tile, buffers, chunks, *cost};
+        SmallVector<int64_t, 3> heldChoices = {tile.back()};
+        if (attention)
+          heldChoices = heldKvChoices(k, tile, buffers, p.sramBytes);
+        for (int64_t held : heldChoices) {
+          tile.back() = held;
+          for (int64_t chunks : chunkChoices) {
+            std::optional<TpuCost> cost =
+                getTpuPhaseCost(k, tile, buffers, p, chunks);
+            if (cost &&
+                (!best || better(*cost, cost->sramBytes, chunks, *best)))
+              best = TpuTileChoice{tile, buffers, chunks, *cost};
+          }
         }
       }
       return;

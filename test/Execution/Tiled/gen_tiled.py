@@ -88,12 +88,14 @@ class Case:
 
 
 def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=None,
-                   resident=False):
+                   resident=False, held=None):
     """An attention kernel: q [B,Hq,Sq,D], k [B,Hkv,Skv,D], v or None.
     tiling: the first five loops and tiles; the sixth (the K/V held on
-    chip) is the KV tile, or with `resident` the whole KV length."""
+    chip) is the KV tile, with `resident` the whole KV length, or `held`
+    (a multiple of the KV tile: the first keys held, the rest streamed)."""
     loops, tile = tiling
-    tiling = (loops + [loops[2]], tile + [loops[2] if resident else tile[2]])
+    kept = held if held else loops[2] if resident else tile[2]
+    tiling = (loops + [loops[2]], tile + [kept])
     b, hq, sq, d = q
     dv = v[3] if v else d
     inputs = [("q", q), ("k", k)] + ([("v", v)] if v else [])
@@ -104,13 +106,17 @@ def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=No
                 checks, seed=seed, kv_splits=kv_splits)
 
 
-def mla_decode_case(name, doc, resident):
+def mla_decode_case(name, doc, resident, held=None):
     """Absorbed MLA decode (latent 5, rope 2, 4 heads, cache 6) tiled with
-    KV tiles of 4; with `resident`, the latent cache held on chip."""
+    KV tiles of 4; with `resident`, the latent cache held on chip; with
+    `held`, KV tiles of 1 and the first 4 cache rows held on chip."""
+    tkv, kept = (1, 4) if held else (4, 6 if resident else 4)
+    checks = (flash_held(None, 1, 5, copies=1) if held else
+              flash(None, 4, 5, resident=1 if resident else 0))
     return Case(name, doc,
                 [("qn", [4, 1, 3]), ("wuk", [4, 3, 5]), ("qr", [1, 4, 1, 2]), ("kv", [1, 1, 6, 7]),
                  ("wuv", [4, 5, 3])], "mla_absorbed",
-                ([1, 1, 6, 7, 1, 6], [1, 1, 4, 7, 1, 6 if resident else 4]),
+                ([1, 1, 6, 7, 1, 6], [1, 1, tkv, 7, 1, kept]),
                 """
          %ql = npu.matmul %a_qn, %a_wuk : tensor<4x1x3xf32>, tensor<4x3x5xf32> -> tensor<4x1x5xf32>
          %ql4 = npu.reshape %ql : tensor<4x1x5xf32> -> tensor<1x4x1x5xf32>
@@ -118,7 +124,7 @@ def mla_decode_case(name, doc, resident):
          %o = npu.attention %q, %a_kv latent(5) scale(0.5) causal : tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32> -> tensor<1x4x1x5xf32>
          %o3 = npu.reshape %o : tensor<1x4x1x5xf32> -> tensor<4x1x5xf32>
          %y = npu.matmul %o3, %a_wuv : tensor<4x1x5xf32>, tensor<4x5x3xf32> -> tensor<4x1x3xf32>
-         """, ("y", [4, 1, 3]), flash(None, 4, 5, resident=1 if resident else 0), seed=31)
+         """, ("y", [4, 1, 3]), checks, seed=31)
 
 
 def flash(tq, tk, dv, sub=None, resident=0):
@@ -154,6 +160,31 @@ def flash(tq, tk, dv, sub=None, resident=0):
     ]
     if tq:  # one block fills the whole output: its insert folds away
         checks.append("CHECK: tensor.insert_slice")
+    return checks
+
+
+def flash_held(tq, tk, dv, copies, sub=None):
+    """Checks of the flash loop nest with a held K/V prefix: the head's
+    first keys copied on chip (`copies` tensors) before the query-block
+    loop, then in each block two KV loops carrying the running max, sum and
+    accumulator: over the held tiles (views of the copy), then over the
+    streamed ones (slices of K and V), each with its exponentials (and
+    sub-tile loop); acc / l after them."""
+    checks = ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu."]
+    checks += ["CHECK: bufferization.alloc_tensor() copy("] * copies
+    checks.append("CHECK-NOT: bufferization.alloc_tensor")
+    if tq:
+        checks.append("CHECK: scf.for {{.*}} step %%c%d iter_args" % tq)
+    carried = ("iter_args(%%{{.*}} = %%{{.*}}, %%{{.*}} = %%{{.*}}, %%{{.*}} = %%{{.*}}) -> "
+               "(tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x%dxf32>)" % dv)
+    for _ in range(2):
+        checks.append("CHECK: = scf.for {{.*}} step %%c%d %s" % (tk, carried))
+        if sub:
+            checks.append("CHECK: = scf.for {{.*}} step %%c%d %s" % (sub, carried))
+        checks += ["CHECK: math.exp", "CHECK: linalg.copy",
+                   "CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<{{.*}}xf32>, "
+                   "tensor<{{.*}}xf32>, tensor<{{.*}}xf32>"]
+    checks.append("CHECK: arith.divf")
     return checks
 
 
@@ -276,6 +307,21 @@ CASES = [
                    [1, 2, 9, 4], [1, 2, 11, 4], [1, 2, 11, 4], "causal window(4)",
                    ([2, 9, 11, 4, 9], [1, 4, 3, 4, 2]), flash(4, 3, 4, sub=2, resident=2),
                    seed=33, resident=True),
+    attention_case("attention-held-gqa-causal",
+                   "attention kernel: GQA (Hq 4, Hkv 2) causal prefill, Sq = Skv = 11, the first 6 keys of each KV head held on chip (copied once), the rest streamed: query blocks of 3 (the last short) read KV tiles of 2 from the copy, then stream the tiles past it (none for the first two blocks; the last tile short).",
+                   [1, 4, 11, 4], [1, 2, 11, 4], [1, 2, 11, 4], "causal",
+                   ([2, 11, 11, 4, 11], [1, 3, 2, 4, 3]), flash_held(3, 2, 4, copies=2), seed=34,
+                   held=6),
+    attention_case("attention-held-subtile-offset",
+                   "attention kernel: MHA causal, Sq 5 < Skv 9 (a chunk after a cached prefix), the first 6 keys held: query blocks of 4 in sub-tiles of 2, KV tiles of 3, two held, the third streamed.",
+                   [1, 2, 5, 4], [1, 2, 9, 4], [1, 2, 9, 4], "causal",
+                   ([2, 5, 9, 4, 5], [1, 4, 3, 4, 2]), flash_held(4, 3, 4, copies=2, sub=2),
+                   seed=35, held=6),
+    attention_case("attention-held-mha",
+                   "attention kernel: MHA, not causal, Sq 5 < Skv 7, the first 4 keys held: query blocks of 2, KV tiles of 2 (the last streamed one short).",
+                   [1, 2, 5, 4], [1, 2, 7, 4], [1, 2, 7, 4], "",
+                   ([2, 5, 7, 4, 5], [1, 2, 2, 4, 2]), flash_held(2, 2, 4, copies=2), seed=36,
+                   held=4),
     attention_case("attention-split-kv-decode",
                    "attention kernel: GQA decode (Hq 4, Hkv 2, one query, 13 KV tokens) with split KV: 5 KV tiles of 3 in 2 splits (3 + 2 tiles), partials combined.",
                    [1, 4, 1, 4], [1, 2, 13, 4], [1, 2, 13, 4], "causal",
@@ -290,6 +336,9 @@ CASES = [
     mla_decode_case("mla-absorbed-resident-decode",
                     "mla_absorbed kernel: the decode of mla-absorbed-decode with the latent cache resident: copied on chip once (one copy: values are its first 5 columns), KV tiles of 4 sliced from the copy.",
                     resident=True),
+    mla_decode_case("mla-absorbed-held-decode",
+                    "mla_absorbed kernel: the decode of mla-absorbed-decode with KV tiles of 1 and the first 4 cache rows held on chip (one copy), the last 2 streamed.",
+                    resident=False, held=True),
     Case("moe-ffn-untiled",
          "moe_ffn kernel: routed experts + shared expert; npu-tile-kernels lowers it untiled (documented fallback), still equal to the reference.",
          [("x", [3, 4]), ("w", [3, 2]), ("wg", [4, 3, 4]), ("wu", [4, 3, 4]), ("wd", [4, 4, 3]),

@@ -7,11 +7,13 @@
 //   together: a query block of tq positions holds all of them, so one K/V
 //   tile serves the group); key, value viewed as [B*Hkv, Skv, D].
 //   for each block of tb KV heads x tq query positions:
-//     (K/V resident, tr = Skv > tkv: the heads' whole K and V are copied
-//      on chip once per head block, before its query blocks, and the K/V
-//      tiles below are views of that copy)
+//     (K/V held, tr > tkv: the heads' first tr keys of K and V are copied
+//      on chip once per head block, before its query blocks; the K/V
+//      tiles below among them are views of that copy, those past them are
+//      streamed; tr = Skv: all of them, resident)
 //     m = -inf, l = 0, acc = 0                    (for the whole block)
-//     for each KV tile in the range some query of the block can see:
+//     for each KV tile in the range some query of the block can see
+//     (two loops with a held prefix: the held tiles, then the others):
 //       for each sub-tile of ts positions that sees a key of the KV tile:
 //         s     = scale * q k^T, -inf where masked (causal, window)
 //         m'    = max(m, rowmax(s))
@@ -67,7 +69,7 @@ public:
       : op(op), ctx(op.getContext()), dims(op.getDims()), gpuBlocks(gpuBlocks),
         splits(kvSplits) {
     ArrayRef<int64_t> tile = tiling.getTile();
-    resident = TilingAttr::isKvResident(tiling.getLoops(), tile);
+    held = TilingAttr::getHeldKvPrefix(tiling.getLoops(), tile);
     group = dims.qHeads / dims.kvHeads;
     heads = dims.batch * dims.kvHeads;
     tileHeads = std::min(tile[0], heads);
@@ -86,18 +88,24 @@ private:
   /// The KV range [begin, end) some query of [q0, q0 + nq) can see.
   std::pair<Value, Value> kvRange(OpBuilder &b, Location loc, Value q0,
                                   Value nq);
-  /// The online-softmax state of the query block after the KV tiles of
-  /// [begin, end).
-  scf::ForOp buildKvLoop(OpBuilder &b, Location loc, Value b0, Value nb,
-                         Value q0, Value nq, Value begin, Value end);
+  /// The online-softmax state of the query block (m, l, acc) after the
+  /// KV tiles of [begin, end).
+  SmallVector<Value> buildKvLoop(OpBuilder &b, Location loc, Value b0, Value nb,
+                                 Value q0, Value nq, Value begin, Value end);
+  /// The loop over the KV tiles of [begin, end) from `state`, sliced from
+  /// the on-chip copy (`onChip`) or from K and V.
+  scf::ForOp buildKvTileLoop(OpBuilder &b, Location loc, Value b0, Value nb,
+                             Value q0, Value nq, Value qt, Value begin,
+                             Value end, ValueRange state, bool onChip);
   /// One KV tile against the block: directly, or sub-tile by sub-tile.
   SmallVector<Value> buildBlockStep(OpBuilder &b, Location loc, Value b0,
                                     Value nb, Value q0, Value nq, Value qt,
-                                    Value k0, Value nk, ValueRange carried);
+                                    Value k0, Value nk, ValueRange carried,
+                                    bool onChip);
   Value buildQueryTile(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
                        Value nq);
-  /// K/V resident: the head block's whole K and V copied on chip (kSrc,
-  /// vSrc), for its query blocks to slice their K/V tiles from.
+  /// K/V held: the head block's first `held` keys of K and V copied on
+  /// chip (kHeld, vHeld), for its query blocks to slice K/V tiles from.
   void copyKvOnChip(OpBuilder &b, Location loc, Value b0, Value nb);
   /// Split `split` of the query block's KV range: its state as one
   /// [1, nb, G, nq, Dv + 2] f32 partial (acc, then m, then l).
@@ -138,15 +146,16 @@ private:
   AttentionOp::Dims dims;
   bool gpuBlocks; ///< the (head, query) tile loops as a thread-block grid
   int64_t splits; ///< split KV: blocks per query tile, each a part of its KV
-  bool resident;  ///< the heads' K/V copied on chip once per head block
+  /// Keys of each head copied on chip once per head block (0: none, Skv:
+  /// all of them).
+  int64_t held = 0;
   int64_t group, heads, tileHeads, tileQ, tileKv, tileSub;
   bool causal;
   std::optional<int64_t> window;
   double scale;
   Value qc, kc, vc; // [B*Hkv, G, Sq, D] and [B*Hkv, Skv, D]
-  /// Where the K/V tiles are sliced from: kc, vc at head b0, or (resident)
-  /// the on-chip copies of the head block, at head 0.
-  Value kSrc, vSrc;
+  /// The on-chip copies of the head block's held keys ([nb, held, D]).
+  Value kHeld, vHeld;
 };
 
 Value FlashAttention::build(OpBuilder &b, Location loc) {
@@ -172,9 +181,7 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
   // partials, which are then combined.
   OpFoldResult zero = b.getIndexAttr(0), all = b.getIndexAttr(group);
   Value out;
-  kSrc = kc;
-  vSrc = vc;
-  // K/V resident: the head loop's body copies the head block's K/V on
+  // K/V held: the head loop's body copies the head block's held K/V on
   // chip before the query-block loop.
   auto copyHeads = [&](OpBuilder &hb, Location hl, unsigned d, ValueRange ivs) {
     if (d == 0)
@@ -193,7 +200,7 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
                   {b0, zero, q0, zero},
                   {nb, all, nq, qb.getIndexAttr(dims.vDim)}};
         },
-        resident
+        held > 0
             ? function_ref<void(OpBuilder &, Location, unsigned, ValueRange)>(
                   copyHeads)
             : nullptr);
@@ -239,9 +246,10 @@ std::pair<Value, Value> FlashAttention::kvRange(OpBuilder &b, Location loc,
   return {kvBegin, kvEnd};
 }
 
-scf::ForOp FlashAttention::buildKvLoop(OpBuilder &b, Location loc, Value b0,
-                                       Value nb, Value q0, Value nq,
-                                       Value begin, Value end) {
+SmallVector<Value> FlashAttention::buildKvLoop(OpBuilder &b, Location loc,
+                                               Value b0, Value nb, Value q0,
+                                               Value nq, Value begin,
+                                               Value end) {
   Type f32 = b.getF32Type();
   OpFoldResult zero = b.getIndexAttr(0);
   Value qt = sliceOf(b, loc, qc, {b0, zero, q0, zero},
@@ -252,33 +260,55 @@ scf::ForOp FlashAttention::buildKvLoop(OpBuilder &b, Location loc, Value b0,
     qt = bufferization::AllocTensorOp::create(
         b, loc, cast<RankedTensorType>(qt.getType()), ValueRange{},
         /*copy=*/qt);
-  SmallVector<Value> init = {
+  SmallVector<Value> state = {
       filledTile(b, loc, blockSizes(b, nb, nq), f32, kNegInf),
       filledTile(b, loc, blockSizes(b, nb, nq), f32, 0.0),
       filledTile(b, loc, blockSizes(b, nb, nq, dims.vDim), f32, 0.0)};
+  if (held == 0 || held == dims.kvLen)
+    return buildKvTileLoop(b, loc, b0, nb, q0, nq, qt, begin, end, state,
+                           /*onChip=*/held > 0)
+        .getResults();
+  // The held tiles of the range, [begin, min(end, held)), then the
+  // streamed ones, [max(begin, held), end) (either may be empty; held is a
+  // multiple of the K/V tile, so both start on a tile boundary).
+  Value heldEnd = idx(b, loc, held);
+  scf::ForOp onChip = buildKvTileLoop(
+      b, loc, b0, nb, q0, nq, qt, begin,
+      arith::MinSIOp::create(b, loc, end, heldEnd), state, /*onChip=*/true);
+  return buildKvTileLoop(b, loc, b0, nb, q0, nq, qt,
+                         arith::MaxSIOp::create(b, loc, begin, heldEnd), end,
+                         onChip.getResults(), /*onChip=*/false)
+      .getResults();
+}
+
+scf::ForOp FlashAttention::buildKvTileLoop(OpBuilder &b, Location loc, Value b0,
+                                           Value nb, Value q0, Value nq,
+                                           Value qt, Value begin, Value end,
+                                           ValueRange state, bool onChip) {
   return scf::ForOp::create(
-      b, loc, begin, end, idx(b, loc, tileKv), init,
+      b, loc, begin, end, idx(b, loc, tileKv), state,
       [&](OpBuilder &kb, Location kl, Value k0, ValueRange carried) {
         Value rest = arith::SubIOp::create(kb, kl, end, k0);
         Value nk = arith::MinSIOp::create(kb, kl, idx(kb, kl, tileKv), rest);
-        scf::YieldOp::create(
-            kb, kl,
-            buildBlockStep(kb, kl, b0, nb, q0, nq, qt, k0, nk, carried));
+        scf::YieldOp::create(kb, kl,
+                             buildBlockStep(kb, kl, b0, nb, q0, nq, qt, k0, nk,
+                                            carried, onChip));
       });
 }
 
 SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
                                                   Value b0, Value nb, Value q0,
                                                   Value nq, Value qt, Value k0,
-                                                  Value nk,
-                                                  ValueRange carried) {
+                                                  Value nk, ValueRange carried,
+                                                  bool onChip) {
   OpFoldResult zero = b.getIndexAttr(0);
-  // The KV tile, loaded once for all sub-tiles. Latent form: vc is kc, and
-  // the value tile its first Dv columns.
-  OpFoldResult head = resident ? zero : OpFoldResult(b0);
-  Value kt = sliceOf(b, loc, kSrc, {head, k0, zero},
+  // The KV tile, loaded once for all sub-tiles (or a view of the on-chip
+  // copy, at head 0). Latent form: vc is kc, and the value tile its first
+  // Dv columns.
+  OpFoldResult head = onChip ? zero : OpFoldResult(b0);
+  Value kt = sliceOf(b, loc, onChip ? kHeld : kc, {head, k0, zero},
                      {nb, nk, b.getIndexAttr(dims.qkDim)});
-  Value vt = sliceOf(b, loc, vSrc, {head, k0, zero},
+  Value vt = sliceOf(b, loc, onChip ? vHeld : vc, {head, k0, zero},
                      {nb, nk, b.getIndexAttr(dims.vDim)});
   if (tileSub >= tileQ)
     return buildKvStep(b, loc, nb, q0, nq, qt, k0, nk, kt, vt,
@@ -335,8 +365,9 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
 Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
                                      Value nb, Value q0, Value nq) {
   auto [kvBegin, kvEnd] = kvRange(b, loc, q0, nq);
-  scf::ForOp kvLoop = buildKvLoop(b, loc, b0, nb, q0, nq, kvBegin, kvEnd);
-  return normalize(b, loc, kvLoop.getResult(2), kvLoop.getResult(1),
+  SmallVector<Value> state =
+      buildKvLoop(b, loc, b0, nb, q0, nq, kvBegin, kvEnd);
+  return normalize(b, loc, state[2], state[1],
                    blockSizes(b, nb, nq, dims.vDim));
 }
 
@@ -346,15 +377,14 @@ void FlashAttention::copyKvOnChip(OpBuilder &b, Location loc, Value b0,
   // One copy per tensor (one DMA each on the TPU-like path); the latent
   // form's value tiles are views of the key copy.
   auto copy = [&](Value src, int64_t width) -> Value {
-    Value heads =
-        sliceOf(b, loc, src, {b0, zero, zero},
-                {nb, b.getIndexAttr(dims.kvLen), b.getIndexAttr(width)});
+    Value heads = sliceOf(b, loc, src, {b0, zero, zero},
+                          {nb, b.getIndexAttr(held), b.getIndexAttr(width)});
     return bufferization::AllocTensorOp::create(
         b, loc, cast<RankedTensorType>(heads.getType()), ValueRange{},
         /*copy=*/heads);
   };
-  kSrc = copy(kc, dims.qkDim);
-  vSrc = vc == kc ? kSrc : copy(vc, dims.vDim);
+  kHeld = copy(kc, dims.qkDim);
+  vHeld = vc == kc ? kHeld : copy(vc, dims.vDim);
 }
 
 Value FlashAttention::normalize(OpBuilder &b, Location loc, Value acc, Value l,
@@ -387,7 +417,7 @@ Value FlashAttention::buildPartial(OpBuilder &b, Location loc, Value b0,
       kvEnd);
   Value hi = arith::MinSIOp::create(
       b, loc, arith::AddIOp::create(b, loc, lo, per), kvEnd);
-  scf::ForOp kvLoop = buildKvLoop(b, loc, b0, nb, q0, nq, lo, hi);
+  SmallVector<Value> state = buildKvLoop(b, loc, b0, nb, q0, nq, lo, hi);
   // [acc | m | l] in one f32 tile of the partials.
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0),
                all = b.getIndexAttr(group);
@@ -396,13 +426,13 @@ Value FlashAttention::buildPartial(OpBuilder &b, Location loc, Value b0,
                 b.getF32Type());
   SmallVector<OpFoldResult> strides(5, one);
   part = tensor::InsertSliceOp::create(
-      b, loc, kvLoop.getResult(2), part, SmallVector<OpFoldResult>(5, zero),
+      b, loc, state[2], part, SmallVector<OpFoldResult>(5, zero),
       SmallVector<OpFoldResult>{one, nb, all, nq, b.getIndexAttr(dims.vDim)},
       strides);
   for (auto [i, col] :
        llvm::enumerate(SmallVector<int64_t>{dims.vDim, dims.vDim + 1}))
     part = tensor::InsertSliceOp::create(
-        b, loc, kvLoop.getResult(i), part,
+        b, loc, state[i], part,
         SmallVector<OpFoldResult>{zero, zero, zero, zero, b.getIndexAttr(col)},
         SmallVector<OpFoldResult>{one, nb, all, nq, one}, strides);
   return part;
@@ -499,12 +529,12 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
         return {arith::AddFOp::create(nb2, l2, a[2], p)};
       })[0];
 
-  // logits = scale * s, -inf where masked. Query q0 + i is at position
-  // Skv - Sq + q0 + i; key k0 + j is visible iff it is at most that
-  // position (and within the window).
+  // logits = scale * s, -inf where masked, in place of s (one score tile
+  // on chip: p overwrites the logits below too). Query q0 + i is at
+  // position Skv - Sq + q0 + i; key k0 + j is visible iff it is at most
+  // that position (and within the window).
   Value logits = buildGeneric(
-      b, loc, ValueRange{s}, ValueRange{emptyTile(b, loc, scoreSizes, f32)},
-      {id4, id4}, {kPar, kPar, kPar, kPar},
+      b, loc, ValueRange{}, ValueRange{s}, {id4}, {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         Value x =
             arith::MulFOp::create(nb2, l2, a[0], f32Const(nb2, l2, scale));
@@ -544,13 +574,12 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
         return {arith::MaximumFOp::create(nb2, l2, a[0], a[1])};
       })[0];
-  // p = exp(logits - m').
+  // p = exp(logits - m'), in place of the logits (read last by rowMax).
   Value p = buildGeneric(
-      b, loc, ValueRange{logits, mNew},
-      ValueRange{emptyTile(b, loc, scoreSizes, f32)}, {id4, row4, id4},
+      b, loc, ValueRange{mNew}, ValueRange{logits}, {row4, id4},
       {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
-        Value x = arith::SubFOp::create(nb2, l2, a[0], safeMax(nb2, l2, a[1]));
+        Value x = arith::SubFOp::create(nb2, l2, a[1], safeMax(nb2, l2, a[0]));
         return {math::ExpOp::create(nb2, l2, x)};
       })[0];
   // alpha = exp(m - m'), the rescaling of what was accumulated so far.
@@ -611,17 +640,18 @@ LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
                             "kernel, found ")
            << attentions.size();
   AttentionOp op = attentions.front();
-  // The held K/V is a K/V tile (streamed) or all of it (resident); a
-  // resident K/V is held by one core's loop over its heads: not a
-  // thread-block grid, not split.
-  bool resident = TilingAttr::isKvResident(tiling.getLoops(), tile);
+  // The held K/V is a K/V tile (streamed), all of it (resident) or a
+  // prefix of whole K/V tiles; held keys are held by one core's loop over
+  // its heads: not a thread-block grid, not split.
   if (!TilingAttr::isValidHeldKv(tiling.getLoops(), tile))
     return kernel.emitError("attention tile #5 (the K/V held on chip) is ")
            << tile[5] << ": expected the K/V tile (" << tile[2]
-           << ") or the KV length (" << tiling.getLoops()[2] << ")";
-  if (resident && (gpuBlocks || kvSplits != 1))
+           << "), the KV length (" << tiling.getLoops()[2]
+           << ") or a multiple of the K/V tile between them";
+  if (TilingAttr::getHeldKvPrefix(tiling.getLoops(), tile) > 0 &&
+      (gpuBlocks || kvSplits != 1))
     return kernel.emitError(
-        "a resident K/V (tile #5 = KV length) is not lowered as a "
+        "a held K/V (tile #5 > K/V tile) is not lowered as a "
         "thread-block grid or with split KV");
   rewriter.setInsertionPoint(op);
   Value result = FlashAttention(op, tiling, kvSplits, gpuBlocks)

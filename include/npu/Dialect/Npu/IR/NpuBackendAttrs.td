@@ -85,7 +85,7 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     |---|---|
     | `gemm` | batch, M, N, K |
     | `gated_mlp`, `moe_ffn` | M (tokens per expert), F (FFN width), D (model width) |
-    | `attention`, `mla_absorbed` | batch x KV heads, query length (a block holds the query heads of its KV head), KV length, head dim, query length again: the sub-tile loop (a block stays on chip while each K/V tile streams past it in sub-tiles; sub-tile = block: none), KV length again: the K/V a head holds on chip (the K/V tile: streamed past each block; KV length with a smaller K/V tile: resident, loaded once per head and read by all its blocks) |
+    | `attention`, `mla_absorbed` | batch x KV heads, query length (a block holds the query heads of its KV head), KV length, head dim, query length again: the sub-tile loop (a block stays on chip while each K/V tile streams past it in sub-tiles; sub-tile = block: none), KV length again: the K/V a head holds on chip (the K/V tile: streamed past each block; KV length with a smaller K/V tile: resident, loaded once per head and read by all its blocks; a multiple of the K/V tile in between: the head's first keys resident, the rest streamed) |
     | `stream`, `copy` | rows, columns |
 
     `buffers` is the number of SRAM buffers per streamed operand (2: double
@@ -141,11 +141,22 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
              tile[1] % chunks == 0;
     }
     /// Whether an attention tiling's held K/V (tile[5]) is one it can be:
-    /// the K/V tile (streamed) or the whole KV length (resident).
+    /// the K/V tile (streamed), the whole KV length (resident), or a
+    /// multiple of the K/V tile between them (a resident prefix).
     static bool isValidHeldKv(::llvm::ArrayRef<int64_t> loops,
                               ::llvm::ArrayRef<int64_t> tile) {
-      return tile.size() == 6 &&
-             (tile[5] == tile[2] || isKvResident(loops, tile));
+      return loops.size() == 6 && tile.size() == 6 && tile[2] >= 1 &&
+             (tile[5] == tile[2] || isKvResident(loops, tile) ||
+              (tile[5] > tile[2] && tile[5] < loops[2] &&
+               tile[5] % tile[2] == 0));
+    }
+    /// The keys of its head a valid attention tiling holds on chip across
+    /// its query blocks, loaded once per head: none when tile[5] is the K/V
+    /// tile (every K/V tile streamed past every block), else the first
+    /// tile[5] (the KV length: all of them); keys past them are streamed.
+    static int64_t getHeldKvPrefix(::llvm::ArrayRef<int64_t> loops,
+                                   ::llvm::ArrayRef<int64_t> tile) {
+      return tile[5] == tile[2] ? 0 : tile[5];
     }
   }];
 }

@@ -248,11 +248,12 @@ using KernelTrips = llvm::DenseMap<Operation *, int64_t>;
 /// the prologue loads of an inner kernel loop this pass made (`t`
 /// iterations), into slot 0 of its multi-buffered VMEM allocs (`B` slots)
 /// that the inner loop's epilogue does not read (it reads slot `t mod B`,
-/// that of the last iteration: `t mod B != 0`). Issued after the inner loop
-/// of the previous iteration of `loop`, they load the next tile's first
-/// operands while the last inner step computes: a GEMM's K loop starts each
-/// output tile with its first tiles on chip, as the cost model's one fill
-/// per core assumes.
+/// that of the last iteration: `t mod B != 0`), and that no loop nested in
+/// the inner loop loads into (its epilogue would read every slot). Issued after
+/// the inner loop of the previous iteration of `loop`, they load the next
+/// tile's first operands while the last inner step computes: a GEMM's K loop
+/// starts each output tile with its first tiles on chip, as the cost model's
+/// one fill per core assumes.
 SmallVector<DmaStartOp> findHandoffs(scf::ForOp loop,
                                      ArrayRef<DmaStartOp> prefetchable,
                                      const KernelTrips &kernelTrips) {
@@ -270,7 +271,17 @@ SmallVector<DmaStartOp> findHandoffs(scf::ForOp loop,
       auto alloc =
           getRootBuffer(dma.getTarget()).getDefiningOp<memref::AllocOp>();
       int64_t slots = alloc.getType().getShape()[0];
-      if (slots > 1 && trips->second % slots != 0)
+      // The slots must be the inner loop's own: a buffer that a loop
+      // nested in it cycles through (the K/V tiles of a query block's KV
+      // loop, under a query-block loop) has all its slots read by the
+      // inner loop's last iteration.
+      bool nestedLoads = false;
+      inner.getBody()->walk([&](DmaStartOp other) {
+        if (other->getParentOp() != inner.getOperation() &&
+            getRootBuffer(other.getTarget()) == alloc.getResult())
+          nestedLoads = true;
+      });
+      if (slots > 1 && trips->second % slots != 0 && !nestedLoads)
         handoffs.push_back(dma);
     }
   }
