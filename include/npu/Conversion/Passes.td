@@ -63,7 +63,12 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
       softmax). Causal and sliding-window masks are applied per tile and KV
       tiles outside every row's visible range are not visited. The other
       ops of the body (MLA's absorbed projections) use the reference
-      patterns. The head-dim loop is not tiled. With a split-KV decision
+      patterns. The head-dim loop is not tiled. With keys held on chip
+      (tile #5 larger than the K/V tile: a prefix of whole K/V tiles, or
+      all of them), each head block first copies its held keys on chip,
+      and a query block's KV range is a loop over the held tiles (views of
+      the copy) followed by one over the streamed tiles past them, the
+      state carried from the first to the second. With a split-KV decision
       (`npu.launch` with `kv_splits` > 1, GPU-like targets), each query
       tile's KV range is split: every split writes its f32 partial output,
       max and sum, and a combine rescales and adds them (docs/tiling.md).

@@ -205,8 +205,9 @@ FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
   // The fifth loop is the query sub-tile loop inside a step: a block of
   // query positions stays on chip while each K/V tile streams past it in
   // sub-tiles. The sixth is the K/V a head holds on chip across its query
-  // blocks: one K/V tile (streamed per block) or all Skv keys (resident,
-  // read once per head) (docs/cost-model-tpu.md).
+  // blocks: one K/V tile (streamed per block), or a prefix of whole K/V
+  // tiles or all Skv keys (held, read once per head; keys past a prefix
+  // streamed) (docs/cost-model-tpu.md).
   k.loops = {d.batch * d.kvHeads, d.qLen, d.kvLen, d.qkDim, d.qLen, d.kvLen};
   k.group = d.qHeads / d.kvHeads;
   k.vDim = d.vDim;

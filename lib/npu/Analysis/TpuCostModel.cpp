@@ -656,7 +656,7 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
     break;
   }
   // Double buffering, or single (the tiling's buffers reach every loop of
-  // the kernel's lowering): a resident K/V too long to be held twice needs
+  // the kernel's lowering): a held K/V too long to be held twice needs
   // it.
   const int64_t bufferChoices[] = {2, 1};
   // GEMM: a step's A and B loads in 1 to 16 K chunks (and with one K step

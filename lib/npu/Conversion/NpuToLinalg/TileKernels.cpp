@@ -74,7 +74,7 @@ struct NpuTileKernelsPass
         (void)tileGemmKernel(rewriter, kernel, tiling, gpuBlocks);
       // The tiling's buffers, for npu-tpu-double-buffer, on every loop of
       // the kernel (the kernel and its attribute are inlined away below): 1
-      // (a resident K/V too long to be held twice, say) keeps the loads
+      // (a held K/V too long to be held twice, say) keeps the loads
       // waited in place.
       if (tiling)
         kernel.getBodyBlock().walk([&](scf::ForOp loop) {

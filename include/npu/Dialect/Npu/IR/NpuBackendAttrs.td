@@ -111,14 +111,6 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
   let extraClassDeclaration = [{
     /// Number of tiles along loop `i`: ceil(loops[i] / tile[i]).
     int64_t getTripCount(unsigned i) const;
-    /// Whether an attention tiling (loops and tile as above) holds its
-    /// head's whole K/V on chip across the query blocks: the held K/V
-    /// (tile[5]) is the KV length and more than one K/V tile.
-    static bool isKvResident(::llvm::ArrayRef<int64_t> loops,
-                             ::llvm::ArrayRef<int64_t> tile) {
-      return loops.size() == 6 && tile.size() == 6 && tile[5] == loops[2] &&
-             tile[2] < loops[2];
-    }
     /// Whether `chunks` load chunks can split a gemm tiling's K steps (loops
     /// and tile as above): K tiles of one static size (tk divides K) in
     /// chunks of one size (chunks divides tk); one chunk always can.
@@ -142,13 +134,14 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     }
     /// Whether an attention tiling's held K/V (tile[5]) is one it can be:
     /// the K/V tile (streamed), the whole KV length (resident), or a
-    /// multiple of the K/V tile between them (a resident prefix).
+    /// multiple of the K/V tile between them (a held prefix).
     static bool isValidHeldKv(::llvm::ArrayRef<int64_t> loops,
                               ::llvm::ArrayRef<int64_t> tile) {
       return loops.size() == 6 && tile.size() == 6 && tile[2] >= 1 &&
-             (tile[5] == tile[2] || isKvResident(loops, tile) ||
-              (tile[5] > tile[2] && tile[5] < loops[2] &&
-               tile[5] % tile[2] == 0));
+             (tile[5] == tile[2] ||
+              (tile[5] > tile[2] &&
+               (tile[5] == loops[2] ||
+                (tile[5] < loops[2] && tile[5] % tile[2] == 0))));
     }
     /// The keys of its head a valid attention tiling holds on chip across
     /// its query blocks, loaded once per head: none when tile[5] is the K/V

@@ -403,11 +403,13 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        (its first K tiles, into slot 0 of the inner buffers) one iteration
        ahead, after the inner loop and before its peeled last step, when
        that step reads another slot (an odd number of inner kernel
-       iterations); the inner buffers then leave the loop.
+       iterations) and no loop nested in the inner one loads into those
+       buffers (its whole run is in the inner loop's last step); the inner
+       buffers then leave the loop.
 
     A loop's buffer count is its `npu.buffers`, which `npu-tile-kernels`
     writes on every loop of a tiled kernel from the kernel's `#npu.tiling`
-    (1: a resident K/V too long to be held twice, loaded in place once per
+    (1: a held K/V too long to be held twice, loaded in place once per
     head; the search offers 1 to every kind); a loop without one takes the
     `buffers` option (2: double buffering), and the option 1 turns the pass
     off. Inner loops are pipelined before outer ones. Only the loads and

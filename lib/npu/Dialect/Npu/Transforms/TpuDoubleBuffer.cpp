@@ -511,7 +511,7 @@ struct NpuTpuDoubleBufferPass
     KernelTrips kernelTrips;
     for (auto &[loop, original] : loops) {
       // A loop whose loads the tiling single-buffers (`npu.buffers = 1`:
-      // a resident K/V, which a second copy would not fit beside) keeps
+      // a held K/V, which a second copy would not fit beside) keeps
       // them waited in place.
       int64_t n = buffers;
       if (auto own = loop->getAttrOfType<IntegerAttr>("npu.buffers"))
