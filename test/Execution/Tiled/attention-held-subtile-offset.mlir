@@ -13,15 +13,20 @@
 // CHECK: scf.for {{.*}} step %c4 iter_args
 // CHECK: = scf.for {{.*}} step %c3 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x4xf32>)
 // CHECK: = scf.for {{.*}} step %c2 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x4xf32>)
+// CHECK: arith.maximumf
 // CHECK: math.exp
 // CHECK: linalg.copy
+// CHECK: tensor.insert_slice
 // CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}xf32>
 // CHECK: = scf.for {{.*}} step %c3 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x4xf32>)
 // CHECK: = scf.for {{.*}} step %c2 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x4xf32>)
+// CHECK: arith.maximumf
 // CHECK: math.exp
 // CHECK: linalg.copy
+// CHECK: tensor.insert_slice
 // CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}xf32>
 // CHECK: arith.divf
+// CHECK: tensor.insert_slice
 
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {

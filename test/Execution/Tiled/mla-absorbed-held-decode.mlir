@@ -10,10 +10,12 @@
 // CHECK: bufferization.alloc_tensor() copy(
 // CHECK-NOT: bufferization.alloc_tensor
 // CHECK: = scf.for {{.*}} step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x5xf32>)
+// CHECK: arith.maximumf
 // CHECK: math.exp
 // CHECK: linalg.copy
 // CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}xf32>
 // CHECK: = scf.for {{.*}} step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}x5xf32>)
+// CHECK: arith.maximumf
 // CHECK: math.exp
 // CHECK: linalg.copy
 // CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} : tensor<{{.*}}xf32>, tensor<{{.*}}xf32>, tensor<{{.*}}xf32>
