@@ -341,7 +341,7 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   // for it too, and without a hand-off every block that streams (those
   // that visit tile held / tkv: their range starts at 0).
   bool dynamicKv = (k.causal || k.window > 0) && nq > 1;
-  int64_t kvSteps = nq == 1 ? visited : llvm::divideCeil(skv - held, tkv);
+  int64_t kvSteps = nq == 1 ? streamed : llvm::divideCeil(skv - held, tkv);
   bool handed = handsOff(kvSteps, dynamicKv);
   if (held == 0 && !handed) {
     l.refillBytes = kvTileBytes;
