@@ -302,7 +302,13 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   // step overhead), and one per streamed pair.
   int64_t share = held > 0 && bh < cores ? std::min(nq, cores / bh) : 1;
   l.parallelTiles = held > 0 ? bh * share : bh * nq;
-  l.steps = (held > 0 ? bh * nq : 0) + bh * streamed;
+  // Quadratic in the sequence: checked (a step count past int64 is no
+  // tiling to price).
+  std::optional<int64_t> steps =
+      (c(held > 0 ? bh * nq : 0) + c(bh) * c(streamed)).toInt64();
+  if (!steps)
+    return std::nullopt;
+  l.steps = *steps;
   if (!k.inputOnChip) {
     l.readBytes += c(bh) * c(k.group) * c(sq) * c(dqk) * c(k.lhsBytes);
     l.readTransfers += c(bh) * c(nq);
