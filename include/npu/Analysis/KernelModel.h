@@ -60,6 +60,10 @@ struct KernelDesc {
   /// none), value dim, latent form (V is part of K: K/V bytes are K's).
   int64_t group = 1, vDim = 0, window = 0;
   bool causal = false, latent = false;
+
+  /// attention: elements of K and V per key (head dim `loops[3]` plus the
+  /// value dim, or the head dim alone in the latent form).
+  int64_t kvWidth() const { return loops[3] + (latent ? 0 : vDim); }
 };
 
 /// A kernel: its phases, run one after the other.

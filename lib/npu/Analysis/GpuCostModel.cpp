@@ -359,7 +359,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     int64_t bh = k.loops[0], sq = k.loops[1], skv = k.loops[2],
             dqk = k.loops[3], dv = k.vDim, tq = t[1], tkv = t[2];
     int64_t nq = llvm::divideCeil(sq, tq);
-    int64_t kvWidth = dqk + (k.latent ? 0 : dv);
+    int64_t kvWidth = k.kvWidth();
     // Per block: its share of the KV tiles (1 / kvSplits of a query
     // tile's, on average).
     int64_t splits = launch.kvSplits;

@@ -124,7 +124,7 @@ std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
     // consecutive blocks share the K/V of their head.
     int64_t sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3];
     int64_t tq = t[1], tkv = t[2], nq = llvm::divideCeil(sq, tq);
-    int64_t kvWidth = dqk + (k.latent ? 0 : k.vDim);
+    int64_t kvWidth = k.kvWidth();
     int64_t nkv = llvm::divideCeil(skv, tkv);
     double calls =
         double(std::min(plan.blocks, simWaves * slots)) * double(nkv) * 2;

@@ -316,7 +316,7 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
   // The held keys once per head (and core sharing it); each streamed pair
   // one K tile (and one V tile unless V is part of K); non-causal, the
   // keys past the held ones once per query block, exactly.
-  int64_t kvWidth = dqk + (k.latent ? 0 : dv);
+  int64_t kvWidth = k.kvWidth();
   int64_t kvTensors = k.latent ? 1 : 2;
   Count streamedRows = k.causal ? c(streamed) * c(tkv) : c(nq) * c(skv - held);
   l.readBytes +=
@@ -581,21 +581,14 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
 }
 
 namespace {
-/// Powers of two times `granule` below `n`, and `n` itself.
-SmallVector<int64_t> candidates(int64_t n, int64_t granule) {
-  SmallVector<int64_t> out;
-  for (int64_t v = granule; v < n; v *= 2)
-    out.push_back(v);
-  out.push_back(n);
-  return out;
-}
-
-/// Powers of two times `granule` below `n` and 1.5 times each, and `n`.
-SmallVector<int64_t> denseCandidates(int64_t n, int64_t granule) {
+/// Powers of two times `granule` below `n` (with `halfSteps`, 1.5 times
+/// each from 2 granules on as well), and `n` itself.
+SmallVector<int64_t> candidates(int64_t n, int64_t granule,
+                                bool halfSteps = false) {
   SmallVector<int64_t> out;
   for (int64_t v = granule; v < n; v *= 2) {
     out.push_back(v);
-    if (v >= 2 * granule && v / 2 * 3 < n)
+    if (halfSteps && v >= 2 * granule && v / 2 * 3 < n)
       out.push_back(v / 2 * 3);
   }
   out.push_back(n);
@@ -616,8 +609,7 @@ SmallVector<int64_t, 3> heldKvChoices(const KernelDesc &k, ArrayRef<int64_t> t,
   SmallVector<int64_t> streamed(t);
   streamed[5] = tkv;
   int64_t rest = getTpuWorkingSet(k, streamed, buffers);
-  Count perTile = c(buffers) * c(tkv) *
-                  c(k.loops[3] + (k.latent ? 0 : k.vDim)) * c(k.rhsBytes);
+  Count perTile = c(buffers) * c(tkv) * c(k.kvWidth()) * c(k.rhsBytes);
   if (rest <= 0 || rest >= sramBytes || perTile.isOverflow())
     return out;
   Count prefix = c(sramBytes - rest) / perTile * c(tkv);
@@ -649,7 +641,7 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed:
     lists = {{1},
-             denseCandidates(k.loops[1], p.sublanes),
+             candidates(k.loops[1], p.sublanes, /*halfSteps=*/true),
              candidates(k.loops[2], p.mxuDim),
              {k.loops[3]},
              candidates(k.loops[4], p.sublanes),
