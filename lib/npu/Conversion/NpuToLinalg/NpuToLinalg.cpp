@@ -57,8 +57,14 @@ Value mlir::npu::castFloat(OpBuilder &b, Location loc, Value v, Type type) {
   Type from = v.getType();
   if (from == type)
     return v;
-  if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
+  unsigned fromBits = from.getIntOrFloatBitWidth(),
+           toBits = type.getIntOrFloatBitWidth();
+  if (fromBits < toBits)
     return arith::ExtFOp::create(b, loc, type, v);
+  // Two formats of one width (bf16 and f16): neither is wider, so the value
+  // goes through f32, which holds both exactly.
+  if (fromBits == toBits)
+    v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
   return arith::TruncFOp::create(b, loc, type, v);
 }
 
