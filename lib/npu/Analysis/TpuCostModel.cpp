@@ -429,10 +429,16 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     int64_t kvWidth = dqk + (k.latent ? 0 : dv);
     int64_t held = TilingAttr::getHeldKvPrefix(k.loops, t);
     int64_t kvRows = held + (held < k.loops[2] ? tkv : 0);
-    s = nb * c(rows) * c(dqk) * c(k.lhsBytes) +
-        nb * c(kvRows) * c(kvWidth) * c(k.rhsBytes) + c(rows) * c(dv) * c(4) +
-        c(rows) * c(8) + c(rowsSub) * (c(tkv) + c(3)) * c(4) +
-        nb * c(rows) * c(dv) * c(k.outBytes);
+    Count qBytes = c(rows) * c(dqk) * c(k.lhsBytes);
+    Count outBytes = c(rows) * c(dv) * c(k.outBytes);
+    // With one buffer the block's Q is dead when its output is staged, and
+    // the liveness-based SRAM plan puts the output where Q was.
+    Count qAndOut = nb * (qBytes + outBytes);
+    if (buffers == 1 && !qAndOut.isOverflow())
+      qAndOut = std::max(qBytes.value(), outBytes.value());
+    s = qAndOut + nb * c(kvRows) * c(kvWidth) * c(k.rhsBytes) +
+        c(rows) * c(dv) * c(4) + c(rows) * c(8) +
+        c(rowsSub) * (c(tkv) + c(3)) * c(4);
     break;
   }
   case KernelKind::Stream:
