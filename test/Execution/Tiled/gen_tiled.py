@@ -316,6 +316,30 @@ CASES = [
     mla_decode_case("mla-absorbed-held-decode",
                     "mla_absorbed kernel: the decode of mla-absorbed-decode with KV tiles of 1 and the first 4 cache rows held on chip (one copy), the last 2 streamed.",
                     resident=False, held=True),
+    Case("copy-transpose",
+         "copy kernel: a head transpose [2, 5, 3, 4] -> [2, 3, 5, 4] (perm 0 2 1 3); loops [30 rows, 4], tiles of 10 rows: all 5 of dim 2 and 2 of dim 1's 3 (a boundary tile of 1).",
+         [("x", [2, 5, 3, 4])], "copy", ([30, 4], [10, 4]),
+         """
+         %y = npu.transpose %a_x perm [0, 2, 1, 3] : tensor<2x5x3x4xf32> -> tensor<2x3x5x4xf32>
+         """, ("y", [2, 3, 5, 4]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK: scf.for {{.*}} = %c0 to %c2 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c2",
+          "CHECK-NOT: scf.for",
+          "CHECK: linalg.transpose"], seed=51),
+    Case("stream-residual-rmsnorm",
+         "stream kernel: rms_norm of a residual sum, rank 3 [3, 4, 8]; tiles of 2 rows (part of dim 1): the add and the norm's row reduction fused into the row loops.",
+         [("x", [3, 4, 8]), ("r", [3, 4, 8]), ("g", [8])], "stream", ([12, 8], [2, 8]),
+         """
+         %s = npu.add %a_x, %a_r : tensor<3x4x8xf32>, tensor<3x4x8xf32>
+         %y = npu.rms_norm %s, %a_g eps(1.0e-5) : tensor<3x4x8xf32>, tensor<8xf32> -> tensor<3x4x8xf32>
+         """, ("y", [3, 4, 8]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c2",
+          "CHECK: arith.addf",
+          "CHECK: math.rsqrt",
+          "CHECK: scf.yield"], seed=52),
     Case("moe-ffn-untiled",
          "moe_ffn kernel: routed experts + shared expert; npu-tile-kernels lowers it untiled (documented fallback), still equal to the reference.",
          [("x", [3, 4]), ("w", [3, 2]), ("wg", [4, 3, 4]), ("wu", [4, 3, 4]), ("wd", [4, 4, 3]),

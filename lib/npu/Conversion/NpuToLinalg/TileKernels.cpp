@@ -72,6 +72,9 @@ struct NpuTileKernelsPass
       // Tiling of the lowered body.
       if (tiling && kind == KernelKind::Gemm)
         (void)tileGemmKernel(rewriter, kernel, tiling, gpuBlocks);
+      if (tiling && !gpuBlocks &&
+          (kind == KernelKind::Stream || kind == KernelKind::Copy))
+        (void)tileStreamKernel(rewriter, kernel, tiling);
       // The tiling's buffers, for npu-tpu-double-buffer, on every loop of
       // the kernel (the kernel and its attribute are inlined away below): 1
       // (a held K/V too long to be held twice, say) keeps the loads

@@ -39,6 +39,17 @@ LogicalResult tileGatedMlpKernel(RewriterBase &rewriter, KernelOp kernel,
 /// one scf.forall mapped to GPU thread blocks.
 LogicalResult tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
                              TilingAttr tiling, bool gpuBlocks);
+/// Tiles the already lowered body of a stream or copy kernel (loops [rows,
+/// cols]): its last op over the result's row dimensions, tile[0] rows per
+/// tile, with producer fusion. After the reference lowering.
+LogicalResult tileStreamKernel(RewriterBase &rewriter, KernelOp kernel,
+                               TilingAttr tiling);
+/// Tile sizes of a result of `shape` for tiles of `rows` rows (a row: one
+/// index of every dimension but the last; whole last dimension): whole inner
+/// row dimensions, then part of one. nullopt if `rows` spans part of a
+/// dimension and more than one index of the next.
+std::optional<SmallVector<int64_t>> rowTileSizes(ArrayRef<int64_t> shape,
+                                                 int64_t rows);
 
 //===----------------------------------------------------------------------===//
 // Builders on tiles of dynamic size (TileBuilders.cpp)

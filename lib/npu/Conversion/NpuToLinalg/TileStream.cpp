@@ -1,0 +1,100 @@
+//===- TileStream.cpp - row tiling of stream and copy kernels -------------===//
+//
+// A stream or copy kernel's loops are [rows, cols] of its result: cols the
+// last dimension, rows the product of the others; its tile [tr, cols] is a
+// block of tr rows. The body is already lowered to linalg. Its last op is
+// tiled over the result's row dimensions with
+// scf::tileConsumerAndFuseProducersUsingSCF, which pulls the element-wise
+// and row-wise producers (a normalization's row reduction, a rotary
+// embedding's halves) into the tile loop; a producer that cannot be fused
+// (a tensor.insert_slice, say) stays whole before the loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tiling.h"
+
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+std::optional<SmallVector<int64_t>>
+mlir::npu::rowTileSizes(ArrayRef<int64_t> shape, int64_t rows) {
+  if (shape.empty() || rows < 1)
+    return std::nullopt;
+  SmallVector<int64_t> sizes(shape.begin(), shape.end());
+  // From the innermost row dimension out: whole dimensions while the tile
+  // holds a multiple of them, then part of one.
+  int64_t left = rows;
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d) {
+    if (left >= shape[d]) {
+      if (left % shape[d] != 0)
+        return std::nullopt;
+      left /= shape[d];
+      continue;
+    }
+    sizes[d] = left;
+    left = 1;
+  }
+  // More rows than the result has: one tile.
+  return sizes;
+}
+
+LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
+                                          KernelOp kernel, TilingAttr tiling) {
+  ArrayRef<int64_t> loops = tiling.getLoops(), tile = tiling.getTile();
+  if (loops.size() != 2 || kernel.getNumResults() != 1 || tile[0] >= loops[0])
+    return failure();
+  auto yield = cast<YieldOp>(kernel.getBodyBlock().getTerminator());
+  auto consumer = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
+  if (!consumer || !consumer.hasPureTensorSemantics() ||
+      consumer->getNumResults() != 1 ||
+      !isa<TilingInterface>(consumer.getOperation()))
+    return failure();
+  // The consumer iterates over its result's dimensions, in order (an
+  // element-wise op, a transpose), and the result is the kernel's [rows,
+  // cols] shape.
+  auto outType = cast<RankedTensorType>(consumer->getResult(0).getType());
+  AffineMap outMap = consumer.getIndexingMapMatchingResult(
+      cast<OpResult>(consumer->getResult(0)));
+  if (!outType.hasStaticShape() || outType.getRank() < 2 ||
+      outMap != AffineMap::getMultiDimIdentityMap(consumer.getNumLoops(),
+                                                  kernel.getContext()) ||
+      outType.getShape().back() != loops[1] ||
+      outType.getNumElements() != loops[0] * loops[1])
+    return failure();
+  std::optional<SmallVector<int64_t>> sizes =
+      rowTileSizes(outType.getShape(), tile[0]);
+  if (!sizes)
+    return failure();
+  // Whole dimensions are not tiled (size 0: no loop).
+  for (auto [s, n] : llvm::zip(*sizes, outType.getShape()))
+    if (s == n)
+      s = 0;
+
+  scf::SCFTilingOptions tilingOptions;
+  tilingOptions.setTileSizes(
+      getAsIndexOpFoldResult(kernel.getContext(), *sizes));
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tilingOptions);
+  rewriter.setInsertionPoint(consumer);
+  FailureOr<scf::SCFTileAndFuseResult> res =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(consumer.getOperation()), options);
+  if (failed(res))
+    return failure();
+  Value original = consumer->getResult(0);
+  rewriter.replaceAllUsesWith(original, res->replacements.lookup(original));
+  (void)runRegionDCE(rewriter, kernel->getRegions());
+  // Fused producers' destinations: tile-size empty tensors (on chip), not
+  // slices of whole-size ones (see tileGemmKernel).
+  RewritePatternSet patterns(kernel.getContext());
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
+  return success();
+}
