@@ -76,10 +76,16 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
       `swiglu(x Wg^T, x Wu^T)` becomes a loop over M tiles with an inner
       loop over F tiles accumulating `h[:, f] Wd[:, f]^T` in f32; the model
       width D is not tiled. Other ops (norm, residual) use the reference
+      patterns; with `scf.for` tile loops, the ops computing x (a norm) are
+      then fused into the M loop (`scf::tileAndFuseProducerOfSlice` on each
+      M tile's slice of x).
+    * `stream`, `copy` (loops rows, cols of the result): the lowered body's
+      last op is tiled over the result's row dimensions, `tile[0]` rows per
+      tile, with `scf::tileConsumerAndFuseProducersUsingSCF` (with
+      `block-mapping=none` only).
+    * `moe_ffn`, kernels whose body does not have the expected shape, and
+      kernels without `npu.tiling` are lowered untiled with the reference
       patterns.
-    * Other kinds (`moe_ffn`, `stream`, `copy`), kernels whose body does not
-      have the expected shape, and kernels without `npu.tiling` are lowered
-      untiled with the reference patterns.
 
     With `block-mapping=gpu` (a GPU-like target's thread blocks), the tile
     loops that are thread blocks are one `scf.forall` mapped to

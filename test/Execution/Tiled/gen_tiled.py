@@ -229,7 +229,7 @@ CASES = [
           "CHECK: scf.for {{.*}} = %c0 to %c5 step %c4",
           "CHECK: math.tanh"], seed=13),
     Case("gated-mlp",
-         "gated_mlp kernel: rms_norm, gate/up/down (nn.Linear layout), swiglu, residual add; M tile 2 of 5, F tile 4 of 10.",
+         "gated_mlp kernel: rms_norm (fused into the M tiles), gate/up/down (nn.Linear layout), swiglu, residual add; M tile 2 of 5, F tile 4 of 10.",
          [("x", [5, 6]), ("g", [6]), ("wg", [10, 6]), ("wu", [10, 6]), ("wd", [6, 10])],
          "gated_mlp", ([5, 10, 6], [2, 4, 6]),
          """
@@ -241,11 +241,32 @@ CASES = [
          %y = npu.add %dn, %a_x : tensor<5x6xf32>, tensor<5x6xf32>
          """, ("y", [5, 6]),
          ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK-NOT: math.rsqrt",
           "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2 iter_args",
+          "CHECK: math.rsqrt",
           "CHECK: scf.for {{.*}} = %c0 to %c10 step %c4 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<?x6xf32>)",
           "CHECK: math.exp",
           "CHECK: linalg.generic {{.*}} outs(%[[ACC]] : tensor<?x6xf32>)",
           "CHECK: tensor.insert_slice"], seed=14),
+    Case("gated-mlp-rank3",
+         "gated_mlp kernel: the gated-mlp body on a rank-3 input [1, 5, 6] (DeepSeek-V3's layout): each M tile is a slice of x itself, collapsed to a matrix, so the norm is fused into the M tiles; M tile 2 of 5, F tile 4 of 10.",
+         [("x", [1, 5, 6]), ("g", [6]), ("wg", [10, 6]), ("wu", [10, 6]), ("wd", [6, 10])],
+         "gated_mlp", ([5, 10, 6], [2, 4, 6]),
+         """
+         %n = npu.rms_norm %a_x, %a_g eps(1.0e-5) : tensor<1x5x6xf32>, tensor<6xf32> -> tensor<1x5x6xf32>
+         %gt = npu.matmul %n, %a_wg transpose_rhs : tensor<1x5x6xf32>, tensor<10x6xf32> -> tensor<1x5x10xf32>
+         %up = npu.matmul %n, %a_wu transpose_rhs : tensor<1x5x6xf32>, tensor<10x6xf32> -> tensor<1x5x10xf32>
+         %h = npu.swiglu %gt, %up : tensor<1x5x10xf32>
+         %dn = npu.matmul %h, %a_wd transpose_rhs : tensor<1x5x10xf32>, tensor<6x10xf32> -> tensor<1x5x6xf32>
+         %y = npu.add %dn, %a_x : tensor<1x5x6xf32>, tensor<1x5x6xf32>
+         """, ("y", [1, 5, 6]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK-NOT: math.rsqrt",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2 iter_args",
+          "CHECK: tensor.extract_slice %{{.*}}[0, %{{.*}}, 0] [1, %{{.*}}, 6] [1, 1, 1] : tensor<1x5x6xf32> to tensor<1x?x6xf32>",
+          "CHECK: math.rsqrt",
+          "CHECK: tensor.collapse_shape",
+          "CHECK: scf.for {{.*}} = %c0 to %c10 step %c4"], seed=15),
     attention_case("attention-mha",
                    "attention kernel: MHA, not causal, Sq 5 < Skv 7; query block 2, KV tile 3.",
                    [1, 2, 5, 4], [1, 2, 7, 4], [1, 2, 7, 4], "",

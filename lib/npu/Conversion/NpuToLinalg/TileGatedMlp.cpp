@@ -130,6 +130,8 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
   // Leading dims of x flattened into M rows.
   ReassociationIndices lead = llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
   SmallVector<ReassociationIndices> reassoc = {lead, {rank - 1}};
+  bool unitLead = rank > 2 && llvm::all_of(xType.getShape().drop_back(2),
+                                           [](int64_t n) { return n == 1; });
   Value xc = rank == 2
                  ? x
                  : tensor::CollapseShapeOp::create(rewriter, loc, x, reassoc)
@@ -147,7 +149,19 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
       [&](OpBuilder &b, Location l, ValueRange ivs) -> OutputTile {
         Value m0 = ivs[0];
         Value nm = tileSize(b, l, m0, tileM, m);
-        Value xt = sliceOf(b, l, xc, {m0, zero}, {nm, b.getIndexAttr(d)});
+        // With unit leading dims, a slice of x itself (collapsed after),
+        // so that the op computing x (a norm) can be fused into the loop.
+        Value xt;
+        if (unitLead) {
+          SmallVector<OpFoldResult> offsets(rank - 2, zero),
+              sizes(rank - 2, b.getIndexAttr(1));
+          offsets.append({m0, zero});
+          sizes.append({nm, b.getIndexAttr(d)});
+          xt = tensor::CollapseShapeOp::create(
+              b, l, sliceOf(b, l, x, offsets, sizes), reassoc);
+        } else {
+          xt = sliceOf(b, l, xc, {m0, zero}, {nm, b.getIndexAttr(d)});
+        }
         Value acc0 = filledTile(b, l, {nm, dOutSize}, f32, 0.0);
         auto fLoop = scf::ForOp::create(
             b, l, idx(b, l, 0), idx(b, l, f), idx(b, l, tileF),

@@ -69,6 +69,9 @@ struct NpuTileKernelsPass
         (void)tileGatedMlpKernel(rewriter, kernel, tiling, gpuBlocks);
       if (failed(lowerBody(kernel)))
         return signalPassFailure();
+      // The gated MLP's row-wise producers (its norm) into its M tiles.
+      if (tiling && kind == KernelKind::GatedMlp)
+        fuseProducersIntoTileLoops(rewriter, kernel);
       // Tiling of the lowered body.
       if (tiling && kind == KernelKind::Gemm)
         (void)tileGemmKernel(rewriter, kernel, tiling, gpuBlocks);

@@ -98,3 +98,46 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
   (void)applyPatternsGreedily(kernel, std::move(patterns));
   return success();
 }
+
+void mlir::npu::fuseProducersIntoTileLoops(RewriterBase &rewriter,
+                                           KernelOp kernel) {
+  Block &body = kernel.getBodyBlock();
+  // A slice taken in a tile loop of a value that a tileable op of the body
+  // computes whole before the loops.
+  auto fusible = [&](tensor::ExtractSliceOp slice) {
+    Operation *producer = slice.getSource().getDefiningOp();
+    return producer && producer->getBlock() == &body &&
+           isa<TilingInterface>(producer) &&
+           slice->getParentOfType<scf::ForOp>() &&
+           kernel->isProperAncestor(slice);
+  };
+  SmallVector<tensor::ExtractSliceOp> worklist;
+  body.walk([&](tensor::ExtractSliceOp s) {
+    if (fusible(s))
+      worklist.push_back(s);
+  });
+  while (!worklist.empty()) {
+    tensor::ExtractSliceOp slice = worklist.pop_back_val();
+    if (!fusible(slice))
+      continue;
+    SmallVector<LoopLikeOpInterface> loops;
+    for (auto loop = slice->getParentOfType<scf::ForOp>();
+         loop && kernel->isProperAncestor(loop);
+         loop = loop->getParentOfType<scf::ForOp>())
+      loops.push_back(loop);
+    std::reverse(loops.begin(), loops.end());
+    rewriter.setInsertionPoint(slice);
+    std::optional<scf::SCFFuseProducerOfSliceResult> fused =
+        scf::tileAndFuseProducerOfSlice(rewriter, slice, loops);
+    if (!fused)
+      continue;
+    // The fused op reads slices of its own operands: their producers next.
+    for (Operation *op : fused->generatedSlices)
+      if (auto s = dyn_cast<tensor::ExtractSliceOp>(op))
+        worklist.push_back(s);
+  }
+  (void)runRegionDCE(rewriter, kernel->getRegions());
+  RewritePatternSet patterns(kernel.getContext());
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
+}

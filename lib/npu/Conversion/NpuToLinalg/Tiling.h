@@ -44,6 +44,12 @@ LogicalResult tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
 /// tile, with producer fusion. After the reference lowering.
 LogicalResult tileStreamKernel(RewriterBase &rewriter, KernelOp kernel,
                                TilingAttr tiling);
+/// Moves into the tile loops of the (lowered) kernel body the ops that
+/// compute whole, before the loops, a value the loops only read slices of
+/// (a normalization producing a gated MLP's input): each slice becomes the
+/// producer computed on that slice (upstream
+/// scf::tileAndFuseProducerOfSlice), and so on up its producers.
+void fuseProducersIntoTileLoops(RewriterBase &rewriter, KernelOp kernel);
 /// Tile sizes of a result of `shape` for tiles of `rows` rows (a row: one
 /// index of every dimension but the last; whole last dimension): whole inner
 /// row dimensions, then part of one. nullopt if `rows` spans part of a

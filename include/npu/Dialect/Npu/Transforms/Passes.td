@@ -252,7 +252,9 @@ def NpuTpuAssignMemorySpaces
     2. An allocation inside an `scf.for` (a per-tile temporary: flash
        attention's running max, sum and accumulator) goes to VMEM, at the
        upper bound of its sizes (`min(n - iv, tile)` is bounded by `tile`)
-       with a view of the actual sizes when they are dynamic.
+       with a view of the actual sizes when they are dynamic; its subviews
+       and collapses (of unit dims, or of whole static inner dims: a row
+       tile seen as a matrix) are rebuilt on the view.
     3. Every HBM operand of a linalg op gets a VMEM buffer (same bounded
        shape): an HBM tile (a `memref.subview` defined in a tile loop) for
        the whole block that defines it, so that a tile read by many ops (the

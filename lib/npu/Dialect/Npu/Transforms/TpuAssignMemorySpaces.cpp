@@ -105,12 +105,38 @@ Value createVmemBuffer(OpBuilder &b, Location loc, MemRefType type,
   return memref::SubViewOp::create(b, loc, buffer, offsets, sizes, strides);
 }
 
+/// Whether `collapse` stays valid on a view, at offset 0, of a row-major
+/// buffer of the source's bounded shape: each group merges, besides its
+/// first dimension, only static ones (whole in the buffer) or unit ones.
+bool collapsesOnBoundedView(memref::CollapseShapeOp collapse) {
+  ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
+  for (const ReassociationIndices &group : collapse.getReassociationIndices()) {
+    bool inner =
+        llvm::all_of(ArrayRef<int64_t>(group).drop_front(), [&](int64_t d) {
+          return !ShapedType::isDynamic(shape[d]);
+        });
+    int64_t nonUnit =
+        llvm::count_if(group, [&](int64_t d) { return shape[d] != 1; });
+    if (!inner && nonUnit > 1)
+      return false;
+  }
+  return true;
+}
+
 /// Whether every use of `v` (through subviews) accepts a memref of another
 /// type: then `v` can be replaced by a VMEM view.
 bool hasRetypableUses(Value v) {
   for (Operation *user : v.getUsers()) {
     if (auto sub = dyn_cast<memref::SubViewOp>(user)) {
       if (!hasRetypableUses(sub.getResult()))
+        return false;
+      continue;
+    }
+    // A collapse of leading unit dims (a row tile seen as a matrix): the
+    // VMEM view collapses the same way.
+    if (auto collapse = dyn_cast<memref::CollapseShapeOp>(user)) {
+      if (!collapsesOnBoundedView(collapse) ||
+          !hasRetypableUses(collapse.getResult()))
         return false;
       continue;
     }
@@ -138,6 +164,14 @@ void replaceAndRetype(OpBuilder &b, Value old, Value replacement) {
           sub.getMixedSizes(), sub.getMixedStrides());
       replaceAndRetype(b, sub.getResult(), newSub.getResult());
       sub.erase();
+    } else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(user)) {
+      // Valid on the view: hasRetypableUses checked collapsesOnBoundedView.
+      b.setInsertionPoint(collapse);
+      auto newCollapse =
+          memref::CollapseShapeOp::create(b, collapse.getLoc(), replacement,
+                                          collapse.getReassociationIndices());
+      replaceAndRetype(b, collapse.getResult(), newCollapse.getResult());
+      collapse.erase();
     } else if (isa<memref::DeallocOp>(user)) {
       user->erase();
     } else {
