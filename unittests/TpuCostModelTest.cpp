@@ -225,6 +225,23 @@ TEST_F(TpuCostModelTest, OddFTilesRefillEachRowTile) {
   EXPECT_NEAR(c->timeNs, pipelined + (60.0 + 150.0), 1e-6);
 }
 
+TEST_F(TpuCostModelTest, GatedMlpNormTileIsOnChip) {
+  // The same gated MLP with a norm of x in each M tile (what
+  // npu-tile-kernels fuses into the M loop): its bf16 output tile (32 x
+  // 32), the rows' f32 sum and scale (32 x 8 B) and the weight vector (32
+  // bf16, per buffer) are held besides the rest.
+  TpuParams p = params("mock-tpu");
+  KernelDesc d;
+  d.kind = KernelKind::GatedMlp;
+  d.loops = {64, 96, 32};
+  d.matrixType = BFloat16Type::get(&context);
+  d.lhsBytes = d.rhsBytes = d.outBytes = 2;
+  int64_t plain = getTpuWorkingSet(d, {32, 32, 32}, 2);
+  d.normBytes = 2;
+  EXPECT_EQ(getTpuWorkingSet(d, {32, 32, 32}, 2) - plain,
+            32 * 32 * 2 + 32 * 8 + 2 * 32 * 2);
+}
+
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {
   TpuParams p = params("mock-tpu");
   EXPECT_FALSE(

@@ -51,6 +51,9 @@ struct KernelDesc {
   bool needsFullK = false;
   /// Bytes of other inputs read once (residual, bias, norm weights).
   int64_t extraReadBytes = 0;
+  /// gated_mlp: a normalization of x runs in each M tile; its output tile
+  /// (the matmuls' input) holds this many bytes per element (0: no norm).
+  int64_t normBytes = 0;
   /// The main input or the output lives on chip already (an earlier or
   /// later phase of the same kernel produces or consumes it): no HBM
   /// traffic, no DMA.

@@ -284,10 +284,12 @@ FailureOr<KernelModel> describeGatedMlpKernel(ArrayRef<Operation *> ops) {
   if (matmuls[1].getLhs() != gate.getLhs() || dg.n != dd.k)
     return failure();
   Value x = gate.getLhs();
-  if (Operation *norm = x.getDefiningOp(); norm &&
-                                           isa<RMSNormOp, LayerNormOp>(norm) &&
-                                           llvm::is_contained(ops, norm))
-    x = norm->getOperand(0);
+  bool norm = false;
+  if (Operation *def = x.getDefiningOp();
+      def && isa<RMSNormOp, LayerNormOp>(def) && llvm::is_contained(ops, def)) {
+    x = def->getOperand(0);
+    norm = true;
+  }
   KernelDesc k =
       gatedMlp(dg.batch * dg.m, dg.n, dg.k,
                gate.getLhs().getType().getElementType(), elementBytes(x),
@@ -298,6 +300,8 @@ FailureOr<KernelModel> describeGatedMlpKernel(ArrayRef<Operation *> ops) {
   if (failed(extra))
     return failure();
   k.extraReadBytes = *extra;
+  if (norm)
+    k.normBytes = elementBytes(gate.getLhs());
   k.work = sumFlops(ops);
   KernelModel model;
   model.kind = KernelKind::GatedMlp;

@@ -412,6 +412,11 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
         nb * c(3) * c(tf) * c(dm) * c(k.rhsBytes) +
         c(2) * c(tm) * c(tf) * c(4) + c(tm) * c(dm) * c(4) +
         nb * c(tm) * c(dm) * c(k.outBytes);
+    // A norm in the M tile: its output tile beside x, the rows' f32 sum
+    // and scale, and its weight vector.
+    if (k.normBytes > 0)
+      s += c(tm) * c(dm) * c(k.normBytes) + c(tm) * c(8) +
+           nb * c(dm) * c(k.normBytes);
     break;
   }
   case KernelKind::Attention:

@@ -69,9 +69,10 @@ Value projectTile(OpBuilder &b, Location loc, MatmulOp mm, Value xt, Value nm,
                                         castFloat(nb, l, a[1], f32));
         return {arith::AddFOp::create(nb, l, a[2], p)};
       })[0];
+  // Rounded in place (the sum's buffer): one f32 tile per projection.
   return buildGeneric(
-      b, loc, ValueRange{sum}, ValueRange{emptyTile(b, loc, {nm, nf}, f32)},
-      {loopsMap(ctx, 2, {0, 1}), loopsMap(ctx, 2, {0, 1})}, {kPar, kPar},
+      b, loc, ValueRange{}, ValueRange{sum}, {loopsMap(ctx, 2, {0, 1})},
+      {kPar, kPar},
       [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
         return {roundVia(nb, l, a[0], res)};
       })[0];
@@ -139,8 +140,16 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
   auto idx = [](OpBuilder &b, Location l, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, l, v);
   };
-  Value outInit = tensor::EmptyOp::create(rewriter, loc,
-                                          ArrayRef<int64_t>{m, dOut}, resElem);
+  // With unit leading dims the output is built in its own rank (each tile
+  // expanded), so that an element-wise consumer (the residual add) reads
+  // the loop's result directly and can be fused into it.
+  Value outInit =
+      unitLead
+          ? tensor::EmptyOp::create(rewriter, loc, resType.getShape(), resElem)
+                .getResult()
+          : tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{m, dOut},
+                                    resElem)
+                .getResult();
   OpFoldResult zero = rewriter.getIndexAttr(0);
   OpFoldResult dOutSize = rewriter.getIndexAttr(dOut);
   // One M tile per block of rows (on a GPU-like target, a thread block).
@@ -149,10 +158,12 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
       [&](OpBuilder &b, Location l, ValueRange ivs) -> OutputTile {
         Value m0 = ivs[0];
         Value nm = tileSize(b, l, m0, tileM, m);
-        // With unit leading dims, a slice of x itself (collapsed after),
-        // so that the op computing x (a norm) can be fused into the loop.
+        // With unit leading dims and x computed in the body (a norm), a
+        // slice of x itself (collapsed after), so that the op computing x
+        // can be fused into the loop; otherwise a slice of x as a matrix.
         Value xt;
-        if (unitLead) {
+        if (unitLead && x.getParentBlock() == &kernel.getBodyBlock() &&
+            x.getDefiningOp()) {
           SmallVector<OpFoldResult> offsets(rank - 2, zero),
               sizes(rank - 2, b.getIndexAttr(1));
           offsets.append({m0, zero});
@@ -171,14 +182,14 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
               Value g = projectTile(fb, fl, mlp->gate, xt, nm, f0, nf, d);
               Value u = projectTile(fb, fl, mlp->up, xt, nm, f0, nf, d);
               AffineMap id2 = loopsMap(ctx, 2, {0, 1});
+              // h = silu(g) * u, in g's buffer.
               Value h =
-                  buildGeneric(fb, fl, ValueRange{g, u},
-                               ValueRange{emptyTile(fb, fl, {nm, nf}, f32)},
-                               {id2, id2, id2}, {kPar, kPar},
+                  buildGeneric(fb, fl, ValueRange{u}, ValueRange{g}, {id2, id2},
+                               {kPar, kPar},
                                [&](OpBuilder &nb, Location bl,
                                    ValueRange a) -> SmallVector<Value> {
                                  Value s = arith::MulFOp::create(
-                                     nb, bl, buildSiluF32(nb, bl, a[0]), a[1]);
+                                     nb, bl, buildSiluF32(nb, bl, a[1]), a[0]);
                                  return {roundVia(nb, bl, s, hElem)};
                                })[0];
               // acc += h Wd[:, f]^T. Loops (i, n, f).
@@ -203,18 +214,30 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                   })[0];
               scf::YieldOp::create(fb, fl, acc);
             });
-        AffineMap id2 = loopsMap(ctx, 2, {0, 1});
+        // The output tile: the f32 accumulator rounded to the result type,
+        // written in the result's rank (unit leading dims) when the output
+        // is built in it.
+        SmallVector<OpFoldResult> offsets, sizes;
+        if (unitLead) {
+          offsets.assign(rank - 2, zero);
+          sizes.assign(rank - 2, b.getIndexAttr(1));
+        }
+        offsets.append({m0, zero});
+        sizes.append({nm, dOutSize});
+        unsigned outRank = sizes.size();
         Value outTile =
             buildGeneric(b, l, ValueRange{fLoop.getResult(0)},
-                         ValueRange{emptyTile(b, l, {nm, dOutSize}, resElem)},
-                         {id2, id2}, {kPar, kPar},
+                         ValueRange{emptyTile(b, l, sizes, resElem)},
+                         {loopsMap(ctx, outRank, {outRank - 2, outRank - 1}),
+                          b.getMultiDimIdentityMap(outRank)},
+                         SmallVector<IteratorType>(outRank, kPar),
                          [&](OpBuilder &nb, Location bl,
                              ValueRange a) -> SmallVector<Value> {
                            return {castFloat(nb, bl, a[0], resElem)};
                          })[0];
-        return {outTile, {m0, zero}, {nm, dOutSize}};
+        return {outTile, offsets, sizes};
       });
-  if (rank != 2)
+  if (rank != 2 && !unitLead)
     result =
         tensor::ExpandShapeOp::create(rewriter, loc, resType, result, reassoc);
   rewriter.replaceOp(down, result);

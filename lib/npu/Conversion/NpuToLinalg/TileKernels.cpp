@@ -70,8 +70,10 @@ struct NpuTileKernelsPass
       if (failed(lowerBody(kernel)))
         return signalPassFailure();
       // The gated MLP's row-wise producers (its norm) into its M tiles.
-      if (tiling && kind == KernelKind::GatedMlp)
+      if (tiling && kind == KernelKind::GatedMlp) {
         fuseProducersIntoTileLoops(rewriter, kernel);
+        fuseConsumersIntoTileLoops(rewriter, kernel);
+      }
       // Tiling of the lowered body.
       if (tiling && kind == KernelKind::Gemm)
         (void)tileGemmKernel(rewriter, kernel, tiling, gpuBlocks);

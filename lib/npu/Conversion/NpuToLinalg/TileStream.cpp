@@ -13,6 +13,7 @@
 
 #include "Tiling.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -140,4 +141,58 @@ void mlir::npu::fuseProducersIntoTileLoops(RewriterBase &rewriter,
   RewritePatternSet patterns(kernel.getContext());
   tensor::populateFoldTensorEmptyPatterns(patterns);
   (void)applyPatternsGreedily(kernel, std::move(patterns));
+}
+
+void mlir::npu::fuseConsumersIntoTileLoops(RewriterBase &rewriter,
+                                           KernelOp kernel) {
+  // An all-parallel op of the body whose operand is the result of a tile
+  // loop of the body (the loop's tiles cover that result whole).
+  SmallVector<std::pair<Operation *, scf::ForOp>> candidates;
+  for (auto loop : kernel.getBodyBlock().getOps<scf::ForOp>())
+    for (Operation *user : loop->getUsers())
+      if (auto op = dyn_cast<linalg::LinalgOp>(user);
+          op && op->getBlock() == loop->getBlock() &&
+          op.getNumLoops() == op.getNumParallelLoops() &&
+          isa<TilingInterface>(user))
+        candidates.push_back({user, loop});
+  SmallVector<scf::ForOp> fusedLoops;
+  for (auto [consumer, loop] : candidates) {
+    SmallVector<LoopLikeOpInterface> loops = {loop};
+    FailureOr<scf::SCFFuseConsumerOfSliceResult> fused =
+        scf::tileAndFuseConsumer(rewriter, consumer, loops);
+    if (succeeded(fused))
+      fusedLoops.push_back(fused->tiledAndFusedConsumerOperands.front()
+                               ->getOwner()
+                               ->getParentOfType<scf::ForOp>());
+  }
+  (void)runRegionDCE(rewriter, kernel->getRegions());
+  // The fused consumer's element-wise producers in the loop (the rounding
+  // of the output tile) merge into it: one pass over the tile, no tile of
+  // the value before the consumer.
+  RewritePatternSet patterns(kernel.getContext());
+  linalg::populateElementwiseOpsFusionPatterns(
+      patterns, [&](OpOperand *operand) {
+        Operation *consumer = operand->getOwner();
+        return llvm::any_of(fusedLoops, [&](scf::ForOp loop) {
+          return consumer->getParentOp() == loop.getOperation() &&
+                 llvm::any_of(consumer->getResults(), [&](Value r) {
+                   return llvm::any_of(r.getUsers(), [](Operation *u) {
+                     return isa<tensor::InsertSliceOp>(u);
+                   });
+                 });
+        });
+      });
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
+  // A fused loop also yields the consumer's result; the result the consumer
+  // read is now unused: yielded unchanged, canonicalization drops it (and
+  // the stores of its tiles).
+  for (scf::ForOp loop : fusedLoops) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, result] : llvm::enumerate(loop.getResults()))
+      if (result.use_empty())
+        rewriter.modifyOpInPlace(yield, [&, i = i] {
+          yield->setOperand(i, loop.getRegionIterArgs()[i]);
+        });
+  }
+  (void)runRegionDCE(rewriter, kernel->getRegions());
 }

@@ -50,6 +50,10 @@ LogicalResult tileStreamKernel(RewriterBase &rewriter, KernelOp kernel,
 /// producer computed on that slice (upstream
 /// scf::tileAndFuseProducerOfSlice), and so on up its producers.
 void fuseProducersIntoTileLoops(RewriterBase &rewriter, KernelOp kernel);
+/// Moves into a tile loop of the (lowered) kernel body the element-wise op
+/// that reads the loop's result (a gated MLP's residual add): each
+/// iteration computes it on its tile (upstream scf::tileAndFuseConsumer).
+void fuseConsumersIntoTileLoops(RewriterBase &rewriter, KernelOp kernel);
 /// Tile sizes of a result of `shape` for tiles of `rows` rows (a row: one
 /// index of every dimension but the last; whole last dimension): whole inner
 /// row dimensions, then part of one. nullopt if `rows` spans part of a
