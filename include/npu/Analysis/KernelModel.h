@@ -54,6 +54,9 @@ struct KernelDesc {
   /// gated_mlp: a normalization of x runs in each M tile; its output tile
   /// (the matmuls' input) holds this many bytes per element (0: no norm).
   int64_t normBytes = 0;
+  /// stream: what the kernel computes once and holds for all its tiles (a
+  /// rotary embedding's inverse frequencies and cos/sin table, f32).
+  int64_t tableBytes = 0;
   /// The main input or the output lives on chip already (an earlier or
   /// later phase of the same kernel produces or consumes it): no HBM
   /// traffic, no DMA.

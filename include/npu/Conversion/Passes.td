@@ -102,6 +102,10 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
     Option<"blockMapping", "block-mapping", "std::string", /*default=*/"\"none\"",
            "none: scf.for tile loops; gpu: the block tile loops (gemm, "
            "attention, gated MLP) as scf.forall mapped to GPU thread blocks">,
+    Option<"markKernels", "mark-kernels", "bool", /*default=*/"false",
+           "mark the linalg ops of each kernel whose tiling was applied with "
+           "`npu.kernel_id` (the kernel's number), for "
+           "npu-tpu-assign-memory-spaces">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",

@@ -411,6 +411,19 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
   k.kind = kind;
   int64_t cols = largest.getShape().back();
   k.loops = {largest.getNumElements() / cols, cols};
+  for (Operation *op : ops)
+    if (auto rope = dyn_cast<RopeOp>(op)) {
+      auto type = rope.getInput().getType();
+      int64_t half = rope.getRotaryDimOrDefault() / 2;
+      int64_t seq = type.getDimSize(type.getRank() - 2);
+      Count table = Count(4) * Count::fromSigned(half) *
+                    (Count(1) + Count(2) * Count::fromSigned(seq));
+      std::optional<int64_t> bytes =
+          (Count::fromSigned(k.tableBytes) + table).toInt64();
+      if (!bytes)
+        return failure();
+      k.tableBytes = *bytes;
+    }
   k.work = w;
   model.work = w;
   model.phases.push_back(k);

@@ -450,7 +450,7 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   case KernelKind::Copy: {
     // Bytes moved per row, for the tile's rows, per buffer.
     Count perRow = (k.work.bytesRead + k.work.bytesWritten) / c(k.loops[0]);
-    s = nb * (perRow + c(1)) * c(t[0]);
+    s = nb * (perRow + c(1)) * c(t[0]) + c(k.tableBytes);
     break;
   }
   }

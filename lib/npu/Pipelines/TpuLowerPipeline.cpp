@@ -17,7 +17,10 @@ void mlir::npu::buildTpuLowerPipeline(OpPassManager &pm,
     pm.addPass(npu::createNpuSetTarget({options.target}));
   // Apply each kernel's tiling; graph ops outside kernels get the
   // reference lowering.
-  pm.addPass(npu::createNpuTileKernels());
+  // Each tiled kernel's ops marked: what only they use stays on chip.
+  NpuTileKernelsOptions tileOpts;
+  tileOpts.markKernels = true;
+  pm.addPass(npu::createNpuTileKernels(tileOpts));
   pm.addPass(npu::createNpuLowerToLinalg());
   pm.addPass(createCanonicalizerPass());
   // Tensors to buffers; identity layouts at function boundaries. CSE and

@@ -107,16 +107,24 @@ func.func @rope_interleaved_partial(%x: tensor<2x3x8xf32>) -> tensor<2x3x8xf32> 
 
 // -----
 
-// rope, rotate_half: the pairs are the two contiguous halves.
+// rope, rotate_half, every feature rotated: one op over the result seen as
+// [..., S, 2, R/2] (the pairs: the two contiguous halves), reading member 0
+// and member 1 of each pair from the same view of x, and choosing by the
+// member index which rotation it writes; collapsed back.
+// CHECK-DAG: #[[M0:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, 0, d4)>
+// CHECK-DAG: #[[M1:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, 1, d4)>
+// CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d4)>
 // CHECK-LABEL: func.func @rope_rotate_half
 // CHECK-SAME: (%[[X:.*]]: tensor<1x2x3x8xf16>)
 // CHECK: arith.constant 5.000000e+05 : f32
 // CHECK: math.powf
-// CHECK: tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 2, 3, 4] [1, 1, 1, 1]
-// CHECK: tensor.extract_slice %[[X]][0, 0, 0, 4] [1, 2, 3, 4] [1, 1, 1, 1]
+// CHECK: %[[P:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 2, 3, 2, 4]
+// CHECK: linalg.generic {indexing_maps = [#[[M0]], #[[M1]], #[[T]], #[[T]], #{{.*}}]{{.*}} ins(%[[P]], %[[P]], %{{.*}}#0, %{{.*}}#1
+// CHECK: %[[K:.*]] = linalg.index 3 : index
+// CHECK: arith.cmpi eq, %[[K]], %c0
+// CHECK: arith.select
 // CHECK: arith.truncf %{{.*}} : f32 to f16
-// CHECK: tensor.insert_slice %{{.*}} into %[[X]][0, 0, 0, 0] [1, 2, 3, 4] [1, 1, 1, 1]
-// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 4] [1, 2, 3, 4] [1, 1, 1, 1]
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2], [3, 4]] : tensor<1x2x3x2x4xf16> into tensor<1x2x3x8xf16>
 func.func @rope_rotate_half(%x: tensor<1x2x3x8xf16>) -> tensor<1x2x3x8xf16> {
   %0 = npu.rope %x theta(500000.0) : tensor<1x2x3x8xf16> -> tensor<1x2x3x8xf16>
   return %0 : tensor<1x2x3x8xf16>

@@ -356,6 +356,64 @@ struct RopeToGenerics : OpRewritePattern<RopeOp> {
                   math::SinOp::create(b, l, angle)};
         });
 
+    // Every feature rotated: one op over the result, seen as pairs
+    // ([..., S, R/2, 2] interleaved, [..., S, 2, R/2] halves), reading both
+    // members of an element's pair from the same view of x: an op over the
+    // result's elements, which row tiling can cut (npu-tile-kernels).
+    bool interleaved = op.getInterleaved();
+    if (rot == type.getShape().back()) {
+      SmallVector<int64_t> pairShape(type.getShape().drop_back());
+      if (interleaved)
+        pairShape.append({half, 2});
+      else
+        pairShape.append({2, half});
+      SmallVector<ReassociationIndices> reassoc;
+      for (unsigned d = 0; d + 1 < rank; ++d)
+        reassoc.push_back({d});
+      reassoc.push_back({rank - 1, rank});
+      auto pairType = RankedTensorType::get(pairShape, elem);
+      Value xp =
+          tensor::ExpandShapeOp::create(rewriter, loc, pairType, x, reassoc);
+      // Loops (..., s, p, k) or (..., s, k, p): the pair member k of pair p.
+      unsigned n = rank + 1, pDim = interleaved ? rank - 1 : rank,
+               kDim = interleaved ? rank : rank - 1;
+      auto member = [&](int64_t k) {
+        SmallVector<AffineExpr> e;
+        for (unsigned d = 0; d < n; ++d)
+          e.push_back(d == kDim ? getAffineConstantExpr(k, ctx)
+                                : getAffineDimExpr(d, ctx));
+        return AffineMap::get(n, 0, e, ctx);
+      };
+      AffineMap tableMap = projection(ctx, n, {rank - 2, pDim});
+      Value init = tensor::EmptyOp::create(rewriter, loc, pairShape, elem);
+      Value rotated = buildGeneric(
+          rewriter, loc, ValueRange{xp, xp, table[0], table[1]}, init,
+          {member(0), member(1), tableMap, tableMap,
+           rewriter.getMultiDimIdentityMap(n)},
+          parallel(n),
+          [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            // out1 = x1 cos - x2 sin, out2 = x2 cos + x1 sin.
+            Value a = castFloat(b, l, args[0], f32);
+            Value c = castFloat(b, l, args[1], f32);
+            Value cos = args[2], sin = args[3];
+            Value o1 =
+                arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, a, cos),
+                                      arith::MulFOp::create(b, l, c, sin));
+            Value o2 =
+                arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, c, cos),
+                                      arith::MulFOp::create(b, l, a, sin));
+            Value first =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                      linalg::IndexOp::create(b, l, kDim),
+                                      arith::ConstantIndexOp::create(b, l, 0));
+            return {castFloat(
+                b, l, arith::SelectOp::create(b, l, first, o1, o2), elem)};
+          })[0];
+      rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, rotated,
+                                                           reassoc);
+      return success();
+    }
+
     // The two members of each pair, as slices of x: [..., S, R/2] each.
     auto sliceParams = [&](int64_t first, int64_t stride) {
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
@@ -367,7 +425,6 @@ struct RopeToGenerics : OpRewritePattern<RopeOp> {
       strides.back() = rewriter.getIndexAttr(stride);
       return std::make_tuple(offsets, sizes, strides);
     };
-    bool interleaved = op.getInterleaved();
     auto [off1, sizes1, strides1] =
         interleaved ? sliceParams(0, 2) : sliceParams(0, 1);
     auto [off2, sizes2, strides2] =

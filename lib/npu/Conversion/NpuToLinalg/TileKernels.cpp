@@ -11,6 +11,7 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -50,10 +51,12 @@ struct NpuTileKernelsPass
     getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
     IRRewriter rewriter(&getContext());
     bool gpuBlocks = blockMapping == "gpu";
+    int64_t kernelId = 0;
     for (KernelOp kernel : kernels) {
       auto tiling = kernel->getAttrOfType<TilingAttr>("npu.tiling");
       KernelKind kind = kernel.getKind();
       // Rewrites of one graph op of the body, before the rest is lowered.
+      bool tiled = false;
       if (tiling &&
           (kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed)) {
         // A GPU-like target's split KV (#npu.launch), if decided.
@@ -64,9 +67,11 @@ struct NpuTileKernelsPass
         if (failed(tileAttentionKernel(rewriter, kernel, tiling, kvSplits,
                                        gpuBlocks)))
           return signalPassFailure();
+        tiled = true;
       }
       if (tiling && kind == KernelKind::GatedMlp)
-        (void)tileGatedMlpKernel(rewriter, kernel, tiling, gpuBlocks);
+        tiled =
+            succeeded(tileGatedMlpKernel(rewriter, kernel, tiling, gpuBlocks));
       if (failed(lowerBody(kernel)))
         return signalPassFailure();
       // The gated MLP's row-wise producers (its norm) into its M tiles.
@@ -76,10 +81,19 @@ struct NpuTileKernelsPass
       }
       // Tiling of the lowered body.
       if (tiling && kind == KernelKind::Gemm)
-        (void)tileGemmKernel(rewriter, kernel, tiling, gpuBlocks);
+        tiled = succeeded(tileGemmKernel(rewriter, kernel, tiling, gpuBlocks));
       if (tiling && !gpuBlocks &&
           (kind == KernelKind::Stream || kind == KernelKind::Copy))
-        (void)tileStreamKernel(rewriter, kernel, tiling);
+        tiled = succeeded(tileStreamKernel(rewriter, kernel, tiling));
+      // The ops of a kernel its tiling applied to, marked with the kernel's
+      // number: what only they read and write is the kernel's own (on chip
+      // on a TPU-like target, npu-tpu-assign-memory-spaces), also outside
+      // the tile loops (a single tile, a table computed once).
+      if (tiled && markKernels)
+        kernel.getBodyBlock().walk([&](linalg::LinalgOp op) {
+          op->setAttr("npu.kernel_id", rewriter.getI64IntegerAttr(kernelId));
+        });
+      ++kernelId;
       // The tiling's buffers, for npu-tpu-double-buffer, on every loop of
       // the kernel (the kernel and its attribute are inlined away below): 1
       // (a held K/V too long to be held twice, say) keeps the loads

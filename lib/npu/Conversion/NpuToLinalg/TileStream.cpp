@@ -46,13 +46,48 @@ mlir::npu::rowTileSizes(ArrayRef<int64_t> shape, int64_t rows) {
   return sizes;
 }
 
+namespace {
+/// Whether `op` reads, directly or through the ops computing its operands,
+/// an argument of `body`.
+bool readsBlockArgument(Operation *op, Block *body) {
+  SmallVector<Operation *> worklist = {op};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!worklist.empty()) {
+    Operation *o = worklist.pop_back_val();
+    if (!seen.insert(o).second)
+      continue;
+    for (Value v : o->getOperands()) {
+      if (auto arg = dyn_cast<BlockArgument>(v); arg && arg.getOwner() == body)
+        return true;
+      if (Operation *def = v.getDefiningOp())
+        worklist.push_back(def);
+    }
+  }
+  return false;
+}
+} // namespace
+
 LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
                                           KernelOp kernel, TilingAttr tiling) {
   ArrayRef<int64_t> loops = tiling.getLoops(), tile = tiling.getTile();
   if (loops.size() != 2 || kernel.getNumResults() != 1 || tile[0] >= loops[0])
     return failure();
   auto yield = cast<YieldOp>(kernel.getBodyBlock().getTerminator());
-  auto consumer = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
+  Value result = yield.getValues()[0];
+  // The last op may see the columns as several dims (a rotary embedding's
+  // pairs), collapsed into the result's last: its row dims are the result's.
+  unsigned colDims = 1;
+  if (auto collapse = result.getDefiningOp<tensor::CollapseShapeOp>()) {
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    if (llvm::any_of(
+            ArrayRef(groups).drop_back(),
+            [](const ReassociationIndices &g) { return g.size() != 1; }))
+      return failure();
+    colDims = groups.back().size();
+    result = collapse.getSrc();
+  }
+  auto consumer = result.getDefiningOp<linalg::LinalgOp>();
   if (!consumer || !consumer.hasPureTensorSemantics() ||
       consumer->getNumResults() != 1 ||
       !isa<TilingInterface>(consumer.getOperation()))
@@ -63,26 +98,44 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
   auto outType = cast<RankedTensorType>(consumer->getResult(0).getType());
   AffineMap outMap = consumer.getIndexingMapMatchingResult(
       cast<OpResult>(consumer->getResult(0)));
-  if (!outType.hasStaticShape() || outType.getRank() < 2 ||
+  if (!outType.hasStaticShape() || outType.getRank() < int64_t(colDims) + 1 ||
       outMap != AffineMap::getMultiDimIdentityMap(consumer.getNumLoops(),
                                                   kernel.getContext()) ||
-      outType.getShape().back() != loops[1] ||
       outType.getNumElements() != loops[0] * loops[1])
     return failure();
-  std::optional<SmallVector<int64_t>> sizes =
-      rowTileSizes(outType.getShape(), tile[0]);
-  if (!sizes)
+  ArrayRef<int64_t> rowShape = outType.getShape().drop_back(colDims);
+  int64_t cols = 1;
+  for (int64_t n : outType.getShape().take_back(colDims))
+    cols *= n;
+  if (cols != loops[1])
     return failure();
-  // Whole dimensions are not tiled (size 0: no loop).
-  for (auto [s, n] : llvm::zip(*sizes, outType.getShape()))
-    if (s == n)
-      s = 0;
+  SmallVector<int64_t> shape2(rowShape);
+  shape2.push_back(loops[1]);
+  std::optional<SmallVector<int64_t>> rowSizes = rowTileSizes(shape2, tile[0]);
+  if (!rowSizes)
+    return failure();
+  // Whole dimensions are not tiled (size 0: no loop); nor are the columns.
+  SmallVector<int64_t> sizes(outType.getRank(), 0);
+  for (auto [i, n] : llvm::enumerate(rowShape))
+    if ((*rowSizes)[i] != n)
+      sizes[i] = (*rowSizes)[i];
 
   scf::SCFTilingOptions tilingOptions;
   tilingOptions.setTileSizes(
-      getAsIndexOpFoldResult(kernel.getContext(), *sizes));
+      getAsIndexOpFoldResult(kernel.getContext(), sizes));
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tilingOptions);
+  // Producers that read the kernel's inputs are fused; values computed from
+  // indices alone (a rotary embedding's cos/sin table) are computed once,
+  // before the loop, not once per tile.
+  Block *body = &kernel.getBodyBlock();
+  options.setFusionControlFn(
+      [body](tensor::ExtractSliceOp, OpResult producer, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (!readsBlockArgument(producer.getOwner(), body))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
   rewriter.setInsertionPoint(consumer);
   FailureOr<scf::SCFTileAndFuseResult> res =
       scf::tileConsumerAndFuseProducersUsingSCF(

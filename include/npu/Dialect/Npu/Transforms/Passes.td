@@ -248,13 +248,19 @@ def NpuTpuAssignMemorySpaces
 
     1. Every memref without a memory space (function arguments and results,
        globals, allocations outside tile loops: the values that cross
-       kernels) goes to HBM.
+       kernels, unless 2b says otherwise) goes to HBM.
     2. An allocation inside an `scf.for` (a per-tile temporary: flash
        attention's running max, sum and accumulator) goes to VMEM, at the
        upper bound of its sizes (`min(n - iv, tile)` is bounded by `tile`)
        with a view of the actual sizes when they are dynamic; its subviews
        and collapses (of unit dims, or of whole static inner dims: a row
        tile seen as a matrix) are rebuilt on the view.
+    2b. An allocation outside the tile loops whose users (through views) are
+       all linalg ops of one tiled kernel (`npu.kernel_id`, written by
+       `npu-tile-kernels{mark-kernels}`) is that kernel's own: VMEM too (the
+       f32 accumulator of a GEMM tiled as one tile, whose loops fold away; a
+       table computed once before a row loop). What another kernel, a copy or
+       the function's return uses stays in HBM.
     3. Every HBM operand of a linalg op gets a VMEM buffer (same bounded
        shape): an HBM tile (a `memref.subview` defined in a tile loop) for
        the whole block that defines it, so that a tile read by many ops (the

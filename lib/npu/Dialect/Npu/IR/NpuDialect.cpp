@@ -89,6 +89,10 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
     return expect(n && n.getInt() >= 1 && op->getNumRegions() == 1,
                   "an integer >= 1 on a loop");
   }
+  if (name == "npu.kernel_id") {
+    auto n = dyn_cast<IntegerAttr>(value);
+    return expect(n && n.getInt() >= 0, "an integer >= 0");
+  }
   if (name == "npu.load_chunks" || name == "npu.store_bands") {
     auto n = dyn_cast<IntegerAttr>(value);
     return expect(n && n.getInt() >= 1, "an integer >= 1");

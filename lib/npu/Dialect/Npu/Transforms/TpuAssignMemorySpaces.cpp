@@ -225,6 +225,54 @@ void placeTileTemporaries(func::FuncOp func) {
   }
 }
 
+/// The kernel (`npu.kernel_id`, set by npu-tile-kernels on the ops of a
+/// kernel it tiled) that alone reads and writes `v`, through views; nullopt
+/// if another op uses it (a later kernel, a copy, a return).
+std::optional<int64_t> owningKernel(Value v) {
+  std::optional<int64_t> owner;
+  SmallVector<Value> worklist = {v};
+  while (!worklist.empty()) {
+    Value cur = worklist.pop_back_val();
+    for (Operation *user : cur.getUsers()) {
+      if (isa<memref::SubViewOp, memref::CollapseShapeOp>(user)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      if (isa<memref::DimOp, memref::DeallocOp>(user))
+        continue;
+      auto id = user->getAttrOfType<IntegerAttr>("npu.kernel_id");
+      if (!isa<linalg::LinalgOp>(user) || !id ||
+          (owner && *owner != id.getInt()))
+        return std::nullopt;
+      owner = id.getInt();
+    }
+  }
+  return owner;
+}
+
+/// Step 2b: an allocation outside tile loops that only the ops of one tiled
+/// kernel use is that kernel's own (the accumulator of a single-tile GEMM,
+/// a table computed once before the loop): VMEM, like a tile temporary.
+void placeKernelTemporaries(func::FuncOp func) {
+  SmallVector<memref::AllocOp> allocs;
+  func.walk([&](memref::AllocOp alloc) {
+    if (!alloc->getParentOfType<scf::ForOp>() && isHbm(alloc.getType()) &&
+        alloc.getType().hasStaticShape() &&
+        alloc.getType().getLayout().isIdentity() &&
+        owningKernel(alloc.getResult()) && hasRetypableUses(alloc))
+      allocs.push_back(alloc);
+  });
+  OpBuilder b(func.getContext());
+  for (memref::AllocOp alloc : allocs) {
+    b.setInsertionPoint(alloc);
+    MemRefType type = alloc.getType();
+    Value buffer = createVmemBuffer(b, alloc.getLoc(), type, type.getShape(),
+                                    ValueRange{}, alloc.getAlignmentAttr());
+    replaceAndRetype(b, alloc.getResult(), buffer);
+    alloc.erase();
+  }
+}
+
 /// Step 3: an HBM operand of linalg ops gets a VMEM buffer.
 struct Staging {
   Value value;                   ///< the HBM memref
@@ -367,6 +415,7 @@ struct NpuTpuAssignMemorySpacesPass
     placeInHbm(module);
     for (auto func : module.getOps<func::FuncOp>()) {
       placeTileTemporaries(func);
+      placeKernelTemporaries(func);
       if (failed(stageHbmOperands(func)))
         return signalPassFailure();
     }
