@@ -40,6 +40,15 @@ protected:
     k.lhsBytes = k.rhsBytes = k.outBytes = 2;
     return k;
   }
+  /// A bf16 gated MLP (loops M, F, D).
+  KernelDesc gatedMlp(int64_t m, int64_t f, int64_t dm) {
+    KernelDesc d;
+    d.kind = KernelKind::GatedMlp;
+    d.loops = {m, f, dm};
+    d.matrixType = BFloat16Type::get(&context);
+    d.lhsBytes = d.rhsBytes = d.outBytes = 2;
+    return d;
+  }
 };
 
 /// Visited (query tile, KV tile) pairs by enumeration.
@@ -209,11 +218,7 @@ TEST_F(TpuCostModelTest, OddFTilesRefillEachRowTile) {
   // tiles, each an F loop of 3 steps; the second M tile waits for its first
   // three weight tiles (6144 B in 3 DMAs).
   TpuParams p = params("mock-tpu");
-  KernelDesc d;
-  d.kind = KernelKind::GatedMlp;
-  d.loops = {64, 96, 32};
-  d.matrixType = BFloat16Type::get(&context);
-  d.lhsBytes = d.rhsBytes = d.outBytes = 2;
+  KernelDesc d = gatedMlp(64, 96, 32);
   std::optional<TpuCost> c = getTpuPhaseCost(d, {32, 32, 32}, 2, p);
   ASSERT_TRUE(c);
   // Mp = 2 * 393216 + 393216: c = 48, s = 98; R = 4096 + 36864 in 20 DMAs,
@@ -230,12 +235,7 @@ TEST_F(TpuCostModelTest, GatedMlpNormTileIsOnChip) {
   // npu-tile-kernels fuses into the M loop): its bf16 output tile (32 x
   // 32), the rows' f32 sum and scale (32 x 8 B) and the weight vector (32
   // bf16, per buffer) are held besides the rest.
-  TpuParams p = params("mock-tpu");
-  KernelDesc d;
-  d.kind = KernelKind::GatedMlp;
-  d.loops = {64, 96, 32};
-  d.matrixType = BFloat16Type::get(&context);
-  d.lhsBytes = d.rhsBytes = d.outBytes = 2;
+  KernelDesc d = gatedMlp(64, 96, 32);
   int64_t plain = getTpuWorkingSet(d, {32, 32, 32}, 2);
   d.normBytes = 2;
   EXPECT_EQ(getTpuWorkingSet(d, {32, 32, 32}, 2) - plain,

@@ -296,6 +296,19 @@ struct LayerNormToGenerics : OpRewritePattern<LayerNormOp> {
 // pairs (strided or half slices of x), inserted back into x.
 //===----------------------------------------------------------------------===//
 
+/// One pair (x1, x2) rotated by the angle whose cos and sin are given, in
+/// f32: (x1 cos - x2 sin, x2 cos + x1 sin).
+std::pair<Value, Value> rotatePair(OpBuilder &b, Location l, Value x1, Value x2,
+                                   Value cos, Value sin) {
+  Type f32 = b.getF32Type();
+  Value a = castFloat(b, l, x1, f32), c = castFloat(b, l, x2, f32);
+  Value o1 = arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, a, cos),
+                                   arith::MulFOp::create(b, l, c, sin));
+  Value o2 = arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, c, cos),
+                                   arith::MulFOp::create(b, l, a, sin));
+  return {o1, o2};
+}
+
 struct RopeToGenerics : OpRewritePattern<RopeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(RopeOp op,
@@ -392,16 +405,8 @@ struct RopeToGenerics : OpRewritePattern<RopeOp> {
            rewriter.getMultiDimIdentityMap(n)},
           parallel(n),
           [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-            // out1 = x1 cos - x2 sin, out2 = x2 cos + x1 sin.
-            Value a = castFloat(b, l, args[0], f32);
-            Value c = castFloat(b, l, args[1], f32);
-            Value cos = args[2], sin = args[3];
-            Value o1 =
-                arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, a, cos),
-                                      arith::MulFOp::create(b, l, c, sin));
-            Value o2 =
-                arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, c, cos),
-                                      arith::MulFOp::create(b, l, a, sin));
+            auto [o1, o2] =
+                rotatePair(b, l, args[0], args[1], args[2], args[3]);
             Value first =
                 arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                       linalg::IndexOp::create(b, l, kDim),
@@ -445,15 +450,7 @@ struct RopeToGenerics : OpRewritePattern<RopeOp> {
         rewriter, loc, ValueRange{x1, x2, table[0], table[1]}, outInits,
         {id, id, tableMap, tableMap, id, id}, parallel(rank),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value a = castFloat(b, l, args[0], f32);
-          Value c = castFloat(b, l, args[1], f32);
-          Value cos = args[2], sin = args[3];
-          Value o1 =
-              arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, a, cos),
-                                    arith::MulFOp::create(b, l, c, sin));
-          Value o2 =
-              arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, c, cos),
-                                    arith::MulFOp::create(b, l, a, sin));
+          auto [o1, o2] = rotatePair(b, l, args[0], args[1], args[2], args[3]);
           return {castFloat(b, l, o1, elem), castFloat(b, l, o2, elem)};
         });
 

@@ -7,6 +7,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include <functional>
 
@@ -135,4 +138,41 @@ Value mlir::npu::buildTileGrid(
     return loop.getResult(0);
   };
   return nest(b, loc, 0, init);
+}
+
+linalg::LinalgOp mlir::npu::getTileableResultOp(Value v) {
+  auto op = v.getDefiningOp<linalg::LinalgOp>();
+  if (!op || !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      !isa<TilingInterface>(op.getOperation()))
+    return nullptr;
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  AffineMap outMap =
+      op.getIndexingMapMatchingResult(cast<OpResult>(op->getResult(0)));
+  if (outMap !=
+      AffineMap::getMultiDimIdentityMap(op.getNumLoops(), op.getContext())
+          .getMajorSubMap(type.getRank()))
+    return nullptr;
+  return op;
+}
+
+FailureOr<scf::SCFTileAndFuseResult>
+mlir::npu::tileAndFuseResultOp(RewriterBase &rewriter, KernelOp kernel,
+                               linalg::LinalgOp op,
+                               const scf::SCFTileAndFuseOptions &options) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> res =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(res))
+    return failure();
+  Value original = op->getResult(0);
+  rewriter.replaceAllUsesWith(original, res->replacements.lookup(original));
+  (void)runRegionDCE(rewriter, kernel->getRegions());
+  return res;
+}
+
+void mlir::npu::foldEmptyTensors(KernelOp kernel) {
+  RewritePatternSet patterns(kernel.getContext());
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
 }

@@ -82,19 +82,10 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
     return failure();
   Block &body = kernel.getBodyBlock();
   auto yield = cast<YieldOp>(body.getTerminator());
-  auto consumer = yield.getValues()[0].getDefiningOp<linalg::LinalgOp>();
-  if (!consumer || !consumer.hasPureTensorSemantics() ||
-      consumer->getNumResults() != 1 ||
-      !isa<TilingInterface>(consumer.getOperation()))
+  linalg::LinalgOp consumer = getTileableResultOp(yield.getValues()[0]);
+  if (!consumer)
     return failure();
-  // The consumer's first loops must be its output dims.
   auto outType = cast<RankedTensorType>(consumer->getResult(0).getType());
-  AffineMap outMap = consumer.getIndexingMapMatchingResult(
-      cast<OpResult>(consumer->getResult(0)));
-  if (outMap != AffineMap::getMultiDimIdentityMap(consumer.getNumLoops(),
-                                                  kernel.getContext())
-                    .getMajorSubMap(outType.getRank()))
-    return failure();
   std::optional<SmallVector<int64_t>> sizes =
       outputTileSizes(outType.getShape(), loops, tile);
   if (!sizes)
@@ -112,14 +103,10 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
   }
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tilingOptions);
-  rewriter.setInsertionPoint(consumer);
   FailureOr<scf::SCFTileAndFuseResult> res =
-      scf::tileConsumerAndFuseProducersUsingSCF(
-          rewriter, cast<TilingInterface>(consumer.getOperation()), options);
+      tileAndFuseResultOp(rewriter, kernel, consumer, options);
   if (failed(res))
     return failure();
-  Value original = consumer->getResult(0);
-  rewriter.replaceAllUsesWith(original, res->replacements.lookup(original));
 
   // The K loop of the matmul, now inside the M/N tile loops.
   if (tile[3] < loops[3]) {
@@ -146,12 +133,6 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
       if (banded)
         op->setAttr("npu.store_bands", rewriter.getI64IntegerAttr(chunks));
     });
-  // A fused producer's destination is a slice of a whole-size empty tensor
-  // (the f32 accumulator of a bf16 GEMM): as a tile-size empty tensor it
-  // bufferizes to a buffer of the tile, on chip, instead of a slice of a
-  // whole-size HBM buffer that the tile would be staged from and stored to.
-  RewritePatternSet patterns(kernel.getContext());
-  tensor::populateFoldTensorEmptyPatterns(patterns);
-  (void)applyPatternsGreedily(kernel, std::move(patterns));
+  foldEmptyTensors(kernel);
   return success();
 }

@@ -33,6 +33,8 @@ mlir::npu::rowTileSizes(ArrayRef<int64_t> shape, int64_t rows) {
   // holds a multiple of them, then part of one.
   int64_t left = rows;
   for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d) {
+    if (shape[d] < 1)
+      return std::nullopt;
     if (left >= shape[d]) {
       if (left % shape[d] != 0)
         return std::nullopt;
@@ -87,20 +89,12 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
     colDims = groups.back().size();
     result = collapse.getSrc();
   }
-  auto consumer = result.getDefiningOp<linalg::LinalgOp>();
-  if (!consumer || !consumer.hasPureTensorSemantics() ||
-      consumer->getNumResults() != 1 ||
-      !isa<TilingInterface>(consumer.getOperation()))
+  // The result is the kernel's [rows, cols] shape.
+  linalg::LinalgOp consumer = getTileableResultOp(result);
+  if (!consumer)
     return failure();
-  // The consumer iterates over its result's dimensions, in order (an
-  // element-wise op, a transpose), and the result is the kernel's [rows,
-  // cols] shape.
   auto outType = cast<RankedTensorType>(consumer->getResult(0).getType());
-  AffineMap outMap = consumer.getIndexingMapMatchingResult(
-      cast<OpResult>(consumer->getResult(0)));
   if (!outType.hasStaticShape() || outType.getRank() < int64_t(colDims) + 1 ||
-      outMap != AffineMap::getMultiDimIdentityMap(consumer.getNumLoops(),
-                                                  kernel.getContext()) ||
       outType.getNumElements() != loops[0] * loops[1])
     return failure();
   ArrayRef<int64_t> rowShape = outType.getShape().drop_back(colDims);
@@ -136,20 +130,9 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
           return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });
-  rewriter.setInsertionPoint(consumer);
-  FailureOr<scf::SCFTileAndFuseResult> res =
-      scf::tileConsumerAndFuseProducersUsingSCF(
-          rewriter, cast<TilingInterface>(consumer.getOperation()), options);
-  if (failed(res))
+  if (failed(tileAndFuseResultOp(rewriter, kernel, consumer, options)))
     return failure();
-  Value original = consumer->getResult(0);
-  rewriter.replaceAllUsesWith(original, res->replacements.lookup(original));
-  (void)runRegionDCE(rewriter, kernel->getRegions());
-  // Fused producers' destinations: tile-size empty tensors (on chip), not
-  // slices of whole-size ones (see tileGemmKernel).
-  RewritePatternSet patterns(kernel.getContext());
-  tensor::populateFoldTensorEmptyPatterns(patterns);
-  (void)applyPatternsGreedily(kernel, std::move(patterns));
+  foldEmptyTensors(kernel);
   return success();
 }
 
@@ -191,9 +174,7 @@ void mlir::npu::fuseProducersIntoTileLoops(RewriterBase &rewriter,
         worklist.push_back(s);
   }
   (void)runRegionDCE(rewriter, kernel->getRegions());
-  RewritePatternSet patterns(kernel.getContext());
-  tensor::populateFoldTensorEmptyPatterns(patterns);
-  (void)applyPatternsGreedily(kernel, std::move(patterns));
+  foldEmptyTensors(kernel);
 }
 
 void mlir::npu::fuseConsumersIntoTileLoops(RewriterBase &rewriter,

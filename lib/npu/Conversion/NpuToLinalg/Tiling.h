@@ -14,6 +14,7 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::npu {
@@ -62,6 +63,23 @@ std::optional<SmallVector<int64_t>> rowTileSizes(ArrayRef<int64_t> shape,
                                                  int64_t rows);
 
 //===----------------------------------------------------------------------===//
+// Tiling a lowered kernel body's last op (TileBuilders.cpp)
+/// The op computing `v`, if it can be tiled over its result: a linalg op on
+/// tensors with one result, whose first loops are the result's dims, in
+/// order.
+linalg::LinalgOp getTileableResultOp(Value v);
+/// Tiles `op` (in the body of `kernel`) as `options` say, fusing its
+/// producers into the tile loops; replaces its uses and erases what is dead.
+FailureOr<scf::SCFTileAndFuseResult>
+tileAndFuseResultOp(RewriterBase &rewriter, KernelOp kernel,
+                    linalg::LinalgOp op,
+                    const scf::SCFTileAndFuseOptions &options);
+/// Fused producers' destinations are slices of whole-size empty tensors (a
+/// bf16 GEMM's f32 accumulator): as tile-size empty tensors they bufferize
+/// to buffers of the tile, on chip, not slices of a whole-size HBM buffer
+/// that each tile would be staged from and stored to.
+void foldEmptyTensors(KernelOp kernel);
+
 // Builders on tiles of dynamic size (TileBuilders.cpp)
 //===----------------------------------------------------------------------===//
 
