@@ -5,9 +5,14 @@
 // block of tr rows. The body is already lowered to linalg. Its last op is
 // tiled over the result's row dimensions with
 // scf::tileConsumerAndFuseProducersUsingSCF, which pulls the element-wise
-// and row-wise producers (a normalization's row reduction, a rotary
-// embedding's halves) into the tile loop; a producer that cannot be fused
-// (a tensor.insert_slice, say) stays whole before the loop.
+// and row-wise producers that read the kernel's inputs (a residual add, a
+// normalization's row reduction) into the tile loop; values computed from
+// indices alone (a rotary embedding's cos/sin table) are computed once
+// before it, and a producer that cannot be fused (a tensor.insert_slice)
+// stays whole before it.
+//
+// Also the fusions of a gated MLP's producers (its norm) and element-wise
+// consumer (its residual add) into its M loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -181,14 +186,18 @@ void mlir::npu::fuseConsumersIntoTileLoops(RewriterBase &rewriter,
                                            KernelOp kernel) {
   // An all-parallel op of the body whose operand is the result of a tile
   // loop of the body (the loop's tiles cover that result whole).
+  // Only a loop with one user: fusing replaces the loop.
   SmallVector<std::pair<Operation *, scf::ForOp>> candidates;
-  for (auto loop : kernel.getBodyBlock().getOps<scf::ForOp>())
-    for (Operation *user : loop->getUsers())
-      if (auto op = dyn_cast<linalg::LinalgOp>(user);
-          op && op->getBlock() == loop->getBlock() &&
-          op.getNumLoops() == op.getNumParallelLoops() &&
-          isa<TilingInterface>(user))
-        candidates.push_back({user, loop});
+  for (auto loop : kernel.getBodyBlock().getOps<scf::ForOp>()) {
+    if (!llvm::hasSingleElement(loop->getUsers()))
+      continue;
+    Operation *user = *loop->getUsers().begin();
+    if (auto op = dyn_cast<linalg::LinalgOp>(user);
+        op && op->getBlock() == loop->getBlock() &&
+        op.getNumLoops() == op.getNumParallelLoops() &&
+        isa<TilingInterface>(user))
+      candidates.push_back({user, loop});
+  }
   SmallVector<scf::ForOp> fusedLoops;
   for (auto [consumer, loop] : candidates) {
     SmallVector<LoopLikeOpInterface> loops = {loop};
