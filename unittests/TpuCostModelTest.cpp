@@ -242,6 +242,18 @@ TEST_F(TpuCostModelTest, GatedMlpNormTileIsOnChip) {
             32 * 32 * 2 + 32 * 8 + 2 * 32 * 2);
 }
 
+TEST_F(TpuCostModelTest, GemmNormTileIsOnChip) {
+  // A GEMM whose A is normalized in each M tile (npu-tile-kernels fuses the
+  // norm into the tile loops; K is whole, so tk = K): the same three terms
+  // as the gated MLP's, the normalized bf16 tile (64 x 128), the rows' f32
+  // sum and scale (64 x 8 B) and the weight vector (128 bf16, per buffer).
+  KernelDesc d = gemm(256, 256, 128);
+  int64_t plain = getTpuWorkingSet(d, {1, 64, 32, 128}, 2);
+  d.normBytes = 2;
+  EXPECT_EQ(getTpuWorkingSet(d, {1, 64, 32, 128}, 2) - plain,
+            64 * 128 * 2 + 64 * 8 + 2 * 128 * 2);
+}
+
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {
   TpuParams p = params("mock-tpu");
   EXPECT_FALSE(

@@ -51,8 +51,9 @@ struct KernelDesc {
   bool needsFullK = false;
   /// Bytes of other inputs read once (residual, bias, norm weights).
   int64_t extraReadBytes = 0;
-  /// gated_mlp: a normalization of x runs in each M tile; its output tile
-  /// (the matmuls' input) holds this many bytes per element (0: no norm).
+  /// gemm, gated_mlp: a normalization of the input runs in each M tile; its
+  /// output tile (the matmuls' input) holds this many bytes per element (0:
+  /// no norm).
   int64_t normBytes = 0;
   /// stream: what the kernel computes once and holds for all its tiles (a
   /// rotary embedding's inverse frequencies and cos/sin table, f32).

@@ -257,6 +257,7 @@ FailureOr<KernelModel> describeGemmKernel(ArrayRef<Operation *> ops) {
     Operation *norm = lhs.getDefiningOp();
     if (!norm || !isa<RMSNormOp, LayerNormOp>(norm))
       return failure();
+    k->normBytes = elementBytes(lhs);
     lhs = norm->getOperand(0);
     k->lhsBytes = elementBytes(lhs);
   }

@@ -403,6 +403,11 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
         c(tm) * c(tn) * c(4) + nb * c(tm) * c(tn) * c(k.outBytes);
     if (k.extraReadBytes > 0)
       s += nb * c(tm) * c(tn) * c(k.outBytes);
+    // A norm of A in the tile (K = tk, whole rows): its output tile, the
+    // rows' f32 sum and scale, and its weight vector.
+    if (k.normBytes > 0)
+      s += c(tm) * c(tk) * c(k.normBytes) + c(tm) * c(8) +
+           nb * c(tk) * c(k.normBytes);
     break;
   }
   case KernelKind::GatedMlp:

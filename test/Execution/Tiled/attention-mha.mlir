@@ -26,7 +26,7 @@ func.func @main() {
     %o = npu.attention %a_q, %a_k, %a_v  : tensor<1x2x5x4xf32>, tensor<1x2x7x4xf32>, tensor<1x2x7x4xf32> -> tensor<1x2x5x4xf32>
     npu.yield %o : tensor<1x2x5x4xf32>
   }
-  %print = tensor.cast %out : tensor<1x2x5x4xf32> to tensor<*xf32>
-  call @printMemrefF32(%print) : (tensor<*xf32>) -> ()
+  %print0 = tensor.cast %out : tensor<1x2x5x4xf32> to tensor<*xf32>
+  call @printMemrefF32(%print0) : (tensor<*xf32>) -> ()
   return
 }

@@ -31,7 +31,7 @@ func.func @main() {
     
     npu.yield %y : tensor<6x7xf32>
   }
-  %print = tensor.cast %out : tensor<6x7xf32> to tensor<*xf32>
-  call @printMemrefF32(%print) : (tensor<*xf32>) -> ()
+  %print0 = tensor.cast %out : tensor<6x7xf32> to tensor<*xf32>
+  call @printMemrefF32(%print0) : (tensor<*xf32>) -> ()
   return
 }

@@ -62,7 +62,8 @@ class Case:
             operands.append((n, tensor_type(shape, dtype)))
         # Keep the inputs' order as written: extras are listed by name in
         # self.inputs order first, then the extra ones.
-        rname, rshape = self.result
+        # One result (name, shape), or several [(name, shape), ...].
+        results = self.result if isinstance(self.result, list) else [self.result]
         attrs = []
         if self.tiling:
             loops, tile = self.tiling
@@ -72,16 +73,22 @@ class Case:
             attrs.append("npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, "
                          "raster_group = 1, kv_splits = %d>]" % self.kv_splits)
         attr = " {%s}" % ", ".join(attrs) if attrs else ""
-        lines.append("  %%out = npu.kernel %s (%s)%s : (%s) -> %s {" % (
+        rtypes = [t(shape) for _, shape in results]
+        outs = ["%out"] if len(results) == 1 else ["%%out#%d" % i for i in range(len(results))]
+        lines.append("  %s = npu.kernel %s (%s)%s : (%s) -> %s {" % (
+            "%out" if len(results) == 1 else "%%out:%d" % len(results),
             self.kind, ", ".join("%" + n for n, _ in operands), attr,
-            ", ".join(ty for _, ty in operands), t(rshape)))
+            ", ".join(ty for _, ty in operands),
+            rtypes[0] if len(results) == 1 else "(%s)" % ", ".join(rtypes)))
         lines.append("  ^bb0(%s):" % ", ".join("%%a_%s: %s" % (n, ty) for n, ty in operands))
         for l in self.body.strip("\n").splitlines():
             lines.append("    " + l.strip())
-        lines.append("    npu.yield %%%s : %s" % (rname, t(rshape)))
+        lines.append("    npu.yield %s : %s" % (", ".join("%" + n for n, _ in results),
+                                              ", ".join(rtypes)))
         lines.append("  }")
-        lines.append("  %%print = tensor.cast %%out : %s to tensor<*xf32>" % t(rshape))
-        lines.append("  call @printMemrefF32(%print) : (tensor<*xf32>) -> ()")
+        for i, (out, ty) in enumerate(zip(outs, rtypes)):
+            lines.append("  %%print%d = tensor.cast %s : %s to tensor<*xf32>" % (i, out, ty))
+            lines.append("  call @printMemrefF32(%%print%d) : (tensor<*xf32>) -> ()" % i)
         lines.append("  return")
         lines.append("}")
         return "\n".join(lines) + "\n"
@@ -215,6 +222,24 @@ CASES = [
           "CHECK: scf.for {{.*}} = %c0 to %c6 step %c4",
           "CHECK: math.rsqrt",
           "CHECK: scf.for {{.*}} = %c0 to %c8 step %c3"], seed=12),
+    Case("gemm-siblings-rmsnorm",
+         "gemm kernel: two projections of one rms_norm'd input (DeepSeek-V3's q_a and kv_a), one GEMM with N = 6 + 3 for the model; each result gets its own M/N loop nest with the same tiles (M 2 of 5, N 4), the norm fused into both.",
+         [("x", [5, 8]), ("g", [8]), ("w1", [6, 8]), ("w2", [3, 8])], "gemm",
+         ([1, 5, 9, 8], [1, 2, 4, 8]),
+         """
+         %n = npu.rms_norm %a_x, %a_g eps(1.0e-5) : tensor<5x8xf32>, tensor<8xf32> -> tensor<5x8xf32>
+         %q = npu.matmul %n, %a_w1 transpose_rhs : tensor<5x8xf32>, tensor<6x8xf32> -> tensor<5x6xf32>
+         %kv = npu.matmul %n, %a_w2 transpose_rhs : tensor<5x8xf32>, tensor<3x8xf32> -> tensor<5x3xf32>
+         """, [("q", [5, 6]), ("kv", [5, 3])],
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          "CHECK-NOT: math.rsqrt",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2",
+          "CHECK: scf.for {{.*}} = %c0 to %c6 step %c4",
+          "CHECK: math.rsqrt",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2",
+          "CHECK-NOT: scf.for",
+          "CHECK: math.rsqrt",
+          "CHECK: } -> tensor<?x3xf32>"], seed=16),
     Case("gemm-shared-weight-gelu",
          "gemm kernel: rank-3 lhs times a shared rank-2 weight (rows = batch x M), tanh gelu epilogue; row tile 2 of M = 3.",
          [("x", [2, 3, 8]), ("w", [5, 8])], "gemm",

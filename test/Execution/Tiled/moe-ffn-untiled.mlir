@@ -27,7 +27,7 @@ func.func @main() {
     
     npu.yield %y : tensor<3x4xf32>
   }
-  %print = tensor.cast %out : tensor<3x4xf32> to tensor<*xf32>
-  call @printMemrefF32(%print) : (tensor<*xf32>) -> ()
+  %print0 = tensor.cast %out : tensor<3x4xf32> to tensor<*xf32>
+  call @printMemrefF32(%print0) : (tensor<*xf32>) -> ()
   return
 }

@@ -78,43 +78,54 @@ LogicalResult tileReduction(RewriterBase &rewriter, linalg::GenericOp op,
 LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
                                         TilingAttr tiling, bool gpuBlocks) {
   ArrayRef<int64_t> loops = tiling.getLoops(), tile = tiling.getTile();
-  if (loops.size() != 4 || kernel.getNumResults() != 1)
+  if (loops.size() != 4)
     return failure();
   Block &body = kernel.getBodyBlock();
   auto yield = cast<YieldOp>(body.getTerminator());
-  linalg::LinalgOp consumer = getTileableResultOp(yield.getValues()[0]);
-  if (!consumer)
-    return failure();
-  auto outType = cast<RankedTensorType>(consumer->getResult(0).getType());
-  std::optional<SmallVector<int64_t>> sizes =
-      outputTileSizes(outType.getShape(), loops, tile);
-  if (!sizes)
-    return failure();
-
-  scf::SCFTilingOptions tilingOptions;
-  tilingOptions.setTileSizes(
-      getAsIndexOpFoldResult(kernel.getContext(), *sizes));
-  if (gpuBlocks) {
-    if (sizes->size() > 3)
+  // Each result (several: the projections of one input, a GEMM with N the
+  // sum of theirs) gets its own loop nest with the same tiles; what they
+  // share (a norm of the input) is fused into each.
+  SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> nests;
+  for (Value v : yield.getValues()) {
+    linalg::LinalgOp consumer = getTileableResultOp(v);
+    if (!consumer ||
+        llvm::any_of(nests, [&](const auto &n) { return n.first == consumer; }))
       return failure();
-    tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-    tilingOptions.setMapping(
-        getGpuBlockMapping(kernel.getContext(), sizes->size()));
+    auto type = cast<RankedTensorType>(consumer->getResult(0).getType());
+    std::optional<SmallVector<int64_t>> sizes =
+        outputTileSizes(type.getShape(), loops, tile);
+    if (!sizes || (gpuBlocks && sizes->size() > 3))
+      return failure();
+    nests.push_back({consumer, *sizes});
   }
-  scf::SCFTileAndFuseOptions options;
-  options.setTilingOptions(tilingOptions);
-  FailureOr<scf::SCFTileAndFuseResult> res =
-      tileAndFuseResultOp(rewriter, kernel, consumer, options);
-  if (failed(res))
+  if (nests.empty())
     return failure();
-
-  // The K loop of the matmul, now inside the M/N tile loops.
-  if (tile[3] < loops[3]) {
-    SmallVector<Operation *> matmuls(
-        llvm::make_filter_range(res->tiledAndFusedOps, isMatmulGeneric));
-    for (Operation *op : matmuls)
-      if (failed(tileReduction(rewriter, cast<linalg::GenericOp>(op), tile[3])))
-        return failure();
+  auto outType =
+      cast<RankedTensorType>(nests.front().first->getResult(0).getType());
+  for (auto &[consumer, sizes] : nests) {
+    scf::SCFTilingOptions tilingOptions;
+    tilingOptions.setTileSizes(
+        getAsIndexOpFoldResult(kernel.getContext(), sizes));
+    if (gpuBlocks) {
+      tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+      tilingOptions.setMapping(
+          getGpuBlockMapping(kernel.getContext(), sizes.size()));
+    }
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tilingOptions);
+    FailureOr<scf::SCFTileAndFuseResult> res =
+        tileAndFuseResultOp(rewriter, kernel, consumer, options);
+    if (failed(res))
+      return failure();
+    // The K loop of the matmul, now inside the M/N tile loops.
+    if (tile[3] < loops[3]) {
+      SmallVector<Operation *> matmuls(
+          llvm::make_filter_range(res->tiledAndFusedOps, isMatmulGeneric));
+      for (Operation *op : matmuls)
+        if (failed(
+                tileReduction(rewriter, cast<linalg::GenericOp>(op), tile[3])))
+          return failure();
+    }
   }
   // The untiled ops are dead now.
   (void)runRegionDCE(rewriter, kernel->getRegions());
