@@ -82,7 +82,8 @@ def survey(name, args, target):
         r = subprocess.run(
             [os.path.join(BIN, "npu-opt"), "-", "--npu-tpu-lower-pipeline=target=" + target,
              "-o", "/dev/null"], input=mod, capture_output=True, text=True)
-        til = re.search(r"tile = \[([^\]]*)\]", header)
+        til = re.search(r" tile = \[([^\]]*)\]", header)
+        shared = re.search(r"shared_tile = \[([^\]]*)\]", header)
         sram = re.search(r"sram_bytes = (\d+)", header)
         plan = ""
         if r.returncode == 0:
@@ -97,7 +98,10 @@ def survey(name, args, target):
             outcome = err.group(1) if err else r.stderr.strip()[:200]
             outcome = re.sub(r"npu-tpu-[\w-]+: ", "", outcome)
         operands = TYPE.findall(re.search(r"\} : \((.*?)\) ->", header).group(1))
-        rows.append((kind, operands[0] if operands else "", til.group(1) if til else "-",
+        tile = til.group(1) if til else "-"
+        if shared:
+            tile += "; shared expert " + shared.group(1)
+        rows.append((kind, operands[0] if operands else "", tile,
                      sram.group(1) if sram else "-", plan, outcome))
     return rows
 

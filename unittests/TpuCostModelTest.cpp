@@ -254,6 +254,23 @@ TEST_F(TpuCostModelTest, GemmNormTileIsOnChip) {
             64 * 128 * 2 + 64 * 8 + 2 * 128 * 2);
 }
 
+TEST_F(TpuCostModelTest, MoeRoutedRowsAreGatheredAndAdded) {
+  // A routed expert of 40 rows in M tiles of 32 (2 tiles, the last padded),
+  // F = 64 in tiles of 32, D = 128, as TileMoe.cpp lowers it: 64 gathered
+  // rows of x (one DMA each), the weights once per M tile, and each of the
+  // 40 rows' f32 output read and written back (one DMA each way).
+  TpuParams p = params("mock-tpu");
+  KernelDesc d = gatedMlp(40, 64, 128);
+  d.kind = KernelKind::MoeFfn;
+  d.accBytes = 4;
+  d.scatteredRows = true;
+  std::optional<TpuCost> c = getTpuPhaseCost(d, {32, 32, 128}, 2, p);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->hbmReadBytes.value(),
+            64ull * 128 * 2 + 2ull * 3 * 64 * 128 * 2 + 40ull * 128 * 4);
+  EXPECT_EQ(c->hbmWriteBytes.value(), 40ull * 128 * 4);
+}
+
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {
   TpuParams p = params("mock-tpu");
   EXPECT_FALSE(

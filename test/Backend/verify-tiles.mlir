@@ -94,3 +94,29 @@ func.func @rope_table(%x: tensor<1x4x3x8xf32>) -> tensor<1x4x3x8xf32> {
   }
   return %0 : tensor<1x4x3x8xf32>
 }
+
+// -----
+
+// A shared expert's tile is checked too: [64, 256, 256] holds two buffers
+// of its three 256 x 256 bf16 weight tiles (768 KiB) alone.
+func.func @moe_shared_too_big(%x: tensor<64x256xbf16>, %idx: tensor<64x2xi64>, %w: tensor<64x2xbf16>, %wg: tensor<8x128x256xbf16>, %wu: tensor<8x128x256xbf16>, %wd: tensor<8x256x128xbf16>, %sg: tensor<256x256xbf16>, %su: tensor<256x256xbf16>, %sd: tensor<256x256xbf16>) -> tensor<64x256xbf16> {
+  // expected-error @+1 {{more than the 524288 bytes of SRAM per core of 'mock-tpu'}}
+  %0 = npu.kernel moe_ffn (%x, %idx, %w, %wg, %wu, %wd, %sg, %su, %sd) {npu.tiling = #npu.tiling<loops = [16, 128, 256], tile = [16, 64, 256], buffers = 2, sram_bytes = 0, shared_tile = [64, 256, 256]>} : (tensor<64x256xbf16>, tensor<64x2xi64>, tensor<64x2xbf16>, tensor<8x128x256xbf16>, tensor<8x128x256xbf16>, tensor<8x256x128xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<64x256xbf16> {
+  ^bb0(%a: tensor<64x256xbf16>, %i: tensor<64x2xi64>, %r: tensor<64x2xbf16>, %g: tensor<8x128x256xbf16>, %u: tensor<8x128x256xbf16>, %d: tensor<8x256x128xbf16>, %sga: tensor<256x256xbf16>, %sua: tensor<256x256xbf16>, %sda: tensor<256x256xbf16>):
+    %y = npu.moe_experts %a, %i, %r, %g, %u, %d shared(%sga, %sua, %sda) load(#npu.expert_load<uniform>) : tensor<64x256xbf16>, tensor<64x2xi64>, tensor<64x2xbf16>, tensor<8x128x256xbf16>, tensor<8x128x256xbf16>, tensor<8x256x128xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<64x256xbf16>
+    npu.yield %y : tensor<64x256xbf16>
+  }
+  return %0 : tensor<64x256xbf16>
+}
+
+// -----
+
+func.func @shared_tile_on_gemm(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>) -> tensor<64x64xbf16> {
+  // expected-error @+1 {{shared_tile needs a moe_ffn kernel with a shared expert on a TPU-like target}}
+  %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 64, 64, 128], tile = [1, 32, 64, 128], buffers = 2, sram_bytes = 0, shared_tile = [32, 64, 128]>} : (tensor<64x128xbf16>, tensor<128x64xbf16>) -> tensor<64x64xbf16> {
+  ^bb0(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>):
+    %m = npu.matmul %a, %b : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xbf16>
+    npu.yield %m : tensor<64x64xbf16>
+  }
+  return %0 : tensor<64x64xbf16>
+}

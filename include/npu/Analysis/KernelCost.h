@@ -30,6 +30,8 @@ struct TileDecision {
   int64_t sramBytes = 0;
   ArrayAttr launches;
   int64_t chunks = 1;
+  /// moe_ffn with a shared expert (TPU-like): its own tile.
+  llvm::SmallVector<int64_t, 4> sharedTile;
 };
 
 /// The best tile of the kernel's main phase on `target`; nullopt if none
@@ -37,9 +39,12 @@ struct TileDecision {
 std::optional<TileDecision> chooseTile(const KernelModel &model,
                                        TargetAttr target);
 
-/// Working set of `tile` for the main phase on `target` (0 if malformed).
+/// Working set of `tile` for the main phase on `target` (0 if malformed);
+/// with a MoE kernel's `sharedTile`, the larger of the main phase's and the
+/// shared expert's (the phases run one after the other).
 int64_t getWorkingSet(const KernelModel &model, llvm::ArrayRef<int64_t> tile,
-                      int64_t buffers, TargetAttr target);
+                      int64_t buffers, TargetAttr target,
+                      llvm::ArrayRef<int64_t> sharedTile = {});
 
 /// SRAM per core (TPU) or per block (GPU) that a working set must fit in.
 int64_t getSramCapacity(TargetAttr target);

@@ -58,6 +58,14 @@ struct KernelDesc {
   /// stream: what the kernel computes once and holds for all its tiles (a
   /// rotary embedding's inverse frequencies and cos/sin table, f32).
   int64_t tableBytes = 0;
+  /// moe_ffn (TPU-like): the output goes to the kernel's f32 accumulator of
+  /// [tokens, D] in HBM, `accBytes` (4) per element, not to the result;
+  /// with `scatteredRows` (the routed experts) each tile's rows of x are
+  /// gathered one DMA per row and each output row is added into its
+  /// token's row (read and written, one DMA each). The GPU-like model,
+  /// which runs an expert as two GEMMs, does not read these.
+  int64_t accBytes = 0;
+  bool scatteredRows = false;
   /// The main input or the output lives on chip already (an earlier or
   /// later phase of the same kernel produces or consumes it): no HBM
   /// traffic, no DMA.
@@ -79,6 +87,9 @@ struct KernelModel {
   llvm::SmallVector<KernelDesc, 1> phases;
   /// Index of the phase whose tile #npu.tiling records.
   unsigned mainPhase = 0;
+  /// moe_ffn: index of the shared expert's phase, whose tile #npu.tiling
+  /// records as `shared_tile` (-1: none).
+  int sharedPhase = -1;
   /// Useful work of the whole kernel (the work interface's, summed).
   Work work;
 };

@@ -92,12 +92,13 @@ std::optional<TpuTileChoice> chooseTpuTile(const KernelDesc &desc,
                                            const TpuParams &p);
 
 /// Cost of a whole kernel: the main phase with `mainTile` (from its
-/// #npu.tiling), every other phase with its chosen tile, each phase times
-/// its repetitions. nullopt if a tile does not fit.
-std::optional<TpuCost> getTpuKernelCost(const KernelModel &model,
-                                        llvm::ArrayRef<int64_t> mainTile,
-                                        int64_t buffers, const TpuParams &p,
-                                        int64_t chunks = 1);
+/// #npu.tiling), a MoE kernel's shared expert with `sharedTile` if given,
+/// every other phase with its chosen tile, each phase times its
+/// repetitions. nullopt if a tile does not fit.
+std::optional<TpuCost>
+getTpuKernelCost(const KernelModel &model, llvm::ArrayRef<int64_t> mainTile,
+                 int64_t buffers, const TpuParams &p, int64_t chunks = 1,
+                 llvm::ArrayRef<int64_t> sharedTile = {});
 
 } // namespace mlir::npu
 

@@ -54,16 +54,31 @@ std::optional<TileDecision> mlir::npu::chooseTile(const KernelModel &model,
       chooseTpuTile(model.phases[model.mainPhase], *p);
   if (!choice)
     return std::nullopt;
-  return TileDecision{choice->tile,
-                      choice->buffers,
-                      choice->cost.sramBytes,
-                      {},
-                      choice->chunks};
+  TileDecision d{choice->tile,
+                 choice->buffers,
+                 choice->cost.sramBytes,
+                 {},
+                 choice->chunks};
+  // The shared expert's own tile, with the main phase's buffers.
+  if (model.sharedPhase >= 0) {
+    const KernelDesc &shared = model.phases[model.sharedPhase];
+    std::optional<TpuTileChoice> s = chooseTpuTile(shared, *p);
+    if (!s)
+      return std::nullopt;
+    std::optional<TpuCost> withBuffers =
+        getTpuPhaseCost(shared, s->tile, d.buffers, *p);
+    if (!withBuffers)
+      return std::nullopt;
+    d.sharedTile = s->tile;
+    d.sramBytes = std::max(d.sramBytes, withBuffers->sramBytes);
+  }
+  return d;
 }
 
 int64_t mlir::npu::getWorkingSet(const KernelModel &model,
                                  ArrayRef<int64_t> tile, int64_t buffers,
-                                 TargetAttr target) {
+                                 TargetAttr target,
+                                 ArrayRef<int64_t> sharedTile) {
   const KernelDesc &main = model.phases[model.mainPhase];
   if (target.getGpu()) {
     // Shared memory of one thread block (the largest of a kernel's
@@ -74,7 +89,13 @@ int64_t mlir::npu::getWorkingSet(const KernelModel &model,
     std::optional<GpuCost> cost = getGpuPhaseCost(main, tile, *g, false);
     return cost ? std::max<int64_t>(1, cost->sharedMemBytes) : 0;
   }
-  return getTpuWorkingSet(main, tile, buffers);
+  int64_t need = getTpuWorkingSet(main, tile, buffers);
+  if (need > 0 && model.sharedPhase >= 0 && !sharedTile.empty()) {
+    int64_t shared =
+        getTpuWorkingSet(model.phases[model.sharedPhase], sharedTile, buffers);
+    need = shared > 0 ? std::max(need, shared) : 0;
+  }
+  return need;
 }
 
 /// -1 marks a count that does not fit an attribute's int64_t.
@@ -151,8 +172,9 @@ std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
     return std::nullopt;
-  std::optional<TpuCost> cost = getTpuKernelCost(
-      model, tiling.getTile(), tiling.getBuffers(), *p, tiling.getChunks());
+  std::optional<TpuCost> cost =
+      getTpuKernelCost(model, tiling.getTile(), tiling.getBuffers(), *p,
+                       tiling.getChunks(), tiling.getSharedTile());
   if (!cost || cost->isOverflow())
     return std::nullopt;
   return toCostAttr(ctx, model, *cost,

@@ -365,12 +365,31 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   KernelModel model;
   model.kind = KernelKind::MoeFfn;
   model.work = sumFlops(ops);
+  // As npu-tile-kernels lowers it (TileMoe.cpp): the shared expert writes
+  // the f32 accumulator y, each routed expert adds its rows into y, and y
+  // is rounded to the result type last (a stream over y, if not f32).
   KernelDesc routed = gatedMlp(perExpert, f, d, mt, xb, wb, yb);
   routed.repeat = active;
+  routed.accBytes = 4;
+  routed.scatteredRows = true;
   model.phases.push_back(routed);
   if (moe.hasShared()) {
     int64_t fs = moe.getSharedGate().getType().getNumElements() / d;
-    model.phases.push_back(gatedMlp(t, fs, d, mt, xb, wb, yb));
+    model.sharedPhase = model.phases.size();
+    KernelDesc shared = gatedMlp(t, fs, d, mt, xb, wb, yb);
+    shared.accBytes = 4;
+    model.phases.push_back(shared);
+  }
+  if (yb != 4) {
+    KernelDesc round;
+    round.kind = KernelKind::Stream;
+    round.loops = {t, d};
+    round.lhsBytes = 4 + yb;
+    round.work.bytesRead =
+        Count(4) * Count::fromSigned(t) * Count::fromSigned(d);
+    round.work.bytesWritten =
+        Count::fromSigned(yb) * Count::fromSigned(t) * Count::fromSigned(d);
+    model.phases.push_back(round);
   }
   return model;
 }

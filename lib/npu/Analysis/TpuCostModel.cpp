@@ -221,8 +221,16 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   l.parallelTiles = nm * nf;
   l.steps = nm * nf;
   // x rows stay on chip across the F loop; the three weight tiles stream
-  // once per M tile; y accumulates on chip and is written once.
-  if (!k.inputOnChip) {
+  // once per M tile; y accumulates on chip and is written once (MoE: into
+  // the f32 accumulator; routed experts: gathered x rows, padded to whole
+  // tiles, and each output row added into its token's row).
+  int64_t outBytes = k.accBytes > 0 ? k.accBytes : k.outBytes;
+  if (k.scatteredRows) {
+    l.readBytes += c(nm) * c(t[0]) * c(dm) * c(k.lhsBytes);
+    l.readTransfers += c(nm) * c(t[0]);
+    l.readBytes += c(m) * c(dm) * c(outBytes);
+    l.readTransfers += c(m);
+  } else if (!k.inputOnChip) {
     l.readBytes += c(m) * c(dm) * c(k.lhsBytes);
     l.readTransfers += c(nm);
   }
@@ -232,8 +240,8 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   if (k.extraReadBytes > 0)
     l.readTransfers += c(nm);
   if (!k.outputOnChip) {
-    l.writeBytes = c(m) * c(dm) * c(k.outBytes);
-    l.writeTransfers = c(nm);
+    l.writeBytes = c(m) * c(dm) * c(outBytes);
+    l.writeTransfers = k.scatteredRows ? c(m) : c(nm);
   }
   l.reductionCores = nf;
   l.reductionBytes = c(m) * c(dm) * c(4);
@@ -249,7 +257,9 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   // last y tile.
   l.firstReadBytes = (k.inputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.lhsBytes)) +
                      firstWeights + c(k.extraReadBytes) / c(nm);
-  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.outBytes);
+  l.lastWriteBytes = k.outputOnChip    ? c(0)
+                     : k.scatteredRows ? c(dm) * c(outBytes)
+                                       : c(t[0]) * c(dm) * c(outBytes);
   // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
   l.paddedMatrixFlops =
       c(2) * matrixPassFlops({m, t[0]}, {dm, dm}, {f, t[1]}, sub, mxu) +
@@ -727,16 +737,17 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
   return best;
 }
 
-std::optional<TpuCost> mlir::npu::getTpuKernelCost(const KernelModel &model,
-                                                   ArrayRef<int64_t> mainTile,
-                                                   int64_t buffers,
-                                                   const TpuParams &p,
-                                                   int64_t chunks) {
+std::optional<TpuCost> mlir::npu::getTpuKernelCost(
+    const KernelModel &model, ArrayRef<int64_t> mainTile, int64_t buffers,
+    const TpuParams &p, int64_t chunks, ArrayRef<int64_t> sharedTile) {
   TpuCost total;
   for (auto [i, phase] : llvm::enumerate(model.phases)) {
     std::optional<TpuCost> cost;
     if (i == model.mainPhase) {
       cost = getTpuPhaseCost(phase, mainTile, buffers, p, chunks);
+    } else if (static_cast<int>(i) == model.sharedPhase &&
+               !sharedTile.empty()) {
+      cost = getTpuPhaseCost(phase, sharedTile, buffers, p);
     } else if (std::optional<TpuTileChoice> choice = chooseTpuTile(phase, p)) {
       cost = choice->cost;
     }

@@ -181,3 +181,14 @@ func.func @launch_empty(%x: tensor<4xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @tiling_shared_tile(%x: tensor<4xf32>) {
+  // expected-error @+1 {{tiling shared_tile needs 3 sizes (M, F, D), got 2}}
+  %0 = npu.kernel stream (%x) {npu.tiling = #npu.tiling<loops = [4], tile = [4], buffers = 1, sram_bytes = 0, shared_tile = [4, 4]>} : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    npu.yield %a : tensor<4xf32>
+  }
+  return
+}

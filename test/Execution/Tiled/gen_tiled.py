@@ -26,7 +26,8 @@ def t(shape):
 
 
 class Case:
-    """name, doc; inputs: [(name, shape)]; kind; tiling: (loops, tile);
+    """name, doc; inputs: [(name, shape)]; kind; tiling: (loops, tile[,
+    shared_tile]);
     body: MLIR lines over the block arguments %a_<name>, yielding
     %<result>; result: (name, shape); checks: FileCheck lines for the output
     of --npu-tile-kernels; extra_inputs: [(name, shape, dtype, values)]
@@ -66,9 +67,13 @@ class Case:
         results = self.result if isinstance(self.result, list) else [self.result]
         attrs = []
         if self.tiling:
-            loops, tile = self.tiling
+            loops, tile = self.tiling[:2]
+            shared = ""
+            if len(self.tiling) > 2:
+                shared = ", shared_tile = [%s]" % ", ".join(map(str, self.tiling[2]))
             attrs.append("npu.tiling = #npu.tiling<loops = [%s], tile = [%s], buffers = 2, "
-                         "sram_bytes = 0>" % (", ".join(map(str, loops)), ", ".join(map(str, tile))))
+                         "sram_bytes = 0%s>" % (", ".join(map(str, loops)), ", ".join(map(str, tile)),
+                                                shared))
         if self.kv_splits:
             attrs.append("npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, "
                          "raster_group = 1, kv_splits = %d>]" % self.kv_splits)
@@ -410,16 +415,42 @@ CASES = [
           "CHECK: } -> tensor<1x2x3x4x2xf32>",
           "CHECK: scf.yield",
           "CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x3x8xf32>"], seed=53),
-    Case("moe-ffn-untiled",
-         "moe_ffn kernel: routed experts + shared expert; npu-tile-kernels lowers it untiled (documented fallback), still equal to the reference.",
-         [("x", [3, 4]), ("w", [3, 2]), ("wg", [4, 3, 4]), ("wu", [4, 3, 4]), ("wd", [4, 4, 3]),
-          ("sg", [2, 4]), ("su", [2, 4]), ("sd", [4, 2])], "moe_ffn", ([3, 3, 4], [2, 2, 4]),
+    Case("moe-ffn",
+         "moe_ffn kernel, tiled expert-major: 7 tokens x 2 slots over 4 experts, routed skewed (expert 1: 5 rows, 2 M tiles of 3; expert 0: 4 rows; expert 2: none) with indices out of range (7, -1: clamped as the op reads them); F = 5 in tiles of 2; a shared expert (F = 3) with its own tile (shared_tile): M tiles of 4, the last of 3 rows, F tiles of 2.",
+         [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5]),
+          ("sg", [3, 4]), ("su", [3, 4]), ("sd", [4, 3])], "moe_ffn", ([4, 5, 4], [3, 2, 4], [4, 2, 4]),
          """
-         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd shared(%a_sg, %a_su, %a_sd) load(#npu.expert_load<uniform>) : tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>, tensor<4x3x4xf32>, tensor<4x3x4xf32>, tensor<4x4x3xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<4x2xf32> -> tensor<3x4xf32>
-         """, ("y", [3, 4]),
-         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.kernel", "CHECK-NOT: npu.moe_experts",
-          "CHECK: linalg.generic"],
-         extra_inputs=[("idx", [3, 2], "i64", [0, 3, 3, 1, 2, 0])], seed=41),
+         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd shared(%a_sg, %a_su, %a_sd) load(#npu.expert_load<uniform>) : tensor<7x4xf32>, tensor<7x2xi64>, tensor<7x2xf32>, tensor<4x5x4xf32>, tensor<4x5x4xf32>, tensor<4x4x5xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x3xf32> -> tensor<7x4xf32>
+         """, ("y", [7, 4]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          # the counting sort: one pass over the 14 assignments
+          "CHECK: scf.for {{.*}} = %c0 to %c14 step %c1",
+          "CHECK: tensor.insert",
+          # the shared expert: M tiles of 4, F tiles of 2
+          "CHECK: scf.for {{.*}} = %c0 to %c7 step %c4",
+          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c2",
+          # per expert, its rows' M tiles (a run-time bound): gather, F loop, scatter-add
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c3",
+          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1",
+          "CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<3x4xf32>",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2",
+          "CHECK: tensor.extract_slice {{.*}} : tensor<4x5x4xf32> to tensor<?x4xf32>",
+          "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c1",
+          "CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<7x4xf32>"],
+         extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=41),
+    Case("moe-ffn-routed",
+         "moe_ffn kernel without a shared expert: 4 tokens x 3 slots over 3 experts, 4 rows each (M tiles of 4 and of 2), F = 4 in tiles of 4.",
+         [("x", [4, 3]), ("w", [4, 3]), ("wg", [3, 4, 3]), ("wu", [3, 4, 3]), ("wd", [3, 3, 4])],
+         "moe_ffn", ([4, 4, 3], [4, 4, 3]),
+         """
+         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd load(#npu.expert_load<uniform>) : tensor<4x3xf32>, tensor<4x3xi64>, tensor<4x3xf32>, tensor<3x4x3xf32>, tensor<3x4x3xf32>, tensor<3x3x4xf32> -> tensor<4x3xf32>
+         """, ("y", [4, 3]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          "CHECK: scf.for {{.*}} = %c0 to %c12 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c4"],
+         extra_inputs=[("idx", [4, 3], "i64", [0, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 2])], seed=42),
 ]
 
 

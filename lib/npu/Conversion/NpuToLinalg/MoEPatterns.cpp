@@ -274,23 +274,6 @@ struct MoERouterToLinalg : OpRewritePattern<MoERouterOp> {
   }
 };
 
-/// The routed index as an `index` clamped to [0, numExperts - 1].
-Value clampedExpert(OpBuilder &b, Location loc, Value idx, int64_t numExperts) {
-  Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value last = arith::ConstantIndexOp::create(b, loc, numExperts - 1);
-  return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, i, zero),
-                                last);
-}
-
-/// silu(g) * u = g / (1 + exp(-g)) * u, in f32.
-Value siluGate(OpBuilder &b, Location loc, Value g, Value u) {
-  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, g));
-  Value den = arith::AddFOp::create(b, loc, f32Const(b, loc, 1.0), e);
-  Value s = arith::DivFOp::create(b, loc, g, den);
-  return arith::MulFOp::create(b, loc, s, u);
-}
-
 struct MoEExpertsToLinalg : OpRewritePattern<MoEExpertsOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MoEExpertsOp op,
@@ -415,6 +398,23 @@ struct MoEExpertsToLinalg : OpRewritePattern<MoEExpertsOp> {
   }
 };
 } // namespace
+
+Value mlir::npu::clampedExpert(OpBuilder &b, Location loc, Value idx,
+                               int64_t numExperts) {
+  Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value last = arith::ConstantIndexOp::create(b, loc, numExperts - 1);
+  return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, i, zero),
+                                last);
+}
+
+Value mlir::npu::siluGate(OpBuilder &b, Location loc, Value g, Value u) {
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, g));
+  Value den = arith::AddFOp::create(
+      b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0)), e);
+  Value s = arith::DivFOp::create(b, loc, g, den);
+  return arith::MulFOp::create(b, loc, s, u);
+}
 
 void mlir::npu::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<MoERouterToLinalg, MoEExpertsToLinalg>(patterns.getContext());

@@ -32,6 +32,11 @@ Value castTensor(OpBuilder &b, Location loc, Value tensor, Type elementType);
 Value createFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                    Type elementType, double value);
 
+/// A routed expert index (any integer type) as an `index` clamped to [0,
+/// numExperts - 1], as npu.moe_experts reads it.
+Value clampedExpert(OpBuilder &b, Location loc, Value idx, int64_t numExperts);
+/// silu(g) * u = g / (1 + exp(-g)) * u, in f32 (npu.moe_experts' SwiGLU).
+Value siluGate(OpBuilder &b, Location loc, Value g, Value u);
 } // namespace mlir::npu
 
 #endif // NPU_LIB_CONVERSION_NPUTOLINALG_PATTERNS_H

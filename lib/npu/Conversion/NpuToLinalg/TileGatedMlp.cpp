@@ -43,41 +43,6 @@ Type elementType(Value v) {
   return cast<RankedTensorType>(v.getType()).getElementType();
 }
 
-/// One F tile of an up/gate projection: x_tile [tm, D] times the rows
-/// [f0, f0 + nf) of W ([F, D] with transpose_rhs, else [D, F]), in f32,
-/// rounded to the matmul's result type.
-Value projectTile(OpBuilder &b, Location loc, MatmulOp mm, Value xt, Value nm,
-                  Value f0, Value nf, int64_t d) {
-  MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
-  OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
-  bool t = mm.getTransposeRhs();
-  Value w = t ? sliceOf(b, loc, mm.getRhs(), {f0, zero}, {nf, dd})
-              : sliceOf(b, loc, mm.getRhs(), {zero, f0}, {dd, nf});
-  Type res = elementType(mm.getResult());
-  // Loops (i, f, d).
-  Value sum = buildGeneric(
-      b, loc, ValueRange{xt, w},
-      ValueRange{filledTile(b, loc, {nm, nf}, f32, 0.0)},
-      {loopsMap(ctx, 3, {0, 2}),
-       loopsMap(ctx, 3,
-                t ? ArrayRef<unsigned>{1, 2} : ArrayRef<unsigned>{2, 1}),
-       loopsMap(ctx, 3, {0, 1})},
-      {kPar, kPar, kRed},
-      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
-        Value p = arith::MulFOp::create(nb, l, castFloat(nb, l, a[0], f32),
-                                        castFloat(nb, l, a[1], f32));
-        return {arith::AddFOp::create(nb, l, a[2], p)};
-      })[0];
-  // Rounded in place (the sum's buffer): one f32 tile per projection.
-  return buildGeneric(
-      b, loc, ValueRange{}, ValueRange{sum}, {loopsMap(ctx, 2, {0, 1})},
-      {kPar, kPar},
-      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
-        return {roundVia(nb, l, a[0], res)};
-      })[0];
-}
-
 struct GatedMlp {
   MatmulOp gate, up, down;
   SwigluOp swiglu;
@@ -179,8 +144,16 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
             ValueRange{acc0},
             [&](OpBuilder &fb, Location fl, Value f0, ValueRange iterF) {
               Value nf = tileSize(fb, fl, f0, tileF, f);
-              Value g = projectTile(fb, fl, mlp->gate, xt, nm, f0, nf, d);
-              Value u = projectTile(fb, fl, mlp->up, xt, nm, f0, nf, d);
+              OpFoldResult dd = fb.getIndexAttr(d);
+              auto project = [&](MatmulOp mm) {
+                bool t = mm.getTransposeRhs();
+                Value w =
+                    t ? sliceOf(fb, fl, mm.getRhs(), {f0, zero}, {nf, dd})
+                      : sliceOf(fb, fl, mm.getRhs(), {zero, f0}, {dd, nf});
+                return buildProjectionTile(fb, fl, xt, w, t, nm, nf,
+                                           elementType(mm.getResult()));
+              };
+              Value g = project(mlp->gate), u = project(mlp->up);
               AffineMap id2 = loopsMap(ctx, 2, {0, 1});
               // h = silu(g) * u, in g's buffer.
               Value h =
@@ -198,20 +171,7 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                   t ? sliceOf(fb, fl, down.getRhs(), {zero, f0}, {dOutSize, nf})
                     : sliceOf(fb, fl, down.getRhs(), {f0, zero},
                               {nf, dOutSize});
-              Value acc = buildGeneric(
-                  fb, fl, ValueRange{h, w}, ValueRange{iterF[0]},
-                  {loopsMap(ctx, 3, {0, 2}),
-                   loopsMap(ctx, 3,
-                            t ? ArrayRef<unsigned>{1, 2}
-                              : ArrayRef<unsigned>{2, 1}),
-                   loopsMap(ctx, 3, {0, 1})},
-                  {kPar, kPar, kRed},
-                  [&](OpBuilder &nb, Location bl,
-                      ValueRange a) -> SmallVector<Value> {
-                    Value p = arith::MulFOp::create(
-                        nb, bl, a[0], castFloat(nb, bl, a[1], f32));
-                    return {arith::AddFOp::create(nb, bl, a[2], p)};
-                  })[0];
+              Value acc = buildMatmulTile(fb, fl, h, w, t, iterF[0]);
               scf::YieldOp::create(fb, fl, acc);
             });
         // The output tile: the f32 accumulator rounded to the result type,
@@ -245,4 +205,41 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
   rewriter.eraseOp(mlp->gate);
   rewriter.eraseOp(mlp->up);
   return success();
+}
+
+Value mlir::npu::buildMatmulTile(OpBuilder &b, Location loc, Value lhs,
+                                 Value rhs, bool transposed, Value acc) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  // Loops (i, j, k).
+  return buildGeneric(
+      b, loc, ValueRange{lhs, rhs}, ValueRange{acc},
+      {loopsMap(ctx, 3, {0, 2}),
+       loopsMap(ctx, 3,
+                transposed ? ArrayRef<unsigned>{1, 2}
+                           : ArrayRef<unsigned>{2, 1}),
+       loopsMap(ctx, 3, {0, 1})},
+      {kPar, kPar, kRed},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+        Value p = arith::MulFOp::create(nb, l, castFloat(nb, l, a[0], f32),
+                                        castFloat(nb, l, a[1], f32));
+        return {arith::AddFOp::create(nb, l, a[2], p)};
+      })[0];
+}
+
+Value mlir::npu::buildProjectionTile(OpBuilder &b, Location loc, Value xt,
+                                     Value w, bool transposed, OpFoldResult nm,
+                                     OpFoldResult nf, Type resultType) {
+  Value sum =
+      buildMatmulTile(b, loc, xt, w, transposed,
+                      filledTile(b, loc, {nm, nf}, b.getF32Type(), 0.0));
+  if (resultType.isF32())
+    return sum;
+  // Rounded in place (the sum's buffer): one f32 tile per projection.
+  return buildGeneric(
+      b, loc, ValueRange{}, ValueRange{sum},
+      {loopsMap(b.getContext(), 2, {0, 1})}, {kPar, kPar},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+        return {roundVia(nb, l, a[0], resultType)};
+      })[0];
 }

@@ -72,6 +72,8 @@ struct NpuTileKernelsPass
       if (tiling && kind == KernelKind::GatedMlp)
         tiled =
             succeeded(tileGatedMlpKernel(rewriter, kernel, tiling, gpuBlocks));
+      if (tiling && !gpuBlocks && kind == KernelKind::MoeFfn)
+        tiled = succeeded(tileMoeKernel(rewriter, kernel, tiling));
       if (failed(lowerBody(kernel)))
         return signalPassFailure();
       // The gated MLP's row-wise producers (its norm) into its M tiles.

@@ -34,6 +34,14 @@ LogicalResult tileAttentionKernel(RewriterBase &rewriter, KernelOp kernel,
 /// `gpuBlocks`, the M tile loop is an scf.forall mapped to GPU blocks.
 LogicalResult tileGatedMlpKernel(RewriterBase &rewriter, KernelOp kernel,
                                  TilingAttr tiling, bool gpuBlocks);
+/// Replaces the body's npu.moe_experts by its tiled form (kind moe_ffn):
+/// the assignments sorted by expert once (a counting sort), then per expert
+/// its rows in M tiles gathered from x, an F loop as the gated MLP's, and
+/// each row's weighted output added to its token's f32 row; the shared
+/// expert as a gated MLP over M tiles of x first. Before the reference
+/// lowering. TPU-like targets only (no GPU block mapping).
+LogicalResult tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
+                            TilingAttr tiling);
 /// Tiles the already lowered body of a gemm kernel: its last op over
 /// (batch,) M, N with producer fusion, then the matmul's K. After the
 /// reference lowering. With `gpuBlocks`, the (batch,) M, N tile loops are
@@ -55,6 +63,17 @@ void fuseProducersIntoTileLoops(RewriterBase &rewriter, KernelOp kernel);
 /// that reads the loop's result (a gated MLP's residual add): each
 /// iteration computes it on its tile (upstream scf::tileAndFuseConsumer).
 void fuseConsumersIntoTileLoops(RewriterBase &rewriter, KernelOp kernel);
+/// One F tile of a gate or up projection (TileGatedMlp.cpp): x_tile [nm, D]
+/// times `w`, the weight's F tile ([nf, D] when `transposed`, else [D, nf]),
+/// summed in f32 and rounded (in place) to `resultType`.
+Value buildProjectionTile(OpBuilder &b, Location loc, Value xt, Value w,
+                          bool transposed, OpFoldResult nm, OpFoldResult nf,
+                          Type resultType);
+/// acc + lhs rhs^T (`transposed`: rhs [N, K]) or acc + lhs rhs (rhs [K, N])
+/// in f32, lhs [M, K], acc [M, N] f32: a projection's or a down
+/// projection's tile.
+Value buildMatmulTile(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                      bool transposed, Value acc);
 /// Tile sizes of a result of `shape` for tiles of `rows` rows (a row: one
 /// index of every dimension but the last; whole last dimension): whole inner
 /// row dimensions, then part of one. nullopt if `rows` spans part of a

@@ -51,6 +51,12 @@ class Npu_I64ListParameter<string desc> : ArrayRefParameter<"int64_t", desc> {
     $_printer << ']' }];
 }
 
+/// An optional list (omitted when empty).
+class Npu_OptionalI64ListParameter<string desc> : Npu_I64ListParameter<desc> {
+  let defaultValue = "::llvm::SmallVector<int64_t>()";
+  let comparator = "::llvm::ArrayRef<int64_t>($_lhs) == ::llvm::ArrayRef<int64_t>($_rhs)";
+}
+
 def Npu_FusionAttr : AttrDef<Npu_Dialect, "Fusion"> {
   let mnemonic = "fusion";
   let summary = "fusion decision: the kernel an op belongs to";
@@ -98,6 +104,11 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     last K chunk is computed in `chunks` row bands, each stored as soon as
     it is done (docs/memory-tpu.md).
 
+    `shared_tile` (moe_ffn with a shared expert, TPU-like targets; omitted:
+    the main tile) is the shared expert's own tile `[tm, tf, D]`: it runs
+    over all tokens, not an expert's share of them, so its best M tile is
+    another than the routed experts'.
+
     ```mlir
     #npu.tiling<loops = [1, 4096, 4096, 4096], tile = [1, 1024, 1024, 512], buffers = 2, sram_bytes = 12582912>
     ```
@@ -105,7 +116,8 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
   let parameters = (ins Npu_I64ListParameter<"iteration sizes">:$loops,
                         Npu_I64ListParameter<"tile sizes">:$tile,
                         "int64_t":$buffers, "int64_t":$sram_bytes,
-                        DefaultValuedParameter<"int64_t", "1">:$chunks);
+                        DefaultValuedParameter<"int64_t", "1">:$chunks,
+                        Npu_OptionalI64ListParameter<"shared expert's tile">:$shared_tile);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

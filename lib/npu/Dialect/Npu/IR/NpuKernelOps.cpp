@@ -106,7 +106,8 @@ LogicalResult FusionAttr::verify(EmitErrorFn emitError, int64_t group,
 
 LogicalResult TilingAttr::verify(EmitErrorFn emitError, ArrayRef<int64_t> loops,
                                  ArrayRef<int64_t> tile, int64_t buffers,
-                                 int64_t sramBytes, int64_t chunks) {
+                                 int64_t sramBytes, int64_t chunks,
+                                 ArrayRef<int64_t> sharedTile) {
   if (loops.empty() || loops.size() != tile.size())
     return emitError() << "tiling needs one tile size per loop, got "
                        << loops.size() << " loops and " << tile.size()
@@ -125,6 +126,13 @@ LogicalResult TilingAttr::verify(EmitErrorFn emitError, ArrayRef<int64_t> loops,
     return emitError() << "tiling sram_bytes must be >= 0, got " << sramBytes;
   if (chunks < 1)
     return emitError() << "tiling chunks must be >= 1, got " << chunks;
+  if (!sharedTile.empty() && sharedTile.size() != 3)
+    return emitError() << "tiling shared_tile needs 3 sizes (M, F, D), got "
+                       << sharedTile.size();
+  for (auto [i, t] : llvm::enumerate(sharedTile))
+    if (t < 1 || t >= kMaxDimSize)
+      return emitError() << "tiling shared_tile #" << i << " has size " << t
+                         << ", expected [1, 2^40)";
   return success();
 }
 

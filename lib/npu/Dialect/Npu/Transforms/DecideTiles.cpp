@@ -46,7 +46,7 @@ struct NpuDecideTilesPass
       kernel->setAttr("npu.tiling",
                       TilingAttr::get(&getContext(), main.loops, tile->tile,
                                       tile->buffers, tile->sramBytes,
-                                      tile->chunks));
+                                      tile->chunks, tile->sharedTile));
       if (tile->launches && !kernel->hasAttr("npu.launch"))
         kernel->setAttr("npu.launch", tile->launches);
       return WalkResult::advance();

@@ -45,8 +45,20 @@ LogicalResult verifyKernel(KernelOp kernel, TargetAttr target) {
            << " needs a gemm kernel on a TPU-like target whose K tile ("
            << tiling.getTile().back() << ") it divides and that divides K ("
            << tiling.getLoops().back() << ")";
-  int64_t need =
-      getWorkingSet(*model, tiling.getTile(), tiling.getBuffers(), target);
+  ArrayRef<int64_t> sharedTile = tiling.getSharedTile();
+  if (!sharedTile.empty()) {
+    if (model->sharedPhase < 0 || !target.getTpu())
+      return kernel.emitError("npu-verify-tiles: shared_tile needs a moe_ffn "
+                              "kernel with a shared expert on a TPU-like "
+                              "target");
+    const KernelDesc &shared = model->phases[model->sharedPhase];
+    for (auto [i, n, t] : llvm::enumerate(shared.loops, sharedTile))
+      if (t > n)
+        return kernel.emitError("npu-verify-tiles: shared_tile #")
+               << i << " is " << t << ", larger than its loop (" << n << ")";
+  }
+  int64_t need = getWorkingSet(*model, tiling.getTile(), tiling.getBuffers(),
+                               target, sharedTile);
   if (need <= 0)
     return kernel.emitError("npu-verify-tiles: tile [")
            << tiling.getTile() << "] is not valid for a "

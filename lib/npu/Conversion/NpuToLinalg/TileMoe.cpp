@@ -1,0 +1,335 @@
+//===- TileMoe.cpp - expert-major tiling of moe_ffn kernels ---------------===//
+//
+// npu.moe_experts (T tokens, each routed to K of E experts) becomes, on
+// tensors, with A = T K assignments a = t K + j:
+//
+//   counts[e]  = #{a : idx[a] == e}                      once, [E]
+//   offsets[e] = sum of counts[e'] for e' < e            once, [E]
+//   order      = the a's sorted by expert, stable        once, [A]
+//                (a counting sort: one pass over the a's)
+//   y = shared expert(x), as a gated MLP over M tiles    [T, D] f32
+//   for each expert e:
+//     for each M tile of its counts[e] rows (run-time trip count):
+//       x tile  = the rows x[order[..] / K], gathered    [tm, D]
+//                 (the last tile padded with its last row)
+//       acc     = gated MLP of the x tile with expert e's weights,
+//                 over F tiles as TileGatedMlp's          [tm, D] f32
+//       y[t]   += w[t, j] acc[row], for each real row
+//   result = y rounded to the result type, by M tiles
+//
+// so an expert's weights are read once per M tile of its rows (the model's
+// static plan reads them once per expected M tile, docs/cost-model-tpu.md)
+// and no [T, K, F] or [T, K, D] intermediate exists. All arithmetic is in
+// f32 as the reference lowering's: the tiled sum over an expert's tokens
+// adds each token's experts in expert order rather than slot order, so the
+// two agree up to f32 rounding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+#include "Tiling.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+using utils::IteratorType;
+constexpr IteratorType kPar = IteratorType::parallel;
+constexpr IteratorType kRed = IteratorType::reduction;
+
+Value cIdx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The size of the tile at `iv`: `tile` when it divides `total`, else
+/// min(tile, total - iv).
+OpFoldResult tileExtent(OpBuilder &b, Location loc, Value iv, int64_t tile,
+                        int64_t total) {
+  if (total % tile == 0)
+    return b.getIndexAttr(tile);
+  return tileSize(b, loc, iv, tile, total);
+}
+
+/// `tensor[i]` (i64) as an index.
+Value extractIndex(OpBuilder &b, Location loc, Value tensor, ValueRange i) {
+  return arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, tensor, i));
+}
+
+/// The F tile [f0, f0 + nf) of an expert's weight `w` ([E, F, D] or [E, D,
+/// F], `fDim` the F dim) at expert `e`, without the expert dim.
+Value expertSlice(OpBuilder &b, Location loc, Value w, Value e, unsigned fDim,
+                  Value f0, OpFoldResult nf) {
+  auto type = cast<RankedTensorType>(w.getType());
+  SmallVector<OpFoldResult> offsets = {e, b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                     b.getIndexAttr(type.getDimSize(1)),
+                                     b.getIndexAttr(type.getDimSize(2))};
+  offsets[fDim] = f0;
+  sizes[fDim] = nf;
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  auto resType = tensor::ExtractSliceOp::inferCanonicalRankReducedResultType(
+      2, type, sizes);
+  return tensor::ExtractSliceOp::create(b, loc, resType, w, offsets, sizes,
+                                        strides);
+}
+
+/// The SwiGLU MLP of the tile `xt` ([nm, D]) over F tiles of `tileF`:
+/// `weights(f0, nf)` gives the gate and up tiles ([nf, D]) and the down
+/// tile ([D, nf]). The [nm, D] f32 result.
+Value gatedTile(OpBuilder &b, Location loc, Value xt, OpFoldResult nm,
+                int64_t d, int64_t f, int64_t tileF,
+                function_ref<std::array<Value, 3>(OpBuilder &, Location, Value,
+                                                  OpFoldResult)>
+                    weights) {
+  Type f32 = b.getF32Type();
+  Value acc0 = filledTile(b, loc, {nm, b.getIndexAttr(d)}, f32, 0.0);
+  auto loop = scf::ForOp::create(
+      b, loc, cIdx(b, loc, 0), cIdx(b, loc, f), cIdx(b, loc, tileF),
+      ValueRange{acc0},
+      [&](OpBuilder &fb, Location fl, Value f0, ValueRange iter) {
+        OpFoldResult nf = tileExtent(fb, fl, f0, tileF, f);
+        auto [wg, wu, wd] = weights(fb, fl, f0, nf);
+        Value g = buildProjectionTile(fb, fl, xt, wg, true, nm, nf, f32);
+        Value u = buildProjectionTile(fb, fl, xt, wu, true, nm, nf, f32);
+        AffineMap id2 = fb.getMultiDimIdentityMap(2);
+        // h = silu(g) * u, in g's buffer.
+        Value h = buildGeneric(
+            fb, fl, ValueRange{u}, ValueRange{g}, {id2, id2}, {kPar, kPar},
+            [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+              return {siluGate(nb, l, a[1], a[0])};
+            })[0];
+        scf::YieldOp::create(fb, fl,
+                             buildMatmulTile(fb, fl, h, wd, true, iter[0]));
+      });
+  return loop.getResult(0);
+}
+
+/// Per expert: the number of assignments routed to it, the first position
+/// of its assignments in `order`, and `order` (the assignments sorted by
+/// expert, in assignment order within an expert). i64 tensors.
+struct Dispatch {
+  Value counts, offsets, order;
+};
+
+Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
+                       int64_t numExperts) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  int64_t a = cast<RankedTensorType>(flatIdx.getType()).getDimSize(0);
+  // counts[e] += (idx[a] == e). Loops (e, a).
+  Value counts = buildGeneric(
+      b, loc, ValueRange{flatIdx},
+      ValueRange{createFilled(b, loc, {numExperts}, i64, 0)},
+      {loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {0})}, {kPar, kRed},
+      [&](OpBuilder &nb, Location l, ValueRange v) -> SmallVector<Value> {
+        Value hit =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                  clampedExpert(nb, l, v[0], numExperts),
+                                  linalg::IndexOp::create(nb, l, 0));
+        return {arith::AddIOp::create(nb, l, v[1],
+                                      arith::ExtUIOp::create(nb, l, i64, hit))};
+      })[0];
+  // offsets[e] = sum of counts[e'], e' < e. Loops (e, e').
+  Value offsets = buildGeneric(
+      b, loc, ValueRange{counts},
+      ValueRange{createFilled(b, loc, {numExperts}, i64, 0)},
+      {loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {0})}, {kPar, kRed},
+      [&](OpBuilder &nb, Location l, ValueRange v) -> SmallVector<Value> {
+        Value before = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                             linalg::IndexOp::create(nb, l, 1),
+                                             linalg::IndexOp::create(nb, l, 0));
+        Value zero = arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(0));
+        return {arith::AddIOp::create(
+            nb, l, v[1], arith::SelectOp::create(nb, l, before, v[0], zero))};
+      })[0];
+  // order[cursor[e]++] = a, in assignment order (the scalar unit's pass).
+  Value order0 = createFilled(b, loc, {a}, i64, 0);
+  auto sort = scf::ForOp::create(
+      b, loc, cIdx(b, loc, 0), cIdx(b, loc, a), cIdx(b, loc, 1),
+      ValueRange{order0, offsets},
+      [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
+        Value e = clampedExpert(
+            lb, l, tensor::ExtractOp::create(lb, l, flatIdx, i), numExperts);
+        Value pos = tensor::ExtractOp::create(lb, l, iter[1], e);
+        Value at = arith::IndexCastOp::create(lb, l, lb.getIndexType(), pos);
+        Value order = tensor::InsertOp::create(
+            lb, l, arith::IndexCastOp::create(lb, l, i64, i), iter[0],
+            ValueRange{at});
+        Value next = arith::AddIOp::create(
+            lb, l, pos,
+            arith::ConstantOp::create(lb, l, lb.getI64IntegerAttr(1)));
+        Value cursor =
+            tensor::InsertOp::create(lb, l, next, iter[1], ValueRange{e});
+        scf::YieldOp::create(lb, l, ValueRange{order, cursor});
+      });
+  return {counts, offsets, sort.getResult(0)};
+}
+} // namespace
+
+LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
+                                       TilingAttr tiling) {
+  ArrayRef<int64_t> tile = tiling.getTile();
+  SmallVector<MoEExpertsOp> moes(kernel.getBodyBlock().getOps<MoEExpertsOp>());
+  if (tile.size() != 3 || moes.size() != 1)
+    return failure();
+  MoEExpertsOp op = moes.front();
+  Value x = op.getX();
+  if (cast<RankedTensorType>(x.getType()).getRank() != 2)
+    return failure();
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  rewriter.setInsertionPoint(op);
+  Type f32 = b.getF32Type();
+  int64_t t = op.getNumTokens(), d = op.getModelDim(), k = op.getTopK();
+  int64_t e = op.getNumExperts(), f = op.getFfnDim();
+  int64_t tileM = std::min(tile[0], t), tileF = std::min(tile[1], f);
+  OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
+
+  // The assignments sorted by expert.
+  Value flatIdx = tensor::CollapseShapeOp::create(
+      b, loc, op.getIndices(), SmallVector<ReassociationIndices>{{0, 1}});
+  Dispatch dispatch = buildDispatch(b, loc, flatIdx, e);
+
+  // y starts as the shared expert's output (or 0), by M tiles of x.
+  Value y;
+  if (op.hasShared()) {
+    // The shared expert's own tile if the tiling gives one.
+    ArrayRef<int64_t> shared = tiling.getSharedTile();
+    int64_t fs = op.getSharedGate().getType().getDimSize(0);
+    int64_t tileSM = std::min(shared.empty() ? tileM : shared[0], t);
+    int64_t tileS = std::min(shared.empty() ? tileF : shared[1], fs);
+    y = buildTileGrid(
+        b, loc, {t}, {tileSM}, emptyTile(b, loc, {b.getIndexAttr(t), dd}, f32),
+        /*gpuBlocks=*/false,
+        [&](OpBuilder &tb, Location l, ValueRange ivs) -> OutputTile {
+          OpFoldResult nm = tileExtent(tb, l, ivs[0], tileSM, t);
+          Value xt = sliceOf(tb, l, x, {ivs[0], zero}, {nm, dd});
+          Value acc = gatedTile(
+              tb, l, xt, nm, d, fs, tileS,
+              [&](OpBuilder &fb, Location fl, Value f0,
+                  OpFoldResult nf) -> std::array<Value, 3> {
+                return {
+                    sliceOf(fb, fl, op.getSharedGate(), {f0, zero}, {nf, dd}),
+                    sliceOf(fb, fl, op.getSharedUp(), {f0, zero}, {nf, dd}),
+                    sliceOf(fb, fl, op.getSharedDown(), {zero, f0}, {dd, nf})};
+              });
+          return {acc, {ivs[0], zero}, {nm, dd}};
+        });
+  } else {
+    y = filledTile(b, loc, {b.getIndexAttr(t), dd}, f32, 0.0);
+  }
+
+  // The routed experts, each over M tiles of its rows.
+  Value kC = cIdx(b, loc, k), tileMC = cIdx(b, loc, tileM);
+  Type xElem = cast<RankedTensorType>(x.getType()).getElementType();
+  auto experts = scf::ForOp::create(
+      b, loc, cIdx(b, loc, 0), cIdx(b, loc, e), cIdx(b, loc, 1), ValueRange{y},
+      [&](OpBuilder &eb, Location el, Value ex, ValueRange iterE) {
+        Value count = extractIndex(eb, el, dispatch.counts, ex);
+        Value offset = extractIndex(eb, el, dispatch.offsets, ex);
+        auto tiles = scf::ForOp::create(
+            eb, el, cIdx(eb, el, 0), count, tileMC, ValueRange{iterE[0]},
+            [&](OpBuilder &mb, Location ml, Value m0, ValueRange iterM) {
+              Value first = arith::AddIOp::create(mb, ml, offset, m0);
+              Value rows = arith::MinSIOp::create(
+                  mb, ml, tileMC, arith::SubIOp::create(mb, ml, count, m0));
+              // The tile's rows of x, one row per assignment; rows past the
+              // expert's last repeat it (computed, never added).
+              Value one = cIdx(mb, ml, 1);
+              Value lastRow = arith::SubIOp::create(mb, ml, rows, one);
+              auto gather = scf::ForOp::create(
+                  mb, ml, cIdx(mb, ml, 0), tileMC, one,
+                  ValueRange{
+                      emptyTile(mb, ml, {mb.getIndexAttr(tileM), dd}, xElem)},
+                  [&](OpBuilder &gb, Location gl, Value i, ValueRange iterG) {
+                    Value r = arith::MinSIOp::create(gb, gl, i, lastRow);
+                    Value a = extractIndex(
+                        gb, gl, dispatch.order,
+                        arith::AddIOp::create(gb, gl, first, r).getResult());
+                    Value tok = arith::DivUIOp::create(gb, gl, a, kC);
+                    OpFoldResult unit = gb.getIndexAttr(1);
+                    Value row = sliceOf(gb, gl, x, {tok, zero}, {unit, dd});
+                    scf::YieldOp::create(gb, gl,
+                                         tensor::InsertSliceOp::create(
+                                             gb, gl, row, iterG[0], {i, zero},
+                                             {unit, dd}, {unit, unit})
+                                             .getResult());
+                  });
+              Value acc = gatedTile(
+                  mb, ml, gather.getResult(0), mb.getIndexAttr(tileM), d, f,
+                  tileF,
+                  [&](OpBuilder &fb, Location fl, Value f0,
+                      OpFoldResult nf) -> std::array<Value, 3> {
+                    return {expertSlice(fb, fl, op.getWGate(), ex, 1, f0, nf),
+                            expertSlice(fb, fl, op.getWUp(), ex, 1, f0, nf),
+                            expertSlice(fb, fl, op.getWDown(), ex, 2, f0, nf)};
+                  });
+              // y[t] += w[t, j] acc[i] for the tile's real rows.
+              auto scatter = scf::ForOp::create(
+                  mb, ml, cIdx(mb, ml, 0), rows, one, ValueRange{iterM[0]},
+                  [&](OpBuilder &sb, Location sl, Value i, ValueRange iterS) {
+                    Value a = extractIndex(
+                        sb, sl, dispatch.order,
+                        arith::AddIOp::create(sb, sl, first, i).getResult());
+                    Value tok = arith::DivUIOp::create(sb, sl, a, kC);
+                    Value slot = arith::RemUIOp::create(sb, sl, a, kC);
+                    Value w = castFloat(
+                        sb, sl,
+                        tensor::ExtractOp::create(sb, sl, op.getWeights(),
+                                                  ValueRange{tok, slot}),
+                        f32);
+                    OpFoldResult unit = sb.getIndexAttr(1);
+                    Value yRow =
+                        sliceOf(sb, sl, iterS[0], {tok, zero}, {unit, dd});
+                    Value accRow = sliceOf(sb, sl, acc, {i, zero}, {unit, dd});
+                    AffineMap id2 = sb.getMultiDimIdentityMap(2);
+                    Value sum = buildGeneric(
+                        sb, sl, ValueRange{accRow}, ValueRange{yRow},
+                        {id2, id2}, {kPar, kPar},
+                        [&](OpBuilder &nb, Location l,
+                            ValueRange v) -> SmallVector<Value> {
+                          return {arith::AddFOp::create(
+                              nb, l, v[1],
+                              arith::MulFOp::create(nb, l, w, v[0]))};
+                        })[0];
+                    scf::YieldOp::create(sb, sl,
+                                         tensor::InsertSliceOp::create(
+                                             sb, sl, sum, iterS[0], {tok, zero},
+                                             {unit, dd}, {unit, unit})
+                                             .getResult());
+                  });
+              scf::YieldOp::create(mb, ml, scatter.getResult(0));
+            });
+        scf::YieldOp::create(eb, el, tiles.getResult(0));
+      });
+  Value result = experts.getResult(0);
+
+  // Rounded to the result type by M tiles.
+  Type resElem = op.getResult().getType().getElementType();
+  if (!resElem.isF32())
+    result = buildTileGrid(
+        b, loc, {t}, {tileM},
+        emptyTile(b, loc, {b.getIndexAttr(t), dd}, resElem),
+        /*gpuBlocks=*/false,
+        [&](OpBuilder &tb, Location l, ValueRange ivs) -> OutputTile {
+          OpFoldResult nm = tileExtent(tb, l, ivs[0], tileM, t);
+          Value yt = sliceOf(tb, l, result, {ivs[0], zero}, {nm, dd});
+          AffineMap id2 = tb.getMultiDimIdentityMap(2);
+          Value out =
+              buildGeneric(tb, l, ValueRange{yt},
+                           ValueRange{emptyTile(tb, l, {nm, dd}, resElem)},
+                           {id2, id2}, {kPar, kPar},
+                           [&](OpBuilder &nb, Location bl,
+                               ValueRange v) -> SmallVector<Value> {
+                             return {castFloat(nb, bl, v[0], resElem)};
+                           })[0];
+          return {out, {ivs[0], zero}, {nm, dd}};
+        });
+  rewriter.replaceOp(op, result);
+  return success();
+}
