@@ -254,21 +254,27 @@ TEST_F(TpuCostModelTest, GemmNormTileIsOnChip) {
             64 * 128 * 2 + 64 * 8 + 2 * 128 * 2);
 }
 
-TEST_F(TpuCostModelTest, MoeRoutedRowsAreGatheredAndAdded) {
+TEST_F(TpuCostModelTest, MoeRoutedRowsAreGathered) {
   // A routed expert of 40 rows in M tiles of 32 (2 tiles, the last padded),
   // F = 64 in tiles of 32, D = 128, as TileMoe.cpp lowers it: 64 gathered
-  // rows of x (one DMA each), the weights once per M tile, and each of the
-  // 40 rows' f32 output read and written back (one DMA each way).
+  // rows of x (one DMA each), the weights once per M tile, and the 40 real
+  // rows' f32 outputs stored as blocks.
   TpuParams p = params("mock-tpu");
   KernelDesc d = gatedMlp(40, 64, 128);
   d.kind = KernelKind::MoeFfn;
   d.accBytes = 4;
-  d.scatteredRows = true;
+  d.gatheredRows = true;
   std::optional<TpuCost> c = getTpuPhaseCost(d, {32, 32, 128}, 2, p);
   ASSERT_TRUE(c);
-  EXPECT_EQ(c->hbmReadBytes.value(),
-            64ull * 128 * 2 + 2ull * 3 * 64 * 128 * 2 + 40ull * 128 * 4);
+  EXPECT_EQ(c->hbmReadBytes.value(), 64ull * 128 * 2 + 2ull * 3 * 64 * 128 * 2);
   EXPECT_EQ(c->hbmWriteBytes.value(), 40ull * 128 * 4);
+  // One DMA per row costs its setup: 64 gathered rows take longer than two
+  // tiles of 32 rows would.
+  d.gatheredRows = false;
+  d.loops[0] = 64;
+  std::optional<TpuCost> tiles = getTpuPhaseCost(d, {32, 32, 128}, 2, p);
+  ASSERT_TRUE(tiles);
+  EXPECT_GT(c->timeNs, tiles->timeNs);
 }
 
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {

@@ -6,19 +6,19 @@
 // 256]); the shared expert runs over all 64 tokens and gets its own tile,
 // recorded as shared_tile; sram_bytes is the larger working set of the two.
 //
-// HBM traffic as npu-tile-kernels lowers it (TileMoe.cpp), with the f32
-// accumulator y [64, 256] in HBM:
+// HBM traffic as npu-tile-kernels lowers it (TileMoe.cpp):
 //   routed, per expert (x 8): 16 gathered rows of x (16 x 256 x 2 = 8192),
-//     its 16 rows of y read (16 x 256 x 4 = 16384) and written (16384),
-//     its three weights once (3 x 128 x 256 x 2 = 196608)
-//   shared: x (64 x 256 x 2 = 32768), its weights (3 x 256 x 256 x 2 =
-//     393216), y written (64 x 256 x 4 = 65536)
-//   y rounded to bf16: read 65536, write 64 x 256 x 2 = 32768
-// read  = 8 x (8192 + 16384 + 196608) + 32768 + 393216 + 65536 = 2260992
-// write = 8 x 16384 + 65536 + 32768 = 229376
+//     its three weights once (3 x 128 x 256 x 2 = 196608), its 16 f32
+//     output rows stored as one block (16 x 256 x 4 = 16384)
+//   per tile of tokens: the shared expert on x (64 x 256 x 2 = 32768 in
+//     all, its weights 3 x 256 x 256 x 2 = 393216 once per tile: one tile),
+//     the 64 x 2 routed rows of each token read back (128 x 256 x 4 =
+//     131072), the result tile written in bf16 (64 x 256 x 2 = 32768)
+// read  = 8 x (8192 + 196608) + 32768 + 393216 + 131072 = 2195456
+// write = 8 x 16384 + 32768 = 163840
 // CHECK-LABEL: func.func @moe_shared
 // CHECK: npu.kernel moe_ffn
-// CHECK-SAME: hbm_read_bytes = 2260992, hbm_write_bytes = 229376
+// CHECK-SAME: hbm_read_bytes = 2195456, hbm_write_bytes = 163840
 // CHECK-SAME: npu.tiling = #npu.tiling<loops = [16, 128, 256], tile = [16, {{[0-9]+}}, 256], buffers = 2, sram_bytes = {{[0-9]+}}, shared_tile = [{{[0-9]+}}, {{[0-9]+}}, 256]>
 func.func @moe_shared(%x: tensor<64x256xbf16>, %idx: tensor<64x2xi64>, %w: tensor<64x2xbf16>, %wg: tensor<8x128x256xbf16>, %wu: tensor<8x128x256xbf16>, %wd: tensor<8x256x128xbf16>, %sg: tensor<256x256xbf16>, %su: tensor<256x256xbf16>, %sd: tensor<256x256xbf16>) -> tensor<64x256xbf16> {
   %y = npu.moe_experts %x, %idx, %w, %wg, %wu, %wd shared(%sg, %su, %sd) load(#npu.expert_load<uniform>) : tensor<64x256xbf16>, tensor<64x2xi64>, tensor<64x2xbf16>, tensor<8x128x256xbf16>, tensor<8x128x256xbf16>, tensor<8x256x128xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<64x256xbf16>

@@ -58,14 +58,15 @@ struct KernelDesc {
   /// stream: what the kernel computes once and holds for all its tiles (a
   /// rotary embedding's inverse frequencies and cos/sin table, f32).
   int64_t tableBytes = 0;
-  /// moe_ffn (TPU-like): the output goes to the kernel's f32 accumulator of
-  /// [tokens, D] in HBM, `accBytes` (4) per element, not to the result;
-  /// with `scatteredRows` (the routed experts) each tile's rows of x are
-  /// gathered one DMA per row and each output row is added into its
-  /// token's row (read and written, one DMA each). The GPU-like model,
-  /// which runs an expert as two GEMMs, does not read these.
+  /// moe_ffn's routed experts (TPU-like): each tile's rows of x are gathered
+  /// one DMA per row, and its output rows leave as one block in f32
+  /// (`accBytes` = 4 per element) to the buffer the combine reads. The
+  /// GPU-like model, which runs an expert as two GEMMs, does not read these.
   int64_t accBytes = 0;
-  bool scatteredRows = false;
+  bool gatheredRows = false;
+  /// Of `extraReadBytes` (gated_mlp) or `work.bytesRead` (stream), the rows
+  /// read one DMA each (the MoE combine's expert outputs): DMA count.
+  int64_t rowReads = 0;
   /// The main input or the output lives on chip already (an earlier or
   /// later phase of the same kernel produces or consumes it): no HBM
   /// traffic, no DMA.

@@ -81,18 +81,22 @@ int64_t getTpuWorkingSet(const KernelDesc &desc, llvm::ArrayRef<int64_t> tile,
 /// then the fewest load chunks.
 /// Candidates: powers of two from the hardware granule (sublanes for M,
 /// the matrix unit for K and N) up to the loop size, plus the loop size.
-/// nullopt if no tile fits.
+/// nullopt if no tile fits. With `buffers`, only tiles with that many
+/// buffers (a MoE kernel's shared expert, whose tile shares the kernel's
+/// buffers).
 struct TpuTileChoice {
   llvm::SmallVector<int64_t, 4> tile;
   int64_t buffers = 2;
   int64_t chunks = 1;
   TpuCost cost;
 };
-std::optional<TpuTileChoice> chooseTpuTile(const KernelDesc &desc,
-                                           const TpuParams &p);
+std::optional<TpuTileChoice>
+chooseTpuTile(const KernelDesc &desc, const TpuParams &p,
+              std::optional<int64_t> buffers = std::nullopt);
 
 /// Cost of a whole kernel: the main phase with `mainTile` (from its
-/// #npu.tiling), a MoE kernel's shared expert with `sharedTile` if given,
+/// #npu.tiling), a MoE kernel's shared expert with `sharedTile` (if empty,
+/// the main tile, as the lowering does),
 /// every other phase with its chosen tile, each phase times its
 /// repetitions. nullopt if a tile does not fit.
 std::optional<TpuCost>

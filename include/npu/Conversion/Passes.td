@@ -85,13 +85,13 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
       `block-mapping=none` only).
     * `moe_ffn` (loops M, F, D; with `block-mapping=none` only): expert-
       major. The assignments are counted, prefix-summed and sorted by
-      expert once; the shared expert runs as a gated MLP over M tiles of x
-      with `shared_tile` (the main tile if absent) into an f32 accumulator
-      y; then for each expert, an `scf.for` over M tiles of its rows (its
-      count: a run-time trip count) gathers the tile's rows of x, runs the
-      F loop with the expert's weight tiles and adds each real row's
-      weighted output into its token's row of y; y is rounded to the
-      result type by M tiles (docs/tiling.md).
+      expert once; for each expert, an `scf.for` over M tiles of its rows
+      (its count: a run-time trip count) gathers the tile's rows of x, runs
+      the F loop with the expert's weight tiles and stores the real rows'
+      f32 outputs as one block; then per M tile of tokens (`shared_tile`,
+      the main tile if absent) the shared expert's output plus each
+      token's routed outputs in slot order, rounded to the result type
+      (docs/tiling.md).
     * Kernels whose body does not have the expected shape, and kernels
       without `npu.tiling` are lowered untiled with the reference patterns.
 

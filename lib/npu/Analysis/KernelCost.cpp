@@ -62,15 +62,11 @@ std::optional<TileDecision> mlir::npu::chooseTile(const KernelModel &model,
   // The shared expert's own tile, with the main phase's buffers.
   if (model.sharedPhase >= 0) {
     const KernelDesc &shared = model.phases[model.sharedPhase];
-    std::optional<TpuTileChoice> s = chooseTpuTile(shared, *p);
+    std::optional<TpuTileChoice> s = chooseTpuTile(shared, *p, d.buffers);
     if (!s)
       return std::nullopt;
-    std::optional<TpuCost> withBuffers =
-        getTpuPhaseCost(shared, s->tile, d.buffers, *p);
-    if (!withBuffers)
-      return std::nullopt;
     d.sharedTile = s->tile;
-    d.sramBytes = std::max(d.sramBytes, withBuffers->sramBytes);
+    d.sramBytes = std::max(d.sramBytes, s->cost.sramBytes);
   }
   return d;
 }
@@ -205,12 +201,12 @@ std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,
   FailureOr<TpuParams> p = TpuParams::get(target);
   if (failed(p))
     return std::nullopt;
-  std::optional<TpuTileChoice> choice =
-      chooseTpuTile(model.phases[model.mainPhase], *p);
+  std::optional<TileDecision> choice = chooseTile(model, target);
   if (!choice)
     return std::nullopt;
-  std::optional<TpuCost> cost = getTpuKernelCost(
-      model, choice->tile, choice->buffers, *p, choice->chunks);
+  std::optional<TpuCost> cost =
+      getTpuKernelCost(model, choice->tile, choice->buffers, *p, choice->chunks,
+                       choice->sharedTile);
   if (!cost)
     return std::nullopt;
   return cost->timeNs;

@@ -365,31 +365,38 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   KernelModel model;
   model.kind = KernelKind::MoeFfn;
   model.work = sumFlops(ops);
-  // As npu-tile-kernels lowers it (TileMoe.cpp): the shared expert writes
-  // the f32 accumulator y, each routed expert adds its rows into y, and y
-  // is rounded to the result type last (a stream over y, if not f32).
+  // As npu-tile-kernels lowers it (TileMoe.cpp): each routed expert gathers
+  // its rows of x and stores its f32 outputs as blocks; per tile of tokens,
+  // the shared expert's output plus each token's K rows of those outputs
+  // (one DMA each) is the result tile.
   KernelDesc routed = gatedMlp(perExpert, f, d, mt, xb, wb, yb);
   routed.repeat = active;
   routed.accBytes = 4;
-  routed.scatteredRows = true;
+  routed.gatheredRows = true;
   model.phases.push_back(routed);
+  int64_t assignments = t * moe.getTopK();
+  std::optional<int64_t> combineBytes =
+      (Count(4) * Count::fromSigned(assignments) * Count::fromSigned(d))
+          .toInt64();
+  if (!combineBytes)
+    return failure();
   if (moe.hasShared()) {
     int64_t fs = moe.getSharedGate().getType().getNumElements() / d;
     model.sharedPhase = model.phases.size();
     KernelDesc shared = gatedMlp(t, fs, d, mt, xb, wb, yb);
-    shared.accBytes = 4;
+    shared.extraReadBytes = *combineBytes;
+    shared.rowReads = assignments;
     model.phases.push_back(shared);
-  }
-  if (yb != 4) {
-    KernelDesc round;
-    round.kind = KernelKind::Stream;
-    round.loops = {t, d};
-    round.lhsBytes = 4 + yb;
-    round.work.bytesRead =
-        Count(4) * Count::fromSigned(t) * Count::fromSigned(d);
-    round.work.bytesWritten =
+  } else {
+    KernelDesc combine;
+    combine.kind = KernelKind::Stream;
+    combine.loops = {t, d};
+    combine.lhsBytes = 4 * moe.getTopK() + yb;
+    combine.work.bytesRead = Count::fromSigned(*combineBytes);
+    combine.work.bytesWritten =
         Count::fromSigned(yb) * Count::fromSigned(t) * Count::fromSigned(d);
-    model.phases.push_back(round);
+    combine.rowReads = assignments;
+    model.phases.push_back(combine);
   }
   return model;
 }

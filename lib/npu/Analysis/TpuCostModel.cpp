@@ -221,15 +221,13 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   l.parallelTiles = nm * nf;
   l.steps = nm * nf;
   // x rows stay on chip across the F loop; the three weight tiles stream
-  // once per M tile; y accumulates on chip and is written once (MoE: into
-  // the f32 accumulator; routed experts: gathered x rows, padded to whole
-  // tiles, and each output row added into its token's row).
+  // once per M tile; y accumulates on chip and is written once (MoE routed
+  // experts: x rows gathered one DMA each, padded to whole tiles; y in
+  // f32).
   int64_t outBytes = k.accBytes > 0 ? k.accBytes : k.outBytes;
-  if (k.scatteredRows) {
+  if (k.gatheredRows) {
     l.readBytes += c(nm) * c(t[0]) * c(dm) * c(k.lhsBytes);
     l.readTransfers += c(nm) * c(t[0]);
-    l.readBytes += c(m) * c(dm) * c(outBytes);
-    l.readTransfers += c(m);
   } else if (!k.inputOnChip) {
     l.readBytes += c(m) * c(dm) * c(k.lhsBytes);
     l.readTransfers += c(nm);
@@ -238,10 +236,10 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   l.readTransfers += c(3) * c(l.steps);
   l.readBytes += c(k.extraReadBytes);
   if (k.extraReadBytes > 0)
-    l.readTransfers += c(nm);
+    l.readTransfers += k.rowReads > 0 ? c(k.rowReads) : c(nm);
   if (!k.outputOnChip) {
     l.writeBytes = c(m) * c(dm) * c(outBytes);
-    l.writeTransfers = k.scatteredRows ? c(m) : c(nm);
+    l.writeTransfers = c(nm);
   }
   l.reductionCores = nf;
   l.reductionBytes = c(m) * c(dm) * c(4);
@@ -257,9 +255,7 @@ std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   // last y tile.
   l.firstReadBytes = (k.inputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.lhsBytes)) +
                      firstWeights + c(k.extraReadBytes) / c(nm);
-  l.lastWriteBytes = k.outputOnChip    ? c(0)
-                     : k.scatteredRows ? c(dm) * c(outBytes)
-                                       : c(t[0]) * c(dm) * c(outBytes);
+  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[0]) * c(dm) * c(outBytes);
   // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
   l.paddedMatrixFlops =
       c(2) * matrixPassFlops({m, t[0]}, {dm, dm}, {f, t[1]}, sub, mxu) +
@@ -390,7 +386,7 @@ std::optional<LoopTotals> streamTotals(const KernelDesc &k,
   l.parallelTiles = l.steps = llvm::divideCeil(rows, t[0]);
   l.readBytes = k.work.bytesRead;
   l.writeBytes = k.work.bytesWritten;
-  l.readTransfers = c(l.steps);
+  l.readTransfers = c(l.steps) + c(k.rowReads);
   l.writeTransfers = c(l.steps);
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
@@ -645,8 +641,9 @@ SmallVector<int64_t, 3> heldKvChoices(const KernelDesc &k, ArrayRef<int64_t> t,
 }
 } // namespace
 
-std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
-                                                      const TpuParams &p) {
+std::optional<TpuTileChoice>
+mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
+                         std::optional<int64_t> onlyBuffers) {
   // One candidate list per loop; a loop whose tile the kind fixes gets a
   // single candidate.
   SmallVector<SmallVector<int64_t>> lists;
@@ -712,6 +709,8 @@ std::optional<TpuTileChoice> mlir::npu::chooseTpuTile(const KernelDesc &k,
   std::function<void(unsigned)> visit = [&](unsigned i) {
     if (i == lists.size()) {
       for (int64_t buffers : bufferChoices) {
+        if (onlyBuffers && buffers != *onlyBuffers)
+          continue;
         SmallVector<int64_t, 3> heldChoices = {tile.back()};
         if (attention)
           heldChoices = heldKvChoices(k, tile, buffers, p.sramBytes);
@@ -745,9 +744,13 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     std::optional<TpuCost> cost;
     if (i == model.mainPhase) {
       cost = getTpuPhaseCost(phase, mainTile, buffers, p, chunks);
-    } else if (static_cast<int>(i) == model.sharedPhase &&
-               !sharedTile.empty()) {
-      cost = getTpuPhaseCost(phase, sharedTile, buffers, p);
+    } else if (static_cast<int>(i) == model.sharedPhase) {
+      // Its own tile, or the main one (what the lowering then uses).
+      SmallVector<int64_t, 4> tile(sharedTile);
+      if (tile.empty())
+        for (auto [n, ti] : llvm::zip(phase.loops, mainTile))
+          tile.push_back(std::min(n, ti));
+      cost = getTpuPhaseCost(phase, tile, buffers, p);
     } else if (std::optional<TpuTileChoice> choice = chooseTpuTile(phase, p)) {
       cost = choice->cost;
     }

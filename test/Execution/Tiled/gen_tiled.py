@@ -416,7 +416,7 @@ CASES = [
           "CHECK: scf.yield",
           "CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x3x8xf32>"], seed=53),
     Case("moe-ffn",
-         "moe_ffn kernel, tiled expert-major: 7 tokens x 2 slots over 4 experts, routed skewed (expert 1: 5 rows, 2 M tiles of 3; expert 0: 4 rows; expert 2: none) with indices out of range (7, -1: clamped as the op reads them); F = 5 in tiles of 2; a shared expert (F = 3) with its own tile (shared_tile): M tiles of 4, the last of 3 rows, F tiles of 2.",
+         "moe_ffn kernel, tiled expert-major: 7 tokens x 2 slots over 4 experts, routed skewed (expert 1: 5 rows, 2 M tiles of 3; expert 0: 4 rows; expert 2: none) with indices out of range (7, -1: clamped as the op reads them); F = 5 in tiles of 2; the outputs combined per M tile of tokens with a shared expert (F = 3) of its own tile (shared_tile): M tiles of 4, the last of 3 rows, F tiles of 2.",
          [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5]),
           ("sg", [3, 4]), ("su", [3, 4]), ("sd", [4, 3])], "moe_ffn", ([4, 5, 4], [3, 2, 4], [4, 2, 4]),
          """
@@ -426,18 +426,22 @@ CASES = [
           # the counting sort: one pass over the 14 assignments
           "CHECK: scf.for {{.*}} = %c0 to %c14 step %c1",
           "CHECK: tensor.insert",
-          # the shared expert: M tiles of 4, F tiles of 2
-          "CHECK: scf.for {{.*}} = %c0 to %c7 step %c4",
-          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c2",
-          # per expert, its rows' M tiles (a run-time bound): gather, F loop, scatter-add
+          # per expert, its rows' M tiles (a run-time bound): gather, F loop,
+          # the tile's real rows stored as one block of o
           "CHECK: scf.for {{.*}} = %c0 to %c4 step %c1",
           "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c3",
           "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1",
           "CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<3x4xf32>",
           "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2",
           "CHECK: tensor.extract_slice {{.*}} : tensor<4x5x4xf32> to tensor<?x4xf32>",
+          "CHECK: tensor.insert_slice {{.*}} : tensor<?x4xf32> into tensor<14x4xf32>",
+          # per M tile of 4 tokens: the shared expert (F tiles of 2), then
+          # each token's 2 slots, a row of o each, rounded
+          "CHECK: scf.for {{.*}} = %c0 to %c7 step %c4",
+          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c2",
           "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c1",
-          "CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<7x4xf32>"],
+          "CHECK: scf.for {{.*}} = %c0 to %c2 step %c1",
+          "CHECK: tensor.extract_slice {{.*}} : tensor<14x4xf32> to tensor<1x4xf32>"],
          extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=41),
     Case("moe-ffn-routed",
          "moe_ffn kernel without a shared expert: 4 tokens x 3 slots over 3 experts, 4 rows each (M tiles of 4 and of 2), F = 4 in tiles of 4.",
@@ -449,7 +453,13 @@ CASES = [
          ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
           "CHECK: scf.for {{.*}} = %c0 to %c12 step %c1",
           "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1",
-          "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c4"],
+          "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c4",
+          # no shared expert: the one M tile of 4 tokens starts at 0, then
+          # its tokens' 3 slots each
+          "CHECK: tensor.insert_slice {{.*}} into tensor<12x3xf32>",
+          "CHECK: linalg.fill",
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1"],
          extra_inputs=[("idx", [4, 3], "i64", [0, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 2])], seed=42),
 ]
 

@@ -10,6 +10,10 @@
 // CHECK: scf.for {{.*}} = %c0 to %c12 step %c1
 // CHECK: scf.for {{.*}} = %c0 to %c3 step %c1
 // CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c4
+// CHECK: tensor.insert_slice {{.*}} into tensor<12x3xf32>
+// CHECK: linalg.fill
+// CHECK: scf.for {{.*}} = %c0 to %c4 step %c1
+// CHECK: scf.for {{.*}} = %c0 to %c3 step %c1
 
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {

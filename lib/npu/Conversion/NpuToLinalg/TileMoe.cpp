@@ -5,24 +5,26 @@
 //
 //   counts[e]  = #{a : idx[a] == e}                      once, [E]
 //   offsets[e] = sum of counts[e'] for e' < e            once, [E]
-//   order      = the a's sorted by expert, stable        once, [A]
-//                (a counting sort: one pass over the a's)
-//   y = shared expert(x), as a gated MLP over M tiles    [T, D] f32
+//   order      = the a's sorted by expert, stable;       once, [A]
+//   where[a]   = a's position in order                   (a counting sort:
+//                                                         one pass over a)
 //   for each expert e:
 //     for each M tile of its counts[e] rows (run-time trip count):
-//       x tile  = the rows x[order[..] / K], gathered    [tm, D]
-//                 (the last tile padded with its last row)
-//       acc     = gated MLP of the x tile with expert e's weights,
-//                 over F tiles as TileGatedMlp's          [tm, D] f32
-//       y[t]   += w[t, j] acc[row], for each real row
-//   result = y rounded to the result type, by M tiles
+//       x tile = the rows x[order[..] / K], gathered     [tm, D]
+//                (the last tile padded with its last row)
+//       acc    = gated MLP of the x tile with expert e's weights, over
+//                F tiles as TileGatedMlp's               [tm, D] f32
+//       o[offsets[e] + m0 ...] = acc's real rows         o: [A, D] f32
+//   for each M tile of tokens (the shared expert's tile):
+//     y tile = shared expert(x tile) (or 0)               [tm, D] f32
+//     y[t]  += w[t, j] o[where[t K + j]], j = 0..K-1     (one row of o each)
+//     result tile = y tile rounded to the result type
 //
 // so an expert's weights are read once per M tile of its rows (the model's
-// static plan reads them once per expected M tile, docs/cost-model-tpu.md)
-// and no [T, K, F] or [T, K, D] intermediate exists. All arithmetic is in
-// f32 as the reference lowering's: the tiled sum over an expert's tokens
-// adds each token's experts in expert order rather than slot order, so the
-// two agree up to f32 rounding.
+// static plan reads them once per expected M tile, docs/cost-model-tpu.md),
+// its outputs leave as blocks, and no [T, K, F] intermediate exists. All
+// arithmetic is in f32 and each token's outputs are added in slot order,
+// as the reference lowering's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,7 @@
 #include "Tiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -109,11 +112,12 @@ Value gatedTile(OpBuilder &b, Location loc, Value xt, OpFoldResult nm,
   return loop.getResult(0);
 }
 
-/// Per expert: the number of assignments routed to it, the first position
-/// of its assignments in `order`, and `order` (the assignments sorted by
-/// expert, in assignment order within an expert). i64 tensors.
+/// Per expert: the number of assignments routed to it and the first
+/// position of its assignments in `order`; `order`: the assignments sorted
+/// by expert, in assignment order within an expert; `where`: the position
+/// of each assignment in `order`. i64 tensors.
 struct Dispatch {
-  Value counts, offsets, order;
+  Value counts, offsets, order, where;
 };
 
 Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
@@ -147,11 +151,12 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
         return {arith::AddIOp::create(
             nb, l, v[1], arith::SelectOp::create(nb, l, before, v[0], zero))};
       })[0];
-  // order[cursor[e]++] = a, in assignment order (the scalar unit's pass).
+  // where[a] = cursor[e], order[cursor[e]++] = a, in assignment order (the
+  // scalar unit's pass).
   Value order0 = createFilled(b, loc, {a}, i64, 0);
   auto sort = scf::ForOp::create(
       b, loc, cIdx(b, loc, 0), cIdx(b, loc, a), cIdx(b, loc, 1),
-      ValueRange{order0, offsets},
+      ValueRange{order0, offsets, order0},
       [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
         Value e = clampedExpert(
             lb, l, tensor::ExtractOp::create(lb, l, flatIdx, i), numExperts);
@@ -165,9 +170,11 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
             arith::ConstantOp::create(lb, l, lb.getI64IntegerAttr(1)));
         Value cursor =
             tensor::InsertOp::create(lb, l, next, iter[1], ValueRange{e});
-        scf::YieldOp::create(lb, l, ValueRange{order, cursor});
+        Value where =
+            tensor::InsertOp::create(lb, l, pos, iter[2], ValueRange{i});
+        scf::YieldOp::create(lb, l, ValueRange{order, cursor, where});
       });
-  return {counts, offsets, sort.getResult(0)};
+  return {counts, offsets, sort.getResult(0), sort.getResult(2)};
 }
 } // namespace
 
@@ -195,40 +202,13 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
       b, loc, op.getIndices(), SmallVector<ReassociationIndices>{{0, 1}});
   Dispatch dispatch = buildDispatch(b, loc, flatIdx, e);
 
-  // y starts as the shared expert's output (or 0), by M tiles of x.
-  Value y;
-  if (op.hasShared()) {
-    // The shared expert's own tile if the tiling gives one.
-    ArrayRef<int64_t> shared = tiling.getSharedTile();
-    int64_t fs = op.getSharedGate().getType().getDimSize(0);
-    int64_t tileSM = std::min(shared.empty() ? tileM : shared[0], t);
-    int64_t tileS = std::min(shared.empty() ? tileF : shared[1], fs);
-    y = buildTileGrid(
-        b, loc, {t}, {tileSM}, emptyTile(b, loc, {b.getIndexAttr(t), dd}, f32),
-        /*gpuBlocks=*/false,
-        [&](OpBuilder &tb, Location l, ValueRange ivs) -> OutputTile {
-          OpFoldResult nm = tileExtent(tb, l, ivs[0], tileSM, t);
-          Value xt = sliceOf(tb, l, x, {ivs[0], zero}, {nm, dd});
-          Value acc = gatedTile(
-              tb, l, xt, nm, d, fs, tileS,
-              [&](OpBuilder &fb, Location fl, Value f0,
-                  OpFoldResult nf) -> std::array<Value, 3> {
-                return {
-                    sliceOf(fb, fl, op.getSharedGate(), {f0, zero}, {nf, dd}),
-                    sliceOf(fb, fl, op.getSharedUp(), {f0, zero}, {nf, dd}),
-                    sliceOf(fb, fl, op.getSharedDown(), {zero, f0}, {dd, nf})};
-              });
-          return {acc, {ivs[0], zero}, {nm, dd}};
-        });
-  } else {
-    y = filledTile(b, loc, {b.getIndexAttr(t), dd}, f32, 0.0);
-  }
-
-  // The routed experts, each over M tiles of its rows.
+  // The routed experts, each over M tiles of its rows, write their f32
+  // outputs into o, in expert order (o's rows are `order`'s).
   Value kC = cIdx(b, loc, k), tileMC = cIdx(b, loc, tileM);
   Type xElem = cast<RankedTensorType>(x.getType()).getElementType();
+  Value o0 = emptyTile(b, loc, {b.getIndexAttr(t * k), dd}, f32);
   auto experts = scf::ForOp::create(
-      b, loc, cIdx(b, loc, 0), cIdx(b, loc, e), cIdx(b, loc, 1), ValueRange{y},
+      b, loc, cIdx(b, loc, 0), cIdx(b, loc, e), cIdx(b, loc, 1), ValueRange{o0},
       [&](OpBuilder &eb, Location el, Value ex, ValueRange iterE) {
         Value count = extractIndex(eb, el, dispatch.counts, ex);
         Value offset = extractIndex(eb, el, dispatch.offsets, ex);
@@ -239,7 +219,7 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
               Value rows = arith::MinSIOp::create(
                   mb, ml, tileMC, arith::SubIOp::create(mb, ml, count, m0));
               // The tile's rows of x, one row per assignment; rows past the
-              // expert's last repeat it (computed, never added).
+              // expert's last repeat it (computed, never stored).
               Value one = cIdx(mb, ml, 1);
               Value lastRow = arith::SubIOp::create(mb, ml, rows, one);
               auto gather = scf::ForOp::create(
@@ -269,67 +249,100 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
                             expertSlice(fb, fl, op.getWUp(), ex, 1, f0, nf),
                             expertSlice(fb, fl, op.getWDown(), ex, 2, f0, nf)};
                   });
-              // y[t] += w[t, j] acc[i] for the tile's real rows.
-              auto scatter = scf::ForOp::create(
-                  mb, ml, cIdx(mb, ml, 0), rows, one, ValueRange{iterM[0]},
-                  [&](OpBuilder &sb, Location sl, Value i, ValueRange iterS) {
-                    Value a = extractIndex(
-                        sb, sl, dispatch.order,
-                        arith::AddIOp::create(sb, sl, first, i).getResult());
-                    Value tok = arith::DivUIOp::create(sb, sl, a, kC);
-                    Value slot = arith::RemUIOp::create(sb, sl, a, kC);
-                    Value w = castFloat(
-                        sb, sl,
-                        tensor::ExtractOp::create(sb, sl, op.getWeights(),
-                                                  ValueRange{tok, slot}),
-                        f32);
-                    OpFoldResult unit = sb.getIndexAttr(1);
-                    Value yRow =
-                        sliceOf(sb, sl, iterS[0], {tok, zero}, {unit, dd});
-                    Value accRow = sliceOf(sb, sl, acc, {i, zero}, {unit, dd});
-                    AffineMap id2 = sb.getMultiDimIdentityMap(2);
-                    Value sum = buildGeneric(
-                        sb, sl, ValueRange{accRow}, ValueRange{yRow},
-                        {id2, id2}, {kPar, kPar},
-                        [&](OpBuilder &nb, Location l,
-                            ValueRange v) -> SmallVector<Value> {
-                          return {arith::AddFOp::create(
-                              nb, l, v[1],
-                              arith::MulFOp::create(nb, l, w, v[0]))};
-                        })[0];
-                    scf::YieldOp::create(sb, sl,
-                                         tensor::InsertSliceOp::create(
-                                             sb, sl, sum, iterS[0], {tok, zero},
-                                             {unit, dd}, {unit, unit})
-                                             .getResult());
-                  });
-              scf::YieldOp::create(mb, ml, scatter.getResult(0));
+              // The tile's real rows, stored as one block of o.
+              OpFoldResult unit = mb.getIndexAttr(1);
+              Value real = sliceOf(mb, ml, acc, {zero, zero}, {rows, dd});
+              scf::YieldOp::create(mb, ml,
+                                   tensor::InsertSliceOp::create(
+                                       mb, ml, real, iterM[0], {first, zero},
+                                       {rows, dd}, {unit, unit})
+                                       .getResult());
             });
         scf::YieldOp::create(eb, el, tiles.getResult(0));
       });
-  Value result = experts.getResult(0);
+  Value o = experts.getResult(0);
 
-  // Rounded to the result type by M tiles.
+  // Per M tile of tokens: the shared expert's output (or 0), plus each
+  // token's routed outputs in slot order (the reference's order), each row
+  // of o read at its assignment's position; rounded to the result type.
+  ArrayRef<int64_t> shared = tiling.getSharedTile();
+  int64_t tileC = std::min(shared.empty() ? tileM : shared[0], t);
   Type resElem = op.getResult().getType().getElementType();
-  if (!resElem.isF32())
-    result = buildTileGrid(
-        b, loc, {t}, {tileM},
-        emptyTile(b, loc, {b.getIndexAttr(t), dd}, resElem),
-        /*gpuBlocks=*/false,
-        [&](OpBuilder &tb, Location l, ValueRange ivs) -> OutputTile {
-          OpFoldResult nm = tileExtent(tb, l, ivs[0], tileM, t);
-          Value yt = sliceOf(tb, l, result, {ivs[0], zero}, {nm, dd});
+  Value result = buildTileGrid(
+      b, loc, {t}, {tileC}, emptyTile(b, loc, {b.getIndexAttr(t), dd}, resElem),
+      /*gpuBlocks=*/false,
+      [&](OpBuilder &tb, Location l, ValueRange ivs) -> OutputTile {
+        Value t0 = ivs[0];
+        OpFoldResult nm = tileExtent(tb, l, t0, tileC, t);
+        Value acc;
+        if (op.hasShared()) {
+          int64_t fs = op.getSharedGate().getType().getDimSize(0);
+          int64_t tileS = std::min(shared.empty() ? tileF : shared[1], fs);
+          Value xt = sliceOf(tb, l, x, {t0, zero}, {nm, dd});
+          acc = gatedTile(
+              tb, l, xt, nm, d, fs, tileS,
+              [&](OpBuilder &fb, Location fl, Value f0,
+                  OpFoldResult nf) -> std::array<Value, 3> {
+                return {
+                    sliceOf(fb, fl, op.getSharedGate(), {f0, zero}, {nf, dd}),
+                    sliceOf(fb, fl, op.getSharedUp(), {f0, zero}, {nf, dd}),
+                    sliceOf(fb, fl, op.getSharedDown(), {zero, f0}, {dd, nf})};
+              });
+        } else {
+          acc = filledTile(tb, l, {nm, dd}, f32, 0.0);
+        }
+        Value one = cIdx(tb, l, 1);
+        auto tokens = scf::ForOp::create(
+            tb, l, cIdx(tb, l, 0), getValueOrCreateConstantIndexOp(tb, l, nm),
+            one, ValueRange{acc},
+            [&](OpBuilder &ib, Location il, Value i, ValueRange iterI) {
+              Value tok = arith::AddIOp::create(ib, il, t0, i);
+              auto slots = scf::ForOp::create(
+                  ib, il, cIdx(ib, il, 0), kC, one, ValueRange{iterI[0]},
+                  [&](OpBuilder &sb, Location sl, Value j, ValueRange iterS) {
+                    Value a = arith::AddIOp::create(
+                        sb, sl, arith::MulIOp::create(sb, sl, tok, kC), j);
+                    Value pos = extractIndex(sb, sl, dispatch.where, a);
+                    Value w = castFloat(
+                        sb, sl,
+                        tensor::ExtractOp::create(sb, sl, op.getWeights(),
+                                                  ValueRange{tok, j}),
+                        f32);
+                    OpFoldResult unit = sb.getIndexAttr(1);
+                    Value oRow = sliceOf(sb, sl, o, {pos, zero}, {unit, dd});
+                    Value accRow =
+                        sliceOf(sb, sl, iterS[0], {i, zero}, {unit, dd});
+                    AffineMap id2 = sb.getMultiDimIdentityMap(2);
+                    Value sum = buildGeneric(
+                        sb, sl, ValueRange{oRow}, ValueRange{accRow},
+                        {id2, id2}, {kPar, kPar},
+                        [&](OpBuilder &nb, Location bl,
+                            ValueRange v) -> SmallVector<Value> {
+                          return {arith::AddFOp::create(
+                              nb, bl, v[1],
+                              arith::MulFOp::create(nb, bl, w, v[0]))};
+                        })[0];
+                    scf::YieldOp::create(sb, sl,
+                                         tensor::InsertSliceOp::create(
+                                             sb, sl, sum, iterS[0], {i, zero},
+                                             {unit, dd}, {unit, unit})
+                                             .getResult());
+                  });
+              scf::YieldOp::create(ib, il, slots.getResult(0));
+            });
+        Value out = tokens.getResult(0);
+        if (!resElem.isF32()) {
           AffineMap id2 = tb.getMultiDimIdentityMap(2);
-          Value out =
-              buildGeneric(tb, l, ValueRange{yt},
-                           ValueRange{emptyTile(tb, l, {nm, dd}, resElem)},
-                           {id2, id2}, {kPar, kPar},
-                           [&](OpBuilder &nb, Location bl,
-                               ValueRange v) -> SmallVector<Value> {
-                             return {castFloat(nb, bl, v[0], resElem)};
-                           })[0];
-          return {out, {ivs[0], zero}, {nm, dd}};
-        });
+          out = buildGeneric(tb, l, ValueRange{out},
+                             ValueRange{emptyTile(tb, l, {nm, dd}, resElem)},
+                             {id2, id2}, {kPar, kPar},
+                             [&](OpBuilder &nb, Location bl,
+                                 ValueRange v) -> SmallVector<Value> {
+                               return {castFloat(nb, bl, v[0], resElem)};
+                             })[0];
+        }
+        return {out, {t0, zero}, {nm, dd}};
+      });
   rewriter.replaceOp(op, result);
   return success();
 }
