@@ -194,6 +194,47 @@ def split_kv(splits, dv):
     ]
 
 
+def mla_prefill_case(name, s, note, seed):
+    """DeepSeek's MLA prefill attention body on 2 heads and s positions
+    (nope 3, rope 2, value 3), causal, its output transposed and reshaped;
+    tiles of 2 positions."""
+    def ty(*shape):
+        return "tensor<%sxf32>" % "x".join(map(str, shape))
+    q, kb, o, t, y = ty(1, 2, s, 5), ty(1, 2, s, 2), ty(1, 2, s, 3), ty(1, s, 2, 3), ty(1, s, 6)
+    return Case(
+        name,
+        "attention kernel as DeepSeek's MLA prefill forms it: Q = concat(q_nope, q_rope), K = "
+        "concat(k_nope, broadcast(k_rope) over the heads), causal%s, its output transposed to "
+        "[B, S, H, Dv] and reshaped; the Q and K tiles are taken through the concats and the "
+        "broadcast (never computed whole) and each output tile is stored transposed." % note,
+        [("qn", [1, 2, s, 3]), ("qp", [1, 2, s, 2]), ("kn", [1, 2, s, 3]), ("kp", [1, 1, s, 2]),
+         ("v", [1, 2, s, 3])], "attention", ([2, s, s, 5, s, s], [1, 2, 2, 5, 2, 2]),
+        """
+         %%kb = npu.broadcast %%a_kp : %s -> %s
+         %%q = npu.concat %%a_qn, %%a_qp dim(3) : %s, %s -> %s
+         %%k = npu.concat %%a_kn, %%kb dim(3) : %s, %s -> %s
+         %%o = npu.attention %%q, %%k, %%a_v scale(0.5) causal : %s, %s, %s -> %s
+         %%t = npu.transpose %%o perm [0, 2, 1, 3] : %s -> %s
+         %%y = npu.reshape %%t : %s -> %s
+         """ % (ty(1, 1, s, 2), kb, o, kb, q, o, kb, q, q, q, o, o, o, t, t, y),
+        ("y", [1, s, 6]),
+        ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+         "CHECK-NOT: tensor.concat",
+         "CHECK-NOT: linalg.transpose",
+         "CHECK: scf.for {{.*}} = %c0 to %c2 step %c1",
+         "CHECK: scf.for {{.*}} = %%c0 to %%c%d step %%c2" % s,
+         # the query block: its two parts' tiles, side by side on chip
+         "CHECK: tensor.insert_slice {{.*}} into tensor<1x1x2x5xf32>",
+         "CHECK: tensor.insert_slice {{.*}} into tensor<1x1x2x5xf32>",
+         # a K tile: k_nope's rows and the one k_rope head's rows repeated
+         "CHECK: scf.for",
+         "CHECK: linalg.generic",
+         "CHECK: tensor.insert_slice {{.*}} into tensor<1x2x5xf32>",
+         # the output tile stored transposed
+         "CHECK: tensor.insert_slice {{.*}} into tensor<1x%dx2x1x3xf32>" % s,
+         "CHECK-NOT: linalg.transpose"], seed=seed)
+
+
 CASES = [
     Case("gemm-bias-residual-silu",
          "gemm kernel: matmul (transpose_rhs) + bias + residual + silu; M, N, K tiles 4, 3, 3 do not divide 6, 7, 10.",
@@ -415,6 +456,10 @@ CASES = [
           "CHECK: } -> tensor<1x2x3x4x2xf32>",
           "CHECK: scf.yield",
           "CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x3x8xf32>"], seed=53),
+    mla_prefill_case("attention-mla-prefill", 5, "", seed=61),
+    mla_prefill_case("attention-mla-prefill-even", 4,
+                     " (lengths a multiple of the tiles: the TPU memory pipeline's test,"
+                     " TpuMemory/attention-mla-prefill.test)", seed=62),
     Case("moe-ffn",
          "moe_ffn kernel, tiled expert-major: 7 tokens x 2 slots over 4 experts, routed skewed (expert 1: 5 rows, 2 M tiles of 3; expert 0: 4 rows; expert 2: none) with indices out of range (7, -1: clamped as the op reads them); F = 5 in tiles of 2; the outputs combined per M tile of tokens with a shared expert (F = 3) of its own tile (shared_tile): M tiles of 4, the last of 3 rows, F tiles of 2.",
          [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5]),

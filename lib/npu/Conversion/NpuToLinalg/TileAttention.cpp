@@ -39,6 +39,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <limits>
 
@@ -84,6 +85,21 @@ public:
 
   Value build(OpBuilder &b, Location loc);
 
+  /// The result's one user if it is an npu.transpose to [B, Sq, Hq, Dv]
+  /// (heads and positions swapped, as before an output projection) that
+  /// the output tiles can be written in directly: each tile transposed on
+  /// chip and stored into the transposed layout, so that neither layout is
+  /// transposed whole.
+  TransposeOp transposedUser() const {
+    if (!op->hasOneUse() || splits != 1 ||
+        (dims.batch != 1 && dims.kvHeads % tileHeads != 0))
+      return {};
+    auto t = dyn_cast<TransposeOp>(*op->getUsers().begin());
+    if (!t || t.getPerm() != ArrayRef<int64_t>{0, 2, 1, 3})
+      return {};
+    return t;
+  }
+
 private:
   /// The KV range [begin, end) some query of [q0, q0 + nq) can see.
   std::pair<Value, Value> kvRange(OpBuilder &b, Location loc, Value q0,
@@ -104,6 +120,36 @@ private:
                                     bool onChip);
   Value buildQueryTile(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
                        Value nq);
+  /// The tile of heads [h0, h0 + nh) (of the B*H heads) and rows [s0, s0 +
+  /// ns) of K or V (`v`, [B, H, S, D]), as [nh, ns, D]. Taken through an
+  /// npu.concat along D (a tile per input, concatenated on chip) and an
+  /// npu.broadcast along the heads (one head's rows, repeated) of the body,
+  /// so that these are never computed whole (MLA's K = concat(k_nope,
+  /// broadcast(k_rope))).
+  Value kvTile(OpBuilder &b, Location loc, Value v, Value h0, OpFoldResult nh,
+               OpFoldResult s0, OpFoldResult ns,
+               std::optional<int64_t> width = {});
+  /// The [B*H, S, D] (K, V) or [B*Hkv, G, S, D] (Q) views of the values
+  /// tiles are sliced from, made before the loops (`views`): Q, K and V, or
+  /// the inputs of the concats and broadcasts they are taken through.
+  void makeViews(OpBuilder &b, Location loc, Value x, bool query);
+  /// The query block [nb, G, nq, D] of KV heads [b0, b0 + nb) at rows q0 of
+  /// Q (`v`, [B, Hq, Sq, D]), through an npu.concat along D likewise.
+  Value qTile(OpBuilder &b, Location loc, Value v, Value b0, Value nb, Value q0,
+              Value nq);
+  /// `tiles` (of dynamic sizes, the same but in the last dim) side by side
+  /// along the last dim, in a tile of static size `bound` (the largest
+  /// tile) of which the result is the used part. (tensor.concat of the
+  /// dynamic tiles would bufferize to views of a view, which a folded
+  /// empty prefetch past the last tile makes invalid.)
+  Value concatTiles(OpBuilder &b, Location loc, ArrayRef<Value> tiles,
+                    ArrayRef<int64_t> bound);
+  /// The static bound of a K/V tile's row count.
+  int64_t tileRowsBound(OpFoldResult rows) const {
+    if (std::optional<int64_t> n = getConstantIntValue(rows))
+      return *n;
+    return tileKv;
+  }
   /// K/V held: the head block's first `held` keys of K and V copied on
   /// chip (kHeld, vHeld), for its query blocks to slice K/V tiles from.
   void copyKvOnChip(OpBuilder &b, Location loc, Value b0, Value nb);
@@ -153,28 +199,25 @@ private:
   bool causal;
   std::optional<int64_t> window;
   double scale;
-  Value qc, kc, vc; // [B*Hkv, G, Sq, D] and [B*Hkv, Skv, D]
+  /// Q, K and V as the graph gives them (V null in the latent form: the
+  /// value tile is the key tile's first Dv columns).
+  Value q, k, v;
+  llvm::DenseMap<Value, Value> views;
   /// The on-chip copies of the head block's held keys ([nb, held, D]).
   Value kHeld, vHeld;
 };
 
 Value FlashAttention::build(OpBuilder &b, Location loc) {
-  Type qElem = op.getQuery().getType().getElementType();
   Type resElem = op.getResult().getType().getElementType();
   int64_t B = dims.batch, Hkv = dims.kvHeads, Sq = dims.qLen;
   using RI = ReassociationIndices;
-  // [B, Hq, Sq, D] -> [B, Hkv, G, Sq, D] -> [B*Hkv, G, Sq, D].
-  Value q5 = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({B, Hkv, group, Sq, dims.qkDim}, qElem),
-      op.getQuery(), SmallVector<RI>{{0}, {1, 2}, {3}, {4}});
-  qc = tensor::CollapseShapeOp::create(b, loc, q5,
-                                       SmallVector<RI>{{0, 1}, {2}, {3}, {4}});
-  SmallVector<RI> kvCollapse = {{0, 1}, {2}, {3}};
-  kc = tensor::CollapseShapeOp::create(b, loc, op.getKey(), kvCollapse);
-  vc = op.getValue()
-           ? tensor::CollapseShapeOp::create(b, loc, op.getValue(), kvCollapse)
-                 .getResult()
-           : kc;
+  q = op.getQuery();
+  k = op.getKey();
+  v = op.getValue();
+  makeViews(b, loc, q, /*query=*/true);
+  makeViews(b, loc, k, /*query=*/false);
+  if (v)
+    makeViews(b, loc, v, /*query=*/false);
 
   // One tile per (KV heads, query positions) block; on a GPU-like target
   // the grid of thread blocks. Split KV: `splits` blocks per tile write
@@ -187,6 +230,50 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
     if (d == 0)
       copyKvOnChip(hb, hl, ivs[0], tileSize(hb, hl, ivs[0], tileHeads, heads));
   };
+  if (transposedUser()) {
+    // [B, Sq, Hkv, G, Dv], each [nb, G, nq, Dv] tile stored as [1, nq, nb,
+    // G, Dv] at (batch, q0, head).
+    Value outInit = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{B, Sq, Hkv, group, dims.vDim}, resElem);
+    Value hkv = arith::ConstantIndexOp::create(b, loc, Hkv);
+    out = buildTileGrid(
+        b, loc, {heads, Sq}, {tileHeads, tileQ}, outInit, gpuBlocks,
+        [&](OpBuilder &qb, Location ql, ValueRange ivs) -> OutputTile {
+          Value b0 = ivs[0], q0 = ivs[1];
+          Value nb = tileSize(qb, ql, b0, tileHeads, heads);
+          Value nq = tileSize(qb, ql, q0, tileQ, Sq);
+          Value tile = buildQueryTile(qb, ql, b0, nb, q0, nq);
+          OpFoldResult one = qb.getIndexAttr(1),
+                       dv = qb.getIndexAttr(dims.vDim);
+          SmallVector<OpFoldResult> sizes = {one, nq, nb, all, dv};
+          AffineMap swap = AffineMap::get(
+              5, 0,
+              {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx),
+               getAffineDimExpr(1, ctx), getAffineDimExpr(4, ctx)},
+              ctx);
+          Value moved = buildGeneric(
+              qb, ql, ValueRange{tile},
+              ValueRange{emptyTile(qb, ql, sizes, resElem)},
+              {swap, qb.getMultiDimIdentityMap(5)},
+              SmallVector<utils::IteratorType>(5,
+                                               utils::IteratorType::parallel),
+              [](OpBuilder &, Location, ValueRange a) -> SmallVector<Value> {
+                return {a[0]};
+              })[0];
+          return {moved,
+                  {arith::DivUIOp::create(qb, ql, b0, hkv).getResult(), q0,
+                   arith::RemUIOp::create(qb, ql, b0, hkv).getResult(), zero,
+                   zero},
+                  sizes};
+        },
+        held > 0
+            ? function_ref<void(OpBuilder &, Location, unsigned, ValueRange)>(
+                  copyHeads)
+            : nullptr);
+    // [B, Sq, Hkv, G, Dv] -> [B, Sq, Hq, Dv]: the transpose's result.
+    return tensor::CollapseShapeOp::create(
+        b, loc, out, SmallVector<RI>{{0}, {1}, {2, 3}, {4}});
+  }
   if (splits == 1) {
     Value outInit = tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{heads, group, Sq, dims.vDim}, resElem);
@@ -252,8 +339,7 @@ SmallVector<Value> FlashAttention::buildKvLoop(OpBuilder &b, Location loc,
                                                Value end) {
   Type f32 = b.getF32Type();
   OpFoldResult zero = b.getIndexAttr(0);
-  Value qt = sliceOf(b, loc, qc, {b0, zero, q0, zero},
-                     blockSizes(b, nb, nq, dims.qkDim));
+  Value qt = qTile(b, loc, q, b0, nb, q0, nq);
   // A block computed in sub-tiles is copied on chip once (a buffer of its
   // own: its sub-tiles are views of it, not loads of their own).
   if (tileSub < tileQ)
@@ -305,11 +391,17 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
   // The KV tile, loaded once for all sub-tiles (or a view of the on-chip
   // copy, at head 0). Latent form: vc is kc, and the value tile its first
   // Dv columns.
-  OpFoldResult head = onChip ? zero : OpFoldResult(b0);
-  Value kt = sliceOf(b, loc, onChip ? kHeld : kc, {head, k0, zero},
-                     {nb, nk, b.getIndexAttr(dims.qkDim)});
-  Value vt = sliceOf(b, loc, onChip ? vHeld : vc, {head, k0, zero},
-                     {nb, nk, b.getIndexAttr(dims.vDim)});
+  Value kt, vt;
+  if (onChip) {
+    kt = sliceOf(b, loc, kHeld, {zero, k0, zero},
+                 {nb, nk, b.getIndexAttr(dims.qkDim)});
+    vt = sliceOf(b, loc, vHeld, {zero, k0, zero},
+                 {nb, nk, b.getIndexAttr(dims.vDim)});
+  } else {
+    kt = kvTile(b, loc, k, b0, nb, k0, nk);
+    vt = v ? kvTile(b, loc, v, b0, nb, k0, nk)
+           : kvTile(b, loc, k, b0, nb, k0, nk, dims.vDim);
+  }
   if (tileSub >= tileQ)
     return buildKvStep(b, loc, nb, q0, nq, qt, k0, nk, kt, vt,
                        {carried[0], carried[1], carried[2]});
@@ -371,20 +463,151 @@ Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
                    blockSizes(b, nb, nq, dims.vDim));
 }
 
+/// The [B, 1, S, D] input of `x` if `x` is an npu.broadcast of it along
+/// the heads whose tiles of `tileHeads` heads stay within one batch
+/// element.
+static Value headBroadcastInput(Value x, int64_t tileHeads) {
+  auto bc = x.getDefiningOp<BroadcastOp>();
+  if (!bc)
+    return nullptr;
+  auto type = cast<RankedTensorType>(x.getType());
+  auto in = cast<RankedTensorType>(bc.getInput().getType());
+  int64_t B = type.getDimSize(0), H = type.getDimSize(1);
+  if (in.getShape() !=
+          ArrayRef<int64_t>{B, 1, type.getDimSize(2), type.getDimSize(3)} ||
+      (B != 1 && H % tileHeads != 0))
+    return nullptr;
+  return bc.getInput();
+}
+
+/// `x`'s defining npu.concat if it joins along the last of 4 dims.
+static ConcatOp lastDimConcat(Value x) {
+  auto cat = x.getDefiningOp<ConcatOp>();
+  return cat && cat.getDim() == 3 ? cat : ConcatOp();
+}
+
+void FlashAttention::makeViews(OpBuilder &b, Location loc, Value x,
+                               bool query) {
+  using RI = ReassociationIndices;
+  if (views.count(x))
+    return;
+  if (ConcatOp cat = lastDimConcat(x)) {
+    for (Value in : cat.getInputs())
+      makeViews(b, loc, in, query);
+    return;
+  }
+  auto type = cast<RankedTensorType>(x.getType());
+  if (!query) {
+    Value in = headBroadcastInput(x, tileHeads);
+    // [B, H, S, D] -> [B*H, S, D]; a broadcast's input [B, 1, S, D] ->
+    // [B, S, D].
+    views[x] = tensor::CollapseShapeOp::create(
+        b, loc, in ? in : x, SmallVector<RI>{{0, 1}, {2}, {3}});
+    return;
+  }
+  // [B, Hq, Sq, D] -> [B, Hkv, G, Sq, D] -> [B*Hkv, G, Sq, D].
+  Value q5 = tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get({type.getDimSize(0), dims.kvHeads, group,
+                             type.getDimSize(2), type.getDimSize(3)},
+                            type.getElementType()),
+      x, SmallVector<RI>{{0}, {1, 2}, {3}, {4}});
+  views[x] = tensor::CollapseShapeOp::create(
+      b, loc, q5, SmallVector<RI>{{0, 1}, {2}, {3}, {4}});
+}
+
+Value FlashAttention::kvTile(OpBuilder &b, Location loc, Value x, Value h0,
+                             OpFoldResult nh, OpFoldResult s0, OpFoldResult ns,
+                             std::optional<int64_t> width) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t H = type.getDimSize(1), D = type.getDimSize(3);
+  OpFoldResult zero = b.getIndexAttr(0);
+  OpFoldResult cols = b.getIndexAttr(width.value_or(D));
+  if (ConcatOp cat = lastDimConcat(x)) {
+    SmallVector<Value> tiles;
+    for (Value in : cat.getInputs())
+      tiles.push_back(kvTile(b, loc, in, h0, nh, s0, ns));
+    Value tile = concatTiles(b, loc, tiles, {tileHeads, tileRowsBound(ns), D});
+    return width ? sliceOf(b, loc, tile, {zero, zero, zero}, {nh, ns, cols})
+                 : tile;
+  }
+  if (headBroadcastInput(x, tileHeads)) {
+    // One head's rows (of the tile's batch element), repeated.
+    Value batch = arith::DivUIOp::create(
+        b, loc, h0, arith::ConstantIndexOp::create(b, loc, H));
+    Value rows = sliceOf(b, loc, views.lookup(x), {batch, s0, zero},
+                         {b.getIndexAttr(1), ns, cols});
+    AffineMap first =
+        AffineMap::get(3, 0,
+                       {getAffineConstantExpr(0, ctx), getAffineDimExpr(1, ctx),
+                        getAffineDimExpr(2, ctx)},
+                       ctx);
+    return buildGeneric(
+        b, loc, ValueRange{rows},
+        ValueRange{emptyTile(b, loc, {nh, ns, cols}, type.getElementType())},
+        {first, b.getMultiDimIdentityMap(3)},
+        {utils::IteratorType::parallel, utils::IteratorType::parallel,
+         utils::IteratorType::parallel},
+        [](OpBuilder &, Location, ValueRange a) -> SmallVector<Value> {
+          return {a[0]};
+        })[0];
+  }
+  return sliceOf(b, loc, views.lookup(x), {h0, s0, zero}, {nh, ns, cols});
+}
+
+Value FlashAttention::concatTiles(OpBuilder &b, Location loc,
+                                  ArrayRef<Value> tiles,
+                                  ArrayRef<int64_t> bound) {
+  auto first = cast<RankedTensorType>(tiles.front().getType());
+  unsigned rank = first.getRank();
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(b, loc, tiles.front());
+  Value full = tensor::EmptyOp::create(b, loc, bound, first.getElementType());
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      strides(rank, b.getIndexAttr(1));
+  int64_t column = 0;
+  for (Value t : tiles) {
+    int64_t width = cast<RankedTensorType>(t.getType()).getShape().back();
+    offsets.back() = b.getIndexAttr(column);
+    sizes.back() = b.getIndexAttr(width);
+    full =
+        tensor::InsertSliceOp::create(b, loc, t, full, offsets, sizes, strides);
+    column += width;
+  }
+  offsets.back() = b.getIndexAttr(0);
+  sizes.back() = b.getIndexAttr(column);
+  return sliceOf(b, loc, full, offsets, sizes);
+}
+
+Value FlashAttention::qTile(OpBuilder &b, Location loc, Value x, Value b0,
+                            Value nb, Value q0, Value nq) {
+  if (ConcatOp cat = lastDimConcat(x)) {
+    SmallVector<Value> tiles;
+    for (Value in : cat.getInputs())
+      tiles.push_back(qTile(b, loc, in, b0, nb, q0, nq));
+    return concatTiles(b, loc, tiles,
+                       {tileHeads, group, tileQ,
+                        cast<RankedTensorType>(x.getType()).getDimSize(3)});
+  }
+  OpFoldResult zero = b.getIndexAttr(0);
+  return sliceOf(
+      b, loc, views.lookup(x), {b0, zero, q0, zero},
+      blockSizes(b, nb, nq, cast<RankedTensorType>(x.getType()).getDimSize(3)));
+}
+
 void FlashAttention::copyKvOnChip(OpBuilder &b, Location loc, Value b0,
                                   Value nb) {
   OpFoldResult zero = b.getIndexAttr(0);
   // One copy per tensor (one DMA each on the TPU-like path); the latent
   // form's value tiles are views of the key copy.
-  auto copy = [&](Value src, int64_t width) -> Value {
-    Value heads = sliceOf(b, loc, src, {b0, zero, zero},
-                          {nb, b.getIndexAttr(held), b.getIndexAttr(width)});
+  auto copy = [&](Value src) -> Value {
+    Value heads = kvTile(b, loc, src, b0, nb, zero, b.getIndexAttr(held));
     return bufferization::AllocTensorOp::create(
         b, loc, cast<RankedTensorType>(heads.getType()), ValueRange{},
         /*copy=*/heads);
   };
-  kHeld = copy(kc, dims.qkDim);
-  vHeld = vc == kc ? kHeld : copy(vc, dims.vDim);
+  kHeld = copy(k);
+  vHeld = v ? copy(v) : kHeld;
 }
 
 Value FlashAttention::normalize(OpBuilder &b, Location loc, Value acc, Value l,
@@ -654,8 +877,25 @@ LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
         "a held K/V (tile #5 > K/V tile) is not lowered as a "
         "thread-block grid or with split KV");
   rewriter.setInsertionPoint(op);
-  Value result = FlashAttention(op, tiling, kvSplits, gpuBlocks)
-                     .build(rewriter, op.getLoc());
-  rewriter.replaceOp(op, result);
+  SmallVector<Value> operands(op->getOperands());
+  FlashAttention flash(op, tiling, kvSplits, gpuBlocks);
+  TransposeOp transposed = flash.transposedUser();
+  Value result = flash.build(rewriter, op.getLoc());
+  if (transposed) {
+    rewriter.replaceOp(transposed, result);
+    rewriter.eraseOp(op);
+  } else {
+    rewriter.replaceOp(op, result);
+  }
+  // The concats and broadcasts the tiles were taken through, now unused,
+  // are not computed whole.
+  while (!operands.empty()) {
+    Operation *producer = operands.pop_back_val().getDefiningOp();
+    if (!isa_and_nonnull<ConcatOp, BroadcastOp>(producer) ||
+        !producer->use_empty())
+      continue;
+    operands.append(producer->operand_begin(), producer->operand_end());
+    rewriter.eraseOp(producer);
+  }
   return success();
 }
