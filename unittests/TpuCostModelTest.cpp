@@ -277,6 +277,20 @@ TEST_F(TpuCostModelTest, MoeRoutedRowsAreGathered) {
   EXPECT_GT(c->timeNs, tiles->timeNs);
 }
 
+TEST_F(TpuCostModelTest, PhaseHandOffIsHeldWhole) {
+  // A GEMM whose output the next phase of its kernel reads on chip holds
+  // all of it (2 x 64 x 96 bf16) beside its tiles; one whose input an
+  // earlier phase left there holds its whole A (2 x 64 x 128 bf16).
+  KernelDesc d = gemm(64, 96, 128);
+  d.loops[0] = 2;
+  int64_t plain = getTpuWorkingSet(d, {1, 32, 32, 128}, 2);
+  d.outputOnChip = true;
+  EXPECT_EQ(getTpuWorkingSet(d, {1, 32, 32, 128}, 2) - plain, 2 * 64 * 96 * 2);
+  d.outputOnChip = false;
+  d.inputOnChip = true;
+  EXPECT_EQ(getTpuWorkingSet(d, {1, 32, 32, 128}, 2) - plain, 2 * 64 * 128 * 2);
+}
+
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {
   TpuParams p = params("mock-tpu");
   EXPECT_FALSE(

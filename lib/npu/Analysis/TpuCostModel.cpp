@@ -465,6 +465,36 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     break;
   }
   }
+  // An input that an earlier phase of the kernel left on chip, or an output
+  // a later phase reads there, is held whole while this phase runs (the
+  // MLA absorbed kernel's projected query and latent output).
+  if (k.inputOnChip || k.outputOnChip) {
+    Count in, out;
+    const SmallVector<int64_t, 4> &l = k.loops;
+    switch (k.kind) {
+    case KernelKind::Gemm:
+      in = c(l[0]) * c(l[1]) * c(l[3]) * c(k.lhsBytes);
+      out = c(l[0]) * c(l[1]) * c(l[2]) * c(k.outBytes);
+      break;
+    case KernelKind::Attention:
+    case KernelKind::MlaAbsorbed:
+      in = c(l[0]) * c(k.group) * c(l[1]) * c(l[3]) * c(k.lhsBytes);
+      out = c(l[0]) * c(k.group) * c(l[1]) * c(k.vDim) * c(k.outBytes);
+      break;
+    case KernelKind::GatedMlp:
+    case KernelKind::MoeFfn:
+      in = c(l[0]) * c(l[2]) * c(k.lhsBytes);
+      out = c(l[0]) * c(l[2]) * c(k.outBytes);
+      break;
+    case KernelKind::Stream:
+    case KernelKind::Copy:
+      break;
+    }
+    if (k.inputOnChip)
+      s += in;
+    if (k.outputOnChip)
+      s += out;
+  }
   return s.toInt64().value_or(0);
 }
 
