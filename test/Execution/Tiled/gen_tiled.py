@@ -125,6 +125,10 @@ def mla_decode_case(name, doc, resident, held=None):
     tkv, kept = (1, 4) if held else (4, 6 if resident else 4)
     checks = (flash(None, 1, 5, resident=1, kv_loops=2) if held else
               flash(None, 4, 5, resident=1 if resident else 0))
+    # The projections before and after, one head (of 4) at a time.
+    checks[1] = "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}"
+    checks.insert(2, "CHECK: scf.for {{.*}} = %c0 to %c4 step %c1")
+    checks.append("CHECK: scf.for {{.*}} = %c0 to %c4 step %c1")
     return Case(name, doc,
                 [("qn", [4, 1, 3]), ("wuk", [4, 3, 5]), ("qr", [1, 4, 1, 2]), ("kv", [1, 1, 6, 7]),
                  ("wuv", [4, 5, 3])], "mla_absorbed",

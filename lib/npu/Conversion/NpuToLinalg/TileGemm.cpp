@@ -147,3 +147,37 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
   foldEmptyTensors(kernel);
   return success();
 }
+
+void mlir::npu::tileBatchedMatmulsByBatch(RewriterBase &rewriter,
+                                          KernelOp kernel) {
+  // Top-level batched matmuls (a batch loop first, kept by the output) and
+  // the rounding of their result, if that is their one user.
+  SmallVector<linalg::LinalgOp> roots;
+  for (Operation &op : kernel.getBodyBlock()) {
+    if (!isMatmulGeneric(&op) || cast<linalg::GenericOp>(op).getNumLoops() != 4)
+      continue;
+    Operation *root = &op;
+    if (op.hasOneUse()) {
+      auto user = dyn_cast<linalg::GenericOp>(*op.getUsers().begin());
+      if (user && user.getNumDpsInputs() == 1 &&
+          user.getNumParallelLoops() == user.getNumLoops() &&
+          user->getBlock() == op.getBlock())
+        root = user;
+    }
+    if (linalg::LinalgOp tileable = getTileableResultOp(root->getResult(0)))
+      roots.push_back(tileable);
+  }
+  for (linalg::LinalgOp root : roots) {
+    unsigned rank =
+        cast<RankedTensorType>(root->getResult(0).getType()).getRank();
+    SmallVector<int64_t> sizes(rank, 0);
+    sizes[0] = 1;
+    scf::SCFTilingOptions tilingOptions;
+    tilingOptions.setTileSizes(
+        getAsIndexOpFoldResult(kernel.getContext(), sizes));
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tilingOptions);
+    (void)tileAndFuseResultOp(rewriter, kernel, root, options);
+  }
+  (void)runRegionDCE(rewriter, kernel->getRegions());
+}

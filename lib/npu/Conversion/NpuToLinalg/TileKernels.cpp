@@ -81,6 +81,9 @@ struct NpuTileKernelsPass
         fuseProducersIntoTileLoops(rewriter, kernel);
         fuseConsumersIntoTileLoops(rewriter, kernel);
       }
+      // The MLA absorbed kernel's projections, one head at a time.
+      if (tiling && !gpuBlocks && kind == KernelKind::MlaAbsorbed)
+        tileBatchedMatmulsByBatch(rewriter, kernel);
       // Tiling of the lowered body.
       if (tiling && kind == KernelKind::Gemm)
         tiled = succeeded(tileGemmKernel(rewriter, kernel, tiling, gpuBlocks));

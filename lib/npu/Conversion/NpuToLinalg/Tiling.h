@@ -48,6 +48,11 @@ LogicalResult tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
 /// one scf.forall mapped to GPU thread blocks.
 LogicalResult tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
                              TilingAttr tiling, bool gpuBlocks);
+/// Tiles each batched matmul at the top level of the (lowered) body, with
+/// the rounding of its result, over its batch loop one batch at a time (an
+/// MLA absorbed kernel's per-head projections): each batch's f32
+/// accumulator exists one at a time, not the whole batch's.
+void tileBatchedMatmulsByBatch(RewriterBase &rewriter, KernelOp kernel);
 /// Tiles the already lowered body of a stream or copy kernel (loops [rows,
 /// cols]): its last op over the result's row dimensions, tile[0] rows per
 /// tile, with producer fusion. After the reference lowering.
