@@ -460,6 +460,16 @@ CASES = [
           "CHECK: } -> tensor<1x2x3x4x2xf32>",
           "CHECK: scf.yield",
           "CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x3x8xf32>"], seed=53),
+    Case("attention-self",
+         "attention kernel on one tensor as Q, K and V (its Q and K/V views are distinct): causal, 2 heads, 5 positions in tiles of 2.",
+         [("x", [1, 2, 5, 4])], "attention", ([2, 5, 5, 4, 5, 5], [1, 2, 2, 4, 2, 2]),
+         """
+         %y = npu.attention %a_x, %a_x, %a_x scale(0.5) causal : tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x4xf32> -> tensor<1x2x5x4xf32>
+         """, ("y", [1, 2, 5, 4]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          "CHECK: scf.for {{.*}} = %c0 to %c2 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2",
+          "CHECK: arith.divf"], seed=63),
     mla_prefill_case("attention-mla-prefill", 5, "", seed=61),
     mla_prefill_case("attention-mla-prefill-even", 4,
                      " (lengths a multiple of the tiles: the TPU memory pipeline's test,"

@@ -130,8 +130,9 @@ private:
                OpFoldResult s0, OpFoldResult ns,
                std::optional<int64_t> width = {});
   /// The [B*H, S, D] (K, V) or [B*Hkv, G, S, D] (Q) views of the values
-  /// tiles are sliced from, made before the loops (`views`): Q, K and V, or
-  /// the inputs of the concats and broadcasts they are taken through.
+  /// tiles are sliced from, made before the loops (qViews, kvViews): Q, K
+  /// and V, or the inputs of the concats and broadcasts they are taken
+  /// through.
   void makeViews(OpBuilder &b, Location loc, Value x, bool query);
   /// The query block [nb, G, nq, D] of KV heads [b0, b0 + nb) at rows q0 of
   /// Q (`v`, [B, Hq, Sq, D]), through an npu.concat along D likewise.
@@ -202,7 +203,9 @@ private:
   /// Q, K and V as the graph gives them (V null in the latent form: the
   /// value tile is the key tile's first Dv columns).
   Value q, k, v;
-  llvm::DenseMap<Value, Value> views;
+  /// The views of makeViews, for Q's tiles and for K's and V's (one value
+  /// may be both: self-attention on one tensor).
+  llvm::DenseMap<Value, Value> qViews, kvViews;
   /// The on-chip copies of the head block's held keys ([nb, held, D]).
   Value kHeld, vHeld;
 };
@@ -489,6 +492,7 @@ static ConcatOp lastDimConcat(Value x) {
 void FlashAttention::makeViews(OpBuilder &b, Location loc, Value x,
                                bool query) {
   using RI = ReassociationIndices;
+  llvm::DenseMap<Value, Value> &views = query ? qViews : kvViews;
   if (views.count(x))
     return;
   if (ConcatOp cat = lastDimConcat(x)) {
@@ -535,7 +539,7 @@ Value FlashAttention::kvTile(OpBuilder &b, Location loc, Value x, Value h0,
     // One head's rows (of the tile's batch element), repeated.
     Value batch = arith::DivUIOp::create(
         b, loc, h0, arith::ConstantIndexOp::create(b, loc, H));
-    Value rows = sliceOf(b, loc, views.lookup(x), {batch, s0, zero},
+    Value rows = sliceOf(b, loc, kvViews.lookup(x), {batch, s0, zero},
                          {b.getIndexAttr(1), ns, cols});
     AffineMap first =
         AffineMap::get(3, 0,
@@ -552,7 +556,7 @@ Value FlashAttention::kvTile(OpBuilder &b, Location loc, Value x, Value h0,
           return {a[0]};
         })[0];
   }
-  return sliceOf(b, loc, views.lookup(x), {h0, s0, zero}, {nh, ns, cols});
+  return sliceOf(b, loc, kvViews.lookup(x), {h0, s0, zero}, {nh, ns, cols});
 }
 
 Value FlashAttention::concatTiles(OpBuilder &b, Location loc,
@@ -591,7 +595,7 @@ Value FlashAttention::qTile(OpBuilder &b, Location loc, Value x, Value b0,
   }
   OpFoldResult zero = b.getIndexAttr(0);
   return sliceOf(
-      b, loc, views.lookup(x), {b0, zero, q0, zero},
+      b, loc, qViews.lookup(x), {b0, zero, q0, zero},
       blockSizes(b, nb, nq, cast<RankedTensorType>(x.getType()).getDimSize(3)));
 }
 
