@@ -26,8 +26,6 @@ using namespace mlir::npu;
 
 namespace {
 using utils::IteratorType;
-constexpr IteratorType kPar = IteratorType::parallel;
-constexpr IteratorType kRed = IteratorType::reduction;
 
 /// An affine map of `numDims` loops selecting the loop dims `dims`.
 AffineMap dimsMap(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {

@@ -73,7 +73,8 @@ Value mlir::npu::castTensor(OpBuilder &b, Location loc, Value tensor,
   auto type = cast<RankedTensorType>(tensor.getType());
   if (type.getElementType() == elementType)
     return tensor;
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), elementType);
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, tensor), elementType);
   unsigned rank = type.getRank();
   SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);

@@ -9,6 +9,7 @@
 #ifndef NPU_LIB_CONVERSION_NPUTOLINALG_PATTERNS_H
 #define NPU_LIB_CONVERSION_NPUTOLINALG_PATTERNS_H
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -22,11 +23,15 @@ void populateDataToLinalgPatterns(RewritePatternSet &patterns);
 void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
 void populateKVCacheToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Iterator types of the linalg.generic ops the patterns build.
+constexpr utils::IteratorType kPar = utils::IteratorType::parallel;
+constexpr utils::IteratorType kRed = utils::IteratorType::reduction;
 /// Converts a float scalar to `type` with arith.extf / arith.truncf (or
 /// returns it unchanged).
 Value castFloat(OpBuilder &b, Location loc, Value v, Type type);
-/// Converts every element of a float tensor to `elementType` (a
-/// linalg.generic), or returns it unchanged when the type already matches.
+/// Converts every element of a float tensor (static or dynamic sizes) to
+/// `elementType` (a linalg.generic), or returns it unchanged when the type
+/// already matches.
 Value castTensor(OpBuilder &b, Location loc, Value tensor, Type elementType);
 /// `tensor.empty` of `shape` x `elementType` filled with `value`.
 Value createFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,

@@ -47,14 +47,7 @@ using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
-using utils::IteratorType;
-constexpr IteratorType kPar = IteratorType::parallel;
-constexpr IteratorType kRed = IteratorType::reduction;
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
 
 /// The online-softmax state of a block of queries: running max, running
 /// sum ([nb, G, rows]) and running output ([nb, G, rows, Dv]), all f32.
@@ -233,12 +226,21 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
     if (d == 0)
       copyKvOnChip(hb, hl, ivs[0], tileSize(hb, hl, ivs[0], tileHeads, heads));
   };
-  if (transposedUser()) {
-    // [B, Sq, Hkv, G, Dv], each [nb, G, nq, Dv] tile stored as [1, nq, nb,
-    // G, Dv] at (batch, q0, head).
-    Value outInit = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{B, Sq, Hkv, group, dims.vDim}, resElem);
-    Value hkv = arith::ConstantIndexOp::create(b, loc, Hkv);
+  if (splits == 1) {
+    // The output [B*Hkv, G, Sq, Dv]; folding a transpose to [B, Sq, Hq, Dv]
+    // (transposedUser), [B, Sq, Hkv, G, Dv] with each [nb, G, nq, Dv] tile
+    // stored as [1, nq, nb, G, Dv] at (batch, q0, head).
+    bool transposed = static_cast<bool>(transposedUser());
+    Value outInit =
+        transposed
+            ? tensor::EmptyOp::create(
+                  b, loc, ArrayRef<int64_t>{B, Sq, Hkv, group, dims.vDim},
+                  resElem)
+            : tensor::EmptyOp::create(
+                  b, loc, ArrayRef<int64_t>{heads, group, Sq, dims.vDim},
+                  resElem);
+    Value hkv =
+        transposed ? arith::ConstantIndexOp::create(b, loc, Hkv) : Value();
     out = buildTileGrid(
         b, loc, {heads, Sq}, {tileHeads, tileQ}, outInit, gpuBlocks,
         [&](OpBuilder &qb, Location ql, ValueRange ivs) -> OutputTile {
@@ -246,9 +248,11 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
           Value nb = tileSize(qb, ql, b0, tileHeads, heads);
           Value nq = tileSize(qb, ql, q0, tileQ, Sq);
           Value tile = buildQueryTile(qb, ql, b0, nb, q0, nq);
-          OpFoldResult one = qb.getIndexAttr(1),
-                       dv = qb.getIndexAttr(dims.vDim);
-          SmallVector<OpFoldResult> sizes = {one, nq, nb, all, dv};
+          OpFoldResult dv = qb.getIndexAttr(dims.vDim);
+          if (!transposed)
+            return {tile, {b0, zero, q0, zero}, {nb, all, nq, dv}};
+          SmallVector<OpFoldResult> sizes = {qb.getIndexAttr(1), nq, nb, all,
+                                             dv};
           AffineMap swap = AffineMap::get(
               5, 0,
               {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx),
@@ -274,26 +278,9 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
                   copyHeads)
             : nullptr);
     // [B, Sq, Hkv, G, Dv] -> [B, Sq, Hq, Dv]: the transpose's result.
-    return tensor::CollapseShapeOp::create(
-        b, loc, out, SmallVector<RI>{{0}, {1}, {2, 3}, {4}});
-  }
-  if (splits == 1) {
-    Value outInit = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{heads, group, Sq, dims.vDim}, resElem);
-    out = buildTileGrid(
-        b, loc, {heads, Sq}, {tileHeads, tileQ}, outInit, gpuBlocks,
-        [&](OpBuilder &qb, Location ql, ValueRange ivs) -> OutputTile {
-          Value b0 = ivs[0], q0 = ivs[1];
-          Value nb = tileSize(qb, ql, b0, tileHeads, heads);
-          Value nq = tileSize(qb, ql, q0, tileQ, Sq);
-          return {buildQueryTile(qb, ql, b0, nb, q0, nq),
-                  {b0, zero, q0, zero},
-                  {nb, all, nq, qb.getIndexAttr(dims.vDim)}};
-        },
-        held > 0
-            ? function_ref<void(OpBuilder &, Location, unsigned, ValueRange)>(
-                  copyHeads)
-            : nullptr);
+    if (transposed)
+      return tensor::CollapseShapeOp::create(
+          b, loc, out, SmallVector<RI>{{0}, {1}, {2, 3}, {4}});
   } else {
     Value partInit = tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{splits, heads, group, Sq, dims.vDim + 2},
@@ -322,16 +309,16 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
 std::pair<Value, Value> FlashAttention::kvRange(OpBuilder &b, Location loc,
                                                 Value q0, Value nq) {
   // Query i sees keys [i + off - window + 1, i + off], off = Skv - Sq.
-  Value kvBegin = idx(b, loc, 0), kvEnd = idx(b, loc, dims.kvLen);
+  Value kvBegin = constIndex(b, loc, 0), kvEnd = constIndex(b, loc, dims.kvLen);
   if (!causal)
     return {kvBegin, kvEnd};
   int64_t off = dims.kvLen - dims.qLen;
   kvEnd = arith::AddIOp::create(b, loc, arith::AddIOp::create(b, loc, q0, nq),
-                                idx(b, loc, off));
+                                constIndex(b, loc, off));
   if (window) {
-    Value lo =
-        arith::AddIOp::create(b, loc, q0, idx(b, loc, off - *window + 1));
-    kvBegin = arith::MaxSIOp::create(b, loc, lo, idx(b, loc, 0));
+    Value lo = arith::AddIOp::create(b, loc, q0,
+                                     constIndex(b, loc, off - *window + 1));
+    kvBegin = arith::MaxSIOp::create(b, loc, lo, constIndex(b, loc, 0));
   }
   return {kvBegin, kvEnd};
 }
@@ -360,7 +347,7 @@ SmallVector<Value> FlashAttention::buildKvLoop(OpBuilder &b, Location loc,
   // The held tiles of the range, [begin, min(end, held)), then the
   // streamed ones, [max(begin, held), end) (either may be empty; held is a
   // multiple of the K/V tile, so both start on a tile boundary).
-  Value heldEnd = idx(b, loc, held);
+  Value heldEnd = constIndex(b, loc, held);
   scf::ForOp onChip = buildKvTileLoop(
       b, loc, b0, nb, q0, nq, qt, begin,
       arith::MinSIOp::create(b, loc, end, heldEnd), state, /*onChip=*/true);
@@ -375,10 +362,11 @@ scf::ForOp FlashAttention::buildKvTileLoop(OpBuilder &b, Location loc, Value b0,
                                            Value qt, Value begin, Value end,
                                            ValueRange state, bool onChip) {
   return scf::ForOp::create(
-      b, loc, begin, end, idx(b, loc, tileKv), state,
+      b, loc, begin, end, constIndex(b, loc, tileKv), state,
       [&](OpBuilder &kb, Location kl, Value k0, ValueRange carried) {
         Value rest = arith::SubIOp::create(kb, kl, end, k0);
-        Value nk = arith::MinSIOp::create(kb, kl, idx(kb, kl, tileKv), rest);
+        Value nk =
+            arith::MinSIOp::create(kb, kl, constIndex(kb, kl, tileKv), rest);
         scf::YieldOp::create(kb, kl,
                              buildBlockStep(kb, kl, b0, nb, q0, nq, qt, k0, nk,
                                             carried, onChip));
@@ -412,26 +400,29 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
   // of [k0, k0 + nk): their last query at or past k0 - off and, with a
   // window, their first before k0 + nk - 1 - off + window.
   int64_t off = dims.kvLen - dims.qLen;
-  Value sLo = idx(b, loc, 0), sHi = nq;
+  Value sLo = constIndex(b, loc, 0), sHi = nq;
   if (causal) {
     Value first = arith::SubIOp::create(
-        b, loc, k0, arith::AddIOp::create(b, loc, q0, idx(b, loc, off)));
-    first = arith::MaxSIOp::create(b, loc, first, idx(b, loc, 0));
+        b, loc, k0, arith::AddIOp::create(b, loc, q0, constIndex(b, loc, off)));
+    first = arith::MaxSIOp::create(b, loc, first, constIndex(b, loc, 0));
     sLo = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, first, idx(b, loc, tileSub)),
-        idx(b, loc, tileSub));
+        b, loc,
+        arith::DivUIOp::create(b, loc, first, constIndex(b, loc, tileSub)),
+        constIndex(b, loc, tileSub));
     if (window) {
       Value end = arith::SubIOp::create(
           b, loc, arith::AddIOp::create(b, loc, k0, nk),
-          arith::AddIOp::create(b, loc, q0, idx(b, loc, off - *window + 1)));
+          arith::AddIOp::create(b, loc, q0,
+                                constIndex(b, loc, off - *window + 1)));
       sHi = arith::MinSIOp::create(b, loc, end, nq);
     }
   }
   auto sub = scf::ForOp::create(
-      b, loc, sLo, sHi, idx(b, loc, tileSub), carried,
+      b, loc, sLo, sHi, constIndex(b, loc, tileSub), carried,
       [&](OpBuilder &sb, Location sl, Value s0, ValueRange st) {
         Value rest = arith::SubIOp::create(sb, sl, nq, s0);
-        Value ns = arith::MinSIOp::create(sb, sl, idx(sb, sl, tileSub), rest);
+        Value ns =
+            arith::MinSIOp::create(sb, sl, constIndex(sb, sl, tileSub), rest);
         SmallVector<OpFoldResult> at = {zero, zero, s0},
                                   atD = {zero, zero, s0, zero};
         Value qs = sliceOf(sb, sl, qt, atD, blockSizes(sb, nb, ns, dims.qkDim));
@@ -567,15 +558,13 @@ Value FlashAttention::concatTiles(OpBuilder &b, Location loc,
   SmallVector<OpFoldResult> sizes =
       tensor::getMixedSizes(b, loc, tiles.front());
   Value full = tensor::EmptyOp::create(b, loc, bound, first.getElementType());
-  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
-      strides(rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   int64_t column = 0;
   for (Value t : tiles) {
     int64_t width = cast<RankedTensorType>(t.getType()).getShape().back();
     offsets.back() = b.getIndexAttr(column);
     sizes.back() = b.getIndexAttr(width);
-    full =
-        tensor::InsertSliceOp::create(b, loc, t, full, offsets, sizes, strides);
+    full = insertSliceOf(b, loc, t, full, offsets, sizes);
     column += width;
   }
   offsets.back() = b.getIndexAttr(0);
@@ -633,10 +622,12 @@ Value FlashAttention::buildPartial(OpBuilder &b, Location loc, Value b0,
   // (the last parts may be short or empty).
   auto [kvBegin, kvEnd] = kvRange(b, loc, q0, nq);
   Value len = arith::SubIOp::create(b, loc, kvEnd, kvBegin);
-  Value tiles = arith::CeilDivSIOp::create(b, loc, len, idx(b, loc, tileKv));
+  Value tiles =
+      arith::CeilDivSIOp::create(b, loc, len, constIndex(b, loc, tileKv));
   Value per = arith::MulIOp::create(
-      b, loc, arith::CeilDivSIOp::create(b, loc, tiles, idx(b, loc, splits)),
-      idx(b, loc, tileKv));
+      b, loc,
+      arith::CeilDivSIOp::create(b, loc, tiles, constIndex(b, loc, splits)),
+      constIndex(b, loc, tileKv));
   Value lo = arith::MinSIOp::create(
       b, loc,
       arith::AddIOp::create(b, loc, kvBegin,
@@ -771,13 +762,14 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
             nb2, l2,
             arith::AddIOp::create(nb2, l2, q0,
                                   linalg::IndexOp::create(nb2, l2, 2)),
-            idx(nb2, l2, dims.kvLen - dims.qLen));
+            constIndex(nb2, l2, dims.kvLen - dims.qLen));
         Value j = arith::AddIOp::create(nb2, l2, k0,
                                         linalg::IndexOp::create(nb2, l2, 3));
         Value visible =
             arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sle, j, pos);
         if (window) {
-          Value lo = arith::SubIOp::create(nb2, l2, pos, idx(nb2, l2, *window));
+          Value lo =
+              arith::SubIOp::create(nb2, l2, pos, constIndex(nb2, l2, *window));
           visible = arith::AndIOp::create(
               nb2, l2, visible,
               arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sgt, j, lo));

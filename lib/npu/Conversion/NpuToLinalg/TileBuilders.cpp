@@ -38,6 +38,18 @@ Value mlir::npu::sliceOf(OpBuilder &b, Location loc, Value source,
                                         strides);
 }
 
+Value mlir::npu::constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value mlir::npu::insertSliceOf(OpBuilder &b, Location loc, Value source,
+                               Value dest, ArrayRef<OpFoldResult> offsets,
+                               ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
+  return tensor::InsertSliceOp::create(b, loc, source, dest, offsets, sizes,
+                                       strides);
+}
+
 Value mlir::npu::tileSize(OpBuilder &b, Location loc, Value iv, int64_t tile,
                           int64_t total) {
   Value rest = arith::SubIOp::create(
@@ -120,8 +132,7 @@ Value mlir::npu::buildTileGrid(
       [&](OpBuilder &bb, Location l, unsigned d, Value out) -> Value {
     if (d == ubs.size()) {
       OutputTile t = body(bb, l, ivs);
-      return tensor::InsertSliceOp::create(
-          bb, l, t.value, out, t.offsets, t.sizes, strides(bb, t.sizes.size()));
+      return insertSliceOf(bb, l, t.value, out, t.offsets, t.sizes);
     }
     auto loop = scf::ForOp::create(
         bb, l, arith::ConstantIndexOp::create(bb, l, 0),

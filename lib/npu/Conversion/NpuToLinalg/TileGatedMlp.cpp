@@ -29,8 +29,6 @@ using namespace mlir::npu;
 
 namespace {
 using utils::IteratorType;
-constexpr IteratorType kPar = IteratorType::parallel;
-constexpr IteratorType kRed = IteratorType::reduction;
 
 /// An f32 value rounded to `type` and back (the rounding of a graph value).
 Value roundVia(OpBuilder &b, Location loc, Value v, Type type) {
@@ -102,9 +100,6 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                  ? x
                  : tensor::CollapseShapeOp::create(rewriter, loc, x, reassoc)
                        .getResult();
-  auto idx = [](OpBuilder &b, Location l, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, l, v);
-  };
   // With unit leading dims the output is built in its own rank (each tile
   // expanded), so that an element-wise consumer (the residual add) reads
   // the loop's result directly and can be fused into it.
@@ -140,8 +135,8 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
         }
         Value acc0 = filledTile(b, l, {nm, dOutSize}, f32, 0.0);
         auto fLoop = scf::ForOp::create(
-            b, l, idx(b, l, 0), idx(b, l, f), idx(b, l, tileF),
-            ValueRange{acc0},
+            b, l, constIndex(b, l, 0), constIndex(b, l, f),
+            constIndex(b, l, tileF), ValueRange{acc0},
             [&](OpBuilder &fb, Location fl, Value f0, ValueRange iterF) {
               Value nf = tileSize(fb, fl, f0, tileF, f);
               OpFoldResult dd = fb.getIndexAttr(d);

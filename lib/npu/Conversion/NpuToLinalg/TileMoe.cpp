@@ -40,14 +40,6 @@ using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
-using utils::IteratorType;
-constexpr IteratorType kPar = IteratorType::parallel;
-constexpr IteratorType kRed = IteratorType::reduction;
-
-Value cIdx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 /// The size of the tile at `iv`: `tile` when it divides `total`, else
 /// min(tile, total - iv).
 OpFoldResult tileExtent(OpBuilder &b, Location loc, Value iv, int64_t tile,
@@ -92,8 +84,8 @@ Value gatedTile(OpBuilder &b, Location loc, Value xt, OpFoldResult nm,
   Type f32 = b.getF32Type();
   Value acc0 = filledTile(b, loc, {nm, b.getIndexAttr(d)}, f32, 0.0);
   auto loop = scf::ForOp::create(
-      b, loc, cIdx(b, loc, 0), cIdx(b, loc, f), cIdx(b, loc, tileF),
-      ValueRange{acc0},
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, f),
+      constIndex(b, loc, tileF), ValueRange{acc0},
       [&](OpBuilder &fb, Location fl, Value f0, ValueRange iter) {
         OpFoldResult nf = tileExtent(fb, fl, f0, tileF, f);
         auto [wg, wu, wd] = weights(fb, fl, f0, nf);
@@ -155,8 +147,8 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
   // scalar unit's pass).
   Value order0 = createFilled(b, loc, {a}, i64, 0);
   auto sort = scf::ForOp::create(
-      b, loc, cIdx(b, loc, 0), cIdx(b, loc, a), cIdx(b, loc, 1),
-      ValueRange{order0, offsets, order0},
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, a),
+      constIndex(b, loc, 1), ValueRange{order0, offsets, order0},
       [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
         Value e = clampedExpert(
             lb, l, tensor::ExtractOp::create(lb, l, flatIdx, i), numExperts);
@@ -204,26 +196,27 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
 
   // The routed experts, each over M tiles of its rows, write their f32
   // outputs into o, in expert order (o's rows are `order`'s).
-  Value kC = cIdx(b, loc, k), tileMC = cIdx(b, loc, tileM);
+  Value kC = constIndex(b, loc, k), tileMC = constIndex(b, loc, tileM);
   Type xElem = cast<RankedTensorType>(x.getType()).getElementType();
   Value o0 = emptyTile(b, loc, {b.getIndexAttr(t * k), dd}, f32);
   auto experts = scf::ForOp::create(
-      b, loc, cIdx(b, loc, 0), cIdx(b, loc, e), cIdx(b, loc, 1), ValueRange{o0},
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, e),
+      constIndex(b, loc, 1), ValueRange{o0},
       [&](OpBuilder &eb, Location el, Value ex, ValueRange iterE) {
         Value count = extractIndex(eb, el, dispatch.counts, ex);
         Value offset = extractIndex(eb, el, dispatch.offsets, ex);
         auto tiles = scf::ForOp::create(
-            eb, el, cIdx(eb, el, 0), count, tileMC, ValueRange{iterE[0]},
+            eb, el, constIndex(eb, el, 0), count, tileMC, ValueRange{iterE[0]},
             [&](OpBuilder &mb, Location ml, Value m0, ValueRange iterM) {
               Value first = arith::AddIOp::create(mb, ml, offset, m0);
               Value rows = arith::MinSIOp::create(
                   mb, ml, tileMC, arith::SubIOp::create(mb, ml, count, m0));
               // The tile's rows of x, one row per assignment; rows past the
               // expert's last repeat it (computed, never stored).
-              Value one = cIdx(mb, ml, 1);
+              Value one = constIndex(mb, ml, 1);
               Value lastRow = arith::SubIOp::create(mb, ml, rows, one);
               auto gather = scf::ForOp::create(
-                  mb, ml, cIdx(mb, ml, 0), tileMC, one,
+                  mb, ml, constIndex(mb, ml, 0), tileMC, one,
                   ValueRange{
                       emptyTile(mb, ml, {mb.getIndexAttr(tileM), dd}, xElem)},
                   [&](OpBuilder &gb, Location gl, Value i, ValueRange iterG) {
@@ -235,10 +228,8 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
                     OpFoldResult unit = gb.getIndexAttr(1);
                     Value row = sliceOf(gb, gl, x, {tok, zero}, {unit, dd});
                     scf::YieldOp::create(gb, gl,
-                                         tensor::InsertSliceOp::create(
-                                             gb, gl, row, iterG[0], {i, zero},
-                                             {unit, dd}, {unit, unit})
-                                             .getResult());
+                                         insertSliceOf(gb, gl, row, iterG[0],
+                                                       {i, zero}, {unit, dd}));
                   });
               Value acc = gatedTile(
                   mb, ml, gather.getResult(0), mb.getIndexAttr(tileM), d, f,
@@ -250,13 +241,10 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
                             expertSlice(fb, fl, op.getWDown(), ex, 2, f0, nf)};
                   });
               // The tile's real rows, stored as one block of o.
-              OpFoldResult unit = mb.getIndexAttr(1);
               Value real = sliceOf(mb, ml, acc, {zero, zero}, {rows, dd});
               scf::YieldOp::create(mb, ml,
-                                   tensor::InsertSliceOp::create(
-                                       mb, ml, real, iterM[0], {first, zero},
-                                       {rows, dd}, {unit, unit})
-                                       .getResult());
+                                   insertSliceOf(mb, ml, real, iterM[0],
+                                                 {first, zero}, {rows, dd}));
             });
         scf::YieldOp::create(eb, el, tiles.getResult(0));
       });
@@ -291,14 +279,14 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
         } else {
           acc = filledTile(tb, l, {nm, dd}, f32, 0.0);
         }
-        Value one = cIdx(tb, l, 1);
+        Value one = constIndex(tb, l, 1);
         auto tokens = scf::ForOp::create(
-            tb, l, cIdx(tb, l, 0), getValueOrCreateConstantIndexOp(tb, l, nm),
-            one, ValueRange{acc},
+            tb, l, constIndex(tb, l, 0),
+            getValueOrCreateConstantIndexOp(tb, l, nm), one, ValueRange{acc},
             [&](OpBuilder &ib, Location il, Value i, ValueRange iterI) {
               Value tok = arith::AddIOp::create(ib, il, t0, i);
               auto slots = scf::ForOp::create(
-                  ib, il, cIdx(ib, il, 0), kC, one, ValueRange{iterI[0]},
+                  ib, il, constIndex(ib, il, 0), kC, one, ValueRange{iterI[0]},
                   [&](OpBuilder &sb, Location sl, Value j, ValueRange iterS) {
                     Value a = arith::AddIOp::create(
                         sb, sl, arith::MulIOp::create(sb, sl, tok, kC), j);
@@ -323,25 +311,14 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
                               arith::MulFOp::create(nb, bl, w, v[0]))};
                         })[0];
                     scf::YieldOp::create(sb, sl,
-                                         tensor::InsertSliceOp::create(
-                                             sb, sl, sum, iterS[0], {i, zero},
-                                             {unit, dd}, {unit, unit})
-                                             .getResult());
+                                         insertSliceOf(sb, sl, sum, iterS[0],
+                                                       {i, zero}, {unit, dd}));
                   });
               scf::YieldOp::create(ib, il, slots.getResult(0));
             });
-        Value out = tokens.getResult(0);
-        if (!resElem.isF32()) {
-          AffineMap id2 = tb.getMultiDimIdentityMap(2);
-          out = buildGeneric(tb, l, ValueRange{out},
-                             ValueRange{emptyTile(tb, l, {nm, dd}, resElem)},
-                             {id2, id2}, {kPar, kPar},
-                             [&](OpBuilder &nb, Location bl,
-                                 ValueRange v) -> SmallVector<Value> {
-                               return {castFloat(nb, bl, v[0], resElem)};
-                             })[0];
-        }
-        return {out, {t0, zero}, {nm, dd}};
+        return {castTensor(tb, l, tokens.getResult(0), resElem),
+                {t0, zero},
+                {nm, dd}};
       });
   rewriter.replaceOp(op, result);
   return success();

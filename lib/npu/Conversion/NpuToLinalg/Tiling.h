@@ -117,6 +117,13 @@ Value filledTile(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
 /// strides.
 Value sliceOf(OpBuilder &b, Location loc, Value source,
               ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes);
+/// `tensor.insert_slice` of `source` into `dest` at `offsets` with `sizes`,
+/// unit strides.
+Value insertSliceOf(OpBuilder &b, Location loc, Value source, Value dest,
+                    ArrayRef<OpFoldResult> offsets,
+                    ArrayRef<OpFoldResult> sizes);
+/// An `index` constant.
+Value constIndex(OpBuilder &b, Location loc, int64_t v);
 /// min(tile, total - iv): the size of the tile starting at `iv`.
 Value tileSize(OpBuilder &b, Location loc, Value iv, int64_t tile,
                int64_t total);
