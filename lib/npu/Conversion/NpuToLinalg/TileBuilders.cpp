@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -180,6 +181,20 @@ mlir::npu::tileAndFuseResultOp(RewriterBase &rewriter, KernelOp kernel,
   rewriter.replaceAllUsesWith(original, res->replacements.lookup(original));
   (void)runRegionDCE(rewriter, kernel->getRegions());
   return res;
+}
+
+void mlir::npu::fuseElementwiseInTileLoops(KernelOp kernel) {
+  RewritePatternSet patterns(kernel.getContext());
+  linalg::populateElementwiseOpsFusionPatterns(
+      patterns, [&](OpOperand *operand) {
+        auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+        Operation *loop = consumer ? consumer->getParentOp() : nullptr;
+        return consumer &&
+               consumer.getNumLoops() == consumer.getNumParallelLoops() &&
+               isa<scf::ForOp, scf::ForallOp>(loop) &&
+               kernel->isProperAncestor(loop);
+      });
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
 }
 
 void mlir::npu::foldEmptyTensors(KernelOp kernel) {

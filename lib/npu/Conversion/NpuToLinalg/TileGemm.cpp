@@ -129,6 +129,8 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
   }
   // The untiled ops are dead now.
   (void)runRegionDCE(rewriter, kernel->getRegions());
+  // The rounding of the accumulator tile merged into the epilogue.
+  fuseElementwiseInTileLoops(kernel);
   // The K step's loads in chunks, and with one K step the output in row
   // bands (unless a batch is folded into M), for npu-tpu-chunk-loads.
   int64_t chunks = tiling.getChunks();

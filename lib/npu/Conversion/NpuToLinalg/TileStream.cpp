@@ -18,12 +18,10 @@
 
 #include "Tiling.h"
 
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
@@ -210,22 +208,8 @@ void mlir::npu::fuseConsumersIntoTileLoops(RewriterBase &rewriter,
   }
   (void)runRegionDCE(rewriter, kernel->getRegions());
   // The fused consumer's element-wise producers in the loop (the rounding
-  // of the output tile) merge into it: one pass over the tile, no tile of
-  // the value before the consumer.
-  RewritePatternSet patterns(kernel.getContext());
-  linalg::populateElementwiseOpsFusionPatterns(
-      patterns, [&](OpOperand *operand) {
-        Operation *consumer = operand->getOwner();
-        return llvm::any_of(fusedLoops, [&](scf::ForOp loop) {
-          return consumer->getParentOp() == loop.getOperation() &&
-                 llvm::any_of(consumer->getResults(), [&](Value r) {
-                   return llvm::any_of(r.getUsers(), [](Operation *u) {
-                     return isa<tensor::InsertSliceOp>(u);
-                   });
-                 });
-        });
-      });
-  (void)applyPatternsGreedily(kernel, std::move(patterns));
+  // of the output tile) merge into it.
+  fuseElementwiseInTileLoops(kernel);
   // A fused loop also yields the consumer's result; the result the consumer
   // read is now unused: yielded unchanged, canonicalization drops it (and
   // the stores of its tiles).

@@ -103,6 +103,12 @@ tileAndFuseResultOp(RewriterBase &rewriter, KernelOp kernel,
 /// to buffers of the tile, on chip, not slices of a whole-size HBM buffer
 /// that each tile would be staged from and stored to.
 void foldEmptyTensors(KernelOp kernel);
+/// Inside the tile loops of `kernel`, merges an element-wise producer into
+/// each element-wise user (a matmul tile's rounding into the epilogue's
+/// residual add): one pass over the tile, and no tile of the intermediate
+/// value in SRAM once the producer has no other user. Exact: the merged
+/// body rounds where the two ops did.
+void fuseElementwiseInTileLoops(KernelOp kernel);
 
 // Builders on tiles of dynamic size (TileBuilders.cpp)
 //===----------------------------------------------------------------------===//
