@@ -12,10 +12,12 @@ peak of the lowered plan, and the outcome (the first error otherwise).
 Writes docs/lowering-coverage.md (or prints with --stdout).
 """
 import argparse
+import json
 import os
 import re
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "build", "bin")
@@ -69,14 +71,41 @@ def kernels(module):
     return list(seen.values())
 
 
-def survey(name, args, target):
+def tiled_model(args, target):
+    """The model imported and run through --npu-tpu-pipeline."""
     model = subprocess.run(
         [os.path.join(BIN, "npu-translate"), "--import-hf-config",
          os.path.join(ROOT, "examples", "configs", "deepseek-v3.json")] + args,
         capture_output=True, text=True, check=True).stdout
-    tiled = subprocess.run(
+    return subprocess.run(
         [os.path.join(BIN, "npu-opt"), "-", "--npu-tpu-pipeline=target=" + target],
         input=model, capture_output=True, text=True, check=True).stdout
+
+
+def whole(args, target):
+    """The whole model lowered as one program: (seconds, error or None,
+    [(function, VMEM peak, DMA starts, VMEM buffers)])."""
+    tiled = tiled_model(args, target)
+    t0 = time.perf_counter()
+    r = subprocess.run(
+        [os.path.join(BIN, "npu-opt"), "-", "--npu-tpu-lower-pipeline=target=" + target],
+        input=tiled, capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        err = re.search(r"error: (.*)", r.stderr)
+        return dt, err.group(1) if err else r.stderr.strip()[:200], []
+    funcs = []
+    for part in re.split(r"\n  func\.func ", r.stdout)[1:]:
+        name = re.match(r"(?:private )?@(\w+)", part).group(1)
+        peak = re.search(r"npu.sram_peak = (\d+)", part.split("\n", 1)[0])
+        funcs.append((name, peak.group(1) if peak else "0",
+                      part.count("npu.dma_start"),
+                      len(re.findall(r"memref.alloc\(\).*npu.sram_offset", part))))
+    return dt, None, funcs
+
+
+def survey(name, args, target):
+    tiled = tiled_model(args, target)
     rows = []
     for kind, header, mod in kernels(tiled):
         r = subprocess.run(
@@ -137,6 +166,26 @@ def main():
             ok += outcome == "lowered"
         out.append("")
     out.append("%d of %d distinct kernels lower." % (ok, total))
+    out += ["", "## The whole model as one program", "",
+            "Each model through `--npu-tpu-pipeline` and then `--npu-tpu-lower-pipeline` as one",
+            "module: the parameters are constant globals in HBM (`npu-weights-to-globals`), each",
+            "function gets its own VMEM plan, which `npu-tpu-verify-sram` checks. *DMA starts*",
+            "and *VMEM buffers* count ops in the IR (a DMA in a loop counts once); *lower s*",
+            "is the wall time of the lowering process on this machine.", "",
+            "| model | target | function | plan peak (MiB) | VMEM of the core (MiB) | DMA starts | VMEM buffers | lower s |",
+            "|---|---|---|---:|---:|---:|---:|---:|"]
+    for name, args in CASES:
+        for target in ("tpu-v5e", "tpu-v7"):
+            vmem = json.load(open(os.path.join(ROOT, "npu-target", target + ".json")))
+            vmem = vmem["tpu"]["vmem_bytes_per_core"]
+            dt, err, funcs = whole(args, target)
+            if err:
+                out.append("| %s | %s | - | - | %s | - | - | %.1f (fails: %s) |" % (
+                    name, target, mib(vmem), dt, err.replace("|", "\\|")))
+            for fn, peak, dmas, bufs in funcs:
+                out.append("| %s | %s | `@%s` | %s | %s | %d | %d | %.1f |" % (
+                    name, target, fn, mib(peak), mib(vmem), dmas, bufs, dt))
+    out.append("")
     text = "\n".join(out) + "\n"
     if o.stdout:
         sys.stdout.write(text)

@@ -10,15 +10,23 @@
 
 using namespace mlir;
 
-void mlir::npu::buildTpuLowerPipeline(OpPassManager &pm,
-                                      const TpuLowerPipelineOptions &options) {
+namespace {
+void buildLowerPipeline(OpPassManager &pm,
+                        const npu::TpuLowerPipelineOptions &options,
+                        bool weightsInHbm) {
   // The target, unless the module has one: npu-tpu-verify-sram reads it.
   if (!options.target.empty())
     pm.addPass(npu::createNpuSetTarget({options.target}));
+  // Parameters are HBM data the runtime binds, not values computed whole
+  // (which the memory passes would stage whole into VMEM). The host
+  // lowering keeps the reference lowering's generated values, so that
+  // mlir-runner has data to run on.
+  if (weightsInHbm)
+    pm.addPass(npu::createNpuWeightsToGlobals());
   // Apply each kernel's tiling; graph ops outside kernels get the
   // reference lowering.
   // Each tiled kernel's ops marked: what only they use stays on chip.
-  NpuTileKernelsOptions tileOpts;
+  npu::NpuTileKernelsOptions tileOpts;
   tileOpts.markKernels = true;
   pm.addPass(npu::createNpuTileKernels(tileOpts));
   pm.addPass(npu::createNpuLowerToLinalg());
@@ -44,10 +52,16 @@ void mlir::npu::buildTpuLowerPipeline(OpPassManager &pm,
   pm.addPass(npu::createNpuTpuPlanSram());
   pm.addPass(npu::createNpuTpuVerifySram());
 }
+} // namespace
+
+void mlir::npu::buildTpuLowerPipeline(OpPassManager &pm,
+                                      const TpuLowerPipelineOptions &options) {
+  buildLowerPipeline(pm, options, /*weightsInHbm=*/true);
+}
 
 void mlir::npu::buildTpuLowerToLLVMPipeline(
     OpPassManager &pm, const TpuLowerPipelineOptions &options) {
-  buildTpuLowerPipeline(pm, options);
+  buildLowerPipeline(pm, options, /*weightsInHbm=*/false);
   pm.addPass(npu::createNpuTpuToHost());
   pm.addPass(createCanonicalizerPass());
   buildBuffersToLLVMPipeline(pm);

@@ -238,6 +238,39 @@ def NpuReportCost : Pass<"npu-report-cost", "ModuleOp"> {
 // (bufferized IR, after npu-tile-kernels; docs/memory-tpu.md)
 //===----------------------------------------------------------------------===//
 
+def NpuWeightsToGlobals : Pass<"npu-weights-to-globals", "ModuleOp"> {
+  let summary = "Make every npu.weight a read-only global in device memory";
+  let description = [{
+    A deployed model's parameters are data the runtime loads into HBM, not
+    values the program computes. This pass replaces every `npu.weight` by a
+    read of a `memref.global` of the same name: a constant external
+    declaration (no initial value, the runtime binds it, as IREE's external
+    parameters are), read as a tensor by `bufferization.to_tensor restrict`.
+    One-shot bufferization then reads the global in place and
+    `npu-tpu-assign-memory-spaces` places it in HBM like a function
+    argument, so a kernel streams its tiles by DMA as it does for an
+    argument.
+
+    Without it the reference lowering materializes each weight
+    (npu-lower-to-linalg: a deterministic tensor, so that small models run
+    under `mlir-runner`): a computed whole tensor that the memory passes
+    stage whole into VMEM, so no real model lowered as one program.
+
+    Weights of one name share one global; two weights of one name with
+    different types are an error at the second.
+
+    ```mlir
+    %w = npu.weight "model.norm.weight" : tensor<7168xbf16>
+    // becomes
+    memref.global "model.norm.weight" : memref<7168xbf16> {constant}
+    %m = memref.get_global @"model.norm.weight" : memref<7168xbf16>
+    %w = bufferization.to_tensor %m restrict : memref<7168xbf16> to tensor<7168xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def NpuTpuAssignMemorySpaces
     : Pass<"npu-tpu-assign-memory-spaces", "ModuleOp"> {
   let summary = "Place every buffer in HBM or VMEM and stage tiles into VMEM";
