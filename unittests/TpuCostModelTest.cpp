@@ -291,6 +291,28 @@ TEST_F(TpuCostModelTest, PhaseHandOffIsHeldWhole) {
   EXPECT_EQ(getTpuWorkingSet(d, {1, 32, 32, 128}, 2) - plain, 2 * 64 * 128 * 2);
 }
 
+TEST_F(TpuCostModelTest, RouterRowStateIsHeldOnce) {
+  // A router kernel (64 tokens, 256 experts, top 8): its lowering's top-k
+  // by ranks holds per token the f32 scores and selection and the i64 ranks,
+  // 16 B per expert, beside the rows it moves; once, however many buffers.
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @r(%l: tensor<64x256xf32>) -> (tensor<64x8xi32>, tensor<64x8xf32>) {
+      %i, %w = npu.moe_router %l top_k(8) scoring(sigmoid) : tensor<64x256xf32> -> tensor<64x8xi32>, tensor<64x8xf32>
+      return %i, %w : tensor<64x8xi32>, tensor<64x8xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  Operation *router = &module->getBody()->front().getRegion(0).front().front();
+  FailureOr<KernelModel> m = describeKernel(KernelKind::Stream, {router});
+  ASSERT_TRUE(succeeded(m));
+  KernelDesc d = m->phases.front();
+  EXPECT_EQ(d.rowStateBytes, 16 * 256);
+  // Per row moved: 256 x 4 B of logits, 8 x (4 + 4) B of results.
+  int64_t perRow = 256 * 4 + 8 * 8;
+  for (int64_t buffers : {1, 2})
+    EXPECT_EQ(getTpuWorkingSet(d, {16, 8}, buffers),
+              (buffers * (perRow + 1) + 16 * 256) * 16);
+}
+
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {
   TpuParams p = params("mock-tpu");
   EXPECT_FALSE(

@@ -451,6 +451,12 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
         return failure();
       k.tableBytes = *bytes;
     }
+  // A router's top-k by ranks (npu-lower-to-linalg) holds per token its f32
+  // scores (read again for the weights), the f32 selection scores and their
+  // i64 ranks while the ranks are counted: 16 bytes per expert.
+  for (Operation *op : ops)
+    if (auto router = dyn_cast<MoERouterOp>(op))
+      k.rowStateBytes += 16 * router.getNumExperts();
   k.work = w;
   model.work = w;
   model.phases.push_back(k);

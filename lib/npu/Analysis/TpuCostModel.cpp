@@ -459,9 +459,10 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   case KernelKind::Stream:
   case KernelKind::Copy: {
-    // Bytes moved per row, for the tile's rows, per buffer.
+    // Bytes moved per row, for the tile's rows, per buffer; what a row
+    // holds while it is computed, once.
     Count perRow = (k.work.bytesRead + k.work.bytesWritten) / c(k.loops[0]);
-    s = nb * (perRow + c(1)) * c(t[0]) + c(k.tableBytes);
+    s = (nb * (perRow + c(1)) + c(k.rowStateBytes)) * c(t[0]) + c(k.tableBytes);
     break;
   }
   }

@@ -53,7 +53,14 @@ class Case:
             "",
         ]
         lines += ["// " + c for c in self.checks]
-        lines += ["", "func.func private @printMemrefF32(tensor<*xf32>)", "func.func @main() {"]
+        # One result (name, shape), or several [(name, shape[, dtype]), ...].
+        results = [r if len(r) == 3 else (r[0], r[1], "f32") for r in
+                   (self.result if isinstance(self.result, list) else [self.result])]
+        printers = {"f32": "F32", "i32": "I32", "i64": "I64"}
+        lines.append("")
+        for dtype in sorted({d for _, _, d in results} | {"f32"}):
+            lines.append("func.func private @printMemref%s(tensor<*x%s>)" % (printers[dtype], dtype))
+        lines.append("func.func @main() {")
         operands = []
         for n, shape in self.inputs:
             lines.append("  %%%s = arith.constant %s" % (n, dense(rng.values(prod(shape)), shape, "f32")))
@@ -63,8 +70,6 @@ class Case:
             operands.append((n, tensor_type(shape, dtype)))
         # Keep the inputs' order as written: extras are listed by name in
         # self.inputs order first, then the extra ones.
-        # One result (name, shape), or several [(name, shape), ...].
-        results = self.result if isinstance(self.result, list) else [self.result]
         attrs = []
         if self.tiling:
             loops, tile = self.tiling[:2]
@@ -78,7 +83,7 @@ class Case:
             attrs.append("npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, "
                          "raster_group = 1, kv_splits = %d>]" % self.kv_splits)
         attr = " {%s}" % ", ".join(attrs) if attrs else ""
-        rtypes = [t(shape) for _, shape in results]
+        rtypes = [tensor_type(shape, dtype) for _, shape, dtype in results]
         outs = ["%out"] if len(results) == 1 else ["%%out#%d" % i for i in range(len(results))]
         lines.append("  %s = npu.kernel %s (%s)%s : (%s) -> %s {" % (
             "%out" if len(results) == 1 else "%%out:%d" % len(results),
@@ -88,12 +93,13 @@ class Case:
         lines.append("  ^bb0(%s):" % ", ".join("%%a_%s: %s" % (n, ty) for n, ty in operands))
         for l in self.body.strip("\n").splitlines():
             lines.append("    " + l.strip())
-        lines.append("    npu.yield %s : %s" % (", ".join("%" + n for n, _ in results),
+        lines.append("    npu.yield %s : %s" % (", ".join("%" + n for n, _, _ in results),
                                               ", ".join(rtypes)))
         lines.append("  }")
-        for i, (out, ty) in enumerate(zip(outs, rtypes)):
-            lines.append("  %%print%d = tensor.cast %s : %s to tensor<*xf32>" % (i, out, ty))
-            lines.append("  call @printMemrefF32(%%print%d) : (tensor<*xf32>) -> ()" % i)
+        for i, (out, ty, (_, _, dtype)) in enumerate(zip(outs, rtypes, results)):
+            lines.append("  %%print%d = tensor.cast %s : %s to tensor<*x%s>" % (i, out, ty, dtype))
+            lines.append("  call @printMemref%s(%%print%d) : (tensor<*x%s>) -> ()"
+                         % (printers[dtype], i, dtype))
         lines.append("  return")
         lines.append("}")
         return "\n".join(lines) + "\n"
@@ -445,6 +451,25 @@ CASES = [
           "CHECK: arith.addf",
           "CHECK: math.rsqrt",
           "CHECK: scf.yield"], seed=52),
+    Case("stream-moe-router",
+         "stream kernel: DeepSeek-V3 routing (sigmoid, selection bias, groups(4, 2), top-3, norm, scale 2.5) of 7 tokens over 8 experts, two results; tiles of 3 tokens, the last of 1: every stage (scores, group scores and ranks, expert ranks, the chosen experts and their weights) fused into the token loop, the indices and the weights stored from it.",
+         [("logits", [7, 8])], "stream", ([7, 3], [3, 3]),
+         """
+         %idx, %w = npu.moe_router %a_logits, %a_bias top_k(3) scoring(sigmoid) groups(4, 2) norm_topk scale(2.5) : tensor<7x8xf32>, tensor<8xf32> -> tensor<7x3xi64>, tensor<7x3xf32>
+         """, [("idx", [7, 3], "i64"), ("w", [7, 3])],
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK-NOT: linalg.generic",
+          "CHECK: scf.for {{.*}} = %c0 to %c7 step %c3 iter_args",
+          "CHECK: tensor.extract_slice %{{.*}}[%{{.*}}, 0] [%{{.*}}, 8] [1, 1] : tensor<7x8xf32> to tensor<?x8xf32>",
+          "CHECK: math.exp",
+          "CHECK: tensor.expand_shape {{.*}} into tensor<?x4x2xf32>",
+          "CHECK: tensor.collapse_shape {{.*}} into tensor<?x8xf32>",
+          "CHECK: tensor.insert_slice {{.*}} : tensor<?x3xf32> into tensor<7x3xf32>",
+          "CHECK: tensor.insert_slice {{.*}} : tensor<?x3xi64> into tensor<7x3xi64>",
+          "CHECK-NEXT: scf.yield",
+          "CHECK-NOT: linalg.generic"],
+         extra_inputs=[("bias", [8], "f32", [0.0625, -0.03125, 0.0, 0.015625, -0.046875, 0.03125, -0.015625, 0.0])],
+         seed=57),
     Case("stream-rope",
          "stream kernel: a rotary embedding (interleaved, every feature rotated, offset 2) of [1, 4, 3, 8]; tiles of 6 rows (2 heads x 3 positions): one op over the result's pairs, its cos/sin table computed once before the loop.",
          [("x", [1, 4, 3, 8])], "stream", ([12, 8], [6, 8]),

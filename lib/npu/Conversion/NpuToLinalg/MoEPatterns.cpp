@@ -241,13 +241,20 @@ struct MoERouterToLinalg : OpRewritePattern<MoERouterOp> {
     Value wEmpty =
         tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, k}, f32);
     if (op.getNormTopk()) {
+      // The sum of the chosen scores, from the ranks (in expert order), so
+      // that the chosen weights have one user: a row tiling fuses the
+      // selection once.
       Value sumInit = createFilled(b, loc, {t}, f32, 0.0);
       Value sum = generic(
-          b, loc, {weights}, {sumInit}, {id2, rowMap}, {kPar, kRed},
+          b, loc, {rank, scores}, {sumInit}, {id2, id2, rowMap}, {kPar, kRed},
           [&](OpBuilder &nb, Location l, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, l,
-                ValueRange{arith::AddFOp::create(nb, l, args[0], args[1])});
+            Value chosen = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, args[0],
+                arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(k)));
+            Value add = arith::AddFOp::create(nb, l, args[2], args[1]);
+            linalg::YieldOp::create(nb, l,
+                                    ValueRange{arith::SelectOp::create(
+                                        nb, l, chosen, add, args[2])});
           })[0];
       weights = generic(
           b, loc, {weights, sum}, {wEmpty}, {id2, rowMap, id2}, {kPar, kPar},

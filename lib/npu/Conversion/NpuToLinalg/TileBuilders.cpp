@@ -200,5 +200,6 @@ void mlir::npu::fuseElementwiseInTileLoops(KernelOp kernel) {
 void mlir::npu::foldEmptyTensors(KernelOp kernel) {
   RewritePatternSet patterns(kernel.getContext());
   tensor::populateFoldTensorEmptyPatterns(patterns);
+  linalg::populateSwapExtractSliceWithFillPatterns(patterns);
   (void)applyPatternsGreedily(kernel, std::move(patterns));
 }

@@ -21,7 +21,9 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
@@ -52,6 +54,20 @@ mlir::npu::rowTileSizes(ArrayRef<int64_t> shape, int64_t rows) {
 }
 
 namespace {
+/// A result of `loop` that nothing uses is yielded unchanged, so that
+/// canonicalization drops it and the stores of its tiles; then the same for
+/// the loops nested in it.
+void yieldUnusedResultsUnchanged(RewriterBase &rewriter, scf::ForOp loop) {
+  loop->walk<WalkOrder::PreOrder>([&](scf::ForOp l) {
+    auto yield = cast<scf::YieldOp>(l.getBody()->getTerminator());
+    for (auto [i, result] : llvm::enumerate(l.getResults()))
+      if (result.use_empty())
+        rewriter.modifyOpInPlace(yield, [&, i = i] {
+          yield->setOperand(i, l.getRegionIterArgs()[i]);
+        });
+  });
+}
+
 /// Whether `op` reads, directly or through the ops computing its operands,
 /// an argument of `body`.
 bool readsBlockArgument(Operation *op, Block *body) {
@@ -75,10 +91,12 @@ bool readsBlockArgument(Operation *op, Block *body) {
 LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
                                           KernelOp kernel, TilingAttr tiling) {
   ArrayRef<int64_t> loops = tiling.getLoops(), tile = tiling.getTile();
-  if (loops.size() != 2 || kernel.getNumResults() != 1 || tile[0] >= loops[0])
+  if (loops.size() != 2 || tile[0] >= loops[0])
     return failure();
+  // The last result is tiled; the others (a router's indices beside its
+  // weights) come out of the same loop when an op it fuses computes them.
   auto yield = cast<YieldOp>(kernel.getBodyBlock().getTerminator());
-  Value result = yield.getValues()[0];
+  Value result = yield.getValues().back();
   // The last op may see the columns as several dims (a rotary embedding's
   // pairs), collapsed into the result's last: its row dims are the result's.
   unsigned colDims = 1;
@@ -126,15 +144,45 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
   // indices alone (a rotary embedding's cos/sin table) are computed once,
   // before the loop, not once per tile.
   Block *body = &kernel.getBodyBlock();
+  // A fused op that computes another result yields its tile of it too
+  // (once: a second slice of it fuses a copy that CSE cannot merge).
+  llvm::SmallPtrSet<Value, 4> others(yield.getValues().begin(),
+                                     std::prev(yield.getValues().end()));
+  llvm::SmallPtrSet<Operation *, 4> yielded;
   options.setFusionControlFn(
-      [body](tensor::ExtractSliceOp, OpResult producer, bool)
+      [&](tensor::ExtractSliceOp, OpResult producer, bool destination)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        if (!readsBlockArgument(producer.getOwner(), body))
+        Operation *op = producer.getOwner();
+        // An accumulator's initial value is made per tile.
+        if (!destination && !readsBlockArgument(op, body))
           return std::nullopt;
-        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        bool yields = llvm::any_of(op->getResults(),
+                                   [&](Value r) { return others.contains(r); });
+        return scf::SCFTileAndFuseOptions::ControlFnResult{
+            yields && yielded.insert(op).second};
       });
-  if (failed(tileAndFuseResultOp(rewriter, kernel, consumer, options)))
+  // Slices move above reshapes (a router's experts seen as groups), so the
+  // ops before them are fused too.
+  RewritePatternSet cleanup(kernel.getContext());
+  tensor::populateBubbleUpExtractSliceOpPatterns(cleanup);
+  options.cleanupPatterns = FrozenRewritePatternSet(std::move(cleanup));
+  FailureOr<scf::SCFTileAndFuseResult> res =
+      tileAndFuseResultOp(rewriter, kernel, consumer, options);
+  if (failed(res))
     return failure();
+  // The other results from the loop; one no fused op computes stays whole,
+  // computed before the loop.
+  for (OpOperand &operand : yield->getOpOperands())
+    if (Value tiled = res->replacements.lookup(operand.get()))
+      rewriter.modifyOpInPlace(yield, [&] { operand.set(tiled); });
+  // The tiles of a yielded op's results the kernel does not return (the
+  // router's unscaled weights) are not stored.
+  if (auto loop = dyn_cast<scf::ForOp>(res->loops.front().getOperation()))
+    yieldUnusedResultsUnchanged(rewriter, loop);
+  (void)runRegionDCE(rewriter, kernel->getRegions());
+  // An op read through several slices was fused once per slice.
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, kernel);
   foldEmptyTensors(kernel);
   return success();
 }
@@ -213,13 +261,7 @@ void mlir::npu::fuseConsumersIntoTileLoops(RewriterBase &rewriter,
   // A fused loop also yields the consumer's result; the result the consumer
   // read is now unused: yielded unchanged, canonicalization drops it (and
   // the stores of its tiles).
-  for (scf::ForOp loop : fusedLoops) {
-    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    for (auto [i, result] : llvm::enumerate(loop.getResults()))
-      if (result.use_empty())
-        rewriter.modifyOpInPlace(yield, [&, i = i] {
-          yield->setOperand(i, loop.getRegionIterArgs()[i]);
-        });
-  }
+  for (scf::ForOp loop : fusedLoops)
+    yieldUnusedResultsUnchanged(rewriter, loop);
   (void)runRegionDCE(rewriter, kernel->getRegions());
 }

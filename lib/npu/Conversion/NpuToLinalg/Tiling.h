@@ -98,8 +98,9 @@ FailureOr<scf::SCFTileAndFuseResult>
 tileAndFuseResultOp(RewriterBase &rewriter, KernelOp kernel,
                     linalg::LinalgOp op,
                     const scf::SCFTileAndFuseOptions &options);
-/// Fused producers' destinations are slices of whole-size empty tensors (a
-/// bf16 GEMM's f32 accumulator): as tile-size empty tensors they bufferize
+/// Fused producers' destinations are slices of whole-size empty or filled
+/// tensors (a bf16 GEMM's f32 accumulator, a router's reductions): as
+/// tile-size empty (filled) tensors they bufferize
 /// to buffers of the tile, on chip, not slices of a whole-size HBM buffer
 /// that each tile would be staged from and stored to.
 void foldEmptyTensors(KernelOp kernel);

@@ -140,6 +140,21 @@ bool hasRetypableUses(Value v) {
         return false;
       continue;
     }
+    // An expand whose groups split off static inner dims (a router's
+    // experts seen as groups): valid on any strided view.
+    if (auto expand = dyn_cast<memref::ExpandShapeOp>(user)) {
+      ArrayRef<int64_t> shape = expand.getResultType().getShape();
+      if (llvm::any_of(expand.getReassociationIndices(),
+                       [&](const ReassociationIndices &g) {
+                         return llvm::any_of(
+                             ArrayRef<int64_t>(g).drop_front(), [&](int64_t d) {
+                               return ShapedType::isDynamic(shape[d]);
+                             });
+                       }) ||
+          !hasRetypableUses(expand.getResult()))
+        return false;
+      continue;
+    }
     if (!isa<linalg::LinalgOp, memref::CopyOp, memref::DimOp, memref::LoadOp,
              memref::StoreOp, memref::DeallocOp, DmaStartOp>(user))
       return false;
@@ -172,6 +187,14 @@ void replaceAndRetype(OpBuilder &b, Value old, Value replacement) {
                                           collapse.getReassociationIndices());
       replaceAndRetype(b, collapse.getResult(), newCollapse.getResult());
       collapse.erase();
+    } else if (auto expand = dyn_cast<memref::ExpandShapeOp>(user)) {
+      // Valid on the view: hasRetypableUses checked the inner dims.
+      b.setInsertionPoint(expand);
+      auto newExpand = memref::ExpandShapeOp::create(
+          b, expand.getLoc(), expand.getResultType().getShape(), replacement,
+          expand.getReassociationIndices(), expand.getMixedOutputShape());
+      replaceAndRetype(b, expand.getResult(), newExpand.getResult());
+      expand.erase();
     } else if (isa<memref::DeallocOp>(user)) {
       user->erase();
     } else {
