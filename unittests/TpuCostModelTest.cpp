@@ -311,6 +311,18 @@ TEST_F(TpuCostModelTest, RouterRowStateIsHeldOnce) {
   for (int64_t buffers : {1, 2})
     EXPECT_EQ(getTpuWorkingSet(d, {16, 8}, buffers),
               (buffers * (perRow + 1) + 16 * 256) * 16);
+  // In 8 groups: per group two f32 maxima, a f32 score and an i64 rank.
+  OwningOpRef<ModuleOp> grouped = parse(R"mlir(
+    func.func @r(%l: tensor<64x256xf32>) -> (tensor<64x8xi32>, tensor<64x8xf32>) {
+      %i, %w = npu.moe_router %l top_k(8) scoring(sigmoid) groups(8, 4) : tensor<64x256xf32> -> tensor<64x8xi32>, tensor<64x8xf32>
+      return %i, %w : tensor<64x8xi32>, tensor<64x8xf32>
+    })mlir");
+  ASSERT_TRUE(grouped);
+  Operation *groupedRouter =
+      &grouped->getBody()->front().getRegion(0).front().front();
+  m = describeKernel(KernelKind::Stream, {groupedRouter});
+  ASSERT_TRUE(succeeded(m));
+  EXPECT_EQ(m->phases.front().rowStateBytes, 16 * 256 + 20 * 8);
 }
 
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {

@@ -453,10 +453,14 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
     }
   // A router's top-k by ranks (npu-lower-to-linalg) holds per token its f32
   // scores (read again for the weights), the f32 selection scores and their
-  // i64 ranks while the ranks are counted: 16 bytes per expert.
+  // i64 ranks while the ranks are counted: 16 bytes per expert; with groups,
+  // also each group's two f32 maxima, f32 score and i64 rank: 20 bytes per
+  // group.
   for (Operation *op : ops)
     if (auto router = dyn_cast<MoERouterOp>(op))
-      k.rowStateBytes += 16 * router.getNumExperts();
+      k.rowStateBytes +=
+          16 * router.getNumExperts() +
+          20 * static_cast<int64_t>(router.getNGroup().value_or(0));
   k.work = w;
   model.work = w;
   model.phases.push_back(k);
