@@ -47,6 +47,8 @@ void buildLowerPipeline(OpPassManager &pm,
   pm.addPass(npu::createNpuTpuInsertDma());
   pm.addPass(npu::createNpuTpuChunkLoads());
   pm.addPass(npu::createNpuTpuDoubleBuffer({options.buffers}));
+  // Gathered rows: one DMA engine each, up to the core's engines in flight.
+  pm.addPass(npu::createNpuTpuPipelineRowDmas());
   pm.addPass(createCanonicalizerPass());
   // Decide VMEM offsets, then check them independently of the planner.
   pm.addPass(npu::createNpuTpuPlanSram());

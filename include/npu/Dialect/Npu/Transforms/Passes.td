@@ -482,6 +482,44 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+
+def NpuTpuPipelineRowDmas : Pass<"npu-tpu-pipeline-row-dmas", "ModuleOp"> {
+  let summary = "Keep a core's DMA engines busy in a loop of one-row copies";
+  let description = [{
+    A loop that only moves data, one DMA per iteration waited in the same
+    iteration (the rows of x a MoE expert's M tile gathers, one DMA per
+    routed token: docs/cost-model-tpu.md, moe_ffn), waits each copy before
+    the next starts, so the copies pay their setup latency one after
+    another. The cost model counts `Q` of them in flight (`Q`: the target's
+    `dma_engines_per_core`); this pass makes the program do so: such a loop
+    is software-pipelined (upstream `scf::pipelineForLoop`) with the start
+    (and the index loads and views it needs) in stage 0 and the wait in
+    stage `min(Q, trips) - 1`, so iteration `i` starts row `i + Q - 1` and
+    waits for row `i`; a prologue starts the first `Q - 1` rows and an
+    epilogue waits for the last.
+
+    Matched: a static trip count of at least two and step 1; a body of pure
+    ops and scalar loads (not of the target buffer), then the
+    `npu.dma_start` and its `npu.dma_wait`; the target a `memref.subview`
+    of a buffer from outside the loop whose offset in some dimension is the
+    induction variable with size 1 there (each iteration its own row, so
+    the copies in flight never overlap).
+
+    ```mlir
+    scf.for %r = %c0 to %c8 step %c1 {
+      %i = memref.load %order[%r] : memref<64xindex, #hbm>
+      %src = memref.subview %x[%i, 0] [1, 512] [1, 1] : ... #hbm>
+      %dst = memref.subview %tile[%r, 0] [1, 512] [1, 1] : ... #vmem>
+      %t = npu.dma_start %src, %dst : ...
+      npu.dma_wait %t
+    }
+    // becomes (Q = 4): rows 0..2 started, then per iteration row r + 3
+    // started and row r waited, then the last three waited.
+    ```
+  }];
+  let dependentDialects = ["::mlir::npu::NpuDialect",
+                           "::mlir::scf::SCFDialect"];
+}
 def NpuTpuPlanSram : Pass<"npu-tpu-plan-sram", "ModuleOp"> {
   let summary = "Decide the VMEM byte offset of every VMEM buffer";
   let description = [{

@@ -1,0 +1,123 @@
+//===- TpuPipelineRowDmas.cpp - the npu-tpu-pipeline-row-dmas pass --------===//
+//
+// A loop that only moves data, one DMA per iteration waited in the same
+// iteration (the rows of a MoE expert's tile gathered from x), keeps as many
+// DMAs in flight as the core has DMA engines: software-pipelined with the
+// start `Q - 1` iterations ahead of its wait.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Analysis/KernelCost.h"
+#include "npu/Analysis/SramLiveness.h"
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Dialect/Npu/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUTPUPIPELINEROWDMAS
+#include "npu/Dialect/Npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+/// The DMA of a loop whose body is address arithmetic, scalar loads and
+/// views, then `npu.dma_start` and its `npu.dma_wait`, the start's target a
+/// view of a buffer from outside the loop that nothing else in the loop
+/// touches, and whose static trip count is at least two; null otherwise.
+DmaStartOp rowDmaLoop(scf::ForOp loop) {
+  if (loop.getNumResults() != 0)
+    return nullptr;
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  if (!trips || trips->getSExtValue() < 2)
+    return nullptr;
+  Block *body = loop.getBody();
+  auto ops = body->without_terminator();
+  if (std::distance(ops.begin(), ops.end()) < 2)
+    return nullptr;
+  auto wait = dyn_cast<DmaWaitOp>(*std::prev(ops.end()));
+  auto dma = dyn_cast<DmaStartOp>(*std::prev(ops.end(), 2));
+  if (!wait || !dma || wait.getToken() != dma.getToken() ||
+      !dma.getToken().hasOneUse() || dma.getPredicate())
+    return nullptr;
+  Value root = getRootBuffer(dma.getTarget());
+  if (!root || root.getParentBlock() == body ||
+      (root.getDefiningOp() && loop->isAncestor(root.getDefiningOp())))
+    return nullptr;
+  for (Operation &op : ops) {
+    if (&op == dma || &op == wait)
+      continue;
+    if (op.getNumRegions() != 0)
+      return nullptr;
+    // A scalar load (an index of the gather) reads; everything else is
+    // pure. Neither touches the target buffer.
+    if (!isa<memref::LoadOp>(op) && !isMemoryEffectFree(&op))
+      return nullptr;
+    if (auto load = dyn_cast<memref::LoadOp>(op);
+        load && getRootBuffer(load.getMemRef()) == root)
+      return nullptr;
+  }
+  // Each iteration writes its own row: the target is a view at the
+  // induction variable, one element wide in that dimension.
+  auto view = dma.getTarget().getDefiningOp<memref::SubViewOp>();
+  if (!view)
+    return nullptr;
+  bool ownRow = false;
+  for (auto [offset, size] :
+       llvm::zip(view.getMixedOffsets(), view.getMixedSizes()))
+    if (auto v = dyn_cast<Value>(offset); v && v == loop.getInductionVar() &&
+                                          isConstantIntValue(size, 1) &&
+                                          isConstantIntValue(loop.getStep(), 1))
+      ownRow = true;
+  return ownRow ? dma : nullptr;
+}
+
+struct NpuTpuPipelineRowDmasPass
+    : public npu::impl::NpuTpuPipelineRowDmasBase<NpuTpuPipelineRowDmasPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<TargetAttr> target =
+        getModuleTarget(module, "npu-tpu-pipeline-row-dmas");
+    if (failed(target))
+      return signalPassFailure();
+    if (!target->getTpu()) {
+      module.emitError("npu-tpu-pipeline-row-dmas: target '")
+          << target->getName() << "' is not TPU-like (no 'tpu' part)";
+      return signalPassFailure();
+    }
+    int64_t engines = target->getTpu().getDmaEnginesPerCore();
+    if (engines < 2)
+      return;
+    SmallVector<std::pair<scf::ForOp, DmaStartOp>> loops;
+    module.walk([&](scf::ForOp loop) {
+      if (DmaStartOp dma = rowDmaLoop(loop))
+        loops.push_back({loop, dma});
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto [loop, dma] : loops) {
+      int64_t trips = loop.getStaticTripCount()->getSExtValue();
+      unsigned last = static_cast<unsigned>(std::min(engines, trips) - 1);
+      // Stage 0: the start and what it needs; stage `last`: the wait.
+      Operation *wait = *dma.getToken().getUsers().begin();
+      scf::PipeliningOption options;
+      options.getScheduleFn =
+          [&](scf::ForOp forOp,
+              std::vector<std::pair<Operation *, unsigned>> &schedule) {
+            for (Operation &op : forOp.getBody()->without_terminator())
+              schedule.push_back({&op, &op == wait ? last : 0});
+          };
+      rewriter.setInsertionPoint(loop);
+      bool modified = false;
+      if (failed(scf::pipelineForLoop(rewriter, loop, options, &modified))) {
+        loop.emitError("npu-tpu-pipeline-row-dmas: software pipelining "
+                       "failed");
+        return signalPassFailure();
+      }
+    }
+  }
+};
+} // namespace
