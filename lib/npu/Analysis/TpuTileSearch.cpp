@@ -1,0 +1,153 @@
+//===- TpuTileSearch.cpp - the TPU-like cost model's tile search ----------===//
+//
+// chooseTpuTile: every combination of the candidate tiles of a kernel's
+// loops (powers of two of the matrix unit's granules and the loop's extent;
+// for attention also the K/V a query block can hold), with two buffers and
+// one, and for a GEMM 1 to 16 load chunks, priced by getTpuPhaseCost
+// (TpuCostModel.cpp). The fastest that fits in SRAM wins; within 0.5%, less
+// HBM traffic, then less SRAM, then fewer chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Analysis/TpuCostModel.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+Count c(int64_t v) { return Count::fromSigned(v); }
+
+/// Powers of two times `granule` below `n` (with `halfSteps`, 1.5 times
+/// each from 2 granules on as well), and `n` itself.
+SmallVector<int64_t> candidates(int64_t n, int64_t granule,
+                                bool halfSteps = false) {
+  SmallVector<int64_t> out;
+  for (int64_t v = granule; v < n; v *= 2) {
+    out.push_back(v);
+    if (halfSteps && v >= 2 * granule && v / 2 * 3 < n)
+      out.push_back(v / 2 * 3);
+  }
+  out.push_back(n);
+  return out;
+}
+
+/// The K/V an attention tiling `t` (tile #5 aside) can hold with `buffers`
+/// buffers: the K/V tile (streamed), all the keys (resident), and the
+/// longest prefix of whole K/V tiles that fits in SRAM beside the rest of
+/// the tiling. Holding more keys never costs traffic, so no shorter prefix
+/// is worth trying.
+SmallVector<int64_t, 3> heldKvChoices(const KernelDesc &k, ArrayRef<int64_t> t,
+                                      int64_t buffers, int64_t sramBytes) {
+  int64_t skv = k.loops[2], tkv = t[2];
+  SmallVector<int64_t, 3> out = {tkv};
+  if (tkv < skv)
+    out.push_back(skv);
+  SmallVector<int64_t> streamed(t);
+  streamed[5] = tkv;
+  int64_t rest = getTpuWorkingSet(k, streamed, buffers);
+  Count perTile = c(buffers) * c(tkv) * c(k.kvWidth()) * c(k.rhsBytes);
+  if (rest <= 0 || rest >= sramBytes || perTile.isOverflow())
+    return out;
+  Count prefix = c(sramBytes - rest) / perTile * c(tkv);
+  if (prefix.value() > uint64_t(tkv) && prefix.value() < uint64_t(skv))
+    out.push_back(int64_t(prefix.value()));
+  return out;
+}
+} // namespace
+
+std::optional<TpuTileChoice>
+mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
+                         std::optional<int64_t> onlyBuffers) {
+  // One candidate list per loop; a loop whose tile the kind fixes gets a
+  // single candidate.
+  SmallVector<SmallVector<int64_t>> lists;
+  switch (k.kind) {
+  case KernelKind::Gemm:
+    lists = {{1},
+             candidates(k.loops[1], p.sublanes),
+             candidates(k.loops[2], p.mxuDim),
+             k.needsFullK ? SmallVector<int64_t>{k.loops[3]}
+                          : candidates(k.loops[3], p.mxuDim)};
+    break;
+  case KernelKind::GatedMlp:
+  case KernelKind::MoeFfn:
+    lists = {candidates(k.loops[0], p.sublanes),
+             candidates(k.loops[1], p.mxuDim),
+             {k.loops[2]}};
+    break;
+  case KernelKind::Attention:
+  case KernelKind::MlaAbsorbed:
+    lists = {{1},
+             candidates(k.loops[1], p.sublanes, /*halfSteps=*/true),
+             candidates(k.loops[2], p.mxuDim),
+             {k.loops[3]},
+             candidates(k.loops[4], p.sublanes),
+             // The held K/V: chosen per K/V tile and buffers below.
+             {k.loops[5]}};
+    break;
+  case KernelKind::Stream:
+  case KernelKind::Copy:
+    lists = {candidates(k.loops[0], p.sublanes), {k.loops[1]}};
+    break;
+  }
+  // Double buffering, or single (the tiling's buffers reach every loop of
+  // the kernel's lowering): a held K/V too long to be held twice needs
+  // it.
+  const int64_t bufferChoices[] = {2, 1};
+  // GEMM: a step's A and B loads in 1 to 16 K chunks (and with one K step
+  // its output in as many row bands).
+  SmallVector<int64_t> chunkChoices{1};
+  if (k.kind == KernelKind::Gemm)
+    chunkChoices.append({2, 4, 8, 16});
+  std::optional<TpuTileChoice> best;
+  auto better = [&](const TpuCost &a, int64_t sramA, int64_t chunksA,
+                    const TpuTileChoice &b) {
+    double tb = b.cost.timeNs;
+    if (a.timeNs < tb * 0.995)
+      return true;
+    if (a.timeNs > tb * 1.005)
+      return false;
+    uint64_t ba = (a.hbmReadBytes + a.hbmWriteBytes).value();
+    uint64_t bb = (b.cost.hbmReadBytes + b.cost.hbmWriteBytes).value();
+    if (ba != bb)
+      return ba < bb;
+    if (sramA != b.cost.sramBytes)
+      return sramA < b.cost.sramBytes;
+    if (chunksA != b.chunks)
+      return chunksA < b.chunks;
+    return a.timeNs < tb;
+  };
+  SmallVector<int64_t, 4> tile(lists.size());
+  bool attention =
+      k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
+  std::function<void(unsigned)> visit = [&](unsigned i) {
+    if (i == lists.size()) {
+      for (int64_t buffers : bufferChoices) {
+        if (onlyBuffers && buffers != *onlyBuffers)
+          continue;
+        SmallVector<int64_t, 3> heldChoices = {tile.back()};
+        if (attention)
+          heldChoices = heldKvChoices(k, tile, buffers, p.sramBytes);
+        for (int64_t held : heldChoices) {
+          tile.back() = held;
+          for (int64_t chunks : chunkChoices) {
+            std::optional<TpuCost> cost =
+                getTpuPhaseCost(k, tile, buffers, p, chunks);
+            if (cost &&
+                (!best || better(*cost, cost->sramBytes, chunks, *best)))
+              best = TpuTileChoice{tile, buffers, chunks, *cost};
+          }
+        }
+      }
+      return;
+    }
+    for (int64_t v : lists[i]) {
+      tile[i] = v;
+      visit(i + 1);
+    }
+  };
+  visit(0);
+  return best;
+}
