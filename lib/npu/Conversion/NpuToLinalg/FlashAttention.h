@@ -121,6 +121,9 @@ private:
   /// K/V held: the head block's first `held` keys of K and V copied on
   /// chip (kHeld, vHeld), for its query blocks to slice K/V tiles from.
   void copyKvOnChip(OpBuilder &b, Location loc, Value b0, Value nb);
+  /// `tile` in a buffer of its own, copied once: a tile concatTiles built
+  /// is one already.
+  Value onChip(OpBuilder &b, Location loc, Value tile) const;
   /// Split `split` of the query block's KV range: its state as one
   /// [1, nb, G, nq, Dv + 2] f32 partial (acc, then m, then l).
   Value buildPartial(OpBuilder &b, Location loc, Value b0, Value nb, Value q0,
@@ -175,6 +178,8 @@ private:
   llvm::DenseMap<Value, Value> qViews, kvViews;
   /// The on-chip copies of the head block's held keys ([nb, held, D]).
   Value kHeld, vHeld;
+  /// The tiles concatTiles built (each a new buffer, filled by its parts).
+  llvm::DenseSet<Value> builtTiles;
 };
 } // namespace mlir::npu::flash
 

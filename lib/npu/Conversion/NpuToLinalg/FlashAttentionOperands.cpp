@@ -130,7 +130,17 @@ Value FlashAttention::concatTiles(OpBuilder &b, Location loc,
   }
   offsets.back() = b.getIndexAttr(0);
   sizes.back() = b.getIndexAttr(column);
-  return sliceOf(b, loc, full, offsets, sizes);
+  Value tile = sliceOf(b, loc, full, offsets, sizes);
+  builtTiles.insert(tile);
+  return tile;
+}
+
+Value FlashAttention::onChip(OpBuilder &b, Location loc, Value tile) const {
+  if (builtTiles.contains(tile))
+    return tile;
+  return bufferization::AllocTensorOp::create(
+      b, loc, cast<RankedTensorType>(tile.getType()), ValueRange{},
+      /*copy=*/tile);
 }
 
 Value FlashAttention::qTile(OpBuilder &b, Location loc, Value x, Value b0,
@@ -155,10 +165,8 @@ void FlashAttention::copyKvOnChip(OpBuilder &b, Location loc, Value b0,
   // One copy per tensor (one DMA each on the TPU-like path); the latent
   // form's value tiles are views of the key copy.
   auto copy = [&](Value src) -> Value {
-    Value heads = kvTile(b, loc, src, b0, nb, zero, b.getIndexAttr(held));
-    return bufferization::AllocTensorOp::create(
-        b, loc, cast<RankedTensorType>(heads.getType()), ValueRange{},
-        /*copy=*/heads);
+    return onChip(b, loc,
+                  kvTile(b, loc, src, b0, nb, zero, b.getIndexAttr(held)));
   };
   kHeld = copy(k);
   vHeld = v ? copy(v) : kHeld;

@@ -177,9 +177,7 @@ SmallVector<Value> FlashAttention::buildKvLoop(OpBuilder &b, Location loc,
   // A block computed in sub-tiles is copied on chip once (a buffer of its
   // own: its sub-tiles are views of it, not loads of their own).
   if (tileSub < tileQ)
-    qt = bufferization::AllocTensorOp::create(
-        b, loc, cast<RankedTensorType>(qt.getType()), ValueRange{},
-        /*copy=*/qt);
+    qt = onChip(b, loc, qt);
   SmallVector<Value> state = {
       filledTile(b, loc, blockSizes(b, nb, nq), f32, kNegInf),
       filledTile(b, loc, blockSizes(b, nb, nq), f32, 0.0),
