@@ -14,8 +14,11 @@
 // CHECK: tensor.insert_slice {{.*}} into tensor<1x1x2x5xf32>
 // CHECK: tensor.insert_slice {{.*}} into tensor<1x1x2x5xf32>
 // CHECK: scf.for
-// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
 // CHECK: tensor.insert_slice {{.*}} into tensor<1x2x5xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.insert_slice {{.*}} : tensor<1x?x2xf32> into tensor<1x2x5xf32>
+// CHECK: linalg.generic
 // CHECK: tensor.insert_slice {{.*}} into tensor<1x4x2x1x3xf32>
 // CHECK-NOT: linalg.transpose
 

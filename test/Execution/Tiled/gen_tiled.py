@@ -236,10 +236,14 @@ def mla_prefill_case(name, s, note, seed):
          # the query block: its two parts' tiles, side by side on chip
          "CHECK: tensor.insert_slice {{.*}} into tensor<1x1x2x5xf32>",
          "CHECK: tensor.insert_slice {{.*}} into tensor<1x1x2x5xf32>",
-         # a K tile: k_nope's rows and the one k_rope head's rows repeated
+         # a K tile (one head): k_nope's rows and the shared k_rope rows,
+         # each put in its columns (no copy of the k_rope rows first)
          "CHECK: scf.for",
-         "CHECK: linalg.generic",
+         "CHECK-NOT: linalg.generic",
          "CHECK: tensor.insert_slice {{.*}} into tensor<1x2x5xf32>",
+         "CHECK-NOT: linalg.generic",
+         "CHECK: tensor.insert_slice {{.*}} : tensor<1x?x2xf32> into tensor<1x2x5xf32>",
+         "CHECK: linalg.generic",
          # the output tile stored transposed
          "CHECK: tensor.insert_slice {{.*}} into tensor<1x%dx2x1x3xf32>" % s,
          "CHECK-NOT: linalg.transpose"], seed=seed)

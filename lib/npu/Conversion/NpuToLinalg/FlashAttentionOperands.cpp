@@ -93,6 +93,17 @@ Value FlashAttention::kvTile(OpBuilder &b, Location loc, Value x, Value h0,
         b, loc, h0, arith::ConstantIndexOp::create(b, loc, H));
     Value rows = sliceOf(b, loc, kvViews.lookup(x), {batch, s0, zero},
                          {b.getIndexAttr(1), ns, cols});
+    // A tile of (at most) one head is those rows: loaded where the tile
+    // wants them (a concatenated K's columns), not staged and copied.
+    if (tileHeads == 1) {
+      auto rowsType = cast<RankedTensorType>(rows.getType());
+      SmallVector<int64_t> shape(rowsType.getShape());
+      if (!getConstantIntValue(nh))
+        shape[0] = ShapedType::kDynamic;
+      return tensor::CastOp::create(
+          b, loc, RankedTensorType::get(shape, rowsType.getElementType()),
+          rows);
+    }
     AffineMap first =
         AffineMap::get(3, 0,
                        {getAffineConstantExpr(0, ctx), getAffineDimExpr(1, ctx),

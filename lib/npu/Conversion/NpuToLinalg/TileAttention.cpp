@@ -588,5 +588,8 @@ LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
     operands.append(producer->operand_begin(), producer->operand_end());
     rewriter.eraseOp(producer);
   }
+  // The block's normalization (acc / l, rounded) and its transposed store
+  // are one pass: no rounded tile beside the transposed one.
+  fuseElementwiseInTileLoops(kernel, /*soleUsersOnly=*/true);
   return success();
 }

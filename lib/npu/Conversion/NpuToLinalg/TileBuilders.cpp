@@ -183,7 +183,8 @@ mlir::npu::tileAndFuseResultOp(RewriterBase &rewriter, KernelOp kernel,
   return res;
 }
 
-void mlir::npu::fuseElementwiseInTileLoops(KernelOp kernel) {
+void mlir::npu::fuseElementwiseInTileLoops(KernelOp kernel,
+                                           bool soleUsersOnly) {
   RewritePatternSet patterns(kernel.getContext());
   linalg::populateElementwiseOpsFusionPatterns(
       patterns, [&](OpOperand *operand) {
@@ -192,9 +193,15 @@ void mlir::npu::fuseElementwiseInTileLoops(KernelOp kernel) {
         return consumer &&
                consumer.getNumLoops() == consumer.getNumParallelLoops() &&
                isa<scf::ForOp, scf::ForallOp>(loop) &&
-               kernel->isProperAncestor(loop);
+               kernel->isProperAncestor(loop) &&
+               (!soleUsersOnly || operand->get().hasOneUse());
       });
-  (void)applyPatternsGreedily(kernel, std::move(patterns));
+  // Only the merges: no folding or region simplification of the rest.
+  GreedyRewriteConfig config;
+  config.enableFolding(false)
+      .enableConstantCSE(false)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(kernel, std::move(patterns), config);
 }
 
 void mlir::npu::foldEmptyTensors(KernelOp kernel) {

@@ -108,8 +108,10 @@ void foldEmptyTensors(KernelOp kernel);
 /// each element-wise user (a matmul tile's rounding into the epilogue's
 /// residual add): one pass over the tile, and no tile of the intermediate
 /// value in SRAM once the producer has no other user. Exact: the merged
-/// body rounds where the two ops did.
-void fuseElementwiseInTileLoops(KernelOp kernel);
+/// body rounds where the two ops did. With `soleUsersOnly`, only producers
+/// with one user (a producer with several is otherwise recomputed in each:
+/// the running max of flash attention's KV loop).
+void fuseElementwiseInTileLoops(KernelOp kernel, bool soleUsersOnly = false);
 
 // Builders on tiles of dynamic size (TileBuilders.cpp)
 //===----------------------------------------------------------------------===//
