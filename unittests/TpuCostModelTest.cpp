@@ -277,6 +277,34 @@ TEST_F(TpuCostModelTest, MoeRoutedRowsAreGathered) {
   EXPECT_GT(c->timeNs, tiles->timeNs);
 }
 
+TEST_F(TpuCostModelTest, MoeDispatchSortIsSerialScalarWork) {
+  // A MoE layer of 64 tokens, top 2 of 4 experts: its dispatch sorts the
+  // 128 assignments on the scalar unit, 10 operations each (TileMoe.cpp's
+  // loop), one per cycle: 1280 cycles at mock-tpu's 1 GHz, 1280 ns of
+  // overhead before the expert loops, on top of the phases' time.
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @m(%x: tensor<64x32xbf16>, %i: tensor<64x2xi32>, %w: tensor<64x2xf32>, %g: tensor<4x64x32xbf16>, %u: tensor<4x64x32xbf16>, %d: tensor<4x32x64xbf16>) -> tensor<64x32xbf16> {
+      %y = npu.moe_experts %x, %i, %w, %g, %u, %d load(#npu.expert_load<uniform>) : tensor<64x32xbf16>, tensor<64x2xi32>, tensor<64x2xf32>, tensor<4x64x32xbf16>, tensor<4x64x32xbf16>, tensor<4x32x64xbf16> -> tensor<64x32xbf16>
+      return %y : tensor<64x32xbf16>
+    })mlir");
+  ASSERT_TRUE(module);
+  Operation *moe = &module->getBody()->front().getRegion(0).front().front();
+  FailureOr<KernelModel> m = describeKernel(KernelKind::MoeFfn, {moe});
+  ASSERT_TRUE(succeeded(m));
+  EXPECT_EQ(m->serialScalarOps, 128 * 10);
+  TpuParams p = params("mock-tpu");
+  std::optional<TpuTileChoice> tile = chooseTpuTile(m->phases.front(), p);
+  ASSERT_TRUE(tile);
+  std::optional<TpuCost> with =
+      getTpuKernelCost(*m, tile->tile, tile->buffers, p);
+  m->serialScalarOps = 0;
+  std::optional<TpuCost> without =
+      getTpuKernelCost(*m, tile->tile, tile->buffers, p);
+  ASSERT_TRUE(with && without);
+  EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs, 1280.0);
+  EXPECT_DOUBLE_EQ(with->overheadNs - without->overheadNs, 1280.0);
+}
+
 TEST_F(TpuCostModelTest, PhaseHandOffIsHeldWhole) {
   // A GEMM whose output the next phase of its kernel reads on chip holds
   // all of it (2 x 64 x 96 bf16) beside its tiles; one whose input an

@@ -96,6 +96,9 @@ struct KernelModel {
   int sharedPhase = -1;
   /// Useful work of the whole kernel (the work interface's, summed).
   Work work;
+  /// Operations the core's scalar unit runs one after another before the
+  /// tile loops can start (a MoE dispatch's counting sort), once per kernel.
+  int64_t serialScalarOps = 0;
 };
 
 /// Describes a group of ops fused into one kernel of kind `kind`. `ops` are

@@ -34,6 +34,7 @@ struct TpuParams {
   double vectorPerNs;    ///< FLOP/ns per core
   double transcPerNs;    ///< exp/ns per core
   double hbmBytesPerNs;  ///< per core, with every core streaming
+  double scalarOpsPerNs; ///< the scalar unit: one operation per clock cycle
   /// Matrix FLOP/ns per core for `matrixType` (bf16's rate if the chip lacks
   /// the type's, as the bill does).
   double matrixPerNs(Type matrixType) const;

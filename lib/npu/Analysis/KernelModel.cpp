@@ -375,6 +375,18 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   routed.gatheredRows = true;
   model.phases.push_back(routed);
   int64_t assignments = t * moe.getTopK();
+  // The dispatch's counting sort (TileMoe.cpp, buildDispatch) visits the
+  // assignments in order on the scalar unit: per assignment a load of its
+  // expert, the clamp (max, min), a load of the expert's cursor, its
+  // increment and three stores (order, cursor, where), plus the loop's
+  // increment and compare.
+  constexpr int64_t kScalarOpsPerAssignment = 10;
+  std::optional<int64_t> sortOps =
+      (Count::fromSigned(assignments) * Count(kScalarOpsPerAssignment))
+          .toInt64();
+  if (!sortOps)
+    return failure();
+  model.serialScalarOps = *sortOps;
   std::optional<int64_t> combineBytes =
       (Count(4) * Count::fromSigned(assignments) * Count::fromSigned(d))
           .toInt64();

@@ -40,6 +40,7 @@ FailureOr<TpuParams> TpuParams::get(TargetAttr target) {
       target.getTranscendentalPerS().convertToDouble() / cores * 1e-9;
   p.hbmBytesPerNs =
       target.getHbmBandwidthBytesPerS().convertToDouble() / cores * 1e-9;
+  p.scalarOpsPerNs = target.getClockHz().convertToDouble() * 1e-9;
   return p;
 }
 
@@ -665,5 +666,10 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     scaled.steps = cost->steps * phase.repeat;
     total += scaled;
   }
+  // Serial scalar work before the tile loops (one core's scalar unit; the
+  // other cores wait for its result): time nothing overlaps.
+  double scalarNs = double(model.serialScalarOps) / p.scalarOpsPerNs;
+  total.timeNs += scalarNs;
+  total.overheadNs += scalarNs;
   return total;
 }
