@@ -204,3 +204,20 @@ func.func @moe_ffn(%x: tensor<3x4xf32>, %idx: tensor<3x2xi64>, %w: tensor<3x2xf3
   }
   return %y : tensor<3x4xf32>
 }
+
+// -----
+
+// A router kernel whose results nothing uses yields none: nothing to tile,
+// its body is lowered as it is (found by npu-fuzz-backends: the tiling took
+// the last of no results).
+// CHECK-LABEL: func.func @unused_router
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @unused_router(%l: tensor<4x8xf32>) {
+  npu.kernel stream(%l) {npu.tiling = #npu.tiling<loops = [4, 3], tile = [2, 3], buffers = 1, sram_bytes = 0>} : (tensor<4x8xf32>) -> () {
+  ^bb0(%a: tensor<4x8xf32>):
+    %i, %w = npu.moe_router %a top_k(3) scoring(sigmoid) groups(2, 1) : tensor<4x8xf32> -> tensor<4x3xi32>, tensor<4x3xf32>
+    npu.yield
+  }
+  return
+}

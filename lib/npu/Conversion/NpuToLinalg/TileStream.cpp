@@ -96,6 +96,9 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
   // The last result is tiled; the others (a router's indices beside its
   // weights) come out of the same loop when an op it fuses computes them.
   auto yield = cast<YieldOp>(kernel.getBodyBlock().getTerminator());
+  // A kernel whose results nothing uses yields none: nothing to tile.
+  if (yield.getValues().empty())
+    return failure();
   Value result = yield.getValues().back();
   // The last op may see the columns as several dims (a rotary embedding's
   // pairs), collapsed into the result's last: its row dims are the result's.
