@@ -20,6 +20,9 @@ namespace mlir::npu {
 /// The module's `npu.target` attribute (looked up from any op inside it);
 /// emits an error at `op` naming `pass` if there is none.
 FailureOr<TargetAttr> getModuleTarget(Operation *op, StringRef pass);
+/// The module's TPU-like target: as getModuleTarget, and an error naming
+/// `pass` if the target has no `tpu` part.
+FailureOr<TargetAttr> getModuleTpuTarget(Operation *op, StringRef pass);
 
 /// A tile decision: the main phase's tile, buffers, working set and (TPU
 /// GEMM) load chunks; on a GPU-like target, the arrangement of its GEMM

@@ -109,6 +109,13 @@ struct KernelModel {
 FailureOr<KernelModel> describeKernel(KernelKind kind,
                                       llvm::ArrayRef<Operation *> ops);
 
+/// Calls `fn` with every tile that takes one value from each of `lists`
+/// (a tile search's candidates per loop), the last list varying fastest;
+/// `fn` may change the tile it is given (a choice it derives from the
+/// others).
+void forEachTile(llvm::ArrayRef<llvm::SmallVector<int64_t>> lists,
+                 llvm::function_ref<void(llvm::MutableArrayRef<int64_t>)> fn);
+
 /// Whether `op` does work a kernel must do (FLOPs or bytes); views
 /// (reshape, slice, KV-cache read), `npu.weight` and ops outside the npu
 /// dialect do not.

@@ -12,7 +12,6 @@
 
 #include <array>
 #include <cmath>
-#include <functional>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -575,27 +574,18 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
       v = std::min(v, n);
   std::optional<SmallVector<int64_t, 4>> best;
   double bestNs = 0;
-  SmallVector<int64_t, 4> tile(lists.size());
-  std::function<void(unsigned)> visit = [&](unsigned i) {
-    if (i == lists.size()) {
-      if (isAttention(k)) {
-        tile[4] = tile[1];
-        tile[5] = tile[2];
-      }
-      std::optional<GpuCost> cost = getGpuPhaseCost(
-          k, tile, p, false, chooseLaunches(k, tile, p, /*raster=*/false));
-      if (cost && (!best || cost->timeNs < bestNs * (1 - 1e-9))) {
-        best = tile;
-        bestNs = cost->timeNs;
-      }
-      return;
+  forEachTile(lists, [&](MutableArrayRef<int64_t> tile) {
+    if (isAttention(k)) {
+      tile[4] = tile[1];
+      tile[5] = tile[2];
     }
-    for (int64_t v : lists[i]) {
-      tile[i] = v;
-      visit(i + 1);
+    std::optional<GpuCost> cost = getGpuPhaseCost(
+        k, tile, p, false, chooseLaunches(k, tile, p, /*raster=*/false));
+    if (cost && (!best || cost->timeNs < bestNs * (1 - 1e-9))) {
+      best = SmallVector<int64_t, 4>(tile);
+      bestNs = cost->timeNs;
     }
-  };
-  visit(0);
+  });
   return best;
 }
 

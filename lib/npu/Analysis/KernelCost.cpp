@@ -21,6 +21,15 @@ FailureOr<TargetAttr> mlir::npu::getModuleTarget(Operation *op,
                             "(run npu-set-target=\"target=<name>\" first)";
 }
 
+FailureOr<TargetAttr> mlir::npu::getModuleTpuTarget(Operation *op,
+                                                    StringRef pass) {
+  FailureOr<TargetAttr> target = getModuleTarget(op, pass);
+  if (succeeded(target) && !target->getTpu())
+    return op->emitError() << pass << ": target '" << target->getName()
+                           << "' is not TPU-like (no 'tpu' part)";
+  return target;
+}
+
 int64_t mlir::npu::getSramCapacity(TargetAttr target) {
   if (TpuTargetAttr tpu = target.getTpu())
     return tpu.getVmemBytesPerCore();

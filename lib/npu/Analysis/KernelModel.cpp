@@ -6,6 +6,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::npu;
 
@@ -479,6 +481,22 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
   return model;
 }
 } // namespace
+
+void mlir::npu::forEachTile(ArrayRef<SmallVector<int64_t>> lists,
+                            function_ref<void(MutableArrayRef<int64_t>)> fn) {
+  SmallVector<int64_t, 6> tile(lists.size());
+  std::function<void(unsigned)> visit = [&](unsigned i) {
+    if (i == lists.size()) {
+      fn(tile);
+      return;
+    }
+    for (int64_t v : lists[i]) {
+      tile[i] = v;
+      visit(i + 1);
+    }
+  };
+  visit(0);
+}
 
 bool mlir::npu::doesWork(Operation *op) {
   auto iface = dyn_cast<WorkOpInterface>(op);

@@ -11,8 +11,6 @@
 
 #include "npu/Analysis/TpuCostModel.h"
 
-#include <functional>
-
 using namespace mlir;
 using namespace mlir::npu;
 
@@ -119,35 +117,26 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
       return chunksA < b.chunks;
     return a.timeNs < tb;
   };
-  SmallVector<int64_t, 4> tile(lists.size());
   bool attention =
       k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
-  std::function<void(unsigned)> visit = [&](unsigned i) {
-    if (i == lists.size()) {
-      for (int64_t buffers : bufferChoices) {
-        if (onlyBuffers && buffers != *onlyBuffers)
-          continue;
-        SmallVector<int64_t, 3> heldChoices = {tile.back()};
-        if (attention)
-          heldChoices = heldKvChoices(k, tile, buffers, p.sramBytes);
-        for (int64_t held : heldChoices) {
-          tile.back() = held;
-          for (int64_t chunks : chunkChoices) {
-            std::optional<TpuCost> cost =
-                getTpuPhaseCost(k, tile, buffers, p, chunks);
-            if (cost &&
-                (!best || better(*cost, cost->sramBytes, chunks, *best)))
-              best = TpuTileChoice{tile, buffers, chunks, *cost};
-          }
+  forEachTile(lists, [&](MutableArrayRef<int64_t> tile) {
+    for (int64_t buffers : bufferChoices) {
+      if (onlyBuffers && buffers != *onlyBuffers)
+        continue;
+      SmallVector<int64_t, 3> heldChoices = {tile.back()};
+      if (attention)
+        heldChoices = heldKvChoices(k, tile, buffers, p.sramBytes);
+      for (int64_t held : heldChoices) {
+        tile.back() = held;
+        for (int64_t chunks : chunkChoices) {
+          std::optional<TpuCost> cost =
+              getTpuPhaseCost(k, tile, buffers, p, chunks);
+          if (cost && (!best || better(*cost, cost->sramBytes, chunks, *best)))
+            best = TpuTileChoice{SmallVector<int64_t, 4>(tile), buffers, chunks,
+                                 *cost};
         }
       }
-      return;
     }
-    for (int64_t v : lists[i]) {
-      tile[i] = v;
-      visit(i + 1);
-    }
-  };
-  visit(0);
+  });
   return best;
 }

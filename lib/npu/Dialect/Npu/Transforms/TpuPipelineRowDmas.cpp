@@ -81,14 +81,9 @@ struct NpuTpuPipelineRowDmasPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<TargetAttr> target =
-        getModuleTarget(module, "npu-tpu-pipeline-row-dmas");
+        getModuleTpuTarget(module, "npu-tpu-pipeline-row-dmas");
     if (failed(target))
       return signalPassFailure();
-    if (!target->getTpu()) {
-      module.emitError("npu-tpu-pipeline-row-dmas: target '")
-          << target->getName() << "' is not TPU-like (no 'tpu' part)";
-      return signalPassFailure();
-    }
     int64_t engines = target->getTpu().getDmaEnginesPerCore();
     if (engines < 2)
       return;

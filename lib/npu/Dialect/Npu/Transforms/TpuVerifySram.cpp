@@ -77,14 +77,9 @@ struct NpuTpuVerifySramPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<TargetAttr> target =
-        getModuleTarget(module, "npu-tpu-verify-sram");
+        getModuleTpuTarget(module, "npu-tpu-verify-sram");
     if (failed(target))
       return signalPassFailure();
-    if (!target->getTpu()) {
-      module.emitError("npu-tpu-verify-sram: target '")
-          << target->getName() << "' is not TPU-like (no 'tpu' part)";
-      return signalPassFailure();
-    }
     for (auto func : module.getOps<func::FuncOp>())
       if (failed(verifyFunction(func, *target)))
         return signalPassFailure();
