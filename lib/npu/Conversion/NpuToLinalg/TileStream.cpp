@@ -9,7 +9,10 @@
 // normalization's row reduction) into the tile loop; values computed from
 // indices alone (a rotary embedding's cos/sin table) are computed once
 // before it, and a producer that cannot be fused (a tensor.insert_slice)
-// stays whole before it.
+// stays whole before it. Slices move above reshapes, so producers behind
+// an expand or collapse are fused too. With several results (a MoE
+// router's indices and weights) the last one's op is tiled and the loop
+// also yields the tiles of the others, which fused producers compute.
 //
 // Also the fusions of a gated MLP's producers (its norm) and element-wise
 // consumer (its residual add) into its M loop.
