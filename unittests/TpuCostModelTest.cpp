@@ -277,16 +277,20 @@ TEST_F(TpuCostModelTest, MoeRoutedRowsAreGathered) {
   EXPECT_GT(c->timeNs, tiles->timeNs);
 }
 
+/// A MoE layer of 64 tokens, top 2 of 4 experts, i32 indices and f32
+/// routing weights.
+static constexpr const char *kMoeLayer = R"mlir(
+  func.func @m(%x: tensor<64x32xbf16>, %i: tensor<64x2xi32>, %w: tensor<64x2xf32>, %g: tensor<4x64x32xbf16>, %u: tensor<4x64x32xbf16>, %d: tensor<4x32x64xbf16>) -> tensor<64x32xbf16> {
+    %y = npu.moe_experts %x, %i, %w, %g, %u, %d load(#npu.expert_load<uniform>) : tensor<64x32xbf16>, tensor<64x2xi32>, tensor<64x2xf32>, tensor<4x64x32xbf16>, tensor<4x64x32xbf16>, tensor<4x32x64xbf16> -> tensor<64x32xbf16>
+    return %y : tensor<64x32xbf16>
+  })mlir";
+
 TEST_F(TpuCostModelTest, MoeDispatchSortIsSerialScalarWork) {
   // A MoE layer of 64 tokens, top 2 of 4 experts: its dispatch sorts the
   // 128 assignments on the scalar unit, 10 operations each (TileMoe.cpp's
   // loop), one per cycle: 1280 cycles at mock-tpu's 1 GHz, 1280 ns of
   // overhead before the expert loops, on top of the phases' time.
-  OwningOpRef<ModuleOp> module = parse(R"mlir(
-    func.func @m(%x: tensor<64x32xbf16>, %i: tensor<64x2xi32>, %w: tensor<64x2xf32>, %g: tensor<4x64x32xbf16>, %u: tensor<4x64x32xbf16>, %d: tensor<4x32x64xbf16>) -> tensor<64x32xbf16> {
-      %y = npu.moe_experts %x, %i, %w, %g, %u, %d load(#npu.expert_load<uniform>) : tensor<64x32xbf16>, tensor<64x2xi32>, tensor<64x2xf32>, tensor<4x64x32xbf16>, tensor<4x64x32xbf16>, tensor<4x32x64xbf16> -> tensor<64x32xbf16>
-      return %y : tensor<64x32xbf16>
-    })mlir");
+  OwningOpRef<ModuleOp> module = parse(kMoeLayer);
   ASSERT_TRUE(module);
   Operation *moe = &module->getBody()->front().getRegion(0).front().front();
   FailureOr<KernelModel> m = describeKernel(KernelKind::MoeFfn, {moe});
@@ -303,6 +307,39 @@ TEST_F(TpuCostModelTest, MoeDispatchSortIsSerialScalarWork) {
   ASSERT_TRUE(with && without);
   EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs, 1280.0);
   EXPECT_DOUBLE_EQ(with->overheadNs - without->overheadNs, 1280.0);
+}
+
+TEST_F(TpuCostModelTest, MoeDispatchArraysAreCountedOnce) {
+  // The same layer's dispatch arrays: the i32 indices read by the count pass
+  // and the sort (2 x 128 x 4), counts and offsets (4 experts x 8 B) written
+  // once and read four times between them, order and where (128 x 8 each)
+  // written by the sort and read by the gathers and the combine, and the f32
+  // routing weights read by the combine (128 x 4).
+  OwningOpRef<ModuleOp> module = parse(kMoeLayer);
+  ASSERT_TRUE(module);
+  Operation *moe = &module->getBody()->front().getRegion(0).front().front();
+  FailureOr<KernelModel> m = describeKernel(KernelKind::MoeFfn, {moe});
+  ASSERT_TRUE(succeeded(m));
+  EXPECT_EQ(m->serialReadBytes, 2 * 128 * 4 + 4 * 32 + 2 * 128 * 8 + 128 * 4);
+  EXPECT_EQ(m->serialWriteBytes, 2 * 32 + 2 * 128 * 8);
+  // Counted in the traffic, and their time at one core's bandwidth before
+  // the loops.
+  TpuParams p = params("mock-tpu");
+  std::optional<TpuTileChoice> tile = chooseTpuTile(m->phases.front(), p);
+  ASSERT_TRUE(tile);
+  std::optional<TpuCost> with =
+      getTpuKernelCost(*m, tile->tile, tile->buffers, p);
+  m->serialReadBytes = m->serialWriteBytes = 0;
+  std::optional<TpuCost> without =
+      getTpuKernelCost(*m, tile->tile, tile->buffers, p);
+  ASSERT_TRUE(with && without);
+  EXPECT_EQ(with->hbmReadBytes.value() - without->hbmReadBytes.value(), 3712u);
+  EXPECT_EQ(with->hbmWriteBytes.value() - without->hbmWriteBytes.value(),
+            2112u);
+  EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs,
+                   (3712.0 + 2112.0) / p.hbmBytesPerNs);
+  EXPECT_DOUBLE_EQ(with->memoryNs - without->memoryNs,
+                   (3712.0 + 2112.0) / p.hbmBytesPerNs);
 }
 
 TEST_F(TpuCostModelTest, PhaseHandOffIsHeldWhole) {

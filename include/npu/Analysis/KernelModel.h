@@ -99,6 +99,11 @@ struct KernelModel {
   /// Operations the core's scalar unit runs one after another before the
   /// tile loops can start (a MoE dispatch's counting sort), once per kernel.
   int64_t serialScalarOps = 0;
+  /// HBM bytes the kernel moves besides its phases' tiles, charged at one
+  /// core's bandwidth before the tile loops (a MoE dispatch's index arrays:
+  /// the indices, counts, offsets, order and where, and the routing weights,
+  /// as a scalar prefetch would bring them).
+  int64_t serialReadBytes = 0, serialWriteBytes = 0;
 };
 
 /// Describes a group of ops fused into one kernel of kind `kind`. `ops` are

@@ -389,6 +389,28 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   if (!sortOps)
     return failure();
   model.serialScalarOps = *sortOps;
+  // The dispatch's arrays, each moved once per pass that uses it (TileMoe.cpp):
+  // the count pass and the sort read the indices; the scan reads the counts
+  // and the sort the offsets (its cursor's start); the expert loops read the
+  // counts, the offsets and the order, the combine the where and the routing
+  // weights. Counts and offsets (E) and order and where (T K) are i64,
+  // written once each.
+  int64_t ib = elementBytes(moe.getIndices()),
+          rb = elementBytes(moe.getWeights()), e = moe.getNumExperts();
+  Count perExpertArray = Count::fromSigned(e) * Count(8),
+        perAssignment = Count::fromSigned(assignments);
+  std::optional<int64_t> dispatchRead =
+      (Count(2) * perAssignment * Count::fromSigned(ib) +
+       Count(4) * perExpertArray + Count(2) * perAssignment * Count(8) +
+       perAssignment * Count::fromSigned(rb))
+          .toInt64();
+  std::optional<int64_t> dispatchWrite =
+      (Count(2) * perExpertArray + Count(2) * perAssignment * Count(8))
+          .toInt64();
+  if (!dispatchRead || !dispatchWrite)
+    return failure();
+  model.serialReadBytes = *dispatchRead;
+  model.serialWriteBytes = *dispatchWrite;
   std::optional<int64_t> combineBytes =
       (Count(4) * Count::fromSigned(assignments) * Count::fromSigned(d))
           .toInt64();

@@ -671,5 +671,12 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
   double scalarNs = double(model.serialScalarOps) / p.scalarOpsPerNs;
   total.timeNs += scalarNs;
   total.overheadNs += scalarNs;
+  // Its arrays' traffic, at one core's bandwidth, before the loops too.
+  double serialMemoryNs =
+      double(model.serialReadBytes + model.serialWriteBytes) / p.hbmBytesPerNs;
+  total.timeNs += serialMemoryNs;
+  total.memoryNs += serialMemoryNs;
+  total.hbmReadBytes += c(model.serialReadBytes);
+  total.hbmWriteBytes += c(model.serialWriteBytes);
   return total;
 }
