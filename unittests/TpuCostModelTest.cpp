@@ -358,8 +358,9 @@ TEST_F(TpuCostModelTest, PhaseHandOffIsHeldWhole) {
 
 TEST_F(TpuCostModelTest, RouterRowStateIsHeldOnce) {
   // A router kernel (64 tokens, 256 experts, top 8): its lowering's top-k
-  // by ranks holds per token the f32 scores and selection and the i64 ranks,
-  // 16 B per expert, beside the rows it moves; once, however many buffers.
+  // holds per token the f32 scores and selection, 8 B per expert, and the
+  // 8 slots of its insertion pass (f32 value, i64 expert, f32 score), 16 B
+  // each, beside the rows it moves; once, however many buffers.
   OwningOpRef<ModuleOp> module = parse(R"mlir(
     func.func @r(%l: tensor<64x256xf32>) -> (tensor<64x8xi32>, tensor<64x8xf32>) {
       %i, %w = npu.moe_router %l top_k(8) scoring(sigmoid) : tensor<64x256xf32> -> tensor<64x8xi32>, tensor<64x8xf32>
@@ -370,12 +371,12 @@ TEST_F(TpuCostModelTest, RouterRowStateIsHeldOnce) {
   FailureOr<KernelModel> m = describeKernel(KernelKind::Stream, {router});
   ASSERT_TRUE(succeeded(m));
   KernelDesc d = m->phases.front();
-  EXPECT_EQ(d.rowStateBytes, 16 * 256);
+  EXPECT_EQ(d.rowStateBytes, 8 * 256 + 16 * 8);
   // Per row moved: 256 x 4 B of logits, 8 x (4 + 4) B of results.
   int64_t perRow = 256 * 4 + 8 * 8;
   for (int64_t buffers : {1, 2})
     EXPECT_EQ(getTpuWorkingSet(d, {16, 8}, buffers),
-              (buffers * (perRow + 1) + 16 * 256) * 16);
+              (buffers * (perRow + 1) + 8 * 256 + 16 * 8) * 16);
   // In 8 groups: per group two f32 maxima, a f32 score and an i64 rank.
   OwningOpRef<ModuleOp> grouped = parse(R"mlir(
     func.func @r(%l: tensor<64x256xf32>) -> (tensor<64x8xi32>, tensor<64x8xf32>) {
@@ -387,7 +388,7 @@ TEST_F(TpuCostModelTest, RouterRowStateIsHeldOnce) {
       &grouped->getBody()->front().getRegion(0).front().front();
   m = describeKernel(KernelKind::Stream, {groupedRouter});
   ASSERT_TRUE(succeeded(m));
-  EXPECT_EQ(m->phases.front().rowStateBytes, 16 * 256 + 20 * 8);
+  EXPECT_EQ(m->phases.front().rowStateBytes, 8 * 256 + 16 * 8 + 20 * 8);
 }
 
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {

@@ -37,8 +37,10 @@ def router_ref(logits, t, e, k, scoring, bias=None, groups=None, norm=False, sca
             kept = set(order[:g])
             cand = [i for i in range(e) if i // gs in kept]
             gap = min(gap, min(abs(gscore[a] - gscore[b]) for a in range(n) for b in range(a)))
-        chosen = sorted(cand, key=lambda i: (-sel[i], i))[:k]
-        gap = min(gap, min(abs(sel[a] - sel[b]) for a in cand for b in cand if a < b))
+        # A larger selection score first, ties: the lower expert; NaN as -inf.
+        key = [v if v == v else -math.inf for v in sel]
+        chosen = sorted(cand, key=lambda i: (-key[i], i))[:k]
+        gap = min(gap, min(abs(key[a] - key[b]) for a in cand for b in cand if a < b))
         w = [score[i] for i in chosen]
         if norm:
             s = sum(w)
@@ -50,14 +52,18 @@ def router_ref(logits, t, e, k, scoring, bias=None, groups=None, norm=False, sca
 
 
 def router_case(name, doc, t, e, k, scoring, idx_dtype, seed, with_bias=False,
-                groups=None, norm=False, scale=None):
+                groups=None, norm=False, scale=None, logits=None):
+    """Random logits unless `logits` are given: then ties are meant (equal
+    logits give bit-equal f32 scores) and the tie rule decides."""
     r = Rng(seed)
-    logits = r.values(t * e, -4.0, 4.0)
+    ties = logits is not None
+    if not ties:
+        logits = r.values(t * e, -4.0, 4.0)
     bias = r.values(e, -0.5, 0.5) if with_bias else None
     idx, w, gap = router_ref(logits, t, e, k, scoring, bias, groups, norm,
                              scale if scale is not None else 1.0)
     # Distinct compared scores (f32 rounding cannot change the choice).
-    assert gap > 1e-5, (name, gap)
+    assert ties or gap > 1e-5, (name, gap)
     inputs = [("logits", [t, e], "f32", logits)]
     operands, types = "%logits", tt([t, e], "f32")
     if with_bias:
@@ -136,6 +142,12 @@ CASES = [
                 4, 8, 2, "sigmoid", "i64", 12, with_bias=True, groups=(4, 2), norm=True, scale=2.5),
     router_case("moe-router-sigmoid-top3", "Sigmoid top-3 without bias, norm or scale (raw scores).",
                 2, 6, 3, "sigmoid", "i32", 13),
+    router_case("moe-router-ties-nan",
+                "Ties and NaN: equal scores go in expert order; a NaN score ranks below every "
+                "number (as -inf), so experts scored 0 (logits -inf) are chosen before it.",
+                2, 6, 3, "sigmoid", "i64", 14,
+                logits=[1.0, 2.0, 1.0, 2.0, math.nan, 0.5,
+                        math.nan, -math.inf, -math.inf, 3.0, math.nan, -math.inf]),
     experts_case("moe-experts", "Routed SwiGLU experts, T=3 D=4 F=3 E=4 k=2, no shared expert.",
                  3, 4, 3, 4, 2, 21),
     experts_case("moe-experts-shared", "Routed SwiGLU experts plus a shared expert (Fs=2).",

@@ -55,7 +55,14 @@ def dense(values, shape, dtype):
     """An arith.constant dense literal (nested to the shape)."""
 
     def fmt(v):
-        return repr(int(v)) if dtype.startswith("i") else repr(float(v))
+        if dtype.startswith("i"):
+            return repr(int(v))
+        v = float(v)
+        if v != v:  # NaN, inf and -inf as the f32 bit patterns MLIR parses
+            return "0x7FC00000"
+        if v in (float("inf"), float("-inf")):
+            return "0x7F800000" if v > 0 else "0xFF800000"
+        return repr(v)
 
     def nest(vals, shp):
         if not shp:

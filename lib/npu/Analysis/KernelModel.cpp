@@ -487,15 +487,16 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
         return failure();
       k.tableBytes = *bytes;
     }
-  // A router's top-k by ranks (npu-lower-to-linalg) holds per token its f32
-  // scores (read again for the weights), the f32 selection scores and their
-  // i64 ranks while the ranks are counted: 16 bytes per expert; with groups,
-  // also each group's two f32 maxima, f32 score and i64 rank: 20 bytes per
-  // group.
+  // A router's top-k (npu-lower-to-linalg: one insertion pass over the
+  // experts) holds per token its f32 scores and f32 selection scores, which
+  // the pass reads, 8 bytes per expert, and its k slots of (f32 value, i64
+  // expert, f32 score), 16 bytes per slot; with groups, also each group's
+  // two f32 maxima, f32 score and i64 rank: 20 bytes per group.
   for (Operation *op : ops)
     if (auto router = dyn_cast<MoERouterOp>(op))
       k.rowStateBytes +=
-          16 * router.getNumExperts() +
+          8 * router.getNumExperts() +
+          16 * static_cast<int64_t>(router.getTopK()) +
           20 * static_cast<int64_t>(router.getNGroup().value_or(0));
   k.work = w;
   model.work = w;

@@ -1,8 +1,11 @@
 // RUN: npu-opt %s --npu-lower-to-linalg | FileCheck %s
 
 // Router: sigmoid scores, bias add, group top-2 (a 2-output reduction over
-// the expanded [T, n_group, G] view), group ranks, -inf mask, expert ranks,
-// selection by rank, then norm and scale.
+// the expanded [T, n_group, G] view), group ranks, -inf mask, then the top-k
+// as one reduction over the experts keeping each token's k best (value,
+// expert, score) in order (NaN as -inf; a larger value, or an equal one with
+// a lower expert, goes first), then each slot's expert and weight with norm
+// and scale.
 // CHECK-LABEL: func.func @router_grouped
 // CHECK-NOT: npu.
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
@@ -19,17 +22,23 @@
 // CHECK: -> tensor<4x4xi64>
 // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<4x4x2xf32> into tensor<4x8xf32>
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-NOT: tensor<4x8xi64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%collapsed, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: arith.cmpf uno
+// CHECK: arith.select
 // CHECK: arith.cmpf ogt
 // CHECK: arith.cmpf oeq
 // CHECK: arith.cmpi ult
-// CHECK: -> tensor<4x8xi64>
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf oeq
+// CHECK: arith.cmpi ult
+// CHECK: -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi64>, tensor<4xi64>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
 // CHECK: arith.cmpi eq
-// CHECK: -> (tensor<4x2xi64>, tensor<4x2xf32>)
 // CHECK: arith.divf
 // CHECK: arith.constant 2.500000e+00 : f32
 // CHECK: arith.mulf
+// CHECK: -> (tensor<4x2xi64>, tensor<4x2xf32>)
 // CHECK: return
 func.func @router_grouped(%l: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x2xi64>, tensor<4x2xf32>) {
   %i, %w = npu.moe_router %l, %b top_k(2) scoring(sigmoid) groups(4, 2) norm_topk scale(2.5)

@@ -456,7 +456,7 @@ CASES = [
           "CHECK: math.rsqrt",
           "CHECK: scf.yield"], seed=52),
     Case("stream-moe-router",
-         "stream kernel: DeepSeek-V3 routing (sigmoid, selection bias, groups(4, 2), top-3, norm, scale 2.5) of 7 tokens over 8 experts, two results; tiles of 3 tokens, the last of 1: every stage (scores, group scores and ranks, expert ranks, the chosen experts and their weights) fused into the token loop, the indices and the weights stored from it.",
+         "stream kernel: DeepSeek-V3 routing (sigmoid, selection bias, groups(4, 2), top-3, norm, scale 2.5) of 7 tokens over 8 experts, two results; tiles of 3 tokens, the last of 1: every stage (scores, group scores and ranks, the top-k as one insertion pass over the experts, the chosen experts and their weights) fused into the token loop, the indices and the weights stored from it.",
          [("logits", [7, 8])], "stream", ([7, 3], [3, 3]),
          """
          %idx, %w = npu.moe_router %a_logits, %a_bias top_k(3) scoring(sigmoid) groups(4, 2) norm_topk scale(2.5) : tensor<7x8xf32>, tensor<8xf32> -> tensor<7x3xi64>, tensor<7x3xf32>
@@ -468,8 +468,12 @@ CASES = [
           "CHECK: math.exp",
           "CHECK: tensor.expand_shape {{.*}} into tensor<?x4x2xf32>",
           "CHECK: tensor.collapse_shape {{.*}} into tensor<?x8xf32>",
-          "CHECK: tensor.insert_slice {{.*}} : tensor<?x3xf32> into tensor<7x3xf32>",
+          "CHECK-NOT: tensor<?x8xi64>",
+          "CHECK: iterator_types = [\"parallel\", \"reduction\"]} ins(%{{.*}}, %{{.*}} : tensor<?x8xf32>, tensor<?x8xf32>)",
+          "CHECK: } -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>)",
+          "CHECK: } -> (tensor<?x3xi64>, tensor<?x3xf32>)",
           "CHECK: tensor.insert_slice {{.*}} : tensor<?x3xi64> into tensor<7x3xi64>",
+          "CHECK: tensor.insert_slice {{.*}} : tensor<?x3xf32> into tensor<7x3xf32>",
           "CHECK-NEXT: scf.yield",
           "CHECK-NOT: linalg.generic"],
          extra_inputs=[("bias", [8], "f32", [0.0625, -0.03125, 0.0, 0.015625, -0.046875, 0.03125, -0.015625, 0.0])],

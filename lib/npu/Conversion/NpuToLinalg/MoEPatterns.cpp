@@ -2,10 +2,11 @@
 //
 // Reference lowerings: clarity over speed. All arithmetic is in f32.
 //
-// * moe_router: whole-tensor linalg.generic stages. Top-k selection uses
-//   ranks: rank[t, e] = #{e' : sel[e'] > sel[e] or (sel[e'] == sel[e] and
-//   e' < e)}; expert e is chosen iff rank < k, at output position rank. This
-//   is O(E^2) per token, but loop-free and exactly the tie rule of the op.
+// * moe_router: whole-tensor linalg.generic stages. The top-k is one
+//   reduction over the experts that keeps each token's k best in order and
+//   inserts each expert into them (O(k E) per token), with the op's tie rule
+//   as a total order, so that the reduction's order does not matter; the
+//   group selection ranks the few group scores (O(n_group^2)).
 // * moe_experts: per (token, slot) SwiGLU with the expert's weights read by
 //   tensor.extract at the (clamped) routed index.
 //
@@ -88,6 +89,85 @@ Value buildRowRanks(OpBuilder &b, Location loc, Value values) {
         linalg::YieldOp::create(
             nb, l, ValueRange{arith::AddIOp::create(nb, l, args[2], inc)});
       })[0];
+}
+
+/// The k best entries of each row of `sel` [T, E] (f32), in order: slot 0
+/// holds the largest. Per slot, a [T] tensor of the entry's value, its
+/// column (i64) and the entry of `carried` [T, E] in that column.
+struct RowTopK {
+  SmallVector<Value> values, experts, scores;
+};
+
+/// One reduction over the columns of each row that keeps the k best entries
+/// sorted and inserts each column into them (k compares and shifts per
+/// column: O(k E) per row). The order is total: a larger value first, ties
+/// by the lower column, NaN as -inf; an empty slot (-inf, column E) loses to
+/// every column, so the k slots end up holding k distinct columns whatever
+/// order the reduction visits them in.
+RowTopK buildRowTopK(OpBuilder &b, Location loc, Value sel, Value carried,
+                     int64_t k) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(sel.getType());
+  int64_t t = type.getDimSize(0), e = type.getDimSize(1);
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  const double negInf = -std::numeric_limits<double>::infinity();
+  Value valueInit = createFilled(b, loc, {t}, f32, negInf);
+  Value expertInit = createFilled(b, loc, {t}, i64, e);
+  Value scoreInit = createFilled(b, loc, {t}, f32, 0.0);
+  SmallVector<Value> inits;
+  inits.append(k, valueInit);
+  inits.append(k, expertInit);
+  inits.append(k, scoreInit);
+  AffineMap id2 = b.getMultiDimIdentityMap(2);
+  SmallVector<AffineMap> maps = {id2, id2};
+  maps.append(3 * k, dimsMap(ctx, 2, {0}));
+  ValueRange out = generic(
+      b, loc, {sel, carried}, inits, maps, {kPar, kRed},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value x = args[0], score = args[1];
+        ValueRange values = args.slice(2, k), experts = args.slice(2 + k, k),
+                   scores = args.slice(2 + 2 * k, k);
+        Value isNan =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, x, x);
+        x = arith::SelectOp::create(nb, l, isNan, f32Const(nb, l, negInf), x);
+        Value col = arith::IndexCastOp::create(
+            nb, l, i64, linalg::IndexOp::create(nb, l, 1));
+        // beats[p]: the column goes before slot p's entry.
+        SmallVector<Value> beats;
+        for (int64_t p = 0; p < k; ++p) {
+          Value gt = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, x,
+                                           values[p]);
+          Value eq = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, x,
+                                           values[p]);
+          Value lower = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                              col, experts[p]);
+          beats.push_back(arith::OrIOp::create(
+              nb, l, gt, arith::AndIOp::create(nb, l, eq, lower)));
+        }
+        // Slot p takes the column if it beats slot p but not slot p - 1,
+        // slot p - 1's entry if it beats both, and keeps its own otherwise.
+        SmallVector<Value> yields(3 * k);
+        for (int64_t p = 0; p < k; ++p) {
+          std::array<Value, 3> here = {values[p], experts[p], scores[p]};
+          std::array<Value, 3> incoming = {x, col, score};
+          for (unsigned f = 0; f < 3; ++f) {
+            Value in = incoming[f];
+            if (p > 0) {
+              ValueRange prev = f == 0 ? values : f == 1 ? experts : scores;
+              in =
+                  arith::SelectOp::create(nb, l, beats[p - 1], prev[p - 1], in);
+            }
+            yields[f * k + p] =
+                arith::SelectOp::create(nb, l, beats[p], in, here[f]);
+          }
+        }
+        linalg::YieldOp::create(nb, l, yields);
+      });
+  RowTopK top;
+  top.values.assign(out.begin(), out.begin() + k);
+  top.experts.assign(out.begin() + k, out.begin() + 2 * k);
+  top.scores.assign(out.begin() + 2 * k, out.end());
+  return top;
 }
 
 struct MoERouterToLinalg : OpRewritePattern<MoERouterOp> {
@@ -211,69 +291,50 @@ struct MoERouterToLinalg : OpRewritePattern<MoERouterOp> {
       sel = tensor::CollapseShapeOp::create(b, loc, masked3, reassoc);
     }
 
-    // 4. Top-k by rank; 5. weights = scores of the chosen experts.
-    Value rank = buildRowRanks(b, loc, sel);
-    auto idxType = op.getIndices().getType();
-    Type idxElem = idxType.getElementType();
-    Value idxInit = createFilled(b, loc, {t, k}, idxElem, 0);
-    Value wInit = createFilled(b, loc, {t, k}, f32, 0.0);
-    AffineMap outMap = dimsMap(ctx, 3, {0, 1});
-    AffineMap expertMap = dimsMap(ctx, 3, {0, 2});
+    // 4. Top-k: one pass over the experts keeps each row's k best (sel,
+    //    expert, score) in order and inserts each expert into them: k
+    //    compares and shifts per expert (buildRowTopK).
+    RowTopK top = buildRowTopK(b, loc, sel, scores, k);
+    // 5. indices[t, j] and weights[t, j] from slot j; with norm_topk the
+    //    weights are divided by the sum of the k scores (in slot order),
+    //    then multiplied by the scale.
+    Type idxElem = op.getIndices().getType().getElementType();
+    double scale = op.getScale().convertToDouble();
+    bool norm = op.getNormTopk();
+    SmallVector<Value> slots(top.experts);
+    llvm::append_range(slots, top.scores);
+    SmallVector<AffineMap> maps(slots.size(), rowMap);
+    maps.append({id2, id2});
     ValueRange chosen = generic(
-        b, loc, {rank, scores}, {idxInit, wInit},
-        {expertMap, expertMap, outMap, outMap}, {kPar, kPar, kRed},
-        [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value j = arith::IndexCastOp::create(
-              nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, 1));
-          Value ex = arith::IndexCastOp::create(
-              nb, l, idxElem, linalg::IndexOp::create(nb, l, 2));
-          Value hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
-                                            args[0], j);
-          linalg::YieldOp::create(
-              nb, l,
-              ValueRange{
-                  arith::SelectOp::create(nb, l, hit, ex, args[2]),
-                  arith::SelectOp::create(nb, l, hit, args[1], args[3])});
+        b, loc, slots,
+        {tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, k}, idxElem),
+         tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, k}, f32)},
+        maps, {kPar, kPar}, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value j = linalg::IndexOp::create(nb, l, 1);
+          ValueRange experts = args.take_front(k);
+          ValueRange chosenScores = args.slice(k, k);
+          // Slot j's expert and score: a select over the k slots.
+          Value ex = experts[0], w = chosenScores[0];
+          for (int64_t slot = 1; slot < k; ++slot) {
+            Value isSlot = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::eq, j,
+                arith::ConstantIndexOp::create(nb, l, slot));
+            ex = arith::SelectOp::create(nb, l, isSlot, experts[slot], ex);
+            w = arith::SelectOp::create(nb, l, isSlot, chosenScores[slot], w);
+          }
+          if (idxElem != ex.getType())
+            ex = arith::TruncIOp::create(nb, l, idxElem, ex);
+          if (norm) {
+            Value sum = chosenScores[0];
+            for (Value v : chosenScores.drop_front())
+              sum = arith::AddFOp::create(nb, l, sum, v);
+            w = arith::DivFOp::create(nb, l, w, sum);
+          }
+          if (scale != 1.0)
+            w = arith::MulFOp::create(nb, l, w, f32Const(nb, l, scale));
+          linalg::YieldOp::create(nb, l, ValueRange{ex, w});
         });
     Value indices = chosen[0], weights = chosen[1];
-
-    // norm_topk: divide by the sum over the k chosen; then the scale.
-    Value wEmpty =
-        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, k}, f32);
-    if (op.getNormTopk()) {
-      // The sum of the chosen scores, from the ranks (in expert order), so
-      // that the chosen weights have one user: a row tiling fuses the
-      // selection once.
-      Value sumInit = createFilled(b, loc, {t}, f32, 0.0);
-      Value sum = generic(
-          b, loc, {rank, scores}, {sumInit}, {id2, id2, rowMap}, {kPar, kRed},
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value chosen = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::slt, args[0],
-                arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(k)));
-            Value add = arith::AddFOp::create(nb, l, args[2], args[1]);
-            linalg::YieldOp::create(nb, l,
-                                    ValueRange{arith::SelectOp::create(
-                                        nb, l, chosen, add, args[2])});
-          })[0];
-      weights = generic(
-          b, loc, {weights, sum}, {wEmpty}, {id2, rowMap, id2}, {kPar, kPar},
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, l,
-                ValueRange{arith::DivFOp::create(nb, l, args[0], args[1])});
-          })[0];
-    }
-    double scale = op.getScale().convertToDouble();
-    if (scale != 1.0) {
-      weights = generic(b, loc, {weights}, {wEmpty}, {id2, id2}, {kPar, kPar},
-                        [&](OpBuilder &nb, Location l, ValueRange args) {
-                          linalg::YieldOp::create(
-                              nb, l,
-                              ValueRange{arith::MulFOp::create(
-                                  nb, l, args[0], f32Const(nb, l, scale))});
-                        })[0];
-    }
     rewriter.replaceOp(op, {indices, weights});
     return success();
   }

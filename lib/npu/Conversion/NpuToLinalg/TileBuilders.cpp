@@ -154,16 +154,17 @@ Value mlir::npu::buildTileGrid(
 
 linalg::LinalgOp mlir::npu::getTileableResultOp(Value v) {
   auto op = v.getDefiningOp<linalg::LinalgOp>();
-  if (!op || !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+  if (!op || !op.hasPureTensorSemantics() || op->getNumResults() == 0 ||
       !isa<TilingInterface>(op.getOperation()))
     return nullptr;
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  AffineMap outMap =
-      op.getIndexingMapMatchingResult(cast<OpResult>(op->getResult(0)));
-  if (outMap !=
+  AffineMap identity =
       AffineMap::getMultiDimIdentityMap(op.getNumLoops(), op.getContext())
-          .getMajorSubMap(type.getRank()))
-    return nullptr;
+          .getMajorSubMap(type.getRank());
+  for (OpResult r : op->getResults())
+    if (cast<RankedTensorType>(r.getType()).getShape() != type.getShape() ||
+        op.getIndexingMapMatchingResult(r) != identity)
+      return nullptr;
   return op;
 }
 
@@ -177,8 +178,8 @@ mlir::npu::tileAndFuseResultOp(RewriterBase &rewriter, KernelOp kernel,
           rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(res))
     return failure();
-  Value original = op->getResult(0);
-  rewriter.replaceAllUsesWith(original, res->replacements.lookup(original));
+  for (Value original : op->getResults())
+    rewriter.replaceAllUsesWith(original, res->replacements.lookup(original));
   (void)runRegionDCE(rewriter, kernel->getRegions());
   return res;
 }

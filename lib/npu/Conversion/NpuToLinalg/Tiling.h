@@ -89,8 +89,8 @@ std::optional<SmallVector<int64_t>> rowTileSizes(ArrayRef<int64_t> shape,
 //===----------------------------------------------------------------------===//
 // Tiling a lowered kernel body's last op (TileBuilders.cpp)
 /// The op computing `v`, if it can be tiled over its result: a linalg op on
-/// tensors with one result, whose first loops are the result's dims, in
-/// order.
+/// tensors whose first loops are the result's dims, in order (with several
+/// results, of one shape, each so: a router's indices and weights).
 linalg::LinalgOp getTileableResultOp(Value v);
 /// Tiles `op` (in the body of `kernel`) as `options` say, fusing its
 /// producers into the tile loops; replaces its uses and erases what is dead.

@@ -34,7 +34,8 @@ def Npu_MoERouterOp : Npu_Op<"moe_router", [Pure]> {
        kept (ties: lower group index first) and the experts of the other
        groups are excluded (their `sel` becomes -inf).
     4. The `top_k` experts with the largest `sel` are chosen, in descending
-       order of `sel` (ties: lower expert index first): `indices[t, j]`.
+       order of `sel` (ties: lower expert index first; a NaN `sel` ranks as
+       -inf): `indices[t, j]`.
     5. `weights[t, j] = score[indices[t, j]]` (without the bias); with
        `norm_topk` divided by their sum over `j`; then multiplied by `scale`
        (`routed_scaling_factor`, 1 unless given).
