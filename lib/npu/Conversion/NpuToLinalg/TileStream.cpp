@@ -12,7 +12,9 @@
 // stays whole before it. Slices move above reshapes, so producers behind
 // an expand or collapse are fused too. With several results (a MoE
 // router's indices and weights) the last one's op is tiled and the loop
-// also yields the tiles of the others, which fused producers compute.
+// also yields the tiles of the others, which fused producers compute. A
+// producer with several results read through slices of one tile (the
+// router's top-k slots) is fused once (FuseOnce).
 //
 // Also the fusions of a gated MLP's producers (its norm) and element-wise
 // consumer (its residual add) into its M loop.
@@ -89,6 +91,69 @@ bool readsBlockArgument(Operation *op, Block *body) {
   }
   return false;
 }
+
+/// A linalg producer with several results of one shape and indexing map
+/// (a router's top-k slots), read in the tile loop through slices of the
+/// same tile, is fused once: the later slices read the results of the op
+/// fused for the first (else each fuses a copy of it: k copies of an op of
+/// size O(k), which CSE merges only after the fact).
+class FuseOnce {
+public:
+  /// Whether `slice` of `producer` is left to read the results of the op
+  /// fused for an earlier slice of the same tile; records the first slice.
+  bool isFused(tensor::ExtractSliceOp slice, OpResult producer) {
+    auto op = dyn_cast<linalg::LinalgOp>(producer.getOwner());
+    if (!op || op->getNumResults() < 2)
+      return false;
+    auto [it, first] = firsts.try_emplace(
+        op, First{producer, slice.getMixedOffsets(), slice.getMixedSizes(),
+                  slice.getMixedStrides()});
+    if (first) {
+      op->setAttr(kTag, IntegerAttr::get(IntegerType::get(op->getContext(), 64),
+                                         int64_t(firsts.size())));
+      return false;
+    }
+    const First &f = it->second;
+    return op.getIndexingMapMatchingResult(f.result) ==
+               op.getIndexingMapMatchingResult(producer) &&
+           f.result.getType() == producer.getType() &&
+           isEqualConstantIntOrValueArray(f.offsets, slice.getMixedOffsets()) &&
+           isEqualConstantIntOrValueArray(f.sizes, slice.getMixedSizes()) &&
+           isEqualConstantIntOrValueArray(f.strides, slice.getMixedStrides());
+  }
+
+  /// After the fusion: the slices left in `loop` read the fused op's
+  /// results; the tags go from every op of `scope` (an original may be
+  /// erased by now: only the IR is walked).
+  void replaceLeftSlices(RewriterBase &rewriter, Operation *loop,
+                         Operation *scope) {
+    DenseMap<Attribute, Operation *> fused;
+    SmallVector<tensor::ExtractSliceOp> left;
+    loop->walk([&](Operation *op) {
+      if (Attribute tag = op->getAttr(kTag))
+        fused.try_emplace(tag, op);
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+        if (Operation *src = slice.getSource().getDefiningOp();
+            src && src->hasAttr(kTag) && !loop->isAncestor(src))
+          left.push_back(slice);
+    });
+    for (tensor::ExtractSliceOp slice : left) {
+      auto result = cast<OpResult>(slice.getSource());
+      if (Operation *clone = fused.lookup(result.getOwner()->getAttr(kTag)))
+        rewriter.replaceAllUsesWith(slice.getResult(),
+                                    clone->getResult(result.getResultNumber()));
+    }
+    scope->walk([&](Operation *op) { op->removeAttr(kTag); });
+  }
+
+private:
+  static constexpr StringLiteral kTag = "npu.fuse_once";
+  struct First {
+    OpResult result;
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+  };
+  llvm::MapVector<Operation *, First> firsts;
+};
 } // namespace
 
 LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
@@ -155,12 +220,16 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
   llvm::SmallPtrSet<Value, 4> others(yield.getValues().begin(),
                                      std::prev(yield.getValues().end()));
   llvm::SmallPtrSet<Operation *, 4> yielded;
+  FuseOnce fuseOnce;
   options.setFusionControlFn(
-      [&](tensor::ExtractSliceOp, OpResult producer, bool destination)
+      [&](tensor::ExtractSliceOp slice, OpResult producer, bool destination)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         Operation *op = producer.getOwner();
         // An accumulator's initial value is made per tile.
-        if (!destination && !readsBlockArgument(op, body))
+        bool readsInput = readsBlockArgument(op, body);
+        if (!destination && !readsInput)
+          return std::nullopt;
+        if (readsInput && fuseOnce.isFused(slice, producer))
           return std::nullopt;
         bool yields = llvm::any_of(op->getResults(),
                                    [&](Value r) { return others.contains(r); });
@@ -176,6 +245,8 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
       tileAndFuseResultOp(rewriter, kernel, consumer, options);
   if (failed(res))
     return failure();
+  fuseOnce.replaceLeftSlices(rewriter, res->loops.front().getOperation(),
+                             kernel);
   // The other results from the loop; one no fused op computes stays whole,
   // computed before the loop.
   for (OpOperand &operand : yield->getOpOperands())
