@@ -59,7 +59,7 @@ struct KernelDesc {
   /// rotary embedding's inverse frequencies and cos/sin table, f32).
   int64_t tableBytes = 0;
   /// stream: what each row holds on chip while it is computed beyond the
-  /// bytes it moves (a router's scores, selection and ranks).
+  /// bytes it moves (a router's scores, selection and top-k slots).
   int64_t rowStateBytes = 0;
   /// moe_ffn's routed experts (TPU-like): each tile's rows of x are gathered
   /// one DMA per row, and its output rows leave as one block in f32

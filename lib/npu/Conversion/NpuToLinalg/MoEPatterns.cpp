@@ -92,10 +92,10 @@ Value buildRowRanks(OpBuilder &b, Location loc, Value values) {
 }
 
 /// The k best entries of each row of `sel` [T, E] (f32), in order: slot 0
-/// holds the largest. Per slot, a [T] tensor of the entry's value, its
-/// column (i64) and the entry of `carried` [T, E] in that column.
+/// holds the largest. Per slot, a [T] tensor of the entry's column (i64)
+/// and one of the entry of `carried` [T, E] in that column.
 struct RowTopK {
-  SmallVector<Value> values, experts, scores;
+  SmallVector<Value> experts, scores;
 };
 
 /// One reduction over the columns of each row that keeps the k best entries
@@ -103,7 +103,8 @@ struct RowTopK {
 /// column: O(k E) per row). The order is total: a larger value first, ties
 /// by the lower column, NaN as -inf; an empty slot (-inf, column E) loses to
 /// every column, so the k slots end up holding k distinct columns whatever
-/// order the reduction visits them in.
+/// order the reduction visits them in. The slots' values are the
+/// reduction's state only.
 RowTopK buildRowTopK(OpBuilder &b, Location loc, Value sel, Value carried,
                      int64_t k) {
   MLIRContext *ctx = b.getContext();
@@ -164,7 +165,6 @@ RowTopK buildRowTopK(OpBuilder &b, Location loc, Value sel, Value carried,
         linalg::YieldOp::create(nb, l, yields);
       });
   RowTopK top;
-  top.values.assign(out.begin(), out.begin() + k);
   top.experts.assign(out.begin() + k, out.begin() + 2 * k);
   top.scores.assign(out.begin() + 2 * k, out.end());
   return top;
