@@ -14,6 +14,7 @@
 #include "npu/Compare/DynamicMoE.h"
 #include "npu/Compare/RaggedDecode.h"
 #include "npu/InitAll.h"
+#include "npu/Support/OutputFiles.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -22,7 +23,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -113,6 +113,10 @@ cl::list<int64_t> decodeBuckets(
 
 int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   Location loc = UnknownLoc::get(&ctx);
+  // Every file of the run (-o, traces, SVGs) is committed at the end, or
+  // none is (a failure, a signal).
+  npu::OutputTransaction outputs;
+  npu::ScopedOutputTransaction scope(outputs);
   if (format != "text" && format != "json") {
     emitError(loc) << "--format must be 'text' or 'json', got '" << format
                    << "'";
@@ -193,8 +197,8 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     return 1;
 
   std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(output, &error);
-  if (!out) {
+  raw_ostream *os = outputs.open(output, error);
+  if (!os) {
     emitError(loc) << error;
     return 1;
   }
@@ -206,13 +210,16 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     if (!ragged.empty())
       json.getAsObject()->try_emplace("ragged_decode",
                                       npu::raggedScenariosToJSON(ragged));
-    out->os() << llvm::formatv("{0:2}", json) << "\n";
+    *os << llvm::formatv("{0:2}", json) << "\n";
   } else {
-    npu::printComparisonText(*cmp, out->os(), top);
-    npu::printMoEScenarios(scenarios, out->os());
-    npu::printRaggedScenarios(ragged, out->os());
+    npu::printComparisonText(*cmp, *os, top);
+    npu::printMoEScenarios(scenarios, *os);
+    npu::printRaggedScenarios(ragged, *os);
   }
-  out->keep();
+  if (failed(outputs.commit(error))) {
+    emitError(loc) << error;
+    return 1;
+  }
   return 0;
 }
 } // namespace

@@ -11,13 +11,17 @@
 #include "npu/Dialect/Npu/IR/NpuWork.h"
 #include "npu/Import/HFConfig.h"
 #include "npu/InitAll.h"
+#include "npu/Support/OutputFiles.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -98,12 +102,53 @@ OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
 }
 } // namespace
 
+// mlir-translate's driver writes -o as it goes, and deletes it on failure:
+// with -o equal to the input, a failing run deleted its input. This one
+// stages the output beside its destination and renames it only on success
+// (npu/Support/OutputFiles.h).
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   TranslateToMLIRRegistration importHF(
       "import-hf-config",
       "Import a Hugging Face config.json as npu IR of the whole model",
       importConfig,
       [](DialectRegistry &registry) { npu::registerAllDialects(registry); });
-  return failed(mlirTranslateMain(argc, argv, "npu translation driver\n")) ? 1
-                                                                           : 0;
+  llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
+                                           llvm::cl::desc("<input file>"),
+                                           llvm::cl::init("-"));
+  llvm::cl::opt<std::string> outputFilename(
+      "o", llvm::cl::desc("Output filename"), llvm::cl::value_desc("filename"),
+      llvm::cl::init("-"));
+  llvm::cl::opt<const Translation *, false, TranslationParser> translation(
+      llvm::cl::desc("Translation to perform"), llvm::cl::Required);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerTranslationCLOptions();
+  llvm::cl::ParseCommandLineOptions(argc, argv, "npu translation driver\n");
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  npu::OutputTransaction outputs;
+  npu::ScopedOutputTransaction scope(outputs);
+  raw_ostream *os = outputs.open(outputFilename, error);
+  if (!os) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  MLIRContext context;
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+  if (failed((*translation)(sourceMgr, *os, &context)))
+    return 1;
+  if (failed(outputs.commit(error))) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  return 0;
 }

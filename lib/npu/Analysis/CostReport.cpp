@@ -2,6 +2,7 @@
 
 #include "npu/Analysis/CostReport.h"
 #include "npu/Support/JsonText.h"
+#include "npu/Support/OutputFiles.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -236,15 +237,7 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
   }
   llvm::json::Value root(llvm::json::Object{{"traceEvents", std::move(events)},
                                             {"displayTimeUnit", "ns"}});
-  std::string text;
-  llvm::raw_string_ostream ts(text);
-  ts << root << "\n";
-  if (llvm::Error err = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-        os << text;
-        return llvm::Error::success();
-      })) {
-    return mlir::emitError(module.getLoc(), "cannot write trace '")
-           << path << "': " << llvm::toString(std::move(err));
-  }
-  return success();
+  return writeOutputFile(
+      path, [&](llvm::raw_ostream &os) { os << root << "\n"; },
+      module.getLoc());
 }

@@ -2,6 +2,7 @@
 
 #include "npu/Analysis/CostReport.h"
 #include "npu/Compare/CompareSvg.h"
+#include "npu/Support/OutputFiles.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -9,13 +10,6 @@
 
 using namespace mlir;
 using namespace mlir::npu;
-
-static LogicalResult makeDir(StringRef dir, Location loc) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return emitError(loc) << "cannot create directory '" << dir
-                          << "': " << ec.message();
-  return success();
-}
 
 static std::string join(StringRef dir, StringRef file) {
   llvm::SmallString<256> path(dir);
@@ -25,7 +19,7 @@ static std::string join(StringRef dir, StringRef file) {
 
 LogicalResult mlir::npu::writeComparisonSvgs(const Comparison &cmp,
                                              StringRef dir, Location loc) {
-  if (failed(makeDir(dir, loc)))
+  if (failed(createOutputDirectory(dir, loc)))
     return failure();
   std::pair<const char *, std::string> files[] = {
       {"roofline-tpu.svg", renderRooflineSvg(cmp, CompareSide::Tpu)},
@@ -35,19 +29,16 @@ LogicalResult mlir::npu::writeComparisonSvgs(const Comparison &cmp,
   for (auto &file : files) {
     const std::string &text = file.second;
     std::string path = join(dir, file.first);
-    if (llvm::Error err = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-          os << text;
-          return llvm::Error::success();
-        }))
-      return emitError(loc) << "cannot write '" << path
-                            << "': " << llvm::toString(std::move(err));
+    if (failed(writeOutputFile(
+            path, [&](llvm::raw_ostream &os) { os << text; }, loc)))
+      return failure();
   }
   return success();
 }
 
 LogicalResult mlir::npu::writeComparisonTraces(const Comparison &cmp,
                                                StringRef dir, Location loc) {
-  if (failed(makeDir(dir, loc)))
+  if (failed(createOutputDirectory(dir, loc)))
     return failure();
   if (failed(writeCostTrace(*cmp.module[0], join(dir, "tpu-trace.json"))) ||
       failed(writeCostTrace(*cmp.module[1], join(dir, "gpu-trace.json"))))
