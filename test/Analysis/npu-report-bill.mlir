@@ -2,6 +2,10 @@
 // RUN: npu-opt %s --npu-report-bill="target=mock-gpu" -o /dev/null | FileCheck %s --check-prefix=TEXT
 // RUN: not npu-opt %s --npu-report-bill="target=no-such-chip" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTARGET
 // RUN: not npu-opt %s --npu-report-bill="target=mock-gpu format=csv" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFMT
+// Without target=, the chip the module was compiled for (its npu.target);
+// with neither, an error (there is no default chip).
+// RUN: npu-opt %s --npu-set-target="target=mock-gpu" --npu-report-bill -o /dev/null | FileCheck %s --check-prefix=TEXT
+// RUN: not npu-opt %s --npu-report-bill -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
 
 // A toy decode step, batch 2, with two layers of one kind: every number
 // below is derived by hand in the comments.
@@ -74,4 +78,5 @@ module attributes {npu.model = {model_type = "toy", phase = "decode", batch = 2 
 // TEXT: HBM needed: 20480 B {{.*}} fits in one chip
 
 // NOTARGET: error: npu-report-bill: {{.*}}no-such-chip
+// NONE: error: npu-report-bill: no target: give one (--npu-report-bill="target=<name>") or set the module's npu.target
 // BADFMT: error: npu-report-bill: unknown format 'csv' (expected 'text' or 'json')

@@ -59,8 +59,9 @@ def NpuReportBill : Pass<"npu-report-bill", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"h100\"",
-           "Target name (a file in npu-target/) or path to a target file">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Target name (a file in npu-target/) or path to a target file; "
+           "empty: the module's npu.target (one of the two is required)">,
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
            "Output format: 'text' (tables) or 'json'">,
   ];

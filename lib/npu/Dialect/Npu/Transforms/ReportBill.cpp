@@ -26,14 +26,27 @@ struct NpuReportBillPass
           << format << "' (expected 'text' or 'json')";
       return signalPassFailure();
     }
-    llvm::Expected<target::TargetFile> file =
-        target::loadTarget(&getContext(), target);
-    if (!file) {
-      mlir::emitError(module.getLoc(), "npu-report-bill: ")
-          << llvm::toString(file.takeError());
+    // The chip: the option, else the module's own (a module compiled for
+    // one chip is billed on it); never a silent default.
+    TargetAttr chip = module->getAttrOfType<TargetAttr>("npu.target");
+    if (!target.empty()) {
+      llvm::Expected<target::TargetFile> file =
+          target::loadTarget(&getContext(), target);
+      if (!file) {
+        mlir::emitError(module.getLoc(), "npu-report-bill: ")
+            << llvm::toString(file.takeError());
+        return signalPassFailure();
+      }
+      chip = file->attr;
+    }
+    if (!chip) {
+      mlir::emitError(module.getLoc(),
+                      "npu-report-bill: no target: give one "
+                      "(--npu-report-bill=\"target=<name>\") or set the "
+                      "module's npu.target");
       return signalPassFailure();
     }
-    FailureOr<ModelBill> bill = computeBill(module, file->attr);
+    FailureOr<ModelBill> bill = computeBill(module, chip);
     if (failed(bill))
       return signalPassFailure();
     // Render fully before writing, so that a failure leaves no partial
