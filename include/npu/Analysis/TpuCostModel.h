@@ -51,12 +51,16 @@ struct TpuCost {
   double memoryNs = 0;   ///< HBM bytes / bandwidth
   double overheadNs = 0; ///< timeNs - max(computeNs, memoryNs)
   Count hbmReadBytes, hbmWriteBytes;
+  /// Of those, the f32 partial sums of a reduction split over the cores
+  /// (each core but one writes its own, one reads them back): traffic
+  /// between cores that one core's lowered program does not have.
+  Count crossCoreBytes;
   int64_t sramBytes = 0; ///< working set on one core
   Count paddedMatrixFlops;
   int64_t steps = 0; ///< grid steps on the busiest core
   bool isOverflow() const {
     return hbmReadBytes.isOverflow() || hbmWriteBytes.isOverflow() ||
-           paddedMatrixFlops.isOverflow();
+           crossCoreBytes.isOverflow() || paddedMatrixFlops.isOverflow();
   }
   CostBound getBound() const;
   TpuCost &operator+=(const TpuCost &o);

@@ -47,5 +47,6 @@ std::optional<CostAttr> CostSum::get(MLIRContext *ctx, double makespan) const {
     wv = llvm::APFloat(waves);
   return CostAttr::get(ctx, llvm::APFloat(makespan), llvm::APFloat(computeNs),
                        llvm::APFloat(memoryNs), llvm::APFloat(overheadNs), *r,
-                       *w, onchip, *f, *p, bound, llvm::APFloat(util), hit, wv);
+                       *w, onchip, *f, *p, bound, llvm::APFloat(util), hit, wv,
+                       /*cross_core_bytes=*/std::nullopt);
 }

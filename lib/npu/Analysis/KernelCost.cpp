@@ -134,7 +134,8 @@ static std::optional<CostAttr>
 toCostAttr(MLIRContext *ctx, const KernelModel &model, const Cost &cost,
            double peakPerNs, int64_t onchip,
            std::optional<llvm::APFloat> l2HitRate,
-           std::optional<llvm::APFloat> waves) {
+           std::optional<llvm::APFloat> waves,
+           std::optional<int64_t> crossCore = std::nullopt) {
   int64_t read = toInt(cost.hbmReadBytes), write = toInt(cost.hbmWriteBytes),
           flops = toInt(model.work.totalFlops()),
           padded = toInt(cost.paddedMatrixFlops);
@@ -149,7 +150,7 @@ toCostAttr(MLIRContext *ctx, const KernelModel &model, const Cost &cost,
       ctx, llvm::APFloat(cost.timeNs), llvm::APFloat(cost.computeNs),
       llvm::APFloat(cost.memoryNs), llvm::APFloat(cost.overheadNs), read, write,
       onchip, flops, padded, cost.getBound(),
-      llvm::APFloat(std::min(1.0, util)), l2HitRate, waves);
+      llvm::APFloat(std::min(1.0, util)), l2HitRate, waves, crossCore);
 }
 
 std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
@@ -184,7 +185,10 @@ std::optional<CostAttr> mlir::npu::getKernelCost(const KernelModel &model,
     return std::nullopt;
   return toCostAttr(ctx, model, *cost,
                     p->matrixPerNs(matrixType) * double(p->cores),
-                    cost->sramBytes, std::nullopt, std::nullopt);
+                    cost->sramBytes, std::nullopt, std::nullopt,
+                    cost->crossCoreBytes.value() > 0
+                        ? std::optional<int64_t>(toInt(cost->crossCoreBytes))
+                        : std::nullopt);
 }
 
 std::optional<double> mlir::npu::estimateKernelNs(const KernelModel &model,

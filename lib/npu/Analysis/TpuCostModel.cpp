@@ -59,6 +59,7 @@ TpuCost &TpuCost::operator+=(const TpuCost &o) {
   overheadNs += o.overheadNs;
   hbmReadBytes += o.hbmReadBytes;
   hbmWriteBytes += o.hbmWriteBytes;
+  crossCoreBytes += o.crossCoreBytes;
   sramBytes = std::max(sramBytes, o.sramBytes);
   paddedMatrixFlops += o.paddedMatrixFlops;
   steps += o.steps;
@@ -112,6 +113,8 @@ struct LoopTotals {
   /// partial sum (reductionBytes) and one reads and adds them.
   int64_t reductionCores = 1;
   Count reductionBytes;
+  /// reductionBytes x (cores that split the reduction - 1), once known.
+  Count crossCoreBytes;
   /// What the first step loads before any compute can start, and what the
   /// last step stores after all compute (the fill and the drain); unset:
   /// the average step's.
@@ -552,6 +555,7 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
     Count partials = l->reductionBytes * c(splitCores - 1);
     l->readBytes += partials;
     l->writeBytes += partials;
+    l->crossCoreBytes = partials;
     l->vectorFlops += l->reductionBytes / c(4) * c(splitCores - 1);
     if (l->readBytes.isOverflow() || l->writeBytes.isOverflow() ||
         l->vectorFlops.isOverflow())
@@ -628,6 +632,7 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
       std::max(0.0, cost.timeNs - std::max(cost.computeNs, cost.memoryNs));
   cost.hbmReadBytes = l->readBytes;
   cost.hbmWriteBytes = l->writeBytes;
+  cost.crossCoreBytes = l->crossCoreBytes;
   cost.sramBytes = sram;
   cost.paddedMatrixFlops = l->paddedMatrixFlops;
   cost.steps = int64_t(std::ceil(stepsPerCore));
@@ -662,6 +667,7 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     scaled.overheadNs *= r;
     scaled.hbmReadBytes = cost->hbmReadBytes * c(phase.repeat);
     scaled.hbmWriteBytes = cost->hbmWriteBytes * c(phase.repeat);
+    scaled.crossCoreBytes = cost->crossCoreBytes * c(phase.repeat);
     scaled.paddedMatrixFlops = cost->paddedMatrixFlops * c(phase.repeat);
     scaled.steps = cost->steps * phase.repeat;
     total += scaled;

@@ -189,6 +189,7 @@ def Npu_CostAttr : AttrDef<Npu_Dialect, "Cost"> {
     | `matrix_utilization` | | useful matrix FLOPs / (time x peak matrix rate) |
     | `l2_hit_rate` | | GPU-like only: modelled L2 hit rate (absent on TPU-like) |
     | `waves` | | GPU-like only: waves of blocks over the SMs (absent on TPU-like) |
+    | `cross_core_bytes` | bytes | TPU-like only, when a reduction is split over the cores: the f32 partial sums the cores but one write and one reads back, included in `hbm_read_bytes` and `hbm_write_bytes` (absent otherwise). The lowered memory program is one core's and does not move them: `npu-tpu-check-plan` takes them out of the claim |
 
     `time_ns` is at least max(compute_ns, memory_ns): the parts overlap
     (double buffering), and `time_ns - max(compute_ns, memory_ns)` is what
@@ -207,7 +208,8 @@ def Npu_CostAttr : AttrDef<Npu_Dialect, "Cost"> {
       EnumParameter<Npu_CostBound>:$bound,
       Npu_DoubleParameter<"fraction">:$matrix_utilization,
       Npu_OptionalDoubleParameter<"fraction">:$l2_hit_rate,
-      Npu_OptionalDoubleParameter<"waves">:$waves);
+      Npu_OptionalDoubleParameter<"waves">:$waves,
+      OptionalParameter<"std::optional<int64_t>", "bytes">:$cross_core_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -566,6 +566,52 @@ def NpuTpuVerifySram : Pass<"npu-tpu-verify-sram", "ModuleOp"> {
   }];
 }
 
+def NpuTpuCheckPlan : Pass<"npu-tpu-check-plan", "ModuleOp"> {
+  let summary = "Check the lowered TPU memory program against what the cost "
+                "model priced";
+  let description = [{
+    Run after `npu-tpu-pipeline` (kernels with `npu.tiling` and `npu.cost`).
+    Each `npu.kernel` is copied into a module of its own (nested in this one
+    while it is checked, then erased) as a function of the kernel's
+    operands, lowered there by `lower-pipeline` (by default
+    `npu-tpu-lower-pipeline`: tiling, bufferization, memory spaces, DMA,
+    double buffering, the VMEM plan and its check), and measured
+    (npu/Analysis/ProgramMeasure.h): the bytes its DMAs copy HBM -> VMEM and
+    VMEM -> HBM, counted over the loops that run them (closed form where a
+    loop's transfers do not depend on its index, enumerated otherwise), plus
+    any copy left between HBM buffers; the DMAs started; the VMEM plan's
+    peak (`npu.sram_peak`).
+
+    Then it compares, per kernel:
+    * HBM bytes read and written: the program's against the kernel's
+      `#npu.cost` `hbm_read_bytes` and `hbm_write_bytes`; an error when they
+      differ by more than `tolerance` (relative, either way);
+    * VMEM: the plan's peak against the tiling's `sram_bytes` (the working
+      set the model priced and the tile search fitted); an error when the
+      plan needs more than `(1 + tolerance)` times it. A plan below the
+      model is reported, not an error (the model is conservative there).
+
+    A kernel whose transfers depend on run-time values (a MoE expert's rows,
+    a loop bound read from memory) has its bytes reported as not measurable,
+    with the reason; its VMEM is still checked. `report=true` prints one row
+    per kernel (exact bytes) to stdout. The module is left unchanged.
+
+    ```
+    npu-opt m.mlir --npu-tpu-pipeline="target=tpu-v7" \
+        --npu-tpu-check-plan="tolerance=0.01 report=true"
+    ```
+  }];
+  let options = [
+    Option<"tolerance", "tolerance", "double", /*default=*/"0.0",
+           "Relative difference allowed between measured and claimed bytes">,
+    Option<"lowerPipeline", "lower-pipeline", "std::string",
+           /*default=*/"\"npu-tpu-lower-pipeline\"",
+           "The pipeline that lowers a kernel's module (textual form)">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Print the measured and claimed numbers of every kernel">,
+  ];
+}
+
 def NpuTpuToHost : Pass<"npu-tpu-to-host", "ModuleOp"> {
   let summary = "Make a TPU memory program runnable on the host (mlir-runner)";
   let description = [{

@@ -140,14 +140,12 @@ int64_t TilingAttr::getTripCount(unsigned i) const {
   return llvm::divideCeil(getLoops()[i], getTile()[i]);
 }
 
-LogicalResult CostAttr::verify(EmitErrorFn emitError, llvm::APFloat time,
-                               llvm::APFloat compute, llvm::APFloat memory,
-                               llvm::APFloat overhead, int64_t read,
-                               int64_t written, int64_t onchip, int64_t flops,
-                               int64_t paddedFlops, CostBound,
-                               llvm::APFloat utilization,
-                               std::optional<llvm::APFloat> hitRate,
-                               std::optional<llvm::APFloat> waves) {
+LogicalResult CostAttr::verify(
+    EmitErrorFn emitError, llvm::APFloat time, llvm::APFloat compute,
+    llvm::APFloat memory, llvm::APFloat overhead, int64_t read, int64_t written,
+    int64_t onchip, int64_t flops, int64_t paddedFlops, CostBound,
+    llvm::APFloat utilization, std::optional<llvm::APFloat> hitRate,
+    std::optional<llvm::APFloat> waves, std::optional<int64_t> crossCore) {
   std::pair<const char *, llvm::APFloat *> reals[] = {
       {"time_ns", &time},
       {"compute_ns", &compute},
@@ -177,6 +175,11 @@ LogicalResult CostAttr::verify(EmitErrorFn emitError, llvm::APFloat time,
                        << hitRate->convertToDouble();
   if (waves && !isNonNegativeFinite(*waves))
     return emitError() << "cost waves must be finite and >= 0";
+  if (crossCore &&
+      (*crossCore < 0 || *crossCore > read || *crossCore > written))
+    return emitError() << "cost cross_core_bytes must be >= 0 and at most "
+                          "hbm_read_bytes and hbm_write_bytes, got "
+                       << *crossCore;
   return success();
 }
 

@@ -416,11 +416,35 @@ LogicalResult stageHbmOperands(func::FuncOp func) {
     for (OpOperand *use : uses)
       single.push_back({v, use});
   }
+  // A value the tile loops only read and that is not a tile of theirs (a
+  // norm's weight vector, a table computed before the loop) is loaded once,
+  // where it is defined, and held while the loops run: the cost model
+  // prices it held once.
+  llvm::MapVector<Value, SmallVector<OpOperand *>> invariant;
+  for (auto [v, use] : single)
+    if (use->getOwner()->getParentOfType<scf::ForOp>())
+      invariant[v].push_back(use);
+  llvm::DenseSet<Value> hoisted;
+  for (auto &[v, uses] : invariant) {
+    Block *scope = v.getParentBlock();
+    bool readOnly = llvm::all_of(uses, [](OpOperand *use) {
+      return !cast<linalg::LinalgOp>(use->getOwner()).isDpsInit(use);
+    });
+    if (!readOnly || hasOtherAccessInSpan(v, scope, uses) ||
+        llvm::any_of(v.getUses(), [&](OpOperand &use) {
+          auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+          return linalgOp && linalgOp.isDpsInit(&use);
+        }))
+      continue;
+    stagings.push_back({v, scope, uses});
+    hoisted.insert(v);
+  }
   // One buffer per op and value for the others (an op may use it twice).
   llvm::MapVector<std::pair<Operation *, Value>, SmallVector<OpOperand *>>
       perOp;
   for (auto [v, use] : single)
-    perOp[{use->getOwner(), v}].push_back(use);
+    if (!hoisted.contains(v))
+      perOp[{use->getOwner(), v}].push_back(use);
   for (auto &[key, uses] : perOp)
     stagings.push_back({key.second, key.first->getBlock(), uses});
   OpBuilder b(func.getContext());
