@@ -43,8 +43,10 @@ public:
   ~OutputTransaction();
 
   /// Opens a temporary file beside `path` and returns a stream on it; the
-  /// stream stays valid until commit() or discard(). `path` "-" is stdout
-  /// (written at once: there is nothing to destroy). Staging a path again
+  /// stream stays valid until commit() or discard(). `path` "-" is stdout,
+  /// and a path that exists but is not a regular file (/dev/null, a FIFO)
+  /// is written in place (there is nothing to destroy; a rename would
+  /// replace the device). A symbolic link is followed. Staging a path again
   /// replaces the earlier contents. On failure returns null and sets `error`.
   raw_ostream *open(StringRef path, std::string &error);
 
@@ -62,6 +64,9 @@ public:
 private:
   struct Staged;
   std::vector<std::unique_ptr<Staged>> staged;
+  /// Outputs that are not regular files (/dev/null, a FIFO): written in
+  /// place.
+  std::vector<std::unique_ptr<llvm::raw_fd_ostream>> direct;
   std::vector<std::string> createdDirs;
 };
 

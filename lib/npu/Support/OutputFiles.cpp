@@ -20,9 +20,29 @@ OutputTransaction::~OutputTransaction() { discard(); }
 raw_ostream *OutputTransaction::open(StringRef path, std::string &error) {
   if (path == "-")
     return &llvm::outs();
+  // Something that is not a regular file (/dev/null, a FIFO, a terminal)
+  // is written in place: there is no content to protect, and renaming onto
+  // it would replace the device by a file.
+  llvm::sys::fs::file_status st;
+  if (!llvm::sys::fs::status(path, st) && llvm::sys::fs::exists(st) &&
+      !llvm::sys::fs::is_regular_file(st)) {
+    std::error_code ec;
+    auto os = std::make_unique<llvm::raw_fd_ostream>(path, ec);
+    if (ec) {
+      error = "cannot write '" + path.str() + "': " + ec.message();
+      return nullptr;
+    }
+    direct.push_back(std::move(os));
+    return direct.back().get();
+  }
+  // A symbolic link is followed: the file it names is replaced, the link
+  // stays.
+  llvm::SmallString<256> target(path);
+  if (llvm::sys::fs::is_symlink_file(path))
+    (void)llvm::sys::fs::real_path(path, target);
   // A path staged again replaces its earlier contents.
   for (auto it = staged.begin(); it != staged.end(); ++it) {
-    if ((*it)->path != path)
+    if ((*it)->path != target.str())
       continue;
     (*it)->os.reset();
     llvm::consumeError((*it)->file.discard());
@@ -32,7 +52,7 @@ raw_ostream *OutputTransaction::open(StringRef path, std::string &error) {
   // The temporary lives beside its destination: the rename stays on one file
   // system, and a folder that cannot take the output fails here, before
   // anything else is written.
-  llvm::SmallString<256> model(path);
+  llvm::SmallString<256> model(target);
   model += ".tmp-%%%%%%%%";
   llvm::Expected<llvm::sys::fs::TempFile> file =
       llvm::sys::fs::TempFile::create(model);
@@ -41,8 +61,8 @@ raw_ostream *OutputTransaction::open(StringRef path, std::string &error) {
             "': " + llvm::toString(file.takeError());
     return nullptr;
   }
-  auto entry =
-      std::make_unique<Staged>(Staged{path.str(), std::move(*file), nullptr});
+  auto entry = std::make_unique<Staged>(
+      Staged{target.str().str(), std::move(*file), nullptr});
   entry->os = std::make_unique<llvm::raw_fd_ostream>(entry->file.FD,
                                                      /*shouldClose=*/false);
   staged.push_back(std::move(entry));
@@ -66,6 +86,15 @@ LogicalResult OutputTransaction::createDirectories(StringRef dir,
 }
 
 LogicalResult OutputTransaction::commit(std::string &error) {
+  for (auto &os : direct) {
+    os->flush();
+    if (std::error_code ec = os->error()) {
+      error = "cannot write: " + ec.message();
+      discard();
+      return failure();
+    }
+  }
+  direct.clear();
   for (auto &entry : staged) {
     entry->os->flush();
     if (std::error_code ec = entry->os->error()) {
@@ -89,6 +118,7 @@ LogicalResult OutputTransaction::commit(std::string &error) {
 }
 
 void OutputTransaction::discard() {
+  direct.clear();
   for (auto &entry : staged) {
     entry->os.reset();
     // A file already renamed by a failed commit is no longer temporary;
