@@ -46,6 +46,10 @@ struct KernelDesc {
   bool foldedBatch = false;
   /// gemm: one matmul (one output), the form npu-tile-kernels tiles.
   bool singleOutput = true;
+  /// gemm with several outputs (projections of one input): each output's
+  /// N, in order (they sum to loops[2]); the lowering tiles each in a loop
+  /// nest of its own. Empty for one output.
+  llvm::SmallVector<int64_t, 2> siblingN;
   /// gemm: a row-wise prologue (normalization) needs whole rows of A on
   /// chip, so the K tile must be K.
   bool needsFullK = false;

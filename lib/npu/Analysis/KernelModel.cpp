@@ -184,6 +184,8 @@ FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
         di.k != d.k)
       return failure();
     n += di.n;
+    if (matmuls.size() > 1)
+      k.siblingN.push_back(di.n);
     Work w = mm.computeWork();
     k.work.matrixFlops += w.matrixFlops;
   }

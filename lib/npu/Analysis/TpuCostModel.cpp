@@ -115,6 +115,11 @@ struct LoopTotals {
   Count reductionBytes;
   /// reductionBytes x (cores that split the reduction - 1), once known.
   Count crossCoreBytes;
+  /// Of the reads, operands loaded once before the loops and held (a GEMM
+  /// operand that is one block whole): the first step waits for them, the
+  /// later steps do not load them.
+  Count heldReadBytes;
+  int64_t heldReadTransfers = 0;
   /// What the first step loads before any compute can start, and what the
   /// last step stores after all compute (the fill and the drain); unset:
   /// the average step's.
@@ -163,22 +168,61 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
       (chunks > 1 && !k.singleOutput))
     return std::nullopt;
   int64_t kChunk = t[3] / chunks;
-  int64_t nm = llvm::divideCeil(m, t[1]), nn = llvm::divideCeil(n, t[2]),
-          nk = llvm::divideCeil(kk, t[3]);
+  int64_t nm = llvm::divideCeil(m, t[1]), nk = llvm::divideCeil(kk, t[3]);
+  // Sibling outputs (projections of one input) are one loop nest each with
+  // the same tiles (TileGemm.cpp): each reads A once per N tile of its own
+  // and its own B once per M tile; an N tile wider than an output is that
+  // output whole.
+  SmallVector<int64_t, 2> outputs(k.siblingN.begin(), k.siblingN.end());
+  if (outputs.empty())
+    outputs.push_back(n);
   LoopTotals l;
+  int64_t nn = 0;
+  for (int64_t ni : outputs)
+    nn += llvm::divideCeil(ni, t[2]);
   l.parallelTiles = b * nm * nn;
   l.steps = l.parallelTiles * nk;
   Count aBytes = c(b) * c(m) * c(kk) * c(k.lhsBytes);
-  Count bBytes = c(kk) * c(n) * c(k.rhsBytes) * (k.rhsBatched ? c(b) : c(1));
   // Every step loads its A and B tiles (the lowering does not skip a load
   // whose block is the previous step's): A once per N tile, B once per M
-  // tile (and batch), each load `chunks` DMAs.
+  // tile (and batch), each load `chunks` DMAs. An operand that is one block
+  // whole (one tile along each of its dimensions) is the same in every
+  // step: the lowering loads it once, before the loops, and holds it
+  // (npu-tpu-assign-memory-spaces); it is part of the fill, not of the
+  // steps. (A single step is the fill: nothing to hold across steps; a
+  // GEMM that loads in chunks keeps its chunked per-step loads, so that
+  // compute starts on the first chunk.)
+  bool holds = l.steps > 1 && chunks == 1;
+  bool wholeA = b == 1 && nm == 1 && nk == 1 && holds;
   if (!k.inputOnChip) {
-    l.readBytes += aBytes * c(nn);
-    l.readTransfers += c(l.steps) * c(chunks);
+    if (wholeA) {
+      l.readBytes += aBytes;
+      l.readTransfers += c(1);
+      l.heldReadBytes += aBytes;
+      l.heldReadTransfers += 1;
+    } else {
+      l.readBytes += aBytes * c(nn);
+      l.readTransfers += c(l.steps) * c(chunks);
+    }
   }
-  l.readBytes += bBytes * c(nm) * (k.rhsBatched ? c(1) : c(b));
-  l.readTransfers += c(l.steps) * c(chunks);
+  bool firstBHeld = false;
+  for (auto [i, ni] : llvm::enumerate(outputs)) {
+    int64_t nni = llvm::divideCeil(ni, t[2]);
+    Count bBytes = c(kk) * c(ni) * c(k.rhsBytes) * (k.rhsBatched ? c(b) : c(1));
+    if (nni == 1 && nk == 1 && (b == 1 || !k.rhsBatched) && holds) {
+      firstBHeld |= i == 0;
+      l.readBytes += bBytes;
+      l.readTransfers += c(1);
+      l.heldReadBytes += bBytes;
+      l.heldReadTransfers += 1;
+    } else {
+      l.readBytes += bBytes * c(nm) * (k.rhsBatched ? c(1) : c(b));
+      l.readTransfers += c(b) * c(nm) * c(nni) * c(nk) * c(chunks);
+    }
+    l.paddedMatrixFlops +=
+        c(b) * matrixPassFlops({m, t[1]}, {kk, kChunk},
+                               {ni, std::min(ni, t[2])}, sub, mxu);
+  }
   l.readBytes += c(k.extraReadBytes);
   if (k.extraReadBytes > 0)
     l.readTransfers += c(l.parallelTiles);
@@ -192,17 +236,22 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
     l.writeBytes = c(b) * c(m) * c(n) * c(k.outBytes);
     l.writeTransfers = c(l.parallelTiles) * c(l.bands);
   }
-  l.paddedMatrixFlops =
-      c(b) * matrixPassFlops({m, t[1]}, {kk, kChunk}, {n, t[2]}, sub, mxu);
   // Fill: the first A and B tiles (and the first tile of an epilogue
-  // input); drain: the last output tile. The first K step's A and B tiles
-  // are also each later output tile's refill, unless handed off.
-  Count firstKStep =
-      (k.inputOnChip ? c(0) : c(t[1]) * c(t[3]) * c(k.lhsBytes)) +
-      c(t[3]) * c(t[2]) * c(k.rhsBytes);
+  // input; a held operand whole); drain: the last output tile. The first K
+  // step's A and B tiles are also each later output tile's refill, unless
+  // handed off.
+  int64_t tn = std::min(outputs.front(), t[2]);
+  Count firstA = k.inputOnChip ? c(0) : c(t[1]) * c(t[3]) * c(k.lhsBytes);
+  Count firstB = c(t[3]) * c(tn) * c(k.rhsBytes);
+  Count firstKStep = firstA + firstB;
   l.firstReadBytes = firstKStep + c(k.extraReadBytes) / c(l.parallelTiles);
-  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[1]) * c(t[2]) * c(k.outBytes);
-  l.chunkedBytes = firstKStep;
+  l.lastWriteBytes =
+      k.outputOnChip
+          ? c(0)
+          : c(t[1]) * c(std::min(outputs.back(), t[2])) * c(k.outBytes);
+  // Only the streamed tiles are loaded in chunks; a held operand is loaded
+  // whole before the loops.
+  l.chunkedBytes = (wholeA ? c(0) : firstA) + (firstBHeld ? c(0) : firstB);
   l.chunks = chunks;
   if (!handsOff(nk, /*dynamic=*/false)) {
     l.refillBytes = firstKStep;
@@ -575,8 +624,12 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   double transcNs = d(l->transcendentalFlops) / steps / p.transcPerNs;
   double computeStep = std::max({matrixNs, vectorNs, transcNs});
   double engines = double(p.dmaEngines);
-  double inStep = d(l->readBytes) / steps / bwPerNs +
-                  p.dmaSetupNs * d(l->readTransfers) / steps / engines;
+  // A step's loads: the streamed reads in equal shares (held operands are
+  // the fill's only).
+  double stepReadTransfers =
+      (d(l->readTransfers) - double(l->heldReadTransfers)) / steps;
+  double inStep = (d(l->readBytes) - d(l->heldReadBytes)) / steps / bwPerNs +
+                  p.dmaSetupNs * stepReadTransfers / engines;
   double outStep = d(l->writeBytes) / steps / bwPerNs +
                    p.dmaSetupNs * d(l->writeTransfers) / steps / engines;
   double stage = computeStep + p.stepOverheadNs;
@@ -592,7 +645,9 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   };
   // Chunked loads: compute starts on the first chunk.
   double setupIn =
-      p.dmaSetupNs * d(l->readTransfers) / steps / engines / double(l->chunks);
+      p.dmaSetupNs *
+      (stepReadTransfers / double(l->chunks) + double(l->heldReadTransfers)) /
+      engines;
   auto chunkedWait = [&](Count bytes) {
     double chunked = std::min(d(l->chunkedBytes), d(bytes));
     return (d(bytes) - chunked) / bwPerNs +
