@@ -72,7 +72,8 @@ struct KernelDesc {
   int64_t accBytes = 0;
   bool gatheredRows = false;
   /// Of `extraReadBytes` (gated_mlp) or `work.bytesRead` (stream), the rows
-  /// read one DMA each (the MoE combine's expert outputs): DMA count.
+  /// read one DMA each (the MoE combine's expert outputs, an embedding's
+  /// table rows): DMA count.
   int64_t rowReads = 0;
   /// The main input or the output lives on chip already (an earlier or
   /// later phase of the same kernel produces or consumes it): no HBM

@@ -500,6 +500,11 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
           8 * router.getNumExperts() +
           16 * static_cast<int64_t>(router.getTopK()) +
           20 * static_cast<int64_t>(router.getNGroup().value_or(0));
+  // A gather (the embedding) copies one row of its table per id, each its
+  // own DMA into the tile (GatherRows.cpp); the tile leaves whole.
+  for (Operation *op : ops)
+    if (auto gather = dyn_cast<EmbeddingOp>(op))
+      k.rowReads += gather.getIds().getType().getNumElements();
   k.work = w;
   model.work = w;
   model.phases.push_back(k);

@@ -90,6 +90,10 @@ struct NpuTileKernelsPass
       if (tiling && !gpuBlocks &&
           (kind == KernelKind::Stream || kind == KernelKind::Copy))
         tiled = succeeded(tileStreamKernel(rewriter, kernel, tiling));
+      // A gather (the embedding) reads rows, one copy each, whether or not
+      // its rows were tiled.
+      if (tiling && !gpuBlocks && kind == KernelKind::Copy)
+        gatherRowsByCopies(rewriter, kernel);
       // The ops of a kernel its tiling applied to, marked with the kernel's
       // number: what only they read and write is the kernel's own (on chip
       // on a TPU-like target, npu-tpu-assign-memory-spaces), also outside

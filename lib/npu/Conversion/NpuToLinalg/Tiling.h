@@ -58,6 +58,10 @@ void tileBatchedMatmulsByBatch(RewriterBase &rewriter, KernelOp kernel);
 /// tile, with producer fusion. After the reference lowering.
 LogicalResult tileStreamKernel(RewriterBase &rewriter, KernelOp kernel,
                                TilingAttr tiling);
+/// Every row gather in the kernel (the embedding's reference form, a
+/// scalar read of the table per element) as the ids copied on chip and one
+/// copy per row of the table (GatherRows.cpp).
+void gatherRowsByCopies(RewriterBase &rewriter, KernelOp kernel);
 /// Moves into the tile loops of the (lowered) kernel body the ops that
 /// compute whole, before the loops, a value the loops only read slices of
 /// (a normalization producing a gated MLP's input): each slice becomes the
