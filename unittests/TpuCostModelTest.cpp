@@ -378,7 +378,7 @@ TEST_F(TpuCostModelTest, RouterRowStateIsHeldOnce) {
   int64_t perRow = 256 * 4 + 8 * 8;
   for (int64_t buffers : {1, 2})
     EXPECT_EQ(getTpuWorkingSet(d, {16, 8}, buffers),
-              (buffers * (perRow + 1) + 8 * 256 + 16 * 8) * 16);
+              (buffers * perRow + 8 * 256 + 16 * 8) * 16);
   // In 8 groups: per group two f32 maxima, a f32 score and an i64 rank.
   OwningOpRef<ModuleOp> grouped = parse(R"mlir(
     func.func @r(%l: tensor<64x256xf32>) -> (tensor<64x8xi32>, tensor<64x8xf32>) {

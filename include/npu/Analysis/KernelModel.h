@@ -62,8 +62,13 @@ struct KernelDesc {
   /// stream: what the kernel computes once and holds for all its tiles (a
   /// rotary embedding's inverse frequencies and cos/sin table, f32).
   int64_t tableBytes = 0;
+  /// stream: of the bytes read, the inputs that are not row-tiled (a norm's
+  /// weight, a bias): loaded once and held whole for all the tiles
+  /// (npu-tpu-assign-memory-spaces hoists them out of the row loop).
+  int64_t heldBytes = 0;
   /// stream: what each row holds on chip while it is computed beyond the
-  /// bytes it moves (a router's scores, selection and top-k slots).
+  /// bytes it moves (a norm's f32 row statistics, a router's scores,
+  /// selection and top-k slots).
   int64_t rowStateBytes = 0;
   /// moe_ffn's routed experts (TPU-like): each tile's rows of x are gathered
   /// one DMA per row, and its output rows leave as one block in f32

@@ -500,6 +500,28 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
           8 * router.getNumExperts() +
           16 * static_cast<int64_t>(router.getTopK()) +
           20 * static_cast<int64_t>(router.getNGroup().value_or(0));
+  // Inputs that are not row-tiled (one row's worth, broadcast over the
+  // rows: a norm's weight, a bias) are loaded once and held whole for all
+  // the tiles
+  // (npu-tpu-assign-memory-spaces); a norm keeps f32 statistics per row
+  // while it runs (npu-lower-to-linalg: RMS norm its sum of squares and
+  // scale; layer norm its mean, variance and scale and the centered row).
+  for (Value v : getGroupInputs(ops))
+    if (auto s = dyn_cast<ShapedType>(v.getType());
+        s && s.hasStaticShape() && s.getRank() == 1 && largest.getRank() > 1 &&
+        s.getDimSize(0) == cols) {
+      std::optional<int64_t> bytes =
+          (Count::fromSigned(k.heldBytes) + getNumBytes(v)).toInt64();
+      if (!bytes)
+        return failure();
+      k.heldBytes = *bytes;
+    }
+  for (Operation *op : ops) {
+    if (isa<RMSNormOp>(op))
+      k.rowStateBytes += 8;
+    if (isa<LayerNormOp>(op))
+      k.rowStateBytes += 12 + 4 * cols;
+  }
   // A gather (the embedding) copies one row of its table per id, each its
   // own DMA into the tile (GatherRows.cpp); the tile leaves whole.
   for (Operation *op : ops)

@@ -512,10 +512,16 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   case KernelKind::Stream:
   case KernelKind::Copy: {
-    // Bytes moved per row, for the tile's rows, per buffer; what a row
-    // holds while it is computed, once.
-    Count perRow = (k.work.bytesRead + k.work.bytesWritten) / c(k.loops[0]);
-    s = (nb * (perRow + c(1)) + c(k.rowStateBytes)) * c(t[0]) + c(k.tableBytes);
+    // Bytes moved per row (what is held whole is not), for the tile's rows,
+    // per buffer; what a row holds while it is computed, once; what the
+    // kernel holds whole, once.
+    // (Rounded up: a kernel that moves less than a byte per row, a cache
+    // append of one row, still holds a row's bytes.)
+    Count perRow = (k.work.bytesRead + k.work.bytesWritten - c(k.heldBytes) +
+                    c(k.loops[0] - 1)) /
+                   c(k.loops[0]);
+    s = (nb * perRow + c(k.rowStateBytes)) * c(t[0]) + c(k.tableBytes) +
+        c(k.heldBytes);
     break;
   }
   }
