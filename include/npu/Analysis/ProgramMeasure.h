@@ -35,6 +35,11 @@ struct ProgramMeasure {
   int64_t hbmCopyBytes = 0;
   /// The VMEM plan's peak (`npu.sram_peak`); -1 when the function has none.
   int64_t vmemPeakBytes = -1;
+  /// Compute ops (linalg) with an operand in HBM: a TPU-like core computes
+  /// on VMEM only, so a program with any is not one it can run. The first
+  /// is described in `hbmComputeOp`.
+  int64_t hbmComputeOps = 0;
+  std::string hbmComputeOp;
   /// Empty when the counts above are exact; otherwise why they are not
   /// (the counts then hold what was counted before the first unknown).
   std::string unmeasured;

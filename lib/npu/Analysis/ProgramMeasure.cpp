@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -29,6 +30,16 @@ public:
         return;
       for (Operation *p = op; p && p != func; p = p->getParentOp())
         holdsTransfer.insert(p);
+    });
+    func.walk([&](linalg::LinalgOp op) {
+      if (llvm::none_of(op->getOperands(), [](Value v) {
+            return isa<MemRefType>(v.getType()) && isHbm(v.getType());
+          }))
+        return;
+      if (result.hbmComputeOps++ == 0) {
+        llvm::raw_string_ostream os(result.hbmComputeOp);
+        os << "'" << op->getName() << "' at " << op->getLoc();
+      }
     });
     if (auto peak = func->getAttrOfType<IntegerAttr>("npu.sram_peak"))
       result.vmemPeakBytes = peak.getInt();

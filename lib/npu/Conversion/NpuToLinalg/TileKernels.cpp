@@ -87,9 +87,13 @@ struct NpuTileKernelsPass
       // Tiling of the lowered body.
       if (tiling && kind == KernelKind::Gemm)
         tiled = succeeded(tileGemmKernel(rewriter, kernel, tiling, gpuBlocks));
+      // (A tile of all the rows is one tile, the kernel whole: its ops are
+      // marked like a tiled kernel's, so its temporaries stay on chip.)
       if (tiling && !gpuBlocks &&
           (kind == KernelKind::Stream || kind == KernelKind::Copy))
-        tiled = succeeded(tileStreamKernel(rewriter, kernel, tiling));
+        tiled = succeeded(tileStreamKernel(rewriter, kernel, tiling)) ||
+                (tiling.getLoops().size() == 2 &&
+                 tiling.getTile()[0] >= tiling.getLoops()[0]);
       // A gather (the embedding) reads rows, one copy each, whether or not
       // its rows were tiled.
       if (tiling && !gpuBlocks && kind == KernelKind::Copy)

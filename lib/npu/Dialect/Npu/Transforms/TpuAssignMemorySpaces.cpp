@@ -420,10 +420,23 @@ LogicalResult stageHbmOperands(func::FuncOp func) {
   // norm's weight vector, a table computed before the loop) is loaded once,
   // where it is defined, and held while the loops run: the cost model
   // prices it held once.
+  // So is a value several ops of one kernel read outside any loop (a
+  // one-tile kernel's input, read by its norm's reduction and its scaling).
   llvm::MapVector<Value, SmallVector<OpOperand *>> invariant;
   for (auto [v, use] : single)
-    if (use->getOwner()->getParentOfType<scf::ForOp>())
-      invariant[v].push_back(use);
+    invariant[v].push_back(use);
+  invariant.remove_if([](auto &entry) {
+    ArrayRef<OpOperand *> uses = entry.second;
+    if (llvm::all_of(uses, [](OpOperand *use) {
+          return use->getOwner()->getParentOfType<scf::ForOp>();
+        }))
+      return false;
+    auto id =
+        uses.front()->getOwner()->getAttrOfType<IntegerAttr>("npu.kernel_id");
+    return uses.size() < 2 || !id || llvm::any_of(uses, [&](OpOperand *use) {
+             return use->getOwner()->getAttr("npu.kernel_id") != id;
+           });
+  });
   llvm::DenseSet<Value> hoisted;
   for (auto &[v, uses] : invariant) {
     Block *scope = v.getParentBlock();

@@ -176,6 +176,15 @@ struct NpuTpuCheckPlanPass
       ++unmeasurable;
       status = "bytes not measurable: " + m.unmeasured;
     }
+    if (m.hbmComputeOps > 0) {
+      mlir::emitError(kernel.getLoc())
+          << "npu-tpu-check-plan: " << kind << " kernel " << index
+          << ": the lowered program computes on HBM directly ("
+          << m.hbmComputeOps << " ops, the first " << m.hbmComputeOp
+          << "): a TPU-like core computes on VMEM only";
+      status += (status.empty() ? "" : "; ") + std::string("computes on HBM");
+      result = failure();
+    }
     int64_t model = tiling.getSramBytes();
     if (m.vmemPeakBytes < 0) {
       mlir::emitError(kernel.getLoc())
