@@ -34,8 +34,13 @@ def case(name, doc, cshape, snew, pos, length, seed):
     new = r.values(prod(nshape))
     upd = append_ref(cache, cshape, new, nshape, pos)
     rshape = [cshape[0], cshape[1], length, cshape[3]]
+    # The position as a run-time value (read from a tensor): a constant one
+    # must be in range (the verifier rejects it otherwise), and the clamp is
+    # what a run-time position out of range gets.
     body = "\n".join([
-        "%%pos = arith.constant %d : index" % pos,
+        "%%posv = arith.constant dense<[%d]> : tensor<1xindex>" % pos,
+        "%c0 = arith.constant 0 : index",
+        "%pos = tensor.extract %posv[%c0] : tensor<1xindex>",
         "%%c2 = npu.kv_cache_append %%cache, %%new at %%pos : %s, %s -> %s"
         % (tt(cshape, "f32"), tt(nshape, "f32"), tt(cshape, "f32")),
         "%%kv = npu.kv_cache_read %%c2 length(%d) : %s -> %s"
@@ -49,6 +54,6 @@ def case(name, doc, cshape, snew, pos, length, seed):
 CASES = [
     case("kv-cache-append-read", "Append 2 tokens at position 3 of a [1, 2, 6, 3] cache, read 5.",
          [1, 2, 6, 3], 2, 3, 5, 31),
-    case("kv-cache-append-clamped", "An out-of-range position (10) is clamped to Smax - Snew = 4.",
+    case("kv-cache-append-clamped", "An out-of-range run-time position (10) is clamped to Smax - Snew = 4.",
          [2, 1, 6, 2], 2, 10, 5, 32),
 ]

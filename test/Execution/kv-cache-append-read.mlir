@@ -6,7 +6,9 @@ func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {
   %cache = arith.constant dense<[[[[0.21875, 0.515625, -0.03125], [0.453125, 0.625, -0.46875], [-0.390625, 0.546875, -0.8125], [0.84375, 0.953125, 0.828125], [0.25, 0.5, 0.8125], [-0.125, -0.890625, -0.4375]], [[-1.0, -0.78125, 0.09375], [0.09375, 0.328125, -0.546875], [0.484375, -0.828125, 0.625], [0.125, 0.625, 0.828125], [0.6875, -0.1875, -0.1875], [0.15625, 0.328125, 0.046875]]]]> : tensor<1x2x6x3xf32>
   %new = arith.constant dense<[[[[0.359375, -0.78125, 0.375], [-0.578125, -0.40625, -0.953125]], [[0.609375, -0.515625, -0.1875], [-0.265625, -0.125, 0.8125]]]]> : tensor<1x2x2x3xf32>
-  %pos = arith.constant 3 : index
+  %posv = arith.constant dense<[3]> : tensor<1xindex>
+  %c0 = arith.constant 0 : index
+  %pos = tensor.extract %posv[%c0] : tensor<1xindex>
   %c2 = npu.kv_cache_append %cache, %new at %pos : tensor<1x2x6x3xf32>, tensor<1x2x2x3xf32> -> tensor<1x2x6x3xf32>
   %kv = npu.kv_cache_read %c2 length(5) : tensor<1x2x6x3xf32> -> tensor<1x2x5x3xf32>
   %print0 = tensor.cast %c2 : tensor<1x2x6x3xf32> to tensor<*xf32>

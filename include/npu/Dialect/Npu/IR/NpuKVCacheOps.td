@@ -24,7 +24,9 @@ def Npu_KVCacheAppendOp : Npu_Op<"kv_cache_append", [Pure]> {
     `Snew <= Smax`; the result has the cache's type. `pos` is a run-time
     `index`. Value semantics; after bufferization the update happens in place.
     The reference lowering (`tensor.insert_slice` at a dynamic offset) clamps
-    `pos` to `[0, Smax - Snew]` so that it never writes out of bounds.
+    `pos` to `[0, Smax - Snew]` so that it never writes out of bounds; a
+    `pos` that is a constant must already be in that range (the verifier
+    rejects one that is not, which the clamp would silently move).
 
     Work: 0 FLOPs; reads `update` and writes it into the cache:
     bytesRead = bytesWritten = `B*H*Snew*D*elem` (only the appended rows

@@ -2,6 +2,8 @@
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace mlir::npu;
 
@@ -39,6 +41,18 @@ LogicalResult KVCacheAppendOp::verify() {
   if (getResult().getType() != cache)
     return emitOpError("result must have the cache's type (")
            << cache << "), got " << getResult().getType();
+  // A position known here must fit: the run-time clamp would silently write
+  // the tokens elsewhere.
+  APInt pos;
+  if (matchPattern(getPos(), m_ConstantInt(&pos))) {
+    int64_t p = pos.getSExtValue();
+    int64_t last = cache.getDimSize(2) - update.getDimSize(2);
+    if (p < 0 || p > last)
+      return emitOpError("position ")
+             << p << " puts the " << update.getDimSize(2)
+             << " new tokens outside the cache (Smax = " << cache.getDimSize(2)
+             << "): a constant position must be in [0, " << last << "]";
+  }
   return success();
 }
 

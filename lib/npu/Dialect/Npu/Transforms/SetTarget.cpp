@@ -1,5 +1,6 @@
 //===- SetTarget.cpp - the npu-set-target pass ----------------------------===//
 
+#include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 #include "npu/Target/Target.h"
 
@@ -28,6 +29,22 @@ struct NpuSetTargetPass : public npu::impl::NpuSetTargetBase<NpuSetTargetPass> {
       mlir::emitError(module.getLoc(), "npu-set-target: ")
           << llvm::toString(file.takeError());
       return signalPassFailure();
+    }
+    // Kernels fused, tiled and priced for one chip are not a program for
+    // another: a second backend pipeline would keep the first chip's tiles
+    // and price them on the second.
+    auto previous = module->getAttrOfType<TargetAttr>("npu.target");
+    if (previous && previous != file->attr) {
+      WalkResult compiled =
+          module.walk([](KernelOp) { return WalkResult::interrupt(); });
+      if (compiled.wasInterrupted()) {
+        mlir::emitError(module.getLoc(), "npu-set-target: the module is "
+                                         "already compiled for '")
+            << previous.getName() << "' (it has npu.kernel ops); compile '"
+            << file->attr.getName()
+            << "' from the graph IR (one backend pipeline per run)";
+        return signalPassFailure();
+      }
     }
     module->setAttr("npu.target", file->attr);
   }
