@@ -11,7 +11,6 @@
 #include "npu/Support/OutputFiles.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -38,25 +37,9 @@ int main(int argc, char **argv) {
       llvm::sys::Process::FileDescriptorIsDisplayed(fileno(stdin)))
     llvm::errs() << "(processing input from stdin now, hit ctrl-c/ctrl-d to "
                     "interrupt)\n";
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFilename, &error);
-  if (!input) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
-  npu::OutputTransaction outputs;
-  npu::ScopedOutputTransaction scope(outputs);
-  raw_ostream *os = outputs.open(outputFilename, error);
-  if (!os) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
-  if (failed(MlirOptMain(*os, std::move(input), registry, config)))
-    return 1;
-  if (failed(outputs.commit(error))) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
-  return 0;
+  return npu::runFileTool(
+      inputFilename, outputFilename,
+      [&](std::unique_ptr<llvm::MemoryBuffer> input, raw_ostream &os) {
+        return MlirOptMain(os, std::move(input), registry, config);
+      });
 }

@@ -17,7 +17,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -126,29 +125,13 @@ int main(int argc, char **argv) {
   registerTranslationCLOptions();
   llvm::cl::ParseCommandLineOptions(argc, argv, "npu translation driver\n");
 
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFilename, &error);
-  if (!input) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
-  npu::OutputTransaction outputs;
-  npu::ScopedOutputTransaction scope(outputs);
-  raw_ostream *os = outputs.open(outputFilename, error);
-  if (!os) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
-  MLIRContext context;
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
-  sourceMgr->AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
-  if (failed((*translation)(sourceMgr, *os, &context)))
-    return 1;
-  if (failed(outputs.commit(error))) {
-    llvm::errs() << error << "\n";
-    return 1;
-  }
-  return 0;
+  return npu::runFileTool(
+      inputFilename, outputFilename,
+      [&](std::unique_ptr<llvm::MemoryBuffer> input, raw_ostream &os) {
+        MLIRContext context;
+        auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+        sourceMgr->AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+        SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+        return (*translation)(sourceMgr, os, &context);
+      });
 }

@@ -26,6 +26,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -93,6 +94,15 @@ LogicalResult writeOutputFile(StringRef path,
 /// Creates an output folder (and its parents) through the active transaction
 /// if there is one. Reports an error at `loc` on failure.
 LogicalResult createOutputDirectory(StringRef dir, Location loc);
+
+/// A file-to-file tool's run (npu-opt's and npu-translate's drivers):
+/// reads `inputFilename` whole, stages `outputFilename` in a transaction
+/// active for the run, calls `body`, and commits only if it succeeds.
+/// Errors about the files go to stderr. Returns the exit code.
+int runFileTool(StringRef inputFilename, StringRef outputFilename,
+                function_ref<LogicalResult(std::unique_ptr<llvm::MemoryBuffer>,
+                                           raw_ostream &)>
+                    body);
 
 } // namespace mlir::npu
 

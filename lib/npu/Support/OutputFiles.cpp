@@ -3,6 +3,7 @@
 #include "npu/Support/OutputFiles.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -176,4 +177,32 @@ LogicalResult mlir::npu::createOutputDirectory(StringRef dir, Location loc) {
     return emitError(loc) << error;
   (void)local.commit(error); // keeps the folders
   return success();
+}
+
+int mlir::npu::runFileTool(
+    StringRef inputFilename, StringRef outputFilename,
+    function_ref<LogicalResult(std::unique_ptr<llvm::MemoryBuffer>,
+                               raw_ostream &)>
+        body) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  OutputTransaction outputs;
+  ScopedOutputTransaction scope(outputs);
+  raw_ostream *os = outputs.open(outputFilename, error);
+  if (!os) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (failed(body(std::move(input), *os)))
+    return 1;
+  if (failed(outputs.commit(error))) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  return 0;
 }

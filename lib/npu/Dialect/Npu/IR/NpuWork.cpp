@@ -60,6 +60,16 @@ Work &Work::operator+=(const Work &o) {
 uint64_t mlir::npu::getElementBytes(Type type) {
   if (auto shaped = dyn_cast<ShapedType>(type))
     type = shaped.getElementType();
+  // An index is 64 bits (MLIR's default data layout, and what the lowerings
+  // store); a complex number two of its parts. npu ops verify their element
+  // types; other types reach here only from ops of other dialects (a
+  // tensor of index in a test's driver), whose bytes are not modelled.
+  if (type.isIndex())
+    return 8;
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * getElementBytes(complex.getElementType());
+  if (!type.isIntOrFloat())
+    return 0;
   return (type.getIntOrFloatBitWidth() + 7) / 8;
 }
 
