@@ -489,23 +489,9 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
         return failure();
       k.tableBytes = *bytes;
     }
-  // A router's top-k (npu-lower-to-linalg: one insertion pass over the
-  // experts) holds per token its f32 scores and f32 selection scores, which
-  // the pass reads, 8 bytes per expert, and its k slots of (f32 value, i64
-  // expert, f32 score), 16 bytes per slot; with groups, also each group's
-  // two f32 maxima, f32 score and i64 rank: 20 bytes per group.
-  for (Operation *op : ops)
-    if (auto router = dyn_cast<MoERouterOp>(op))
-      k.rowStateBytes +=
-          8 * router.getNumExperts() +
-          16 * static_cast<int64_t>(router.getTopK()) +
-          20 * static_cast<int64_t>(router.getNGroup().value_or(0));
   // Inputs that are not row-tiled (one row's worth, broadcast over the
   // rows: a norm's weight, a bias) are loaded once and held whole for all
-  // the tiles
-  // (npu-tpu-assign-memory-spaces); a norm keeps f32 statistics per row
-  // while it runs (npu-lower-to-linalg: RMS norm its sum of squares and
-  // scale; layer norm its mean, variance and scale and the centered row).
+  // the tiles (npu-tpu-assign-memory-spaces).
   for (Value v : getGroupInputs(ops))
     if (auto s = dyn_cast<ShapedType>(v.getType());
         s && s.hasStaticShape() && s.getRank() == 1 && largest.getRank() > 1 &&
@@ -516,17 +502,28 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
         return failure();
       k.heldBytes = *bytes;
     }
+  // What a row holds while it is computed (npu-lower-to-linalg):
+  // - a router's top-k (one insertion pass over the experts): its f32
+  //   scores and f32 selection scores, 8 bytes per expert, and its k slots
+  //   of (f32 value, i64 expert, f32 score), 16 bytes per slot; with groups,
+  //   also each group's two f32 maxima, f32 score and i64 rank: 20 bytes;
+  // - an RMS norm its f32 sum of squares and scale; a layer norm its f32
+  //   mean, variance and scale and the centered row in f32.
+  // A gather (the embedding) copies one row of its table per id, each its
+  // own DMA into the tile (GatherRows.cpp); the tile leaves whole.
   for (Operation *op : ops) {
+    if (auto router = dyn_cast<MoERouterOp>(op))
+      k.rowStateBytes +=
+          8 * router.getNumExperts() +
+          16 * static_cast<int64_t>(router.getTopK()) +
+          20 * static_cast<int64_t>(router.getNGroup().value_or(0));
     if (isa<RMSNormOp>(op))
       k.rowStateBytes += 8;
     if (isa<LayerNormOp>(op))
       k.rowStateBytes += 12 + 4 * cols;
-  }
-  // A gather (the embedding) copies one row of its table per id, each its
-  // own DMA into the tile (GatherRows.cpp); the tile leaves whole.
-  for (Operation *op : ops)
     if (auto gather = dyn_cast<EmbeddingOp>(op))
       k.rowReads += gather.getIds().getType().getNumElements();
+  }
   k.work = w;
   model.work = w;
   model.phases.push_back(k);

@@ -51,6 +51,7 @@ private:
   int64_t budget;
   llvm::DenseSet<Operation *> holdsTransfer;
   DenseMap<Value, int64_t> env; // induction variables bound
+  DenseMap<Operation *, bool> invariantBodies;
 
   void fail(Operation *op, const Twine &why) {
     if (!result.unmeasured.empty())
@@ -261,8 +262,16 @@ private:
     });
   }
 
-  /// Whether what the loop's body moves is the same in every iteration.
+  /// Whether what the loop's body moves is the same in every iteration
+  /// (structural: computed once per loop, however often it is entered).
   bool bodyIsInvariant(scf::ForOp loop) {
+    auto [it, inserted] = invariantBodies.try_emplace(loop, false);
+    if (inserted)
+      it->second = computeBodyIsInvariant(loop);
+    return it->second;
+  }
+
+  bool computeBodyIsInvariant(scf::ForOp loop) {
     bool varies = false;
     loop.getBody()->walk([&](Operation *op) {
       if (auto dma = dyn_cast<DmaStartOp>(op))

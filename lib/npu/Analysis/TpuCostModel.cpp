@@ -193,13 +193,16 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
   // GEMM that loads in chunks keeps its chunked per-step loads, so that
   // compute starts on the first chunk.)
   bool holds = l.steps > 1 && chunks == 1;
+  auto hold = [&](Count bytes) {
+    l.readBytes += bytes;
+    l.readTransfers += c(1);
+    l.heldReadBytes += bytes;
+    l.heldReadTransfers += 1;
+  };
   bool wholeA = b == 1 && nm == 1 && nk == 1 && holds;
   if (!k.inputOnChip) {
     if (wholeA) {
-      l.readBytes += aBytes;
-      l.readTransfers += c(1);
-      l.heldReadBytes += aBytes;
-      l.heldReadTransfers += 1;
+      hold(aBytes);
     } else {
       l.readBytes += aBytes * c(nn);
       l.readTransfers += c(l.steps) * c(chunks);
@@ -211,10 +214,7 @@ std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
     Count bBytes = c(kk) * c(ni) * c(k.rhsBytes) * (k.rhsBatched ? c(b) : c(1));
     if (nni == 1 && nk == 1 && (b == 1 || !k.rhsBatched) && holds) {
       firstBHeld |= i == 0;
-      l.readBytes += bBytes;
-      l.readTransfers += c(1);
-      l.heldReadBytes += bBytes;
-      l.heldReadTransfers += 1;
+      hold(bBytes);
     } else {
       l.readBytes += bBytes * c(nm) * (k.rhsBatched ? c(1) : c(b));
       l.readTransfers += c(b) * c(nm) * c(nni) * c(nk) * c(chunks);

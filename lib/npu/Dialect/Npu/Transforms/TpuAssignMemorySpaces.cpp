@@ -440,16 +440,14 @@ LogicalResult stageHbmOperands(func::FuncOp func) {
   llvm::DenseSet<Value> hoisted;
   for (auto &[v, uses] : invariant) {
     Block *scope = v.getParentBlock();
-    bool readOnly = llvm::all_of(uses, [](OpOperand *use) {
-      return !cast<linalg::LinalgOp>(use->getOwner()).isDpsInit(use);
-    });
     // A matmul that loads its operands in chunks (npu.load_chunks) starts
     // on the first chunk: its operands keep their per-step chunked loads.
     bool chunked = llvm::any_of(uses, [](OpOperand *use) {
       auto n = use->getOwner()->getAttrOfType<IntegerAttr>("npu.load_chunks");
       return n && n.getInt() > 1;
     });
-    if (!readOnly || chunked || hasOtherAccessInSpan(v, scope, uses) ||
+    // Read only: no linalg op writes v (through any of its uses).
+    if (chunked || hasOtherAccessInSpan(v, scope, uses) ||
         llvm::any_of(v.getUses(), [&](OpOperand &use) {
           auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
           return linalgOp && linalgOp.isDpsInit(&use);

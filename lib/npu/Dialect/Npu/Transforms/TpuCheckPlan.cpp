@@ -104,8 +104,7 @@ struct NpuTpuCheckPlanPass
        << " not; bytes not measurable in " << unmeasurable << "\n";
     if (report)
       llvm::outs() << table;
-    bool ok = failing == 0;
-    if (!ok)
+    if (failing)
       signalPassFailure();
   }
 
@@ -155,15 +154,19 @@ struct NpuTpuCheckPlanPass
     bool measured = m.unmeasured.empty();
     LogicalResult result = success();
     std::string status;
+    // A difference: noted in the row, reported at the kernel.
+    auto fail = [&](const Twine &note) -> InFlightDiagnostic {
+      status += (status.empty() ? "" : "; ") + note.str();
+      result = failure();
+      return mlir::emitError(kernel.getLoc())
+             << "npu-tpu-check-plan: " << kind << " kernel " << index << ": ";
+    };
     auto mismatch = [&](StringRef what, int64_t lowered, int64_t claimed,
                         double error) {
-      InFlightDiagnostic diag = mlir::emitError(kernel.getLoc());
-      diag << "npu-tpu-check-plan: " << kind << " kernel " << index
-           << ": the lowered program " << what << " " << lowered
-           << " B, the cost model claims " << claimed << " B ("
-           << percent(error) << " off, tolerance " << percent(tolerance) << ")";
-      status += (status.empty() ? "" : "; ") + what.str() + " off";
-      result = failure();
+      fail(what + " off") << "the lowered program " << what << " " << lowered
+                          << " B, the cost model claims " << claimed << " B ("
+                          << percent(error) << " off, tolerance "
+                          << percent(tolerance) << ")";
     };
     if (measured) {
       double readError = relativeError(read, claimedRead);
@@ -176,30 +179,19 @@ struct NpuTpuCheckPlanPass
       ++unmeasurable;
       status = "bytes not measurable: " + m.unmeasured;
     }
-    if (m.hbmComputeOps > 0) {
-      mlir::emitError(kernel.getLoc())
-          << "npu-tpu-check-plan: " << kind << " kernel " << index
-          << ": the lowered program computes on HBM directly ("
-          << m.hbmComputeOps << " ops, the first " << m.hbmComputeOp
+    if (m.hbmComputeOps > 0)
+      fail("computes on HBM")
+          << "the lowered program computes on HBM directly (" << m.hbmComputeOps
+          << " ops, the first " << m.hbmComputeOp
           << "): a TPU-like core computes on VMEM only";
-      status += (status.empty() ? "" : "; ") + std::string("computes on HBM");
-      result = failure();
-    }
     int64_t model = tiling.getSramBytes();
-    if (m.vmemPeakBytes < 0) {
-      mlir::emitError(kernel.getLoc())
-          << "npu-tpu-check-plan: " << kind << " kernel " << index
-          << ": the lowered program has no VMEM plan";
-      result = failure();
-    } else if (static_cast<double>(m.vmemPeakBytes) >
-               (1 + tolerance) * static_cast<double>(model)) {
-      mlir::emitError(kernel.getLoc())
-          << "npu-tpu-check-plan: " << kind << " kernel " << index
-          << ": the VMEM plan needs " << m.vmemPeakBytes
-          << " B, the cost model priced a working set of " << model << " B";
-      status += (status.empty() ? "" : "; ") + std::string("vmem over");
-      result = failure();
-    }
+    if (m.vmemPeakBytes < 0)
+      fail("no vmem plan") << "the lowered program has no VMEM plan";
+    else if (static_cast<double>(m.vmemPeakBytes) >
+             (1 + tolerance) * static_cast<double>(model))
+      fail("vmem over") << "the VMEM plan needs " << m.vmemPeakBytes
+                        << " B, the cost model priced a working set of "
+                        << model << " B";
     if (status.empty())
       status = "ok";
     if (crossCore > 0)
