@@ -38,10 +38,6 @@ std::string getTileString(Operation *op);
 /// waves.
 llvm::json::Object costToJSON(CostAttr cost);
 
-/// Number of `func.call` sites of each function in the module (absent: a
-/// root, called by nobody).
-llvm::DenseMap<Operation *, int64_t> countCallSites(ModuleOp module);
-
 /// The cost of a top-level op of a function body: a kernel's `npu.cost`, or
 /// for a call the callee's total; null for anything else.
 CostAttr getItemCost(Operation *op);

@@ -1,6 +1,7 @@
 //===- Bill.cpp - the accounting of a model on a chip ---------------------===//
 
 #include "npu/Analysis/Bill.h"
+#include "npu/Analysis/CallOrder.h"
 #include "npu/Analysis/KernelModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -80,29 +81,30 @@ static void accumulate(BillLine &into, const BillLine &line, int64_t times) {
 
 /// Whether `v` is held state rather than an activation: a function input
 /// (tokens, caches, parameters), a parameter, a KV cache, or a call result
-/// that returns one of those.
-static bool isState(Value v) {
+/// that its callee returns from one of those. Callees come first in
+/// `order`, so a call result looks its callee's answer up in `stateResults`.
+using StateResults = llvm::DenseMap<Operation *, llvm::SmallVector<bool>>;
+static bool isState(Value v, const CallOrder &order,
+                    const StateResults &stateResults) {
   if (isa<BlockArgument>(v))
     return true;
   Operation *def = v.getDefiningOp();
   if (isa<WeightOp, KVCacheAppendOp>(def))
     return true;
   if (auto call = dyn_cast<func::CallOp>(def)) {
-    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-        call, call.getCalleeAttr());
-    if (!callee || callee.isExternal())
-      return false;
-    auto ret = cast<func::ReturnOp>(callee.getBody().front().getTerminator());
-    return isState(ret.getOperand(cast<OpResult>(v).getResultNumber()));
+    auto it = stateResults.find(order.getCallee(call));
+    return it != stateResults.end() &&
+           it->second[cast<OpResult>(v).getResultNumber()];
   }
   return false;
 }
 
 /// Bytes an op's result adds to live memory: none for views (they alias their
 /// input) and for state.
-static Count getActivationBytes(Value v) {
+static Count getActivationBytes(Value v, const CallOrder &order,
+                                const StateResults &stateResults) {
   Operation *def = v.getDefiningOp();
-  if (!isa<ShapedType>(v.getType()) || isState(v) ||
+  if (!isa<ShapedType>(v.getType()) || isState(v, order, stateResults) ||
       isa_and_nonnull<ReshapeOp, SliceOp, KVCacheReadOp>(def))
     return Count(0);
   return getNumBytes(v);
@@ -112,7 +114,8 @@ static Count getActivationBytes(Value v) {
 /// activations defined earlier and still used at or after it, plus the op's
 /// results, plus (for a call) the callee's own peak.
 static Count
-getPeakLive(func::FuncOp func,
+getPeakLive(func::FuncOp func, const CallOrder &order,
+            const StateResults &stateResults,
             const llvm::DenseMap<Operation *, Count> &calleePeaks) {
   Block &block = func.getBody().front();
   llvm::DenseMap<Operation *, unsigned> index;
@@ -127,7 +130,7 @@ getPeakLive(func::FuncOp func,
   std::vector<Range> ranges;
   for (Operation &op : block)
     for (Value r : op.getResults()) {
-      Count bytes = getActivationBytes(r);
+      Count bytes = getActivationBytes(r, order, stateResults);
       if (bytes.value() == 0 && !bytes.isOverflow())
         continue;
       unsigned last = index[&op];
@@ -153,9 +156,7 @@ getPeakLive(func::FuncOp func,
     // values it returns), so only its live inputs are added here.
     if (auto call = dyn_cast<func::CallOp>(op)) {
       live = live - starts[at];
-      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-          call, call.getCalleeAttr());
-      auto it = calleePeaks.find(callee);
+      auto it = calleePeaks.find(order.getCallee(call));
       if (it != calleePeaks.end())
         live += it->second;
     }
@@ -200,17 +201,6 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
     }
   }
 
-  // Per-function bills (each function's own ops).
-  llvm::DenseMap<Operation *, unsigned> funcIndex;
-  llvm::DenseMap<Operation *, Count> peaks;
-  bool failed = false;
-  // Callees first, so that callers see their peaks: layer functions are
-  // defined before @model by the importer; handle any order by two passes.
-  SmallVector<func::FuncOp> funcs;
-  module.walk([&](func::FuncOp f) {
-    if (!f.isExternal())
-      funcs.push_back(f);
-  });
   // A module with no work has no bill: say so instead of printing zeros.
   bool anyWork = false;
   module.walk([&](WorkOpInterface) { anyWork = true; });
@@ -220,11 +210,34 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
                     "empty module, or a model with no layers)");
     return failure();
   }
-  for (func::FuncOp f : funcs) {
+  // The step runs @model once if there is one, else every root once.
+  auto model = SymbolTable(module).lookup<func::FuncOp>("model");
+  if (model && model.isExternal())
+    model = {};
+  FailureOr<CallOrder> order = getCallOrder(module, "npu-report-bill", model);
+  if (failed(order))
+    return failure();
+
+  // Per function, callees first: its own ops, its inclusive total (calls
+  // expanded), which results are state, and its peak live activations.
+  llvm::DenseMap<Operation *, unsigned> funcIndex;
+  llvm::DenseMap<Operation *, BillLine> inclusive;
+  llvm::DenseMap<Operation *, Count> peaks;
+  StateResults stateResults;
+  bool failed = false;
+  for (func::FuncOp f : order->calleesFirst) {
     FunctionBill fb;
     fb.name = f.getName().str();
     fb.total.name = "total";
+    Count runs = order->getExecutions(f);
+    fb.calls = runs.toInt64().value_or(INT64_MAX);
+    BillLine all;
     for (Operation &op : f.getBody().front()) {
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        if (func::FuncOp callee = order->getCallee(call))
+          accumulate(all, inclusive.lookup(callee), 1);
+        continue;
+      }
       if (!isa<WorkOpInterface>(op))
         continue;
       FailureOr<Work> w = getCheckedWork(&op);
@@ -247,21 +260,24 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
       if (isa<AttentionOp>(op))
         line.attentionCoreFlops = w->matrixFlops;
       for (Value r : op.getResults())
-        line.activationBytes += getActivationBytes(r);
+        line.activationBytes += getActivationBytes(r, *order, stateResults);
       line.roofline = getRoofline(*w, getMatrixType(&op), target);
       accumulate(fb.total, line, 1);
       fb.ops.push_back(std::move(line));
     }
+    accumulate(all, fb.total, 1);
+    inclusive[f] = std::move(all);
+    auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
+    SmallVector<bool> &states = stateResults[f];
+    for (Value v : ret.getOperands())
+      states.push_back(isState(v, *order, stateResults));
+    peaks[f] = getPeakLive(f, *order, stateResults, peaks);
+    fb.peakLiveActivationBytes = peaks[f];
     funcIndex[f] = bill.functions.size();
     bill.functions.push_back(std::move(fb));
   }
   if (failed)
     return failure();
-  for (int pass = 0; pass < 2; ++pass)
-    for (func::FuncOp f : funcs)
-      peaks[f] = getPeakLive(f, peaks);
-  for (func::FuncOp f : funcs)
-    bill.functions[funcIndex[f]].peakLiveActivationBytes = peaks[f];
 
   // Parameters: every npu.weight is one distinct parameter.
   module.walk([&](WeightOp w) {
@@ -269,60 +285,48 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
     bill.parameterCount += getNumElements(w.getResult().getType());
   });
 
-  // The step: @model's ops in order, each call as one layer line.
-  auto model = module.lookupSymbol<func::FuncOp>("model");
-  bill.total.name = "total";
-  auto addKV = [&](func::FuncOp f, int64_t times) {
+  // KV caches: each append as many times as its function runs.
+  for (func::FuncOp f : order->calleesFirst) {
+    Count runs = order->getExecutions(f);
     f.walk([&](KVCacheAppendOp op) {
       auto type = op.getCache().getType();
-      Count bytes = getNumBytes(type) * Count(uint64_t(times));
-      bill.kvCacheBytes += bytes;
+      bill.kvCacheBytes += getNumBytes(type) * runs;
       // Bytes per cached token of this cache: / (batch * rows).
       Count perToken =
           getNumBytes(type) / (Count::fromSigned(type.getDimSize(0)) *
                                Count::fromSigned(type.getDimSize(2)));
-      bill.kvCacheBytesPerToken += perToken * Count(uint64_t(times));
+      bill.kvCacheBytesPerToken += perToken * runs;
     });
-  };
+  }
+
+  bill.total.name = "total";
   if (model) {
+    // The step: @model's ops in order, each call as one layer (its callee
+    // with every nested call expanded).
     const FunctionBill &mb = bill.functions[funcIndex[model]];
     size_t opLine = 0;
     int64_t layer = 0;
     for (Operation &op : model.getBody().front()) {
-      if (isa<WorkOpInterface>(op)) {
-        if (opLine < mb.ops.size() && mb.ops[opLine].op == &op)
-          bill.layers.push_back(mb.ops[opLine++]);
-        continue;
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        func::FuncOp callee = order->getCallee(call);
+        if (!callee) // a host function: no work
+          continue;
+        BillLine line = inclusive[callee];
+        line.name =
+            ("layer " + Twine(layer++) + " (@" + callee.getSymName() + ")")
+                .str();
+        bill.layers.push_back(std::move(line));
+      } else if (opLine < mb.ops.size() && mb.ops[opLine].op == &op) {
+        bill.layers.push_back(mb.ops[opLine++]);
       }
-      auto call = dyn_cast<func::CallOp>(op);
-      if (!call)
-        continue;
-      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      if (!callee || callee.isExternal())
-        continue;
-      FunctionBill &cb = bill.functions[funcIndex[callee]];
-      BillLine line = cb.total;
-      line.name = ("layer " + Twine(layer++) + " (@" + cb.name + ")").str();
-      bill.layers.push_back(std::move(line));
     }
-    // A function's `calls` is how many times @model calls it.
-    for (FunctionBill &fb : bill.functions)
-      fb.calls = fb.name == "model" ? 1 : 0;
-    model.walk([&](func::CallOp call) {
-      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      if (callee && !callee.isExternal())
-        ++bill.functions[funcIndex[callee]].calls;
-    });
     for (const BillLine &l : bill.layers)
       accumulate(bill.total, l, 1);
-    for (func::FuncOp f : funcs)
-      addKV(f, f == model ? 1 : bill.functions[funcIndex[f]].calls);
     bill.peakLiveActivationBytes = peaks[model];
   } else {
-    // No entry point: every function once.
-    for (func::FuncOp f : funcs) {
-      accumulate(bill.total, bill.functions[funcIndex[f]].total, 1);
-      addKV(f, 1);
+    // No entry point: every root once.
+    for (func::FuncOp f : order->roots) {
+      accumulate(bill.total, inclusive[f], 1);
       if (peaks[f].value() > bill.peakLiveActivationBytes.value())
         bill.peakLiveActivationBytes = peaks[f];
     }

@@ -1,6 +1,7 @@
 //===- CostReport.cpp - reading #npu.cost back out of a module ------------===//
 
 #include "npu/Analysis/CostReport.h"
+#include "npu/Analysis/CallOrder.h"
 #include "npu/Support/JsonText.h"
 #include "npu/Support/OutputFiles.h"
 
@@ -85,17 +86,6 @@ llvm::json::Object mlir::npu::costToJSON(CostAttr c) {
   return o;
 }
 
-llvm::DenseMap<Operation *, int64_t>
-mlir::npu::countCallSites(ModuleOp module) {
-  SymbolTable symbols(module);
-  llvm::DenseMap<Operation *, int64_t> calls;
-  module.walk([&](func::CallOp call) {
-    if (auto f = symbols.lookup<func::FuncOp>(call.getCallee()))
-      ++calls[f];
-  });
-  return calls;
-}
-
 CostAttr mlir::npu::getItemCost(Operation *op) {
   if (auto cost = op->getAttrOfType<CostAttr>("npu.cost"))
     return isa<KernelOp, func::CallOp>(op) ? cost : CostAttr();
@@ -178,7 +168,9 @@ static void addWaveEvents(Operation *kernel, double startNs, double endNs,
 
 LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
   llvm::json::Array events;
-  llvm::DenseMap<Operation *, int64_t> calls = countCallSites(module);
+  FailureOr<CallOrder> order = getCallOrder(module, "trace");
+  if (failed(order))
+    return failure();
   int64_t pid = 0;
   auto addKernels = [&](func::FuncOp func, double offsetNs, int64_t p,
                         int64_t tid) {
@@ -204,7 +196,7 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
     }
   };
   for (auto func : module.getOps<func::FuncOp>()) {
-    if (calls.lookup(func) || !func->hasAttr("npu.cost"))
+    if (!llvm::is_contained(order->roots, func) || !func->hasAttr("npu.cost"))
       continue;
     ++pid;
     events.push_back(llvm::json::Object{
@@ -219,8 +211,7 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
       auto slot = op.getAttrOfType<SlotAttr>("npu.slot");
       if (!call || !slot)
         continue;
-      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-          module, call.getCalleeAttr());
+      func::FuncOp callee = order->getCallee(call);
       if (!callee)
         continue;
       double start = ns(slot.getStartNs());

@@ -1,6 +1,7 @@
 //===- Compare.cpp - compile for both targets and match the kernels -------===//
 
 #include "npu/Compare/Compare.h"
+#include "npu/Analysis/CallOrder.h"
 #include "npu/Analysis/CostReport.h"
 #include "npu/Analysis/CostSum.h"
 #include "npu/Analysis/GpuCostModel.h"
@@ -265,37 +266,6 @@ std::vector<CompareRow> matchRows(MLIRContext *ctx, StringRef function,
   return rows;
 }
 
-/// Executions of each function per run of the roots: 1 for a root, the sum
-/// over call sites of the caller's executions otherwise (0 on a cycle).
-llvm::StringMap<int64_t> countExecutions(ModuleOp module) {
-  llvm::StringMap<llvm::SmallVector<StringRef>> callers;
-  for (auto func : module.getOps<func::FuncOp>())
-    func.walk([&](func::CallOp call) {
-      callers[call.getCallee()].push_back(func.getSymName());
-    });
-  llvm::StringMap<int64_t> count;
-  llvm::StringSet<> active;
-  std::function<int64_t(StringRef)> get = [&](StringRef name) -> int64_t {
-    auto it = count.find(name);
-    if (it != count.end())
-      return it->second;
-    if (!active.insert(name).second)
-      return 0;
-    int64_t c = 0;
-    auto cs = callers.find(name);
-    if (cs == callers.end() || cs->second.empty())
-      c = 1;
-    else
-      for (StringRef caller : cs->second)
-        c += get(caller);
-    active.erase(name);
-    count[name] = c;
-    return c;
-  };
-  for (auto func : module.getOps<func::FuncOp>())
-    get(func.getSymName());
-  return count;
-}
 } // namespace
 
 FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
@@ -329,8 +299,9 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
   }
 
   ModuleOp tpu = *cmp.module[0], gpu = *cmp.module[1];
-  llvm::StringMap<int64_t> executions = countExecutions(tpu);
-  llvm::DenseMap<Operation *, int64_t> sites = countCallSites(tpu);
+  FailureOr<CallOrder> order = getCallOrder(tpu, "npu-compare");
+  if (failed(order))
+    return failure();
   SymbolTable gpuSymbols(gpu);
   CostSum rootSum[2];
   CostAttr lastRoot[2];
@@ -345,8 +316,8 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
       continue;
     CompareFunction f;
     f.name = func.getSymName().str();
-    f.isRoot = !sites.lookup(func);
-    f.calls = executions.lookup(func.getSymName());
+    f.isRoot = llvm::is_contained(order->roots, func);
+    f.calls = order->getExecutions(func).toInt64().value_or(INT64_MAX);
     f.total[0] = total[0];
     f.total[1] = total[1];
     f.rows = matchRows(ctx, f.name, collectItems(func, /*isGpu=*/false),

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npu/Analysis/CallOrder.h"
 #include "npu/Analysis/CostReport.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
@@ -51,7 +52,9 @@ struct NpuReportCostPass
       return signalPassFailure();
     }
     auto target = module->getAttrOfType<TargetAttr>("npu.target");
-    llvm::DenseMap<Operation *, int64_t> calls = countCallSites(module);
+    FailureOr<CallOrder> order = getCallOrder(module, "npu-report-cost");
+    if (failed(order))
+      return signalPassFailure();
     std::string out;
     llvm::raw_string_ostream os(out);
     llvm::json::Array functions;
@@ -61,7 +64,10 @@ struct NpuReportCostPass
       if (!total)
         continue;
       any = true;
-      int64_t n = calls.lookup(func);
+      // Runs per run of the roots, for a function that is called.
+      int64_t n = 0;
+      if (!llvm::is_contained(order->roots, func))
+        n = order->getExecutions(func).toInt64().value_or(INT64_MAX);
       llvm::json::Array kernels;
       if (format == "text") {
         os << "function @" << func.getSymName();

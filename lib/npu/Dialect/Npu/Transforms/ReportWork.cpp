@@ -1,5 +1,6 @@
 //===- ReportWork.cpp - the npu-report-work pass --------------------------===//
 
+#include "npu/Analysis/CallOrder.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 #include "npu/Support/JsonText.h"
@@ -95,6 +96,10 @@ struct NpuReportWorkPass
           << format << "' (expected 'text' or 'json')";
       return signalPassFailure();
     }
+    // Each op's work is listed once: an op in a loop or a linalg op would
+    // make the totals wrong.
+    if (mlir::failed(getCallOrder(getOperation(), "npu-report-work")))
+      return signalPassFailure();
     std::vector<FunctionReport> reports;
     bool failed = false;
     getOperation().walk([&](FunctionOpInterface func) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npu/Analysis/CallOrder.h"
 #include "npu/Analysis/CostSum.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 #include "npu/Scheduling/Algorithms.h"
@@ -30,15 +31,15 @@ using namespace mlir::npu;
 namespace {
 class FunctionScheduler {
 public:
-  FunctionScheduler(ModuleOp module) : symbols(module) {}
+  FunctionScheduler(const CallOrder &order) : order(order) {}
 
-  /// Schedules `func` (callees first); fails with a diagnostic.
+  /// Schedules `func`, whose callees are scheduled; fails with a
+  /// diagnostic.
   LogicalResult schedule(func::FuncOp func) {
-    if (done.count(func))
-      return success();
-    if (!inProgress.insert(func).second)
-      return func.emitError("npu-schedule-kernels: recursive calls cannot be "
-                            "scheduled statically");
+    auto fail = [&]() {
+      return mlir::emitError(func.getLoc())
+             << "npu-schedule-kernels: @" << func.getSymName() << ": ";
+    };
     sched::Problem problem;
     sched::ResourceId chip = problem.addResource("chip", 1);
     llvm::DenseMap<Operation *, sched::OpId> ids;
@@ -53,11 +54,9 @@ public:
               "npu-schedule-kernels: kernel has no 'npu.cost' "
               "(run npu-tpu-estimate-cost or npu-gpu-estimate-cost first)");
       } else if (auto call = dyn_cast<func::CallOp>(op)) {
-        auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-        if (!callee || callee.isExternal())
+        func::FuncOp callee = order.getCallee(call);
+        if (!callee) // a host function: no work
           continue;
-        if (failed(schedule(callee)))
-          return failure();
         cost = callee->getAttrOfType<CostAttr>("npu.cost");
         if (!cost)
           continue;
@@ -80,12 +79,11 @@ public:
     }
     llvm::Expected<sched::Schedule> s = sched::scheduleList(problem);
     if (!s)
-      return func.emitError("npu-schedule-kernels: ")
-             << llvm::toString(s.takeError());
+      return fail() << llvm::toString(s.takeError());
     llvm::Expected<sched::Time> makespan = problem.verify(*s);
     if (!makespan)
-      return func.emitError("npu-schedule-kernels: invalid schedule: ")
-             << llvm::toString(makespan.takeError());
+      return fail() << "invalid schedule: "
+                    << llvm::toString(makespan.takeError());
     MLIRContext *ctx = func.getContext();
     for (Operation *op : scheduled) {
       const sched::OpInfo &info = problem.getOperation(ids[op]);
@@ -97,12 +95,9 @@ public:
     if (!scheduled.empty()) {
       std::optional<CostAttr> total = sum.get(ctx, double(*makespan) / 1000.0);
       if (!total)
-        return func.emitError(
-            "npu-schedule-kernels: a total overflows 64 bits");
+        return fail() << "a total overflows 64 bits";
       func->setAttr("npu.cost", *total);
     }
-    inProgress.erase(func);
-    done.insert(func);
     return success();
   }
 
@@ -127,24 +122,28 @@ private:
     return out.takeVector();
   }
 
-  SymbolTable symbols;
-  llvm::DenseSet<Operation *> done, inProgress;
+  const CallOrder &order;
 };
 
 struct NpuScheduleKernelsPass
     : public npu::impl::NpuScheduleKernelsBase<NpuScheduleKernelsPass> {
   void runOnOperation() override {
+    FailureOr<CallOrder> order =
+        getCallOrder(getOperation(), "npu-schedule-kernels");
+    if (failed(order))
+      return signalPassFailure();
     bool anyKernel = false;
     getOperation().walk([&](KernelOp) { anyKernel = true; });
     if (!anyKernel) {
-      getOperation().emitError(
+      mlir::emitError(
+          getOperation().getLoc(),
           "npu-schedule-kernels: the module has no npu.kernel to schedule (an "
           "empty module, or a model with no layers)");
       return signalPassFailure();
     }
-    FunctionScheduler scheduler(getOperation());
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && failed(scheduler.schedule(func)))
+    FunctionScheduler scheduler(*order);
+    for (func::FuncOp func : order->calleesFirst)
+      if (failed(scheduler.schedule(func)))
         return signalPassFailure();
   }
 };
