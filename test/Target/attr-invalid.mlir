@@ -27,7 +27,7 @@ module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm 
 
 // -----
 
-// expected-error @+1 {{field 'gpu.launch_overhead_ns' must be non-negative and finite, got -1}}
+// expected-error @+1 {{field 'gpu.launch_overhead_ns' must be in [0, 1e+12], got -1}}
 module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = -1.0, max_cluster_blocks = 1, dram_latency_ns = 0.0>} {}
 
 // -----
@@ -67,5 +67,5 @@ module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm 
 
 // -----
 
-// expected-error @+1 {{field 'gpu.dram_latency_ns' must be non-negative and finite, got -5}}
+// expected-error @+1 {{field 'gpu.dram_latency_ns' must be in [0, 1e+12], got -5}}
 module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, shared_memory_bytes_per_sm = 49152, shared_memory_bytes_per_block = 49152, register_bytes_per_sm = 65536, warp_size_threads = 32, max_threads_per_sm = 1024, max_threads_per_block = 1024, max_blocks_per_sm = 8, l2_bytes = 262144, l2_line_bytes = 128, l2_associativity_ways = 8, l2_bandwidth_bytes_per_s = 4.096e11, launch_overhead_ns = 1.0e3, max_cluster_blocks = 1, dram_latency_ns = -5.0>} {}

@@ -14,6 +14,7 @@
 #include "npu/Compare/DynamicMoE.h"
 #include "npu/Compare/RaggedDecode.h"
 #include "npu/InitAll.h"
+#include "npu/Support/InputFiles.h"
 #include "npu/Support/OutputFiles.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -210,7 +211,8 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     if (!ragged.empty())
       json.getAsObject()->try_emplace("ragged_decode",
                                       npu::raggedScenariosToJSON(ragged));
-    *os << llvm::formatv("{0:2}", json) << "\n";
+    if (failed(npu::printJson(*os, json, 2, loc, "npu-compare")))
+      return 1;
   } else {
     npu::printComparisonText(*cmp, *os, top);
     npu::printMoEScenarios(scenarios, *os);

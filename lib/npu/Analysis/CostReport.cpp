@@ -2,6 +2,7 @@
 
 #include "npu/Analysis/CostReport.h"
 #include "npu/Analysis/CallOrder.h"
+#include "npu/Support/InputFiles.h"
 #include "npu/Support/JsonText.h"
 #include "npu/Support/OutputFiles.h"
 
@@ -228,7 +229,10 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
   }
   llvm::json::Value root(llvm::json::Object{{"traceEvents", std::move(events)},
                                             {"displayTimeUnit", "ns"}});
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (failed(printJson(os, root, 0, module.getLoc(), "trace")))
+    return failure();
   return writeOutputFile(
-      path, [&](llvm::raw_ostream &os) { os << root << "\n"; },
-      module.getLoc());
+      path, [&](llvm::raw_ostream &out) { out << text; }, module.getLoc());
 }

@@ -2,6 +2,7 @@
 
 #include "npu/Compare/CompareInput.h"
 #include "npu/Import/HFConfig.h"
+#include "npu/Support/InputFiles.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -15,13 +16,13 @@ using namespace mlir::npu;
 OwningOpRef<ModuleOp> mlir::npu::readModuleFile(llvm::SourceMgr &sourceMgr,
                                                 MLIRContext *ctx,
                                                 StringRef path) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, &error);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readInputFile(path, kMaxIrInputBytes);
   if (!buffer) {
-    emitError(UnknownLoc::get(ctx)) << error;
+    emitError(UnknownLoc::get(ctx)) << llvm::toString(buffer.takeError());
     return nullptr;
   }
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   ParserConfig config(ctx);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
   if (!module)
@@ -33,13 +34,14 @@ OwningOpRef<ModuleOp>
 mlir::npu::importConfigFile(MLIRContext *ctx, StringRef path,
                             const CompareImportOptions &opts) {
   Location loc = FileLineColLoc::get(ctx, path, 0, 0);
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, &error);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readInputFile(path, kMaxJsonBytes);
   if (!buffer) {
-    emitError(loc) << "npu-compare: " << error;
+    emitError(loc) << "npu-compare: " << llvm::toString(buffer.takeError());
     return nullptr;
   }
-  FailureOr<ModelConfig> config = parseHFConfig(buffer->getBuffer(), path, loc);
+  FailureOr<ModelConfig> config =
+      parseHFConfig((*buffer)->getBuffer(), path, loc);
   if (failed(config))
     return nullptr;
   ImportOptions options;

@@ -1,11 +1,15 @@
 //===- HFConfigParse.cpp - read and check a Hugging Face config.json ------===//
 
 #include "npu/Import/HFConfig.h"
+#include "npu/Support/InputFiles.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include <cmath>
+#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -19,6 +23,13 @@ namespace {
 /// import, with the tensor named.
 constexpr int64_t kMaxField = int64_t(1) << 30;
 
+/// `v` as "%g" prints it (1e-50, 1).
+std::string formatReal(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
 /// Reads typed fields of one JSON object and reports the first error with the
 /// file and field name.
 class FieldReader {
@@ -28,9 +39,38 @@ public:
 
   bool failed() const { return hasError; }
 
+  /// A field that does not change the priced graph (metadata, training
+  /// settings, the stored number format): read and ignored.
+  void ignore(StringRef key) { used.insert(key); }
+  /// A field the importer models only at one value (or absent/null):
+  /// `expected` as JSON, e.g. "false" or "null".
+  void only(StringRef key, StringRef expected, StringRef why) {
+    const llvm::json::Value *v = get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return;
+    std::string got = llvm::formatv("{0}", *v).str();
+    if (got != expected)
+      error(key,
+            "is " + got + "; only " + expected + " is modelled (" + why + ")");
+  }
+  /// Fails on the first field (sorted) that was neither read nor ignored:
+  /// importing would build a different model than the file describes.
+  void checkAllRead(StringRef modelType) {
+    std::vector<StringRef> keys;
+    for (const auto &kv : obj)
+      keys.push_back(kv.first);
+    llvm::sort(keys);
+    for (StringRef k : keys)
+      if (!used.contains(k))
+        return error(k, "is not modelled for model_type '" + modelType +
+                            "': the import would describe a different "
+                            "model than the file (docs/import.md lists the "
+                            "fields read and ignored)");
+  }
+
   /// A required integer in [lo, hi].
   int64_t integer(StringRef key, int64_t lo = 1, int64_t hi = kMaxField) {
-    const llvm::json::Value *v = obj.get(key);
+    const llvm::json::Value *v = get(key);
     if (!v || v->kind() == llvm::json::Value::Null)
       return error(key, "is missing"), 0;
     return checkInt(key, *v, lo, hi);
@@ -38,26 +78,26 @@ public:
   /// An optional integer (absent or null gives `dflt`).
   int64_t optInteger(StringRef key, int64_t dflt, int64_t lo = 0,
                      int64_t hi = kMaxField) {
-    const llvm::json::Value *v = obj.get(key);
+    const llvm::json::Value *v = get(key);
     if (!v || v->kind() == llvm::json::Value::Null)
       return dflt;
     return checkInt(key, *v, lo, hi);
   }
   /// A required finite number > 0.
   double positive(StringRef key) {
-    const llvm::json::Value *v = obj.get(key);
+    const llvm::json::Value *v = get(key);
     if (!v || v->kind() == llvm::json::Value::Null)
       return error(key, "is missing"), 0;
     return checkPositive(key, *v);
   }
   double optPositive(StringRef key, double dflt) {
-    const llvm::json::Value *v = obj.get(key);
+    const llvm::json::Value *v = get(key);
     if (!v || v->kind() == llvm::json::Value::Null)
       return dflt;
     return checkPositive(key, *v);
   }
   bool optBool(StringRef key, bool dflt) {
-    const llvm::json::Value *v = obj.get(key);
+    const llvm::json::Value *v = get(key);
     if (!v || v->kind() == llvm::json::Value::Null)
       return dflt;
     if (std::optional<bool> b = v->getAsBoolean())
@@ -66,7 +106,7 @@ public:
     return dflt;
   }
   std::string optString(StringRef key, StringRef dflt) {
-    const llvm::json::Value *v = obj.get(key);
+    const llvm::json::Value *v = get(key);
     if (!v || v->kind() == llvm::json::Value::Null)
       return dflt.str();
     if (std::optional<StringRef> s = v->getAsString())
@@ -83,6 +123,11 @@ public:
   }
 
 private:
+  const llvm::json::Value *get(StringRef key) {
+    used.insert(key);
+    return obj.get(key);
+  }
+
   int64_t checkInt(StringRef key, const llvm::json::Value &v, int64_t lo,
                    int64_t hi) {
     std::optional<int64_t> i = v.getAsInteger();
@@ -114,6 +159,15 @@ private:
       error(key, "must be a finite number > 0");
       return 0;
     }
+    // The ops that use these (norm eps, RoPE base, the routed scale)
+    // compute in f32.
+    float f = static_cast<float>(*d);
+    if (!(f > 0.0f) || !std::isfinite(f)) {
+      error(key, "is " + formatReal(*d) +
+                     ", not a finite positive f32 value (the ops compute in "
+                     "f32)");
+      return 0;
+    }
     return *d;
   }
 
@@ -121,11 +175,20 @@ private:
   StringRef file;
   Location loc;
   bool hasError = false;
+  llvm::StringSet<> used;
 };
 
 /// The fields Llama-style decoders (Llama, DeepSeek-V3) share, with their
 /// Hugging Face names.
 void parseDecoderFields(FieldReader &r, ModelConfig &c) {
+  // YaRN / llama3 rope scaling changes RoPE's frequencies (values, not
+  // shapes, FLOPs or bytes); the stored number format is an import option
+  // (--weight-dtype, --act-dtype). docs/import.md, "not modelled".
+  r.ignore("rope_scaling");
+  r.ignore("quantization_config");
+  r.only("sliding_window", "null", "every layer attends to the whole context");
+  r.only("use_sliding_window", "false",
+         "every layer attends to the whole context");
   c.hiddenSize = r.integer("hidden_size");
   c.numLayers = r.integer("num_hidden_layers", 1, 100000);
   c.numHeads = r.integer("num_attention_heads");
@@ -135,6 +198,10 @@ void parseDecoderFields(FieldReader &r, ModelConfig &c) {
   c.maxPositions = r.integer("max_position_embeddings");
   c.normEps = r.positive("rms_norm_eps");
   c.ropeTheta = r.optPositive("rope_theta", 10000.0);
+  if (!r.failed() && !(static_cast<float>(c.ropeTheta) > 1.0f))
+    r.error("rope_theta", "is " + formatReal(c.ropeTheta) +
+                              "; RoPE needs a base > 1 (its frequencies are "
+                              "theta^(-2i/d))");
   c.tieEmbeddings = r.optBool("tie_word_embeddings", false);
 }
 
@@ -177,12 +244,28 @@ void parseLlama(FieldReader &r, ModelConfig &c) {
 }
 
 void parseGPT2(FieldReader &r, ModelConfig &c) {
+  // Dropouts and the sequence-classification head of GPT2DoubleHeadsModel
+  // are training-only; n_ctx is the legacy name of n_positions.
+  for (StringRef k :
+       {"resid_pdrop", "embd_pdrop", "attn_pdrop", "summary_type",
+        "summary_use_proj", "summary_activation", "summary_proj_to_labels",
+        "summary_first_dropout", "task_specific_params"})
+    r.ignore(k);
+  r.only("scale_attn_weights", "true", "scores are scaled by 1/sqrt(head dim)");
+  r.only("scale_attn_by_inverse_layer_idx", "false",
+         "no per-layer score scaling");
+  r.only("reorder_and_upcast_attn", "false", "attention as in GPT-2");
+  r.only("add_cross_attention", "false", "a decoder without cross-attention");
   c.hiddenSize = r.integer("n_embd");
   c.numLayers = r.integer("n_layer", 1, 100000);
   c.numHeads = r.integer("n_head");
   c.numKVHeads = c.numHeads;
   c.vocabSize = r.integer("vocab_size");
   c.maxPositions = r.integer("n_positions");
+  int64_t nCtx = r.optInteger("n_ctx", c.maxPositions, 1);
+  if (!r.failed() && nCtx != c.maxPositions)
+    return r.error("n_ctx", "(" + Twine(nCtx) + ") differs from n_positions (" +
+                                Twine(c.maxPositions) + ")");
   c.normEps = r.optPositive("layer_norm_epsilon", 1e-5);
   c.tieEmbeddings = r.optBool("tie_word_embeddings", true);
   c.intermediateSize = r.optInteger("n_inner", 4 * c.hiddenSize, 1);
@@ -219,6 +302,13 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
   c.routedScalingFactor = r.optPositive("routed_scaling_factor", 1.0);
   c.normTopkProb = r.optBool("norm_topk_prob", false);
   std::string scoring = r.optString("scoring_func", "softmax");
+  // Training settings (auxiliary losses) and the expert-parallel degree of
+  // the checkpoint's deployment do not change one step's graph.
+  for (StringRef k : {"aux_loss_alpha", "seq_aux", "ep_size"})
+    r.ignore(k);
+  r.only("topk_method", "\"noaux_tc\"",
+         "group-limited top-k on bias-corrected scores");
+  r.only("attention_bias", "false", "bias-free attention projections");
   int64_t freq = r.optInteger("moe_layer_freq", 1, 1);
   std::string act = r.optString("hidden_act", "silu");
   if (r.failed())
@@ -265,7 +355,7 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
 
 FailureOr<ModelConfig>
 mlir::npu::parseHFConfig(StringRef json, StringRef filename, Location loc) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  llvm::Expected<llvm::json::Value> parsed = parseJsonInput(json);
   if (!parsed) {
     emitError(loc) << filename << ": malformed JSON: "
                    << llvm::toString(parsed.takeError());
@@ -279,6 +369,28 @@ mlir::npu::parseHFConfig(StringRef json, StringRef filename, Location loc) {
   ModelConfig c{};
   FieldReader r(*obj, filename, loc);
   c.modelType = r.optString("model_type", "");
+  // Metadata, tokenizer ids and training-only settings of every family.
+  for (StringRef k : {"architectures",
+                      "transformers_version",
+                      "_name_or_path",
+                      "torch_dtype",
+                      "dtype",
+                      "bos_token_id",
+                      "eos_token_id",
+                      "pad_token_id",
+                      "initializer_range",
+                      "use_cache",
+                      "tokenizer_class",
+                      "auto_map",
+                      "id2label",
+                      "label2id",
+                      "return_dict",
+                      "output_attentions",
+                      "output_hidden_states",
+                      "pretraining_tp",
+                      "attention_dropout",
+                      "hidden_dropout"})
+    r.ignore(k);
   if (r.failed())
     return failure();
   if (c.modelType == "deepseek_v3") {
@@ -296,6 +408,8 @@ mlir::npu::parseHFConfig(StringRef json, StringRef filename, Location loc) {
                               : Twine("is '") + c.modelType +
                                     "'; supported: deepseek_v3, llama, gpt2");
   }
+  if (!r.failed())
+    r.checkAllRead(c.modelType);
   if (r.failed())
     return failure();
   return c;

@@ -1,6 +1,7 @@
 //===- OutputFiles.cpp - files a run writes, committed only on success ----===//
 
 #include "npu/Support/OutputFiles.h"
+#include "npu/Support/InputFiles.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
@@ -184,13 +185,13 @@ int mlir::npu::runFileTool(
     function_ref<LogicalResult(std::unique_ptr<llvm::MemoryBuffer>,
                                raw_ostream &)>
         body) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFilename, &error);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> input =
+      readInputFile(inputFilename, kMaxIrInputBytes);
   if (!input) {
-    llvm::errs() << error << "\n";
+    llvm::errs() << llvm::toString(input.takeError()) << "\n";
     return 1;
   }
+  std::string error;
   OutputTransaction outputs;
   ScopedOutputTransaction scope(outputs);
   raw_ostream *os = outputs.open(outputFilename, error);
@@ -198,7 +199,7 @@ int mlir::npu::runFileTool(
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (failed(body(std::move(input), *os)))
+  if (failed(body(std::move(*input), *os)))
     return 1;
   if (failed(outputs.commit(error))) {
     llvm::errs() << error << "\n";

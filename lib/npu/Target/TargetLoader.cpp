@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npu/Support/InputFiles.h"
 #include "npu/Target/Target.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -120,7 +121,7 @@ llvm::Error Loader::readFields(const Object &object, FieldSection section) {
 }
 
 llvm::Expected<TargetFile> Loader::run(StringRef json) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  llvm::Expected<llvm::json::Value> parsed = parseJsonInput(json);
   if (!parsed)
     return fail("invalid JSON: " + llvm::toString(parsed.takeError()));
   const Object *root = parsed->getAsObject();
@@ -278,12 +279,10 @@ llvm::Expected<TargetFile> target::parseTarget(MLIRContext *context,
 
 llvm::Expected<TargetFile> target::loadTargetFile(MLIRContext *context,
                                                   StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readInputFile(path, kMaxJsonBytes);
   if (!buffer)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        path + ": cannot read file: " + buffer.getError().message());
+    return buffer.takeError();
   return parseTarget(context, (*buffer)->getBuffer(), path);
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/GpuModel/Cache.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
@@ -42,22 +43,31 @@ LogicalResult checkPositive(EmitErrorFn emitError, StringRef field,
                      << value;
 }
 
+/// Physical ranges of the real fields, wide enough for any chip and any
+/// design-space sweep, narrow enough that no derived quantity can leave the
+/// doubles: a count of at most 2^64 over a rate of at least 1/s is finite in
+/// picoseconds, and a rate of at most 1e24/s times a time of at most 1e12 ns
+/// (bytes in flight) is finite too (docs/limits.md).
+constexpr double kMinRate = 1.0, kMaxRate = 1e24, kMaxNs = 1e12;
+
+/// A rate (per second): in [kMinRate, kMaxRate].
 LogicalResult checkPositive(EmitErrorFn emitError, StringRef field,
                             double value) {
-  if (std::isfinite(value) && value > 0)
+  if (std::isfinite(value) && value >= kMinRate && value <= kMaxRate)
     return success();
-  return emitError() << "field '" << field
-                     << "' must be positive and finite, got "
-                     << formatReal(value);
+  return emitError() << "field '" << field << "' must be in ["
+                     << formatReal(kMinRate) << ", " << formatReal(kMaxRate)
+                     << "] (per second), got " << formatReal(value);
 }
 
+/// A rate that may be 0 (a chip with no links), or a time in ns: in [0,
+/// kMaxRate] or [0, kMaxNs].
 LogicalResult checkNonNegative(EmitErrorFn emitError, StringRef field,
-                               double value) {
-  if (std::isfinite(value) && value >= 0)
+                               double value, double max) {
+  if (std::isfinite(value) && value >= 0 && value <= max)
     return success();
-  return emitError() << "field '" << field
-                     << "' must be non-negative and finite, got "
-                     << formatReal(value);
+  return emitError() << "field '" << field << "' must be in [0, "
+                     << formatReal(max) << "], got " << formatReal(value);
 }
 } // namespace
 
@@ -82,9 +92,9 @@ TpuTargetAttr::verify(EmitErrorFn emitError, int64_t tensorCoreCount,
       failed(checkPositive(emitError, "tpu.dma_engines_per_core",
                            dmaEnginesPerCore)) ||
       failed(checkNonNegative(emitError, "tpu.dma_setup_latency_ns",
-                              dmaSetupLatencyNs.convertToDouble())) ||
+                              dmaSetupLatencyNs.convertToDouble(), kMaxNs)) ||
       failed(checkNonNegative(emitError, "tpu.grid_step_overhead_ns",
-                              gridStepOverheadNs.convertToDouble())))
+                              gridStepOverheadNs.convertToDouble(), kMaxNs)))
     return failure();
   int64_t total;
   if (llvm::MulOverflow(vmemBytesPerCore, tensorCoreCount, total))
@@ -137,10 +147,16 @@ LogicalResult GpuTargetAttr::verify(
   if (failed(checkPositive(emitError, "gpu.l2_bandwidth_bytes_per_s",
                            l2BandwidthBytesPerS.convertToDouble())) ||
       failed(checkNonNegative(emitError, "gpu.launch_overhead_ns",
-                              launchOverheadNs.convertToDouble())) ||
+                              launchOverheadNs.convertToDouble(), kMaxNs)) ||
       failed(checkNonNegative(emitError, "gpu.dram_latency_ns",
-                              dramLatencyNs.convertToDouble())))
+                              dramLatencyNs.convertToDouble(), kMaxNs)))
     return failure();
+  // The L2 simulator keeps a set's ways in order of use (gpumodel::Cache).
+  if (uint64_t(l2AssociativityWays) > gpumodel::CacheConfig::kMaxWays)
+    return emitError() << "field 'gpu.l2_associativity_ways' must be at most "
+                       << gpumodel::CacheConfig::kMaxWays
+                       << " (the L2 simulator's limit), got "
+                       << l2AssociativityWays;
   if (!llvm::isPowerOf2_64(maxClusterBlocks))
     return emitError() << "field 'gpu.max_cluster_blocks' must be a power of "
                           "two, got "
@@ -159,6 +175,14 @@ LogicalResult GpuTargetAttr::verify(
                        << l2AssociativityWays
                        << ") must divide the number of L2 lines ("
                        << l2Bytes / l2LineBytes << ")";
+  if (uint64_t(l2Bytes / l2LineBytes / l2AssociativityWays) >
+      gpumodel::CacheConfig::kMaxSets)
+    return emitError() << "the L2 has "
+                       << l2Bytes / l2LineBytes / l2AssociativityWays
+                       << " sets ('gpu.l2_bytes' / 'gpu.l2_line_bytes' / "
+                          "'gpu.l2_associativity_ways'): at most "
+                       << gpumodel::CacheConfig::kMaxSets
+                       << " (the L2 simulator's limit)";
   if (sharedMemoryBytesPerSm > l1SharedBytesPerSm)
     return emitError() << "field 'gpu.shared_memory_bytes_per_sm' ("
                        << sharedMemoryBytesPerSm
@@ -233,7 +257,8 @@ LogicalResult TargetAttr::verify(
       failed(checkPositive(emitError, "hbm_bandwidth_bytes_per_s",
                            hbmBandwidthBytesPerS.convertToDouble())) ||
       failed(checkNonNegative(emitError, "link_bandwidth_bytes_per_s",
-                              linkBandwidthBytesPerS.convertToDouble())))
+                              linkBandwidthBytesPerS.convertToDouble(),
+                              kMaxRate)))
     return failure();
 
   if (bf16 < fp32)

@@ -2,6 +2,7 @@
 
 #include "npu/Analysis/Bill.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
+#include "npu/Support/InputFiles.h"
 #include "npu/Target/Target.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -53,9 +54,11 @@ struct NpuReportBillPass
     // report.
     std::string out;
     llvm::raw_string_ostream os(out);
-    if (format == "json")
-      os << llvm::formatv("{0:2}", bill->toJSON()) << "\n";
-    else
+    if (format == "json") {
+      if (failed(printJson(os, bill->toJSON(), 2, module.getLoc(),
+                           "npu-report-bill")))
+        return signalPassFailure();
+    } else
       bill->printText(os);
     llvm::outs() << out;
   }

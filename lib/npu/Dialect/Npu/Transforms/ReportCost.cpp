@@ -11,6 +11,7 @@
 #include "npu/Analysis/CostReport.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
+#include "npu/Support/InputFiles.h"
 #include "npu/Support/JsonText.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -131,7 +132,9 @@ struct NpuReportCostPass
           {"schema", "npu-cost/1"},
           {"target", jsonText(target ? target.getName() : "")},
           {"functions", std::move(functions)}};
-      os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+      if (failed(printJson(os, llvm::json::Value(std::move(root)), 2,
+                           module.getLoc(), "npu-report-cost")))
+        return signalPassFailure();
     }
     if (!trace.empty() && failed(writeCostTrace(module, trace)))
       return signalPassFailure();

@@ -3,6 +3,7 @@
 #include "npu/Analysis/CallOrder.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
+#include "npu/Support/InputFiles.h"
 #include "npu/Support/JsonText.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -144,9 +145,11 @@ struct NpuReportWorkPass
                                          {"ops", std::move(ops)},
                                          {"total", toJson(r.total)}});
     }
-    llvm::outs() << llvm::formatv(
-        "{0:2}\n",
-        llvm::json::Value(llvm::json::Object{{"functions", std::move(funcs)}}));
+    if (mlir::failed(printJson(llvm::outs(),
+                               llvm::json::Value(llvm::json::Object{
+                                   {"functions", std::move(funcs)}}),
+                               2, getOperation().getLoc(), "npu-report-work")))
+      return signalPassFailure();
   }
 };
 } // namespace
