@@ -19,11 +19,17 @@ using namespace mlir::npu;
 //===----------------------------------------------------------------------===//
 
 /// The element type whose peak rate the op's matrix FLOPs run at: the widest
-/// float operand (a bf16 x fp8 product runs at the bf16 rate unless both
-/// sides are fp8).
+/// float operand that feeds the matrix unit (a bf16 x fp8 product runs at the
+/// bf16 rate unless both sides are fp8). The routing weights of
+/// npu.moe_experts (f32) scale the experts' outputs on the vector unit: they
+/// ran DeepSeek-V3's experts at the fp32 rate before.
 static Type getMatrixType(Operation *op) {
   Type widest;
-  for (Type t : op->getOperandTypes()) {
+  auto moe = dyn_cast<MoEExpertsOp>(op);
+  for (Value v : op->getOperands()) {
+    if (moe && v == moe.getWeights())
+      continue;
+    Type t = v.getType();
     auto shaped = dyn_cast<ShapedType>(t);
     if (!shaped || !isa<FloatType>(shaped.getElementType()))
       continue;
