@@ -61,6 +61,10 @@ struct GpuBlockPlan {
 /// (split-KV, "flash-decoding"). The default is one block per tile,
 /// row-major, no cluster.
 struct GpuLaunch {
+  /// The most KV splits of one attention launch: FlashAttention's split-KV
+  /// combine kernel handles at most 128 (flash_api.cpp: "num_splits > 128
+  /// not supported"), and its num_splits_heuristic searches up to 128.
+  static constexpr int64_t kMaxKvSplits = 128;
   int64_t clusterM = 1, clusterN = 1, rasterGroup = 1, kvSplits = 1;
   int64_t clusterBlocks() const { return clusterM * clusterN; }
   bool isDefault() const {

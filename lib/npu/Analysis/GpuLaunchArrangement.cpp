@@ -48,6 +48,10 @@ std::string mlir::npu::gpu_detail::checkArrangement(const KernelDesc &k,
     if (launch.kvSplits > tiles)
       os << "kv_splits " << launch.kvSplits << " exceeds the " << tiles
          << " KV tiles of the block that visits the fewest";
+    else if (launch.kvSplits > GpuLaunch::kMaxKvSplits)
+      os << "kv_splits " << launch.kvSplits << " exceeds "
+         << GpuLaunch::kMaxKvSplits
+         << ", the most a split-KV combine handles (FlashAttention)";
     return msg;
   }
   if (launch.kvSplits > 1) {
@@ -155,15 +159,15 @@ int64_t chooseRasterGroup(const GemmLaunch &g, GpuLaunch l,
 
 /// The KV split of least modelled time (no cache simulation) for an
 /// attention launch: powers of two up to the KV tiles of the block that
-/// visits the fewest, smaller first, so a larger split must be strictly
-/// faster (it adds partials and a combine).
+/// visits the fewest and at most GpuLaunch::kMaxKvSplits, smaller first, so
+/// a larger split must be strictly faster (it adds partials and a combine).
 GpuLaunch chooseKvSplits(const KernelDesc &k, ArrayRef<int64_t> t,
                          const GpuParams &p) {
   GpuLaunch best;
   std::optional<GpuCost> bestCost = gemmLikeCost(k, t, p, false, best);
   if (!bestCost)
     return best;
-  int64_t tiles = minVisitedKvTiles(k, t);
+  int64_t tiles = std::min(minVisitedKvTiles(k, t), GpuLaunch::kMaxKvSplits);
   for (int64_t splits = 2; splits <= tiles; splits *= 2) {
     GpuLaunch l;
     l.kvSplits = splits;

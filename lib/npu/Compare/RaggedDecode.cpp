@@ -346,7 +346,8 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
     return std::nullopt;
   // The KV split is chosen at run time, for the actual lengths (as the
   // schedulers of FlashInfer and FlashDecoding++ do): the least time over
-  // powers of two up to the longest sequence's KV tiles, smaller first.
+  // powers of two up to the longest sequence's KV tiles and at most
+  // GpuLaunch::kMaxKvSplits, smaller first.
   // Each distinct length's attention, described once for all the splits.
   llvm::DenseMap<int64_t, RaggedSeq> seqs;
   for (int64_t len : lengths) {
@@ -360,7 +361,10 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
       ti = std::min(ti, n);
     seqs.insert({len, std::move(seq)});
   }
-  int64_t maxSplits = llvm::divideCeil(longest, (*tile)[2]);
+  // Each power of two prices every sequence's blocks: the cap keeps the cost
+  // of the search independent of the lengths' values.
+  int64_t maxSplits = std::min<int64_t>(llvm::divideCeil(longest, (*tile)[2]),
+                               GpuLaunch::kMaxKvSplits);
   std::optional<RaggedGpuCost> best;
   for (int64_t splits = 1; splits <= maxSplits; splits *= 2) {
     std::optional<RaggedGpuCost> c =
