@@ -144,6 +144,10 @@ KernelKind getDefaultKernelKind(Operation *op);
 /// describeKernel on the body of an npu.kernel.
 FailureOr<KernelModel> describeKernel(KernelOp kernel);
 
+/// Why describeKernel(kernel) failed, for a diagnostic: a 0-d tensor in the
+/// body, or a body that is not the shape its kind needs.
+std::string explainUndescribedKernel(KernelOp kernel);
+
 /// Number of (query tile, KV tile) pairs a flash-style kernel visits for one
 /// (batch, KV head), in closed form (O(log) per call): every KV tile that
 /// holds an unmasked key of some query of the query tile. Query i sees keys

@@ -258,7 +258,7 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module, TargetKind kind,
   if (failed(target))
     return failure();
   if (target->getKind() != kind)
-    return module.emitError()
+    return mlir::emitError(module.getLoc())
            << pass << ": target '" << target->getName() << "' is not "
            << (kind == TargetKind::Tpu ? "TPU" : "GPU") << "-like";
   // Describe every kernel first (reads the IR; errors in IR order), then

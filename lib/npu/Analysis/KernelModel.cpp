@@ -603,6 +603,23 @@ FailureOr<KernelModel> mlir::npu::describeKernel(KernelKind kind,
   return model;
 }
 
+std::string mlir::npu::explainUndescribedKernel(KernelOp kernel) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    for (Type t :
+         llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+      if (auto ranked = dyn_cast<RankedTensorType>(t);
+          ranked && ranked.getRank() == 0) {
+        os << "'" << op.getName() << "' works on a 0-d tensor (" << t
+           << "): a scalar is not tiled onto the chip; give it shape [1]";
+        return s;
+      }
+  os << "the body of this " << stringifyKernelKind(kernel.getKind())
+     << " kernel does not have the shape its kind needs";
+  return s;
+}
+
 FailureOr<KernelModel> mlir::npu::describeKernel(KernelOp kernel) {
   SmallVector<Operation *> ops;
   for (Operation &op : kernel.getBodyBlock().without_terminator())

@@ -189,15 +189,16 @@ mlir::npu::runMoEScenarios(ModuleOp module, ArrayRef<std::string> loads,
       moe = op;
   });
   if (!moe)
-    return module.emitError("--moe-load: the module has no npu.moe_experts op");
+    return emitError(module.getLoc(),
+                     "--moe-load: the module has no npu.moe_experts op");
   if (!(capacityFactor > 0) || !std::isfinite(capacityFactor))
-    return module.emitError("--capacity-factor must be > 0");
+    return emitError(module.getLoc(), "--capacity-factor must be > 0");
   std::vector<MoEScenario> out;
   for (const std::string &text : loads) {
     std::string error;
     std::optional<LoadModel> model = parseLoadModel(text, error);
     if (!model)
-      return module.emitError("--moe-load: ") << error;
+      return emitError(module.getLoc(), "--moe-load: ") << error;
     MoEScenario s;
     s.load = text;
     s.tokens = moe.getNumTokens();

@@ -329,9 +329,10 @@ struct NpuDecideFusionPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (fusion != "cost" && fusion != "none") {
-      module.emitError() << "npu-decide-fusion: fusion must be 'cost' or "
-                            "'none', got '"
-                         << fusion << "'";
+      mlir::emitError(module.getLoc())
+          << "npu-decide-fusion: fusion must be 'cost' or "
+             "'none', got '"
+          << fusion << "'";
       return signalPassFailure();
     }
     FailureOr<TargetAttr> target = getModuleTarget(module, "npu-decide-fusion");

@@ -27,9 +27,8 @@ struct NpuDecideTilesPass
         return WalkResult::interrupt();
       FailureOr<KernelModel> model = describeKernel(kernel);
       if (failed(model)) {
-        kernel.emitError("npu-decide-tiles: the body of this ")
-            << stringifyKernelKind(kernel.getKind())
-            << " kernel does not have the shape its kind needs";
+        kernel.emitError("npu-decide-tiles: ")
+            << explainUndescribedKernel(kernel);
         return WalkResult::interrupt();
       }
       std::optional<TileDecision> tile = chooseTile(*model, *target);

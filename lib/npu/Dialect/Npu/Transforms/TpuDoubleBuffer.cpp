@@ -489,7 +489,8 @@ struct NpuTpuDoubleBufferPass
   using Base::Base;
   void runOnOperation() override {
     if (buffers < 1) {
-      getOperation().emitError("npu-tpu-double-buffer: buffers must be >= 1");
+      mlir::emitError(getOperation().getLoc(),
+                      "npu-tpu-double-buffer: buffers must be >= 1");
       return signalPassFailure();
     }
     if (buffers == 1)

@@ -24,9 +24,8 @@ LogicalResult verifyKernel(KernelOp kernel, TargetAttr target) {
     return kernel.emitError("npu-verify-tiles: kernel has no 'npu.tiling'");
   FailureOr<KernelModel> model = describeKernel(kernel);
   if (failed(model))
-    return kernel.emitError("npu-verify-tiles: the body of this ")
-           << stringifyKernelKind(kernel.getKind())
-           << " kernel does not have the shape its kind needs";
+    return kernel.emitError("npu-verify-tiles: ")
+           << explainUndescribedKernel(kernel);
   const KernelDesc &main = model->phases[model->mainPhase];
   if (ArrayRef<int64_t>(main.loops) != tiling.getLoops())
     return kernel.emitError("npu-verify-tiles: tiling loops [")
