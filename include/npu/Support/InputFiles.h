@@ -39,10 +39,20 @@ constexpr uint64_t kMaxJsonBytes = uint64_t(4) << 20;
 /// Deepest nesting of JSON arrays and objects (a config is 3 deep).
 constexpr unsigned kMaxJsonDepth = 64;
 
+/// Deepest nesting of brackets ({ [ ( <) in IR text: regions, attribute
+/// dictionaries, arrays and types. Real modules nest about 10 deep; MLIR's
+/// parser recurses per level and overflows the stack near 50,000.
+constexpr unsigned kMaxIrNesting = 256;
+
 /// Reads `path` (`-`: standard input) whole. Fails, with a message naming
 /// the file, on anything but a regular file, and above `maxBytes`.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(StringRef path, uint64_t maxBytes);
+
+/// Checks that IR text nests at most kMaxIrNesting deep (outside string
+/// literals and comments), before MLIR's parser recurses on it; the error
+/// gives line:column.
+llvm::Error checkIrNesting(StringRef text);
 
 /// Parses a JSON document after checking its size (kMaxJsonBytes), its
 /// nesting (kMaxJsonDepth) and that no object repeats a key; errors give

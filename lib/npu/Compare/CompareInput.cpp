@@ -22,6 +22,11 @@ OwningOpRef<ModuleOp> mlir::npu::readModuleFile(llvm::SourceMgr &sourceMgr,
     emitError(UnknownLoc::get(ctx)) << llvm::toString(buffer.takeError());
     return nullptr;
   }
+  if (llvm::Error e = checkIrNesting((*buffer)->getBuffer())) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0))
+        << llvm::toString(std::move(e));
+    return nullptr;
+  }
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   ParserConfig config(ctx);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);

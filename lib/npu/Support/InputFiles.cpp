@@ -69,6 +69,31 @@ static std::string position(StringRef text, size_t offset) {
   return llvm::formatv("line {0}, column {1}", line, column + 1).str();
 }
 
+llvm::Error mlir::npu::checkIrNesting(StringRef text) {
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '/' && text.substr(i, 2) == "//") {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (c == '{' || c == '[' || c == '(' || c == '<') {
+      if (++depth > kMaxIrNesting)
+        return fail("the IR nests deeper than " + Twine(kMaxIrNesting) +
+                    " levels at " + position(text, i) +
+                    " (regions, attributes and types; docs/limits.md)");
+    } else if (c == '}' || c == ']' || c == ')' ||
+               (c == '>' && (i == 0 || text[i - 1] != '-') &&
+                text.substr(i + 1, 1) != "=")) {
+      // `->` and `>=` close nothing.
+      depth -= depth > 0;
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<llvm::json::Value> mlir::npu::parseJsonInput(StringRef text) {
   if (text.size() > kMaxJsonBytes)
     return fail("the JSON document is " + Twine(text.size()) +

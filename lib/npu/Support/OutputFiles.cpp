@@ -191,6 +191,11 @@ int mlir::npu::runFileTool(
     llvm::errs() << llvm::toString(input.takeError()) << "\n";
     return 1;
   }
+  if (llvm::Error e = checkIrNesting((*input)->getBuffer())) {
+    llvm::errs() << inputFilename << ": " << llvm::toString(std::move(e))
+                 << "\n";
+    return 1;
+  }
   std::string error;
   OutputTransaction outputs;
   ScopedOutputTransaction scope(outputs);
