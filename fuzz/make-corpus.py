@@ -19,6 +19,9 @@ OUT_DIR/dict/mlir.dict    npu op and attribute mnemonics, keywords of the npu
                           assembly formats (from the .td files), MLIR tokens.
 OUT_DIR/dict/target.dict  every key of npu-target/*.json, and JSON tokens.
 OUT_DIR/dict/config.dict  every config.json key the importer reads.
+OUT_DIR/seeds/calls/      byte-encoded call graphs for npu-fuzz-calls.
+OUT_DIR/seeds/options/    option lines for npu-fuzz-compare-options.
+OUT_DIR/dict/options.dict, calls.dict  their tokens.
 """
 
 import argparse
@@ -144,6 +147,43 @@ def main():
                [f'"{k}"' for k in config_keys] + json_tokens +
                ['"llama"', '"gpt2"', '"deepseek_v3"', '"sigmoid"',
                 '"softmax"', '"silu"', '"gelu_new"'])
+    write_dict(dicts / "options.dict",
+               ["uniform", "zipf:", "hot:", "longtail:", "list:", ":", ",",
+                "cost", "none", "1099511627776", "1099511627777",
+                "0", "-1", "1e308", "nan", "inf", "18446744073709551615"])
+    # libFuzzer's dictionary escapes are \xAB (not JSON's \u00AB).
+    (dicts / "calls.dict").write_text('"\\xFF"\n"\\x00"\n"\\x04"\n')
+
+    # npu-fuzz-calls: byte graphs (N, then per function matmuls, call
+    # sites, callees): nested calls, a cycle, a self call, a diamond, and
+    # chains around the depth limit.
+    calls = args.out / "seeds/calls"
+    calls.mkdir(parents=True, exist_ok=True)
+    graphs = {
+        "nested": [2, 0, 2, 1, 1, 0, 2, 2, 2, 0],
+        "cycle": [2, 0, 1, 1, 0, 1, 0],
+        "self": [0, 0, 1, 0],
+        "diamond": [3, 0, 2, 1, 2, 0, 1, 3, 1, 3, 2, 0],
+        "chain-at-limit": [0xFF, 24],
+        "chain-past-limit": [0xFF, 25],
+    }
+    for name, data in graphs.items():
+        (calls / name).write_bytes(bytes(data))
+
+    # npu-fuzz-compare-options: module byte, --moe-load, --capacity-factor,
+    # --seed, --decode-lengths, --decode-buckets, --fusion (one per line).
+    options = args.out / "seeds/options"
+    options.mkdir(parents=True, exist_ok=True)
+    seeds = {
+        "moe": "0\nuniform,zipf:1.2,hot:0.5\n1.25\n1\n\n\ncost",
+        "moe-compare": "1\nzipf:1.5\n1.0\n3\n\n\nnone",
+        "decode": "1\n\n\n7\nuniform:1:256,longtail:64:256\n\ncost",
+        "decode-buckets": "5\n\n\n1\nlist:1:100:200:256\n16,64,256\ncost",
+        "latent": "2\n\n\n1\nuniform:1:1099511627776,longtail:16:64:0.5\n\n",
+        "gemm": "3\n\n\n\n\n\nnone",
+    }
+    for name, text in seeds.items():
+        (options / name).write_text(text)
     print(f"{count} MLIR seeds, {len(TINY)} tiny configs, dictionaries in "
           f"{dicts}")
 

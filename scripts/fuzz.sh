@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     # default: 60, all
 #
-# TARGET is parse, passes, backends, target or import. The targets run side by side,
+# TARGET is parse, passes, backends, target, import, calls or options. The targets run side by side,
 # NPU_FUZZ_JOBS at a time (default: the number of cores). Fails if any
 # target finds a crash, a leak, a timeout or runs out of memory; the input is
 # saved under build-fuzz/fuzz/crashes/<target>/ and the script prints the
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse passes backends target import)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse passes backends target import calls options)
 JOBS=${NPU_FUZZ_JOBS:-$(nproc)}
 
 # The sanitized build shared with scripts/sanitize.sh (clang, ASan, UBSan,
@@ -36,6 +36,9 @@ DICT[passes]=mlir;   SEEDS[passes]="$OUT/seeds/mlir"
 DICT[backends]=mlir; SEEDS[backends]="$OUT/seeds/mlir"
 DICT[target]=target; SEEDS[target]="npu-target test/Target"
 DICT[import]=config; SEEDS[import]="$OUT/seeds/config examples/configs test/Import/Inputs"
+DICT[calls]=calls;   SEEDS[calls]="$OUT/seeds/calls"
+DICT[options]=options; SEEDS[options]="$OUT/seeds/options"
+declare -A BINARY=([options]=compare-options)
 
 # -rss_limit_mb: 2 GiB per process, also the largest single allocation.
 # -timeout: seconds per input; the slowest seeds (the reference pipeline on
@@ -46,7 +49,7 @@ run_one() {
   local t=$1
   mkdir -p "$OUT/corpus/$t" "$OUT/crashes/$t"
   # shellcheck disable=SC2086
-  "$BIN/npu-fuzz-$t" -max_total_time="$SECS" -rss_limit_mb=2048 -timeout=25 \
+  "$BIN/npu-fuzz-${BINARY[$t]:-$t}" -max_total_time="$SECS" -rss_limit_mb=2048 -timeout=25 \
     -detect_leaks=1 -print_final_stats=1 -dict="$OUT/dict/${DICT[$t]}.dict" \
     -artifact_prefix="$OUT/crashes/$t/" \
     "$OUT/corpus/$t" ${SEEDS[$t]} >"$OUT/$t.log" 2>&1
@@ -65,13 +68,13 @@ status=0
 for t in "${TARGETS[@]}"; do
   result=$(cat "$OUT/$t.status")
   stats=$(grep -E "stat::number_of_executed_units" "$OUT/$t.log" | awk '{print $2}')
-  echo "npu-fuzz-$t: $result, ${stats:-?} inputs run"
+  echo "npu-fuzz-${BINARY[$t]:-$t}: $result, ${stats:-?} inputs run"
   if [ "$result" != ok ]; then
     status=1
     grep -E "^(==[0-9]+==ERROR|SUMMARY|npu fuzz invariant|artifact_prefix|Test unit written)" \
       "$OUT/$t.log" | head -20 || true
     for f in "$OUT/crashes/$t"/*; do
-      [ -f "$f" ] && echo "  reproduce: $BIN/npu-fuzz-$t $f"
+      [ -f "$f" ] && echo "  reproduce: $BIN/npu-fuzz-${BINARY[$t]:-$t} $f"
     done
   fi
 done
