@@ -88,8 +88,8 @@ std::string print(const Graph &g) {
     for (int c : g.calls[f]) {
       last = "%v" + std::to_string(v++);
       std::string callee = c == 0 ? "model" : "f" + std::to_string(c);
-      s += "  " + last + " = func.call @" + callee + "(%x, %w) : (" + x +
-           ", " + w + ") -> " + r + "\n";
+      s += "  " + last + " = func.call @" + callee + "(%x, %w) : (" + x + ", " +
+           w + ") -> " + r + "\n";
     }
     s += "  return " + last + " : " + r + "\n}\n";
   }

@@ -1,0 +1,356 @@
+//===- TpuLoopTotals.cpp - what each kind of loop nest moves and computes -===//
+//
+// The totals of one kernel's loop nest under a tile, per kernel kind: bytes
+// read and written (and in how many DMAs), padded matrix-unit FLOPs, vector
+// and transcendental work, what is held across steps and what each tile
+// refills. TpuCostModel.cpp spreads them over the pipelined steps.
+// docs/cost-model-tpu.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TpuLoopTotals.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::tpu_detail;
+
+namespace {
+
+/// Rows of a loop of n tiled by t as the matrix unit streams them: each
+/// tile's rows padded to the sublanes, and to at least the unit's dim.
+int64_t streamExtent(int64_t n, int64_t t, int64_t sub, int64_t mxu) {
+  auto rows = [&](int64_t r) { return r ? std::max(pad(r, sub), mxu) : 0; };
+  return (n / t) * rows(t) + rows(n % t);
+}
+
+/// One (loop, tile) pair of a matrix product's dimension.
+struct Dim {
+  int64_t n, t;
+};
+
+/// The matrix-unit time of the product [M x K] x [K x N], tiled, as FLOPs
+/// at the peak rate. The unit is weight-stationary: it holds a mxu x mxu
+/// block of one operand and streams the other's rows through it; loading
+/// the next block (mxu cycles) overlaps the current stream only if that
+/// stream is at least mxu rows long, so a block costs max(rows, mxu) cycles
+/// (docs/cost-model-tpu.md, "Matrix unit"). The compiler holds whichever
+/// operand makes the product cheaper.
+Count matrixPassFlops(Dim m, Dim k, Dim n, int64_t sub, int64_t mxu) {
+  Count padK = c(paddedExtent(k.n, k.t, mxu));
+  Count holdB = padK * c(paddedExtent(n.n, n.t, mxu)) *
+                c(streamExtent(m.n, m.t, sub, mxu));
+  Count holdA = padK * c(paddedExtent(m.n, m.t, mxu)) *
+                c(streamExtent(n.n, n.t, sub, mxu));
+  if (holdB.isOverflow() || holdA.isOverflow())
+    return Count::overflowed();
+  return c(2) * std::min(holdB.value(), holdA.value());
+}
+
+/// Whether the lowering loads the first step of an inner loop of `steps`
+/// iterations during the previous outer tile (npu-tpu-double-buffer,
+/// docs/memory-tpu.md "Handing the next tile its first operands"): a loop of
+/// one step is no loop (its loads are the outer loop's, prefetched); a
+/// pipelined one hands off when its last step reads the other slot of its
+/// two buffers (an even number of steps), and never when its trip count is
+/// known only at run time.
+bool handsOff(int64_t steps, bool dynamic) {
+  return steps == 1 || (!dynamic && steps % 2 == 0);
+}
+} // namespace
+
+std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
+                                                 ArrayRef<int64_t> t,
+                                                 int64_t chunks, int64_t mxu,
+                                                 int64_t sub) {
+  int64_t b = k.loops[0], m = k.loops[1], n = k.loops[2], kk = k.loops[3];
+  if (t[0] != 1 || (k.needsFullK && t[3] != kk))
+    return std::nullopt;
+  // Chunks split K tiles of one static size (the lowering's condition) of
+  // a tiled GEMM (one output); the matrix unit pads each chunk's K.
+  if (!TilingAttr::isValidGemmChunks(k.loops, t, chunks) ||
+      (chunks > 1 && !k.singleOutput))
+    return std::nullopt;
+  int64_t kChunk = t[3] / chunks;
+  int64_t nm = llvm::divideCeil(m, t[1]), nk = llvm::divideCeil(kk, t[3]);
+  // Sibling outputs (projections of one input) are one loop nest each with
+  // the same tiles (TileGemm.cpp): each reads A once per N tile of its own
+  // and its own B once per M tile; an N tile wider than an output is that
+  // output whole.
+  SmallVector<int64_t, 2> outputs(k.siblingN.begin(), k.siblingN.end());
+  if (outputs.empty())
+    outputs.push_back(n);
+  LoopTotals l;
+  int64_t nn = 0;
+  for (int64_t ni : outputs)
+    nn += llvm::divideCeil(ni, t[2]);
+  l.parallelTiles = b * nm * nn;
+  l.steps = l.parallelTiles * nk;
+  Count aBytes = c(b) * c(m) * c(kk) * c(k.lhsBytes);
+  // Every step loads its A and B tiles (the lowering does not skip a load
+  // whose block is the previous step's): A once per N tile, B once per M
+  // tile (and batch), each load `chunks` DMAs. An operand that is one block
+  // whole (one tile along each of its dimensions) is the same in every
+  // step: the lowering loads it once, before the loops, and holds it
+  // (npu-tpu-assign-memory-spaces); it is part of the fill, not of the
+  // steps. (A single step is the fill: nothing to hold across steps; a
+  // GEMM that loads in chunks keeps its chunked per-step loads, so that
+  // compute starts on the first chunk.)
+  bool holds = l.steps > 1 && chunks == 1;
+  auto hold = [&](Count bytes) {
+    l.readBytes += bytes;
+    l.readTransfers += c(1);
+    l.heldReadBytes += bytes;
+    l.heldReadTransfers += 1;
+  };
+  bool wholeA = b == 1 && nm == 1 && nk == 1 && holds;
+  if (!k.inputOnChip) {
+    if (wholeA) {
+      hold(aBytes);
+    } else {
+      l.readBytes += aBytes * c(nn);
+      l.readTransfers += c(l.steps) * c(chunks);
+    }
+  }
+  bool firstBHeld = false;
+  for (auto [i, ni] : llvm::enumerate(outputs)) {
+    int64_t nni = llvm::divideCeil(ni, t[2]);
+    Count bBytes = c(kk) * c(ni) * c(k.rhsBytes) * (k.rhsBatched ? c(b) : c(1));
+    if (nni == 1 && nk == 1 && (b == 1 || !k.rhsBatched) && holds) {
+      firstBHeld |= i == 0;
+      hold(bBytes);
+    } else {
+      l.readBytes += bBytes * c(nm) * (k.rhsBatched ? c(1) : c(b));
+      l.readTransfers += c(b) * c(nm) * c(nni) * c(nk) * c(chunks);
+    }
+    l.paddedMatrixFlops +=
+        c(b) * matrixPassFlops({m, t[1]}, {kk, kChunk},
+                               {ni, std::min(ni, t[2])}, sub, mxu);
+  }
+  l.readBytes += c(k.extraReadBytes);
+  if (k.extraReadBytes > 0)
+    l.readTransfers += c(l.parallelTiles);
+  // With one K step the output tile is complete inside the step: its last
+  // K chunk is computed in `chunks` row bands of static size, each stored
+  // as it completes (npu-tpu-chunk-loads).
+  if (!k.outputOnChip && !k.foldedBatch &&
+      TilingAttr::isGemmOutputBanded(k.loops, t, chunks))
+    l.bands = chunks;
+  if (!k.outputOnChip) {
+    l.writeBytes = c(b) * c(m) * c(n) * c(k.outBytes);
+    l.writeTransfers = c(l.parallelTiles) * c(l.bands);
+  }
+  // Fill: the first A and B tiles (and the first tile of an epilogue
+  // input; a held operand whole); drain: the last output tile. The first K
+  // step's A and B tiles are also each later output tile's refill, unless
+  // handed off.
+  int64_t tn = std::min(outputs.front(), t[2]);
+  Count firstA = k.inputOnChip ? c(0) : c(t[1]) * c(t[3]) * c(k.lhsBytes);
+  Count firstB = c(t[3]) * c(tn) * c(k.rhsBytes);
+  Count firstKStep = firstA + firstB;
+  l.firstReadBytes = firstKStep + c(k.extraReadBytes) / c(l.parallelTiles);
+  l.lastWriteBytes =
+      k.outputOnChip
+          ? c(0)
+          : c(t[1]) * c(std::min(outputs.back(), t[2])) * c(k.outBytes);
+  // Only the streamed tiles are loaded in chunks; a held operand is loaded
+  // whole before the loops.
+  l.chunkedBytes = (wholeA ? c(0) : firstA) + (firstBHeld ? c(0) : firstB);
+  l.chunks = chunks;
+  if (!handsOff(nk, /*dynamic=*/false)) {
+    l.refillBytes = firstKStep;
+    l.refillTransfers = (k.inputOnChip ? 1 : 2) * chunks;
+  }
+  l.vectorFlops = k.work.vectorFlops;
+  l.transcendentalFlops = k.work.transcendentalFlops;
+  return l;
+}
+
+std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
+                                                  ArrayRef<int64_t> t,
+                                                  int64_t mxu, int64_t sub) {
+  int64_t m = k.loops[0], f = k.loops[1], dm = k.loops[2];
+  if (t[2] != dm)
+    return std::nullopt;
+  int64_t nm = llvm::divideCeil(m, t[0]), nf = llvm::divideCeil(f, t[1]);
+  LoopTotals l;
+  // M and F tiles are independent: with F split over cores, each core adds
+  // its partial down projection into y (the reduction is counted below).
+  l.parallelTiles = nm * nf;
+  l.steps = nm * nf;
+  // x rows stay on chip across the F loop; the three weight tiles stream
+  // once per M tile; y accumulates on chip and is written once (MoE routed
+  // experts: x rows gathered one DMA each, padded to whole tiles; y in
+  // f32).
+  int64_t outBytes = k.accBytes > 0 ? k.accBytes : k.outBytes;
+  if (k.gatheredRows) {
+    l.readBytes += c(nm) * c(t[0]) * c(dm) * c(k.lhsBytes);
+    l.readTransfers += c(nm) * c(t[0]);
+  } else if (!k.inputOnChip) {
+    l.readBytes += c(m) * c(dm) * c(k.lhsBytes);
+    l.readTransfers += c(nm);
+  }
+  l.readBytes += c(3) * c(f) * c(dm) * c(k.rhsBytes) * c(nm);
+  l.readTransfers += c(3) * c(l.steps);
+  l.readBytes += c(k.extraReadBytes);
+  if (k.extraReadBytes > 0)
+    l.readTransfers += k.rowReads > 0 ? c(k.rowReads) : c(nm);
+  if (!k.outputOnChip) {
+    l.writeBytes = c(m) * c(dm) * c(outBytes);
+    l.writeTransfers = c(nm);
+  }
+  l.reductionCores = nf;
+  l.reductionBytes = c(m) * c(dm) * c(4);
+  // Each M tile's F loop starts with its first three weight tiles (a
+  // refill, unless handed off).
+  Count firstWeights = c(3) * c(t[1]) * c(dm) * c(k.rhsBytes);
+  if (!handsOff(nf, /*dynamic=*/false)) {
+    l.refillBytes = firstWeights;
+    l.refillTransfers = 3;
+    l.refillTiles = nm;
+  }
+  // Fill: the first x tile and the first three weight tiles; drain: the
+  // last y tile.
+  l.firstReadBytes = (k.inputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.lhsBytes)) +
+                     firstWeights + c(k.extraReadBytes) / c(nm);
+  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[0]) * c(dm) * c(outBytes);
+  // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
+  l.paddedMatrixFlops =
+      c(2) * matrixPassFlops({m, t[0]}, {dm, dm}, {f, t[1]}, sub, mxu) +
+      matrixPassFlops({m, t[0]}, {f, t[1]}, {dm, dm}, sub, mxu);
+  l.vectorFlops = k.work.vectorFlops;
+  l.transcendentalFlops = k.work.transcendentalFlops;
+  return l;
+}
+
+std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
+                                                      ArrayRef<int64_t> t,
+                                                      int64_t mxu, int64_t sub,
+                                                      int64_t cores) {
+  int64_t bh = k.loops[0], sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3],
+          dv = k.vDim;
+  int64_t tq = t[1], tkv = t[2], ts = t[4];
+  // The sub-tiles of a block are the global sub-tiles of ts queries (the
+  // last block's last one may be short).
+  if (t[0] != 1 || t[3] != dqk || ts > tq || (tq % ts != 0 && tq != sq) ||
+      !TilingAttr::isValidHeldKv(k.loops, t))
+    return std::nullopt;
+  // The keys of a head held on chip (none, a prefix, or all: resident),
+  // loaded once per head; the keys past them stream past each block in K/V
+  // tiles. A prefix with a sliding window is lowered but not priced.
+  int64_t held = TilingAttr::getHeldKvPrefix(k.loops, t);
+  if (held > 0 && held < skv && k.window > 0)
+    return std::nullopt;
+  int64_t rowsSub = ts * k.group;
+  int64_t nq = llvm::divideCeil(sq, tq);
+  // Compute: (query sub-tile, KV tile) pairs, the same count a tiling with
+  // query tiles of ts would visit, since sub-tiles that see no key of the
+  // KV tile are skipped.
+  int64_t visited = countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window);
+  int64_t pairs = ts == tq
+                      ? visited
+                      : countVisitedTiles(sq, skv, ts, tkv, k.causal, k.window);
+  // The (query block, K/V tile) pairs that load their tile: those past the
+  // held keys (a multiple of tkv).
+  int64_t streamed =
+      held == 0 ? visited
+      : held == skv
+          ? 0
+          : countVisitedTilesFrom(sq, skv, tq, tkv, k.causal, held / tkv);
+  LoopTotals l;
+  // Held keys: a core holds them for the heads it works on. With at least
+  // as many heads as cores a head's blocks stay on one core; with fewer
+  // (MQA on two cores), a head's blocks are split over `share` cores,
+  // each loading its own copy. Grid steps are the iterations that load:
+  // one per query block when keys are held (its KV tiles of the held keys
+  // are a loop over VMEM inside the step like the sub-tiles: no DMA, no
+  // step overhead), and one per streamed pair.
+  int64_t share = held > 0 && bh < cores ? std::min(nq, cores / bh) : 1;
+  l.parallelTiles = held > 0 ? bh * share : bh * nq;
+  // Quadratic in the sequence: checked (a step count past int64 is no
+  // tiling to price).
+  std::optional<int64_t> steps =
+      (c(held > 0 ? bh * nq : 0) + c(bh) * c(streamed)).toInt64();
+  if (!steps)
+    return std::nullopt;
+  l.steps = *steps;
+  if (!k.inputOnChip) {
+    l.readBytes += c(bh) * c(k.group) * c(sq) * c(dqk) * c(k.lhsBytes);
+    l.readTransfers += c(bh) * c(nq);
+  }
+  // The held keys once per head (and core sharing it); each streamed pair
+  // one K tile (and one V tile unless V is part of K); non-causal, the
+  // keys past the held ones once per query block, exactly.
+  int64_t kvWidth = k.kvWidth();
+  int64_t kvTensors = k.latent ? 1 : 2;
+  Count streamedRows = k.causal ? c(streamed) * c(tkv) : c(nq) * c(skv - held);
+  l.readBytes +=
+      c(bh) * (c(share) * c(held) + streamedRows) * c(kvWidth) * c(k.rhsBytes);
+  l.readTransfers += (held > 0 ? c(l.parallelTiles) : c(0)) * c(kvTensors) +
+                     c(bh) * c(streamed) * c(kvTensors);
+  if (!k.outputOnChip) {
+    l.writeBytes = c(bh) * c(k.group) * c(sq) * c(dv) * c(k.outBytes);
+    l.writeTransfers = c(bh) * c(nq);
+  }
+  // Per visited pair: S = Q K^T and O += P V on padded tiles; the online
+  // softmax on every score of the tile (masked ones too): scale, running
+  // max, subtract, exp, sum; then the rescale of the running output.
+  Count computed = c(bh) * c(pairs);
+  // Fill: the first query block and K/V tile (held keys: the first head's
+  // held K/V); drain: the last output block.
+  int64_t rows = tq * k.group;
+  Count kvTileBytes = c(tkv) * c(kvWidth) * c(k.rhsBytes);
+  l.firstReadBytes =
+      (k.inputOnChip ? c(0) : c(rows) * c(dqk) * c(k.lhsBytes)) +
+      (held > 0 ? c(held) * c(kvWidth) * c(k.rhsBytes) : kvTileBytes);
+  l.lastWriteBytes = k.outputOnChip ? c(0) : c(rows) * c(dv) * c(k.outBytes);
+  // Each block's streamed KV loop starts with its first K/V tile, loaded
+  // during the previous block only if handsOff; a causal or windowed KV
+  // range depends on the block (a run-time trip count) unless there is one.
+  // Nothing held: a core's first block has it in the fill. A prefix held:
+  // the fill holds the prefix, so a head's first block that streams waits
+  // for it too, and without a hand-off every block that streams (those
+  // that visit tile held / tkv: their range starts at 0).
+  bool dynamicKv = (k.causal || k.window > 0) && nq > 1;
+  int64_t kvSteps = nq == 1 ? streamed : llvm::divideCeil(skv - held, tkv);
+  bool handed = handsOff(kvSteps, dynamicKv);
+  if (held == 0 && !handed) {
+    l.refillBytes = kvTileBytes;
+    l.refillTransfers = kvTensors;
+  } else if (held > 0 && streamed > 0) {
+    l.refillBytes = kvTileBytes;
+    l.refillTransfers = kvTensors;
+    if (!handed)
+      l.refillTiles =
+          bh * (streamed - countVisitedTilesFrom(sq, skv, tq, tkv, k.causal,
+                                                 held / tkv + 1));
+    l.fillRefills = 0;
+  }
+  Dim r = {rowsSub, rowsSub};
+  l.paddedMatrixFlops =
+      computed * (matrixPassFlops(r, {dqk, dqk}, {tkv, tkv}, sub, mxu) +
+                  matrixPassFlops(r, {tkv, tkv}, {dv, dv}, sub, mxu));
+  l.vectorFlops = computed * c(rowsSub) * (c(4) * c(tkv) + c(dv) + c(3)) +
+                  c(bh) * c(k.group) * c(sq) * c(dv);
+  l.transcendentalFlops = computed * c(rowsSub) * (c(tkv) + c(1));
+  return l;
+}
+
+std::optional<LoopTotals> tpu_detail::streamTotals(const KernelDesc &k,
+                                                   ArrayRef<int64_t> t) {
+  int64_t rows = k.loops[0];
+  if (t[1] != k.loops[1])
+    return std::nullopt;
+  LoopTotals l;
+  l.parallelTiles = l.steps = llvm::divideCeil(rows, t[0]);
+  l.readBytes = k.work.bytesRead;
+  l.writeBytes = k.work.bytesWritten;
+  l.readTransfers = c(l.steps) + c(k.rowReads);
+  l.writeTransfers = c(l.steps);
+  l.vectorFlops = k.work.vectorFlops;
+  l.transcendentalFlops = k.work.transcendentalFlops;
+  // Matrix work in a stream kernel (none in practice) runs unpadded.
+  l.paddedMatrixFlops = k.work.matrixFlops;
+  return l;
+}

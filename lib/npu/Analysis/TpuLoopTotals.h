@@ -1,0 +1,85 @@
+//===- TpuLoopTotals.h - what each kind of loop nest moves and computes ---===//
+//
+// Private to the TPU-like cost model (TpuCostModel.cpp prices the totals,
+// TpuLoopTotals.cpp computes them per kernel kind). docs/cost-model-tpu.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_ANALYSIS_TPULOOPTOTALS_H
+#define NPU_ANALYSIS_TPULOOPTOTALS_H
+
+#include "npu/Analysis/TpuCostModel.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
+
+namespace mlir::npu::tpu_detail {
+
+inline Count c(int64_t v) { return Count::fromSigned(v); }
+inline double d(Count v) { return double(v.value()); }
+inline int64_t pad(int64_t n, int64_t g) {
+  return int64_t(llvm::alignTo(n, g));
+}
+
+/// What one loop nest does in total, before it is spread over steps.
+struct LoopTotals {
+  int64_t parallelTiles = 1; ///< independent tiles, split over the cores
+  int64_t steps = 1;         ///< grid steps in all (parallel x sequential)
+  Count readBytes, writeBytes;
+  Count readTransfers, writeTransfers;
+  Count paddedMatrixFlops;
+  Count vectorFlops, transcendentalFlops;
+  /// A reduction loop split over cores: each core but one writes its f32
+  /// partial sum (reductionBytes) and one reads and adds them.
+  int64_t reductionCores = 1;
+  Count reductionBytes;
+  /// reductionBytes x (cores that split the reduction - 1), once known.
+  Count crossCoreBytes;
+  /// Of the reads, operands loaded once before the loops and held (a GEMM
+  /// operand that is one block whole): the first step waits for them, the
+  /// later steps do not load them.
+  Count heldReadBytes;
+  int64_t heldReadTransfers = 0;
+  /// What the first step loads before any compute can start, and what the
+  /// last step stores after all compute (the fill and the drain); unset:
+  /// the average step's.
+  std::optional<Count> firstReadBytes, lastWriteBytes;
+  /// What each parallel tile after a core's first waits for before its
+  /// first step: the first step's loads of an inner pipelined loop (a
+  /// GEMM's K loop, a block's KV loop), which the lowering issues during
+  /// the previous tile only when the buffer slot they go to is free then
+  /// (handsOff); 0: they overlap the previous tile.
+  Count refillBytes;
+  int64_t refillTransfers = 0;
+  /// The outer tiles whose inner loop refills, dealt to the cores like the
+  /// parallel tiles (0: the parallel tiles themselves).
+  int64_t refillTiles = 0;
+  /// Of each core's refills, those the fill already made (1: its first
+  /// tile's; 0: the fill loads something else, a held K/V prefix).
+  int64_t fillRefills = 1;
+  /// Of the first step's loads (fill and refill), the bytes loaded in
+  /// `chunks` DMAs each, which the step's compute consumes chunk by chunk.
+  Count chunkedBytes;
+  int64_t chunks = 1;
+  /// The last step stores its output in `bands` row bands, each as soon as
+  /// the last K chunk has computed its rows (1: one store after the step).
+  int64_t bands = 1;
+};
+
+/// The totals of a GEMM nest (`chunks` K chunks per step), a gated MLP, an
+/// attention block loop and a stream kernel with tile `t`; nullopt when the
+/// tile does not apply to the kernel.
+std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
+                                     int64_t chunks, int64_t mxu, int64_t sub);
+std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
+                                      int64_t mxu, int64_t sub);
+std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
+                                          ArrayRef<int64_t> t, int64_t mxu,
+                                          int64_t sub, int64_t cores);
+std::optional<LoopTotals> streamTotals(const KernelDesc &k,
+                                       ArrayRef<int64_t> t);
+
+} // namespace mlir::npu::tpu_detail
+
+#endif // NPU_ANALYSIS_TPULOOPTOTALS_H
