@@ -1,0 +1,113 @@
+//===- KernelFormulas.cpp - closed forms both cost models share -----------===//
+//
+// Counts and rates that do not depend on the IR: the floor sum behind the
+// causal tile counts, the peak rate of a dtype, the bound of a cost, padded
+// extents (declared in KernelModel.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Analysis/KernelModel.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+//===----------------------------------------------------------------------===//
+// Closed forms
+//===----------------------------------------------------------------------===//
+
+__int128 mlir::npu::floorSum(int64_t n, int64_t m, int64_t a, int64_t b) {
+  // sum_{i=0}^{n-1} floor((a*i + b)/m), by reducing a and b modulo m and
+  // swapping the roles of the axes (ACL floor_sum), all in 128 bits.
+  __int128 ans = 0, N = n, M = m, A = a, B = b;
+  while (true) {
+    if (A >= M) {
+      ans += (N - 1) * N / 2 * (A / M);
+      A %= M;
+    }
+    if (B >= M) {
+      ans += N * (B / M);
+      B %= M;
+    }
+    __int128 yMax = A * N + B;
+    if (yMax < M)
+      break;
+    N = yMax / M;
+    B = yMax % M;
+    std::swap(M, A);
+  }
+  return ans;
+}
+
+double mlir::npu::getMatrixPeakFlopPerS(TargetAttr target, Type matrixType) {
+  std::optional<double> peak;
+  if (matrixType)
+    peak = target.getPeakFlopPerS(matrixType);
+  if (!peak)
+    peak = target.getPeakFlopPerS(TargetDtype::BF16);
+  return *peak;
+}
+
+CostBound mlir::npu::classifyBound(double computeNs, double memoryNs,
+                                   double overheadNs) {
+  if (overheadNs > computeNs && overheadNs > memoryNs)
+    return CostBound::Overhead;
+  return computeNs >= memoryNs ? CostBound::Compute : CostBound::Memory;
+}
+
+int64_t mlir::npu::paddedExtent(int64_t n, int64_t t, int64_t granule) {
+  return (n / t) * llvm::alignTo(t, granule) +
+         static_cast<int64_t>(llvm::alignTo(n % t, granule));
+}
+
+int64_t mlir::npu::countVisitedTiles(int64_t qLen, int64_t kvLen, int64_t tq,
+                                     int64_t tkv, bool causal, int64_t window) {
+  int64_t nq = llvm::divideCeil(qLen, tq), nkv = llvm::divideCeil(kvLen, tkv);
+  if (!causal)
+    return nq * nkv;
+  int64_t off = kvLen - qLen;
+  // Last KV tile of query tile i: floor((off + min((i+1)tq, qLen) - 1) /
+  // tkv); over the full tiles i < nq - 1 that is floorSum, the last tile
+  // (ending at qLen - 1) apart.
+  __int128 last =
+      floorSum(nq - 1, tkv, tq, off + tq - 1) + (off + qLen - 1) / tkv;
+  // First KV tile of query tile i: floor(max(0, off + i*tq - window + 1) /
+  // tkv), 0 without a window.
+  __int128 first = 0;
+  if (window > 0) {
+    int64_t shift = off - window + 1; // key index of query 0's first key
+    // Tiles i with off + i*tq - window + 1 >= 0 start at i0.
+    int64_t i0 = shift >= 0 ? 0 : llvm::divideCeil(-shift, tq);
+    if (i0 < nq)
+      first = floorSum(nq - i0, tkv, tq, shift + i0 * tq);
+  }
+  return static_cast<int64_t>(last - first + nq);
+}
+
+int64_t mlir::npu::countVisitedTilesFrom(int64_t qLen, int64_t kvLen,
+                                         int64_t tq, int64_t tkv, bool causal,
+                                         int64_t firstTile) {
+  int64_t nq = llvm::divideCeil(qLen, tq), nkv = llvm::divideCeil(kvLen, tkv);
+  if (firstTile >= nkv)
+    return 0;
+  if (!causal)
+    return nq * (nkv - firstTile);
+  // Query tile i (ending at e_i = min((i+1)tq, qLen)) visits tiles
+  // firstTile..L_i, L_i = floor((off + e_i - 1) / tkv): L_i - firstTile + 1
+  // of them when L_i >= firstTile, i.e. e_i >= firstTile * tkv - off + 1,
+  // which holds from the full tile i0 on (L_i grows with i).
+  int64_t off = kvLen - qLen, p = firstTile;
+  auto visits = [&](int64_t last) {
+    return std::max<int64_t>(0, last - p + 1);
+  };
+  __int128 count = visits((off + qLen - 1) / tkv);
+  int64_t need = p * tkv - off + 1;
+  int64_t i0 = need <= tq ? 0 : llvm::divideCeil(need, tq) - 1;
+  if (i0 < nq - 1) {
+    int64_t n = nq - 1 - i0;
+    count +=
+        floorSum(n, tkv, tq, off + tq - 1 + i0 * tq) - __int128(n) * (p - 1);
+  }
+  return static_cast<int64_t>(count);
+}
