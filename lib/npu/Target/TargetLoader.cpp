@@ -57,6 +57,9 @@ private:
   llvm::Error readFields(const Object &object, FieldSection section);
   llvm::Error readString(const Object &object, StringRef key,
                          std::string &out) const;
+  /// Every number cites its source in `sources`, and every citation names
+  /// a number; the citations go to `file`.
+  llvm::Error readSources(const Object &root, TargetFile &file) const;
 
   MLIRContext *context;
   std::string path;
@@ -180,37 +183,8 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
           readFields(*section, isTpu ? FieldSection::Tpu : FieldSection::Gpu))
     return std::move(e);
 
-  // Every number cites its source, and every citation names a number.
-  const JValue *sourcesValue = root->get("sources");
-  if (!sourcesValue)
-    return fail("field 'sources' is missing");
-  const Object *sources = sourcesValue->getAsObject();
-  if (!sources)
-    return fail("field 'sources' must be an object, got " +
-                render(*sourcesValue));
-  std::vector<std::string> sourceKeys;
-  for (const auto &kv : *sources)
-    sourceKeys.push_back(kv.first.str());
-  llvm::sort(sourceKeys);
-  for (const std::string &key : sourceKeys) {
-    if (!values.count(key))
-      return fail("'sources' has an entry for '" + key +
-                  "', which is not a field of this target");
-    if (!sources->get(key)->getAsString())
-      return fail("'sources' entry for '" + key + "' must be a string, got " +
-                  render(*sources->get(key)));
-  }
-  for (const TargetField &field : getTargetFields()) {
-    std::string fieldPath = field.path();
-    if (!values.count(fieldPath))
-      continue;
-    std::optional<StringRef> text = sources->get(fieldPath)
-                                        ? sources->get(fieldPath)->getAsString()
-                                        : std::nullopt;
-    if (!text)
-      return fail("field '" + fieldPath + "' has no entry in 'sources'");
-    file.sources.emplace_back(fieldPath, text->str());
-  }
+  if (llvm::Error e = readSources(*root, file))
+    return std::move(e);
 
   // Values: the attributes' verifiers.
   std::string diagnostic;
@@ -261,6 +235,41 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
   if (!file.attr)
     return fail(diagnostic);
   return file;
+}
+
+llvm::Error Loader::readSources(const Object &root, TargetFile &file) const {
+  // Every number cites its source, and every citation names a number.
+  const JValue *sourcesValue = root.get("sources");
+  if (!sourcesValue)
+    return fail("field 'sources' is missing");
+  const Object *sources = sourcesValue->getAsObject();
+  if (!sources)
+    return fail("field 'sources' must be an object, got " +
+                render(*sourcesValue));
+  std::vector<std::string> sourceKeys;
+  for (const auto &kv : *sources)
+    sourceKeys.push_back(kv.first.str());
+  llvm::sort(sourceKeys);
+  for (const std::string &key : sourceKeys) {
+    if (!values.count(key))
+      return fail("'sources' has an entry for '" + key +
+                  "', which is not a field of this target");
+    if (!sources->get(key)->getAsString())
+      return fail("'sources' entry for '" + key + "' must be a string, got " +
+                  render(*sources->get(key)));
+  }
+  for (const TargetField &field : getTargetFields()) {
+    std::string fieldPath = field.path();
+    if (!values.count(fieldPath))
+      continue;
+    std::optional<StringRef> text = sources->get(fieldPath)
+                                        ? sources->get(fieldPath)->getAsString()
+                                        : std::nullopt;
+    if (!text)
+      return fail("field '" + fieldPath + "' has no entry in 'sources'");
+    file.sources.emplace_back(fieldPath, text->str());
+  }
+  return llvm::Error::success();
 }
 
 } // namespace
