@@ -26,7 +26,7 @@ namespace mlir::npu {
 struct TpuParams {
   int64_t cores;         ///< TensorCores; parallel tiles are split over them
   int64_t mxuDim;        ///< K and N of a matrix pass are padded to this
-  int64_t sublanes = 8;  ///< M of a matrix pass is padded to this
+  int64_t sublanes;      ///< M of a matrix pass is padded to this
   int64_t sramBytes;     ///< VMEM per core
   int64_t dmaEngines;    ///< concurrent DMAs per core
   double dmaSetupNs;     ///< fixed cost per DMA

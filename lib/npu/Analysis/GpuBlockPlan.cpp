@@ -122,7 +122,8 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
           llvm::divideCeil(rows * dv + rows * tkv, plan.threads) + 40;
       plan.sharedMemBytes =
           2 * tkv * kvWidth * k.rhsBytes + rows * dqk * k.lhsBytes;
-      if (rows <= 128 && plan.registersPerThread <= 255 &&
+      if (rows <= 128 &&
+          plan.registersPerThread <= int64_t(p.sm.maxRegistersPerThread) &&
           plan.registersPerThread * plan.threads <=
               int64_t(p.sm.registersPerSM))
         break;

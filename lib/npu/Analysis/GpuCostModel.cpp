@@ -32,21 +32,15 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target) {
   sm.maxBlocksPerSM = g.getMaxBlocksPerSm();
   sm.registersPerSM = g.getRegisterBytesPerSm() / 4;
   sm.maxRegistersPerBlock = sm.registersPerSM;
-  sm.maxRegistersPerThread = 255;
+  sm.maxRegistersPerThread = g.getMaxRegistersPerThread();
   sm.sharedMemPerSM = g.getSharedMemoryBytesPerSm();
   sm.sharedMemPerBlock = g.getSharedMemoryBytesPerBlock();
-  // CUDA's allocation rules (cuda_occupancy.h, compute capability 8.0+):
-  // registers per warp in units of 256, four sub-partitions, shared memory
-  // in 128-byte units with 1 KiB reserved per block. Plain rules for a
-  // mock SM they do not divide.
-  sm.registerAllocUnit = 256;
-  sm.registerSubPartitions = 4;
-  sm.sharedMemAllocUnit = 128;
-  sm.reservedSharedMemPerBlock = 1024;
-  if (sm.verify() || sm.sharedMemPerBlock + 1024 > sm.sharedMemPerSM) {
-    sm.registerAllocUnit = sm.registerSubPartitions = sm.sharedMemAllocUnit = 1;
-    sm.reservedSharedMemPerBlock = 0;
-  }
+  // The allocation rules (cuda_occupancy.h for NVIDIA chips; the target
+  // file's sources).
+  sm.registerAllocUnit = g.getRegisterAllocationUnit();
+  sm.registerSubPartitions = g.getRegisterSubPartitions();
+  sm.sharedMemAllocUnit = g.getSharedMemoryAllocationUnitBytes();
+  sm.reservedSharedMemPerBlock = g.getSharedMemoryReservedPerBlockBytes();
   if (llvm::Error err = sm.verify()) {
     llvm::consumeError(std::move(err));
     return failure();

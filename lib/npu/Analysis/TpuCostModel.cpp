@@ -32,6 +32,7 @@ FailureOr<TpuParams> TpuParams::get(TargetAttr target) {
   p.target = target;
   p.cores = tpu.getTensorCoreCount();
   p.mxuDim = tpu.getMatrixUnitDimElements();
+  p.sublanes = tpu.getSublanes();
   p.sramBytes = tpu.getVmemBytesPerCore();
   p.dmaEngines = tpu.getDmaEnginesPerCore();
   p.dmaSetupNs = tpu.getDmaSetupLatencyNs().convertToDouble();

@@ -64,6 +64,8 @@ ArrayRef<TargetField> target::getTargetFields() {
        "DMA transfers in flight at once, per TensorCore"},
       {S::Tpu, "dma_setup_latency_ns", T::Real, "ns",
        "fixed cost of one DMA before its first byte arrives"},
+      {S::Tpu, "sublanes", T::Integer, "rows",
+       "vector register rows: a matrix pass's M is padded to them"},
       {S::Tpu, "grid_step_overhead_ns", T::Real, "ns",
        "fixed cost of one step of a kernel's grid loop"},
       // GPU-like.
@@ -94,6 +96,16 @@ ArrayRef<TargetField> target::getTargetFields() {
        "largest thread-block cluster (1: no clusters)"},
       {S::Gpu, "dram_latency_ns", T::Real, "ns",
        "unloaded latency of one load from HBM"},
+      {S::Gpu, "max_registers_per_thread", T::Integer, "registers",
+       "most 32-bit registers per thread"},
+      {S::Gpu, "register_allocation_unit", T::Integer, "registers",
+       "a warp's registers are allocated in multiples of this"},
+      {S::Gpu, "register_sub_partitions", T::Integer, "",
+       "SM sub-partitions the register file is split over"},
+      {S::Gpu, "shared_memory_allocation_unit_bytes", T::Integer, "bytes",
+       "a block's shared memory is allocated in multiples of this"},
+      {S::Gpu, "shared_memory_reserved_per_block_bytes", T::Integer, "bytes",
+       "shared memory reserved by the system per resident block"},
   };
   return fields;
 }
@@ -142,6 +154,8 @@ std::optional<JValue> tpuValue(TpuTargetAttr t, StringRef name) {
     return real(t.getDmaSetupLatencyNs());
   if (name == "grid_step_overhead_ns")
     return real(t.getGridStepOverheadNs());
+  if (name == "sublanes")
+    return integer(t.getSublanes());
   llvm_unreachable("unknown tpu field");
 }
 
@@ -178,6 +192,16 @@ std::optional<JValue> gpuValue(GpuTargetAttr t, StringRef name) {
     return integer(t.getMaxClusterBlocks());
   if (name == "dram_latency_ns")
     return real(t.getDramLatencyNs());
+  if (name == "max_registers_per_thread")
+    return integer(t.getMaxRegistersPerThread());
+  if (name == "register_allocation_unit")
+    return integer(t.getRegisterAllocationUnit());
+  if (name == "register_sub_partitions")
+    return integer(t.getRegisterSubPartitions());
+  if (name == "shared_memory_allocation_unit_bytes")
+    return integer(t.getSharedMemoryAllocationUnitBytes());
+  if (name == "shared_memory_reserved_per_block_bytes")
+    return integer(t.getSharedMemoryReservedPerBlockBytes());
   llvm_unreachable("unknown gpu field");
 }
 } // namespace

@@ -204,7 +204,7 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
         integer("tpu.matrix_unit_dim_elements"),
         integer("tpu.vmem_bytes_per_core"), integer("tpu.dma_engines_per_core"),
         ap(real("tpu.dma_setup_latency_ns")),
-        ap(real("tpu.grid_step_overhead_ns")));
+        ap(real("tpu.grid_step_overhead_ns")), integer("tpu.sublanes"));
     if (!tpu)
       return fail(diagnostic);
   } else {
@@ -219,7 +219,12 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
         integer("gpu.l2_line_bytes"), integer("gpu.l2_associativity_ways"),
         ap(real("gpu.l2_bandwidth_bytes_per_s")),
         ap(real("gpu.launch_overhead_ns")), integer("gpu.max_cluster_blocks"),
-        ap(real("gpu.dram_latency_ns")));
+        ap(real("gpu.dram_latency_ns")),
+        integer("gpu.max_registers_per_thread"),
+        integer("gpu.register_allocation_unit"),
+        integer("gpu.register_sub_partitions"),
+        integer("gpu.shared_memory_allocation_unit_bytes"),
+        integer("gpu.shared_memory_reserved_per_block_bytes"));
     if (!gpu)
       return fail(diagnostic);
   }

@@ -82,6 +82,7 @@ def Npu_TpuTargetAttr : AttrDef<Npu_Dialect, "TpuTarget"> {
     | `dma_engines_per_core` | engines | DMA engines that can move data concurrently, per core |
     | `dma_setup_latency_ns` | ns | fixed cost of one DMA transfer before its first byte |
     | `grid_step_overhead_ns` | ns | fixed cost of one step of a kernel's grid loop |
+    | `sublanes` | rows | rows of a vector register: the M of a matrix pass is padded to it |
 
     Verified: every count and size is positive; latencies and overheads are
     finite and non-negative.
@@ -90,7 +91,7 @@ def Npu_TpuTargetAttr : AttrDef<Npu_Dialect, "TpuTarget"> {
     #npu.tpu_target<tensor_core_count = 1, matrix_unit_count_per_core = 4,
         matrix_unit_dim_elements = 128, vmem_bytes_per_core = 134217728,
         dma_engines_per_core = 4, dma_setup_latency_ns = 500.0,
-        grid_step_overhead_ns = 350.0>
+        grid_step_overhead_ns = 350.0, sublanes = 8>
     ```
   }];
   let parameters = (ins
@@ -100,7 +101,8 @@ def Npu_TpuTargetAttr : AttrDef<Npu_Dialect, "TpuTarget"> {
       "int64_t":$vmem_bytes_per_core,
       "int64_t":$dma_engines_per_core,
       Npu_DoubleParameter<"ns">:$dma_setup_latency_ns,
-      Npu_DoubleParameter<"ns">:$grid_step_overhead_ns);
+      Npu_DoubleParameter<"ns">:$grid_step_overhead_ns,
+      "int64_t":$sublanes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -136,6 +138,11 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
     | `launch_overhead_ns` | ns | fixed cost of one kernel launch |
     | `max_cluster_blocks` | blocks | largest thread-block cluster (1: none) |
     | `dram_latency_ns` | ns | unloaded latency of a load from HBM |
+    | `max_registers_per_thread` | registers | most 32-bit registers one thread may use |
+    | `register_allocation_unit` | registers | a warp's registers are allocated in multiples of this |
+    | `register_sub_partitions` | | SM sub-partitions (warp schedulers) the register file is split over |
+    | `shared_memory_allocation_unit_bytes` | bytes | a block's shared memory is allocated in multiples of this |
+    | `shared_memory_reserved_per_block_bytes` | bytes | shared memory the system reserves per resident block |
 
     Verified: every count, size and rate is positive (the overhead and the
     latency may be 0); `max_cluster_blocks` is a power of two;
@@ -143,7 +150,10 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
     and of sets (`l2_line_bytes * l2_associativity_ways`);
     `shared_memory_bytes_per_block <= shared_memory_bytes_per_sm <=
     l1_shared_bytes_per_sm`; `max_threads_per_block <= max_threads_per_sm`,
-    both multiples of `warp_size_threads`.
+    both multiples of `warp_size_threads`; the allocation units and
+    sub-partitions are positive, the sub-partitions divide the registers per
+    SM, and one block's largest shared memory plus the reserved bytes fit in
+    `shared_memory_bytes_per_sm`.
 
     ```mlir
     #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm = 65536, ...>
@@ -165,7 +175,12 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
       Npu_DoubleParameter<"bytes/s">:$l2_bandwidth_bytes_per_s,
       Npu_DoubleParameter<"ns">:$launch_overhead_ns,
       "int64_t":$max_cluster_blocks,
-      Npu_DoubleParameter<"ns">:$dram_latency_ns);
+      Npu_DoubleParameter<"ns">:$dram_latency_ns,
+      "int64_t":$max_registers_per_thread,
+      "int64_t":$register_allocation_unit,
+      "int64_t":$register_sub_partitions,
+      "int64_t":$shared_memory_allocation_unit_bytes,
+      "int64_t":$shared_memory_reserved_per_block_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

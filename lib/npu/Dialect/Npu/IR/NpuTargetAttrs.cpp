@@ -80,7 +80,7 @@ TpuTargetAttr::verify(EmitErrorFn emitError, int64_t tensorCoreCount,
                       int64_t matrixUnitCountPerCore,
                       int64_t matrixUnitDimElements, int64_t vmemBytesPerCore,
                       int64_t dmaEnginesPerCore, APFloat dmaSetupLatencyNs,
-                      APFloat gridStepOverheadNs) {
+                      APFloat gridStepOverheadNs, int64_t sublanes) {
   if (failed(
           checkPositive(emitError, "tpu.tensor_core_count", tensorCoreCount)) ||
       failed(checkPositive(emitError, "tpu.matrix_unit_count_per_core",
@@ -91,6 +91,7 @@ TpuTargetAttr::verify(EmitErrorFn emitError, int64_t tensorCoreCount,
                            vmemBytesPerCore)) ||
       failed(checkPositive(emitError, "tpu.dma_engines_per_core",
                            dmaEnginesPerCore)) ||
+      failed(checkPositive(emitError, "tpu.sublanes", sublanes)) ||
       failed(checkNonNegative(emitError, "tpu.dma_setup_latency_ns",
                               dmaSetupLatencyNs.convertToDouble(), kMaxNs)) ||
       failed(checkNonNegative(emitError, "tpu.grid_step_overhead_ns",
@@ -122,7 +123,10 @@ LogicalResult GpuTargetAttr::verify(
     int64_t maxThreadsPerSm, int64_t maxThreadsPerBlock, int64_t maxBlocksPerSm,
     int64_t l2Bytes, int64_t l2LineBytes, int64_t l2AssociativityWays,
     APFloat l2BandwidthBytesPerS, APFloat launchOverheadNs,
-    int64_t maxClusterBlocks, APFloat dramLatencyNs) {
+    int64_t maxClusterBlocks, APFloat dramLatencyNs,
+    int64_t maxRegistersPerThread, int64_t registerAllocationUnit,
+    int64_t registerSubPartitions, int64_t sharedMemoryAllocationUnitBytes,
+    int64_t sharedMemoryReservedPerBlockBytes) {
   struct {
     StringRef name;
     int64_t value;
@@ -140,6 +144,11 @@ LogicalResult GpuTargetAttr::verify(
       {"gpu.l2_line_bytes", l2LineBytes},
       {"gpu.l2_associativity_ways", l2AssociativityWays},
       {"gpu.max_cluster_blocks", maxClusterBlocks},
+      {"gpu.max_registers_per_thread", maxRegistersPerThread},
+      {"gpu.register_allocation_unit", registerAllocationUnit},
+      {"gpu.register_sub_partitions", registerSubPartitions},
+      {"gpu.shared_memory_allocation_unit_bytes",
+       sharedMemoryAllocationUnitBytes},
   };
   for (const auto &c : counts)
     if (failed(checkPositive(emitError, c.name, c.value)))
@@ -188,9 +197,27 @@ LogicalResult GpuTargetAttr::verify(
                        << sharedMemoryBytesPerSm
                        << ") must not exceed 'gpu.l1_shared_bytes_per_sm' ("
                        << l1SharedBytesPerSm << ")";
+  if (sharedMemoryReservedPerBlockBytes < 0)
+    return emitError()
+           << "field 'gpu.shared_memory_reserved_per_block_bytes' must be "
+              "non-negative, got "
+           << sharedMemoryReservedPerBlockBytes;
+  if ((registerBytesPerSm / 4) % registerSubPartitions != 0)
+    return emitError() << "field 'gpu.register_sub_partitions' ("
+                       << registerSubPartitions
+                       << ") must divide the 32-bit registers per SM ("
+                       << registerBytesPerSm / 4 << ")";
   if (sharedMemoryBytesPerBlock > sharedMemoryBytesPerSm)
     return emitError() << "field 'gpu.shared_memory_bytes_per_block' ("
                        << sharedMemoryBytesPerBlock
+                       << ") must not exceed 'gpu.shared_memory_bytes_per_sm' ("
+                       << sharedMemoryBytesPerSm << ")";
+  if (sharedMemoryBytesPerBlock >
+      sharedMemoryBytesPerSm - sharedMemoryReservedPerBlockBytes)
+    return emitError() << "field 'gpu.shared_memory_bytes_per_block' ("
+                       << sharedMemoryBytesPerBlock << ") plus "
+                       << "'gpu.shared_memory_reserved_per_block_bytes' ("
+                       << sharedMemoryReservedPerBlockBytes
                        << ") must not exceed 'gpu.shared_memory_bytes_per_sm' ("
                        << sharedMemoryBytesPerSm << ")";
   if (maxThreadsPerSm % warpSizeThreads != 0)
