@@ -191,8 +191,15 @@ mlir::npu::runMoEScenarios(ModuleOp module, ArrayRef<std::string> loads,
   if (!moe)
     return emitError(module.getLoc(),
                      "--moe-load: the module has no npu.moe_experts op");
-  if (!(capacityFactor > 0) || !std::isfinite(capacityFactor))
-    return emitError(module.getLoc(), "--capacity-factor must be > 0");
+  // Above E, the capacity (factor x T x k / E slots per expert) exceeds
+  // every assignment of the step, and its slot count could overflow.
+  int64_t experts = moe.getNumExperts();
+  if (!(capacityFactor > 0) || !(capacityFactor <= double(experts)))
+    return emitError(module.getLoc(), "--capacity-factor must be in (0, ")
+           << experts << "] (E = " << experts
+           << " experts: a factor of E gives one expert room for every "
+              "assignment of the step), got "
+           << capacityFactor;
   std::vector<MoEScenario> out;
   for (const std::string &text : loads) {
     std::string error;
