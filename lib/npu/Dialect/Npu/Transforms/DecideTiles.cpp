@@ -34,11 +34,21 @@ struct NpuDecideTilesPass
       std::optional<TileDecision> tile = chooseTile(*model, *target);
       if (!tile) {
         const KernelDesc &main = model->phases[model->mainPhase];
-        SmallVector<int64_t> smallest(main.loops.size(), 1);
-        kernel.emitError("npu-decide-tiles: no tile of this ")
-            << stringifyKernelKind(kernel.getKind()) << " kernel fits in the "
-            << getSramCapacity(*target) << " bytes of SRAM per core of '"
-            << target->getName() << "' (loops [" << main.loops << "])";
+        InFlightDiagnostic diag =
+            kernel.emitError("npu-decide-tiles: no tile of this ")
+            << stringifyKernelKind(kernel.getKind());
+        // A GPU-like tile must fit one SM's limits, not only its SRAM.
+        if (GpuTargetAttr gpu = target->getGpu())
+          diag << " kernel fits one SM of '" << target->getName()
+               << "': a thread block of at most " << gpu.getMaxThreadsPerBlock()
+               << " threads, " << gpu.getSharedMemoryBytesPerBlock()
+               << " bytes of shared memory and "
+               << gpu.getMaxRegistersPerThread()
+               << " registers per thread (loops [" << main.loops << "])";
+        else
+          diag << " kernel fits in the " << getSramCapacity(*target)
+               << " bytes of SRAM per core of '" << target->getName()
+               << "' (loops [" << main.loops << "])";
         return WalkResult::interrupt();
       }
       const KernelDesc &main = model->phases[model->mainPhase];
