@@ -38,6 +38,8 @@ struct CallOrder {
   SmallVector<func::FuncOp> calleesFirst;
   /// The defined functions no function calls.
   SmallVector<func::FuncOp> roots;
+  /// Call sites of each defined function (absent: none, a root).
+  llvm::DenseMap<Operation *, int64_t> callSites;
   /// The calls in each function's body, in order.
   llvm::DenseMap<Operation *, SmallVector<func::CallOp>> calls;
   /// The callee of each call.
@@ -46,14 +48,15 @@ struct CallOrder {
   /// once): the sum over its call sites of the caller's runs. Saturates
   /// (isOverflow) past 2^64.
   llvm::DenseMap<Operation *, Count> executions;
-  /// The longest chain of nested calls (0: no calls).
-  int64_t depth = 0;
 
   Count getExecutions(func::FuncOp f) const {
     return executions.lookup(f.getOperation());
   }
   func::FuncOp getCallee(func::CallOp call) const {
     return callee.lookup(call.getOperation());
+  }
+  bool isRoot(func::FuncOp f) const {
+    return !callSites.lookup(f.getOperation());
   }
 };
 

@@ -42,7 +42,6 @@ FailureOr<CallOrder> mlir::npu::getCallOrder(ModuleOp module, StringRef tool,
   for (auto f : module.getOps<func::FuncOp>())
     if (!f.isExternal())
       funcs.push_back(f);
-  llvm::DenseMap<Operation *, int64_t> callers;
   llvm::DenseSet<Attribute> warnedExternal;
   for (func::FuncOp f : funcs) {
     if (!f.getBody().hasOneBlock())
@@ -75,7 +74,7 @@ FailureOr<CallOrder> mlir::npu::getCallOrder(ModuleOp module, StringRef tool,
       }
       order.callee[call] = callee;
       calls.push_back(call);
-      ++callers[callee];
+      ++order.callSites[callee];
     }
   }
 
@@ -134,12 +133,11 @@ FailureOr<CallOrder> mlir::npu::getCallOrder(ModuleOp module, StringRef tool,
                << tool << ": calls nest more than " << kMaxCallDepth
                << " deep (the limit, docs/limits.md)";
     }
-    order.depth = std::max(order.depth, d);
   }
 
   // Runs per step: callers before callees.
   for (func::FuncOp f : funcs)
-    if (!callers.lookup(f)) {
+    if (order.isRoot(f)) {
       order.roots.push_back(f);
       if (!root)
         order.executions[f] = Count(1);

@@ -197,7 +197,7 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
     }
   };
   for (auto func : module.getOps<func::FuncOp>()) {
-    if (!llvm::is_contained(order->roots, func) || !func->hasAttr("npu.cost"))
+    if (!order->isRoot(func) || !func->hasAttr("npu.cost"))
       continue;
     ++pid;
     events.push_back(llvm::json::Object{

@@ -13,12 +13,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <map>
 
 using namespace mlir;
@@ -316,7 +313,7 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
       continue;
     CompareFunction f;
     f.name = func.getSymName().str();
-    f.isRoot = llvm::is_contained(order->roots, func);
+    f.isRoot = order->isRoot(func);
     f.calls = order->getExecutions(func).toInt64().value_or(INT64_MAX);
     f.total[0] = total[0];
     f.total[1] = total[1];

@@ -67,7 +67,7 @@ struct NpuReportCostPass
       any = true;
       // Runs per run of the roots, for a function that is called.
       int64_t n = 0;
-      if (!llvm::is_contained(order->roots, func))
+      if (!order->isRoot(func))
         n = order->getExecutions(func).toInt64().value_or(INT64_MAX);
       llvm::json::Array kernels;
       if (format == "text") {
