@@ -1,6 +1,7 @@
 //===- HFConfigParse.cpp - read and check a Hugging Face config.json ------===//
 
 #include "npu/Import/HFConfig.h"
+#include "npu/Support/FormatReal.h"
 #include "npu/Support/InputFiles.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -9,7 +10,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include <cmath>
-#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -22,13 +22,6 @@ namespace {
 /// dimension of 2^40 or more, or more than 2^63 bytes) are rejected after the
 /// import, with the tensor named.
 constexpr int64_t kMaxField = int64_t(1) << 30;
-
-/// `v` as "%g" prints it (1e-50, 1).
-std::string formatReal(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", v);
-  return buf;
-}
 
 /// Reads typed fields of one JSON object and reports the first error with the
 /// file and field name.
@@ -163,7 +156,7 @@ private:
     // compute in f32.
     float f = static_cast<float>(*d);
     if (!(f > 0.0f) || !std::isfinite(f)) {
-      error(key, "is " + formatReal(*d) +
+      error(key, "is " + formatShortestReal(*d) +
                      ", not a finite positive f32 value (the ops compute in "
                      "f32)");
       return 0;
@@ -199,7 +192,7 @@ void parseDecoderFields(FieldReader &r, ModelConfig &c) {
   c.normEps = r.positive("rms_norm_eps");
   c.ropeTheta = r.optPositive("rope_theta", 10000.0);
   if (!r.failed() && !(static_cast<float>(c.ropeTheta) > 1.0f))
-    r.error("rope_theta", "is " + formatReal(c.ropeTheta) +
+    r.error("rope_theta", "is " + formatShortestReal(c.ropeTheta) +
                               "; RoPE needs a base > 1 (its frequencies are "
                               "theta^(-2i/d))");
   c.tieEmbeddings = r.optBool("tie_word_embeddings", false);

@@ -69,14 +69,22 @@ static std::string position(StringRef text, size_t offset) {
   return llvm::formatv("line {0}, column {1}", line, column + 1).str();
 }
 
+/// The index of the quote that closes the string literal opened at `open`
+/// (backslash escapes skipped), or text.size() if it is unterminated. MLIR
+/// and JSON string literals agree on this much.
+static size_t skipString(StringRef text, size_t open) {
+  size_t i = open + 1;
+  while (i < text.size() && text[i] != '"')
+    i += text[i] == '\\' ? 2 : 1;
+  return std::min(i, text.size());
+}
+
 llvm::Error mlir::npu::checkIrNesting(StringRef text) {
   unsigned depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
+      i = skipString(text, i);
     } else if (c == '/' && text.substr(i, 2) == "//") {
       i = std::min(text.find('\n', i), text.size());
     } else if (c == '{' || c == '[' || c == '(' || c == '<') {
@@ -110,10 +118,9 @@ llvm::Expected<llvm::json::Value> mlir::npu::parseJsonInput(StringRef text) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '"') {
-      size_t start = i++;
-      while (i < text.size() && text[i] != '"')
-        i += text[i] == '\\' ? 2 : 1;
-      if (i >= text.size())
+      size_t start = i;
+      i = skipString(text, start);
+      if (i == text.size())
         break; // unterminated: the parser says so
       if (stack.empty() || !stack.back().isObject || !stack.back().expectKey)
         continue;

@@ -1,11 +1,9 @@
 //===- NpuAttentionOps.cpp - Attention ops of the npu dialect ------------===//
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Support/FormatReal.h"
 
 #include <cmath>
-#include <cstdlib>
-#include <iomanip>
-#include <sstream>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -75,20 +73,6 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
   for (auto [i, d] : llvm::enumerate(shape))
     s += (i ? ", " : "") + std::to_string(d);
   return s + "]";
-}
-
-/// `s` as the shortest text that reads back (0.125, not 1.250000e-01).
-static std::string formatDouble(double s) {
-  std::ostringstream os;
-  os << std::setprecision(17) << s;
-  std::string longest = os.str();
-  for (int precision = 1; precision < 17; ++precision) {
-    std::ostringstream shorter;
-    shorter << std::setprecision(precision) << s;
-    if (std::strtod(shorter.str().c_str(), nullptr) == s)
-      return shorter.str();
-  }
-  return longest;
 }
 
 LogicalResult AttentionOp::verify() {
@@ -161,7 +145,7 @@ LogicalResult AttentionOp::verify() {
     double s = scale.getValueAsDouble();
     if (!std::isfinite(s) || s <= 0.0)
       return emitOpError("scale must be finite and > 0, got ")
-             << formatDouble(s);
+             << formatShortestReal(s);
   }
   if (IntegerAttr window = getWindowAttr()) {
     if (!getCausal())

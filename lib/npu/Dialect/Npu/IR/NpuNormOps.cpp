@@ -1,10 +1,9 @@
 //===- NpuNormOps.cpp - softmax, normalizations and rotary embedding ------===//
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Support/FormatReal.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 
 using namespace mlir;
@@ -13,22 +12,6 @@ using namespace mlir::npu;
 //===----------------------------------------------------------------------===//
 // Shared checks
 //===----------------------------------------------------------------------===//
-
-/// A double for a diagnostic, in the shortest "%g" form that reads back as
-/// the same value (1e-05, 10000, 1.00000000001), or nan / inf / -inf.
-static std::string formatDouble(double v) {
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v < 0 ? "-inf" : "inf";
-  char buf[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v)
-      break;
-  }
-  return buf;
-}
 
 /// The result type must be the input type (shape and element type).
 static LogicalResult verifyResultIsInputType(Operation *op, Type input,
@@ -44,11 +27,11 @@ static LogicalResult verifyResultIsInputType(Operation *op, Type input,
 static LogicalResult verifyEps(Operation *op, double eps) {
   if (!std::isfinite(eps) || !(eps > 0.0))
     return op->emitOpError("eps must be finite and > 0, got ")
-           << formatDouble(eps);
+           << formatShortestReal(eps);
   float epsF32 = static_cast<float>(eps);
   if (!(epsF32 > 0.0f) || !std::isfinite(epsF32))
     return op->emitOpError("eps ")
-           << formatDouble(eps)
+           << formatShortestReal(eps)
            << " is not a finite positive f32 value (the op computes "
               "in f32)";
   return success();
@@ -208,11 +191,11 @@ LogicalResult RopeOp::verify() {
   double theta = getTheta().convertToDouble();
   if (!std::isfinite(theta) || !(theta > 1.0))
     return emitOpError("theta must be finite and > 1, got ")
-           << formatDouble(theta);
+           << formatShortestReal(theta);
   float thetaF32 = static_cast<float>(theta);
   if (!std::isfinite(thetaF32) || !(thetaF32 > 1.0f))
     return emitOpError("theta ")
-           << formatDouble(theta)
+           << formatShortestReal(theta)
            << " is not a finite f32 value > 1 (the op computes in f32)";
   int64_t offset = getOffset();
   if (offset < 0)

@@ -9,31 +9,19 @@
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/GpuModel/Cache.h"
+#include "npu/Support/FormatReal.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
 using EmitErrorFn = function_ref<InFlightDiagnostic()>;
-
-/// Shortest "%g" form of `v` that reads back as the same double.
-std::string formatReal(double v) {
-  char buf[64];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v)
-      break;
-  }
-  return buf;
-}
 
 LogicalResult checkPositive(EmitErrorFn emitError, StringRef field,
                             int64_t value) {
@@ -56,8 +44,9 @@ LogicalResult checkPositive(EmitErrorFn emitError, StringRef field,
   if (std::isfinite(value) && value >= kMinRate && value <= kMaxRate)
     return success();
   return emitError() << "field '" << field << "' must be in ["
-                     << formatReal(kMinRate) << ", " << formatReal(kMaxRate)
-                     << "] (per second), got " << formatReal(value);
+                     << formatShortestReal(kMinRate) << ", "
+                     << formatShortestReal(kMaxRate) << "] (per second), got "
+                     << formatShortestReal(value);
 }
 
 /// A rate that may be 0 (a chip with no links), or a time in ns: in [0,
@@ -67,7 +56,8 @@ LogicalResult checkNonNegative(EmitErrorFn emitError, StringRef field,
   if (std::isfinite(value) && value >= 0 && value <= max)
     return success();
   return emitError() << "field '" << field << "' must be in [0, "
-                     << formatReal(max) << "], got " << formatReal(value);
+                     << formatShortestReal(max) << "], got "
+                     << formatShortestReal(value);
 }
 } // namespace
 
@@ -289,18 +279,20 @@ LogicalResult TargetAttr::verify(
     return failure();
 
   if (bf16 < fp32)
-    return emitError() << "field 'peak_bf16_flop_per_s' (" << formatReal(bf16)
+    return emitError() << "field 'peak_bf16_flop_per_s' ("
+                       << formatShortestReal(bf16)
                        << ") must not be below 'peak_fp32_flop_per_s' ("
-                       << formatReal(fp32) << ")";
+                       << formatShortestReal(fp32) << ")";
   if (peakFp8FlopPerS && peakFp8FlopPerS->convertToDouble() < bf16)
     return emitError() << "field 'peak_fp8_flop_per_s' ("
-                       << formatReal(peakFp8FlopPerS->convertToDouble())
+                       << formatShortestReal(peakFp8FlopPerS->convertToDouble())
                        << ") must not be below 'peak_bf16_flop_per_s' ("
-                       << formatReal(bf16) << ")";
+                       << formatShortestReal(bf16) << ")";
   if (vector > fp32)
-    return emitError() << "field 'vector_flop_per_s' (" << formatReal(vector)
+    return emitError() << "field 'vector_flop_per_s' ("
+                       << formatShortestReal(vector)
                        << ") must not exceed 'peak_fp32_flop_per_s' ("
-                       << formatReal(fp32) << ")";
+                       << formatShortestReal(fp32) << ")";
 
   if (bool(tpu) == bool(gpu))
     return emitError() << "a target needs exactly one of 'tpu' and 'gpu', got "
