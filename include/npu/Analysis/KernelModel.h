@@ -13,6 +13,7 @@
 #ifndef NPU_ANALYSIS_KERNELMODEL_H
 #define NPU_ANALYSIS_KERNELMODEL_H
 
+#include "npu/Dialect/Npu/IR/KernelNest.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -24,7 +25,9 @@ namespace mlir::npu {
 /// kernel runs the same expert FFN for each active expert).
 struct KernelDesc {
   KernelKind kind = KernelKind::Stream;
-  /// Iteration sizes, in the order #npu.tiling documents for `kind`.
+  /// Iteration sizes, in the order #npu.tiling documents for `kind`; read
+  /// them by name with gemmLoops(), mlpLoops(), attentionLoops() or
+  /// rowLoops().
   llvm::SmallVector<int64_t, 4> loops;
   /// Times this loop nest runs back to back (MoE: active experts).
   int64_t repeat = 1;
@@ -47,7 +50,7 @@ struct KernelDesc {
   /// gemm: one matmul (one output), the form npu-tile-kernels tiles.
   bool singleOutput = true;
   /// gemm with several outputs (projections of one input): each output's
-  /// N, in order (they sum to loops[2]); the lowering tiles each in a loop
+  /// N, in order (they sum to N); the lowering tiles each in a loop
   /// nest of its own. Empty for one output.
   llvm::SmallVector<int64_t, 2> siblingN;
   /// gemm: a row-wise prologue (normalization) needs whole rows of A on
@@ -90,9 +93,29 @@ struct KernelDesc {
   int64_t group = 1, vDim = 0, window = 0;
   bool causal = false, latent = false;
 
-  /// attention: elements of K and V per key (head dim `loops[3]` plus the
-  /// value dim, or the head dim alone in the latent form).
-  int64_t kvWidth() const { return loops[3] + (latent ? 0 : vDim); }
+  /// attention: elements of K and V per key (the head dim plus the value
+  /// dim, or the head dim alone in the latent form).
+  int64_t kvWidth() const {
+    return attentionLoops().headDim + (latent ? 0 : vDim);
+  }
+
+  /// `loops` with named loops, for the kinds each nest describes.
+  GemmNest<> gemmLoops() const {
+    assert(kind == KernelKind::Gemm);
+    return GemmNest<>::from(loops);
+  }
+  MlpNest<> mlpLoops() const {
+    assert(kind == KernelKind::GatedMlp || kind == KernelKind::MoeFfn);
+    return MlpNest<>::from(loops);
+  }
+  AttentionNest<> attentionLoops() const {
+    assert(kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed);
+    return AttentionNest<>::from(loops);
+  }
+  RowNest<> rowLoops() const {
+    assert(kind == KernelKind::Stream || kind == KernelKind::Copy);
+    return RowNest<>::from(loops);
+  }
 };
 
 /// A kernel: its phases, run one after the other.

@@ -20,8 +20,9 @@ using namespace mlir::npu::gpumodel;
 namespace mlir::npu::gpu_detail {
 GemmGrid getGemmGrid(const KernelDesc &k, ArrayRef<int64_t> t,
                      const GpuLaunch &l) {
-  int64_t rows = llvm::divideCeil(k.loops[1], t[1]),
-          cols = llvm::divideCeil(k.loops[2], t[2]);
+  GemmNest<> loops = k.gemmLoops(), tile = GemmNest<>::from(t);
+  int64_t rows = llvm::divideCeil(loops.m, tile.m),
+          cols = llvm::divideCeil(loops.n, tile.n);
   return {rows, cols, int64_t(llvm::alignTo(rows, l.clusterM)),
           int64_t(llvm::alignTo(cols, l.clusterN))};
 }
@@ -35,14 +36,15 @@ int64_t launchedBlocks(const KernelDesc &k, ArrayRef<int64_t> t,
   if (k.kind != KernelKind::Gemm)
     return plan.blocks;
   GemmGrid g = getGemmGrid(k, t, l);
-  return k.loops[0] * g.launchedRows * g.launchedCols;
+  return k.gemmLoops().batch * g.launchedRows * g.launchedCols;
 }
 
 /// The KV tiles [first, last] that query tile `qi` visits (all of them
 /// unless causal; a window drops the ones before it).
 std::pair<int64_t, int64_t> visibleKvTiles(const KernelDesc &k,
                                            ArrayRef<int64_t> t, int64_t qi) {
-  int64_t sq = k.loops[1], skv = k.loops[2], tq = t[1], tkv = t[2];
+  AttentionNest<> loops = k.attentionLoops(), tile = AttentionNest<>::from(t);
+  int64_t sq = loops.q, skv = loops.kv, tq = tile.q, tkv = tile.kv;
   int64_t first = 0, last = llvm::divideCeil(skv, tkv) - 1;
   if (k.causal) {
     int64_t off = skv - sq, lastRow = std::min(sq, (qi + 1) * tq) - 1;
@@ -87,21 +89,25 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
       return std::nullopt;
   // A thread block computes its query tile at once (no sub-tiles) and
   // streams its K/V tiles (no K/V resident across blocks).
-  if (isAttention(k) && (t[4] != t[1] || t[5] != t[2]))
-    return std::nullopt;
+  if (isAttention(k)) {
+    AttentionNest<> tile = AttentionNest<>::from(t);
+    if (tile.qSub != tile.q || tile.kvHeld != tile.kv)
+      return std::nullopt;
+  }
   GpuBlockPlan plan;
   switch (k.kind) {
   case KernelKind::Gemm: {
-    int64_t bm = t[1], bn = t[2], bk = t[3];
-    int64_t ksteps = llvm::divideCeil(k.loops[3], bk);
+    GemmNest<> loops = k.gemmLoops(), tile = GemmNest<>::from(t);
+    int64_t bm = tile.m, bn = tile.n, bk = tile.k;
+    int64_t ksteps = llvm::divideCeil(loops.k, bk);
     int64_t stages = std::min<int64_t>(3, ksteps);
     plan.sharedMemBytes =
         stages * (bm * bk * k.lhsBytes + bk * bn * k.rhsBytes);
     plan.inflightBytes = plan.sharedMemBytes;
     plan.threads = bm * bn >= 128 * 128 ? 256 : 128;
     plan.registersPerThread = llvm::divideCeil(bm * bn, plan.threads) + 32;
-    plan.blocks = k.loops[0] * llvm::divideCeil(k.loops[1], bm) *
-                  llvm::divideCeil(k.loops[2], bn);
+    plan.blocks = loops.batch * llvm::divideCeil(loops.m, bm) *
+                  llvm::divideCeil(loops.n, bn);
     break;
   }
   case KernelKind::Attention:
@@ -110,7 +116,8 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
     // head (rows = tq x heads), as GQA kernels and FlashMLA do, so that one
     // K/V tile load serves them all: the most heads (a divisor of the group)
     // whose f32 output rows fit the register file.
-    int64_t tq = t[1], tkv = t[2], dqk = t[3], dv = k.vDim;
+    AttentionNest<> loops = k.attentionLoops(), tile = AttentionNest<>::from(t);
+    int64_t tq = tile.q, tkv = tile.kv, dqk = tile.headDim, dv = k.vDim;
     int64_t kvWidth = dqk + (k.latent ? 0 : dv);
     for (int64_t heads = k.group; heads >= 1; --heads) {
       if (k.group % heads)
@@ -128,8 +135,8 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
               int64_t(p.sm.registersPerSM))
         break;
     }
-    plan.blocks = k.loops[0] * (k.group / plan.headsPerBlock) *
-                  llvm::divideCeil(k.loops[1], tq);
+    plan.blocks = loops.heads * (k.group / plan.headsPerBlock) *
+                  llvm::divideCeil(loops.q, tq);
     plan.inflightBytes = 2 * tkv * kvWidth * k.rhsBytes;
     break;
   }
@@ -138,7 +145,7 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
     plan.threads = 256;
     plan.registersPerThread = 32;
     plan.sharedMemBytes = 0;
-    plan.blocks = llvm::divideCeil(k.loops[0], t[0]);
+    plan.blocks = llvm::divideCeil(k.rowLoops().rows, RowNest<>::from(t).rows);
     break;
   case KernelKind::GatedMlp:
   case KernelKind::MoeFfn:

@@ -107,10 +107,10 @@ namespace mlir::npu::gpu_detail {
 /// up together with the SwiGLU epilogue, then the down GEMM; the
 /// intermediate goes through L2/HBM. Two launches.
 std::array<GemmLaunch, 2> splitGated(const KernelDesc &k, ArrayRef<int64_t> t) {
-  int64_t m = k.loops[0], f = k.loops[1], d = k.loops[2];
+  auto [m, f, d] = k.mlpLoops();
   KernelDesc up;
   up.kind = KernelKind::Gemm;
-  up.loops = {1, m, 2 * f, d};
+  up.loops = GemmNest<>{1, m, 2 * f, d}.list();
   up.matrixType = k.matrixType;
   up.lhsBytes = k.lhsBytes;
   up.rhsBytes = k.rhsBytes;
@@ -120,18 +120,21 @@ std::array<GemmLaunch, 2> splitGated(const KernelDesc &k, ArrayRef<int64_t> t) {
   up.work.transcendentalFlops = k.work.transcendentalFlops;
   up.extraReadBytes = k.extraReadBytes;
   KernelDesc down = up;
-  down.loops = {1, m, d, f};
+  down.loops = GemmNest<>{1, m, d, f}.list();
   down.lhsBytes = k.outBytes;
   down.work = Work();
   down.work.matrixFlops = c(2) * c(m) * c(f) * c(d);
   down.extraReadBytes = 0;
-  auto clampTile = [](const KernelDesc &g, int64_t bm, int64_t bn) {
-    return SmallVector<int64_t, 4>{1, std::min(bm, g.loops[1]),
-                                   std::min(bn, g.loops[2]),
-                                   std::min<int64_t>(64, g.loops[3])};
+  // Both GEMMs take the MLP tile's M and F as their block's M and N.
+  MlpNest<> tile = MlpNest<>::from(t);
+  auto clampTile = [&](const KernelDesc &g) {
+    GemmNest<> l = g.gemmLoops();
+    return SmallVector<int64_t, 4>(GemmNest<>{1, std::min(tile.m, l.m),
+                                              std::min(tile.f, l.n),
+                                              std::min<int64_t>(64, l.k)}
+                                       .list());
   };
-  SmallVector<int64_t, 4> upTile = clampTile(up, t[0], t[1]),
-                          downTile = clampTile(down, t[0], t[1]);
+  SmallVector<int64_t, 4> upTile = clampTile(up), downTile = clampTile(down);
   return {GemmLaunch{std::move(up), upTile},
           GemmLaunch{std::move(down), downTile}};
 }
@@ -143,7 +146,7 @@ SmallVector<GemmLaunch, 2> getGemmLaunches(const KernelDesc &k,
     return {GemmLaunch{k, SmallVector<int64_t, 4>(t)}};
   if (k.kind == KernelKind::GatedMlp || k.kind == KernelKind::MoeFfn) {
     std::array<GemmLaunch, 2> two = splitGated(k, t);
-    return {two[0], two[1]};
+    return SmallVector<GemmLaunch, 2>(two.begin(), two.end());
   }
   return {};
 }
@@ -184,8 +187,9 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
       double(k.kind == KernelKind::Gemm ? plan->blocks : launched.blocks);
   switch (k.kind) {
   case KernelKind::Gemm: {
-    int64_t bm = t[1], bn = t[2], bk = t[3];
-    int64_t kp = pad(k.loops[3], bk);
+    GemmNest<> loops = k.gemmLoops(), tile = GemmNest<>::from(t);
+    int64_t bm = tile.m, bn = tile.n, bk = tile.k;
+    int64_t kp = pad(loops.k, bk);
     bw.paddedFlops = c(2) * c(plan->blocks) * c(bm) * c(bn) * c(kp);
     bw.matrixFlops = 2.0 * bm * bn * double(kp);
     // TMA multicast: an A tile is read once for the clusterN blocks of its
@@ -199,17 +203,18 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
                                double(bn * k.rhsBytes) * bShare) +
                  double(bm * bn * k.outBytes) +
                  double(k.extraReadBytes) / blocks;
-    Count a = c(k.loops[0]) * c(k.loops[1]) * c(k.loops[3]) * c(k.lhsBytes);
-    Count b = c(k.loops[2]) * c(k.loops[3]) * c(k.rhsBytes) *
-              (k.rhsBatched ? c(k.loops[0]) : c(1));
+    Count a = c(loops.batch) * c(loops.m) * c(loops.k) * c(k.lhsBytes);
+    Count b = c(loops.n) * c(loops.k) * c(k.rhsBytes) *
+              (k.rhsBatched ? c(loops.batch) : c(1));
     bw.minRead = a + b + c(k.extraReadBytes);
-    bw.minWrite = c(k.loops[0]) * c(k.loops[1]) * c(k.loops[2]) * c(k.outBytes);
+    bw.minWrite = c(loops.batch) * c(loops.m) * c(loops.n) * c(k.outBytes);
     break;
   }
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed: {
-    int64_t bh = k.loops[0], sq = k.loops[1], skv = k.loops[2],
-            dqk = k.loops[3], dv = k.vDim, tq = t[1], tkv = t[2];
+    AttentionNest<> loops = k.attentionLoops(), tile = AttentionNest<>::from(t);
+    int64_t bh = loops.heads, sq = loops.q, skv = loops.kv, dqk = loops.headDim,
+            dv = k.vDim, tq = tile.q, tkv = tile.kv;
     int64_t nq = llvm::divideCeil(sq, tq);
     int64_t kvWidth = k.kvWidth();
     // Per block: its share of the KV tiles (1 / kvSplits of a query
@@ -390,36 +395,48 @@ mlir::npu::getGpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
 
 std::optional<SmallVector<int64_t, 4>>
 mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
-  SmallVector<SmallVector<int64_t>> lists;
+  using List = SmallVector<int64_t>;
+  SmallVector<List, 6> lists;
   switch (k.kind) {
-  case KernelKind::Gemm:
-    lists = {{1},
-             candidates(k.loops[1], 16, 256),
-             candidates(k.loops[2], 16, 256),
-             candidates(k.loops[3], 32, 64)};
+  case KernelKind::Gemm: {
+    GemmNest<> l = k.gemmLoops();
+    lists = GemmNest<List>{{1},
+                           candidates(l.m, 16, 256),
+                           candidates(l.n, 16, 256),
+                           candidates(l.k, 32, 64)}
+                .list();
     break;
+  }
   case KernelKind::GatedMlp:
-  case KernelKind::MoeFfn:
-    lists = {candidates(k.loops[0], 16, 256),
-             candidates(k.loops[1], 16, 256),
-             {k.loops[2]}};
+  case KernelKind::MoeFfn: {
+    MlpNest<> l = k.mlpLoops();
+    lists = MlpNest<List>{
+        candidates(l.m, 16, 256),
+        candidates(l.f, 16, 256),
+        {l.d}}.list();
     break;
+  }
   case KernelKind::Attention:
-  case KernelKind::MlaAbsorbed:
+  case KernelKind::MlaAbsorbed: {
     // A block computes its whole query tile and streams its K/V: the
     // sub-tile is the query tile and the held K/V the K/V tile (set at
     // each leaf below).
-    lists = {{1},
-             candidates(k.loops[1], 16, 128),
-             candidates(k.loops[2], 32, 128),
-             {k.loops[3]},
-             {0},
-             {0}};
+    AttentionNest<> l = k.attentionLoops();
+    lists = AttentionNest<List>{
+        {1},
+        candidates(l.q, 16, 128),
+        candidates(l.kv, 32, 128),
+        {l.headDim},
+        {0},
+        {0}}.list();
     break;
+  }
   case KernelKind::Stream:
-  case KernelKind::Copy:
-    lists = {candidates(k.loops[0], 1, 64), {k.loops[1]}};
+  case KernelKind::Copy: {
+    RowNest<> l = k.rowLoops();
+    lists = RowNest<List>{candidates(l.rows, 1, 64), {l.cols}}.list();
     break;
+  }
   }
   // Clamp candidates to the loop (tiles never exceed it).
   for (auto [list, n] : llvm::zip(lists, k.loops))
@@ -429,8 +446,10 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
   double bestNs = 0;
   forEachTile(lists, [&](MutableArrayRef<int64_t> tile) {
     if (isAttention(k)) {
-      tile[4] = tile[1];
-      tile[5] = tile[2];
+      AttentionNest<> a = AttentionNest<>::from(tile);
+      a.qSub = a.q;
+      a.kvHeld = a.kv;
+      llvm::copy(a.list(), tile.begin());
     }
     std::optional<GpuCost> cost = getGpuPhaseCost(
         k, tile, p, false, chooseLaunches(k, tile, p, /*raster=*/false));

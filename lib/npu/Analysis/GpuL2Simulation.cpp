@@ -79,8 +79,9 @@ std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
   std::function<void(int64_t)> finish;
   int64_t maxSteps = 0;
   if (k.kind == KernelKind::Gemm) {
-    int64_t m = k.loops[1], n = k.loops[2], kk = k.loops[3];
-    int64_t bm = t[1], bn = t[2], bk = t[3];
+    GemmNest<> loops = k.gemmLoops(), tile = GemmNest<>::from(t);
+    int64_t m = loops.m, n = loops.n, kk = loops.k;
+    int64_t bm = tile.m, bn = tile.n, bk = tile.k;
     // The launch order runs over the grid padded to whole clusters.
     auto [nm, nn, nmL, nnL] = getGemmGrid(k, t, launch);
     int64_t ksteps = llvm::divideCeil(kk, bk);
@@ -122,8 +123,9 @@ std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
   } else {
     // Attention: block = (query head, query tile), query tile fastest, so
     // consecutive blocks share the K/V of their head.
-    int64_t sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3];
-    int64_t tq = t[1], tkv = t[2], nq = llvm::divideCeil(sq, tq);
+    AttentionNest<> loops = k.attentionLoops(), tile = AttentionNest<>::from(t);
+    int64_t sq = loops.q, skv = loops.kv, dqk = loops.headDim;
+    int64_t tq = tile.q, tkv = tile.kv, nq = llvm::divideCeil(sq, tq);
     int64_t kvWidth = k.kvWidth();
     int64_t nkv = llvm::divideCeil(skv, tkv);
     double calls =

@@ -132,7 +132,8 @@ int64_t chooseRasterGroup(const GemmLaunch &g, GpuLaunch l,
   std::optional<GpuBlockPlan> plan = planGpuBlock(g.desc, g.tile, p);
   if (!plan)
     return 1;
-  int64_t bm = g.tile[1], bn = g.tile[2];
+  GemmNest<> tile = GemmNest<>::from(g.tile);
+  int64_t bm = tile.m, bn = tile.n;
   auto [nm, nn, nmL, nnL] = getGemmGrid(g.desc, g.tile, l);
   int64_t wave = std::min(nmL * nnL, clusterSlots(*plan, p, l));
   int64_t best = 1;

@@ -94,8 +94,8 @@ FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
   k.foldedBatch = !k.rhsBatched && d.batch > 1;
   k.singleOutput = matmuls.size() == 1;
   // A weight shared by every batch element: the batch is more rows of A.
-  k.loops = k.rhsBatched ? SmallVector<int64_t, 4>{d.batch, d.m, n, d.k}
-                         : SmallVector<int64_t, 4>{1, d.batch * d.m, n, d.k};
+  k.loops = k.rhsBatched ? GemmNest<>{d.batch, d.m, n, d.k}.list()
+                         : GemmNest<>{1, d.batch * d.m, n, d.k}.list();
   k.matrixType = first.getLhs().getType().getElementType();
   k.lhsBytes = elementBytes(first.getLhs());
   k.rhsBytes = elementBytes(first.getRhs());
@@ -107,13 +107,19 @@ FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
   AttentionOp::Dims d = attn.getDims();
   KernelDesc k;
   k.kind = KernelKind::Attention;
-  // The fifth loop is the query sub-tile loop inside a step: a block of
-  // query positions stays on chip while each K/V tile streams past it in
-  // sub-tiles. The sixth is the K/V a head holds on chip across its query
+  // qSub is the query sub-tile loop inside a step: a block of query
+  // positions stays on chip while each K/V tile streams past it in
+  // sub-tiles. kvHeld is the K/V a head holds on chip across its query
   // blocks: one K/V tile (streamed per block), or a prefix of whole K/V
   // tiles or all Skv keys (held, read once per head; keys past a prefix
   // streamed) (docs/cost-model-tpu.md).
-  k.loops = {d.batch * d.kvHeads, d.qLen, d.kvLen, d.qkDim, d.qLen, d.kvLen};
+  k.loops = AttentionNest<>{/*heads=*/d.batch * d.kvHeads,
+                            /*q=*/d.qLen,
+                            /*kv=*/d.kvLen,
+                            /*headDim=*/d.qkDim,
+                            /*qSub=*/d.qLen,
+                            /*kvHeld=*/d.kvLen}
+                .list();
   k.group = d.qHeads / d.kvHeads;
   k.vDim = d.vDim;
   k.causal = attn.getCausal();
@@ -132,7 +138,7 @@ KernelDesc gatedMlp(int64_t m, int64_t f, int64_t d, Type matrixType,
                     int64_t xBytes, int64_t wBytes, int64_t yBytes) {
   KernelDesc k;
   k.kind = KernelKind::GatedMlp;
-  k.loops = {m, f, d};
+  k.loops = MlpNest<>{m, f, d}.list();
   k.matrixType = matrixType;
   k.lhsBytes = xBytes;
   k.rhsBytes = wBytes;
@@ -329,7 +335,7 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   } else {
     KernelDesc combine;
     combine.kind = KernelKind::Stream;
-    combine.loops = {t, d};
+    combine.loops = RowNest<>{t, d}.list();
     combine.lhsBytes = 4 * moe.getTopK() + yb;
     combine.work.bytesRead = Count::fromSigned(*combineBytes);
     combine.work.bytesWritten =
@@ -376,7 +382,7 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
   KernelDesc k;
   k.kind = kind;
   int64_t cols = largest.getShape().back();
-  k.loops = {largest.getNumElements() / cols, cols};
+  k.loops = RowNest<>{largest.getNumElements() / cols, cols}.list();
   for (Operation *op : ops)
     if (auto rope = dyn_cast<RopeOp>(op)) {
       auto type = rope.getInput().getType();

@@ -77,7 +77,8 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   Count nb = c(buffers);
   switch (k.kind) {
   case KernelKind::Gemm: {
-    int64_t tm = t[1], tn = t[2], tk = t[3];
+    GemmNest<> tile = GemmNest<>::from(t);
+    int64_t tm = tile.m, tn = tile.n, tk = tile.k;
     s = nb * (c(tm) * c(tk) * c(k.lhsBytes) + c(tk) * c(tn) * c(k.rhsBytes)) +
         c(tm) * c(tn) * c(4) + nb * c(tm) * c(tn) * c(k.outBytes);
     if (k.extraReadBytes > 0)
@@ -91,7 +92,7 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   case KernelKind::GatedMlp:
   case KernelKind::MoeFfn: {
-    int64_t tm = t[0], tf = t[1], dm = t[2];
+    auto [tm, tf, dm] = MlpNest<>::from(t);
     s = nb * c(tm) * c(dm) * c(k.lhsBytes) +
         nb * c(3) * c(tf) * c(dm) * c(k.rhsBytes) +
         c(2) * c(tm) * c(tf) * c(4) + c(tm) * c(dm) * c(4) +
@@ -111,13 +112,14 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     // prefix of the head's keys, or all of them) and the streamed K/V tile
     // (unless all are held), with the other operands' buffers (2: the next
     // head's held K/V is loaded during this head's blocks).
-    if (!TilingAttr::isValidHeldKv(k.loops, t))
+    AttentionNest<> tile = AttentionNest<>::from(t);
+    if (!isValidHeldKv(k.attentionLoops(), tile))
       return 0;
-    int64_t rows = t[1] * k.group, rowsSub = t[4] * k.group, tkv = t[2],
-            dqk = t[3], dv = k.vDim;
+    int64_t rows = tile.q * k.group, rowsSub = tile.qSub * k.group,
+            tkv = tile.kv, dqk = tile.headDim, dv = k.vDim;
     int64_t kvWidth = dqk + (k.latent ? 0 : dv);
-    int64_t held = TilingAttr::getHeldKvPrefix(k.loops, t);
-    int64_t kvRows = held + (held < k.loops[2] ? tkv : 0);
+    int64_t held = getHeldKvPrefix(tile);
+    int64_t kvRows = held + (held < k.attentionLoops().kv ? tkv : 0);
     Count qBytes = c(rows) * c(dqk) * c(k.lhsBytes);
     Count outBytes = c(rows) * c(dv) * c(k.outBytes);
     // With one buffer the block's Q is dead when its output is staged, and
@@ -137,11 +139,12 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     // kernel holds whole, once.
     // (Rounded up: a kernel that moves less than a byte per row, a cache
     // append of one row, still holds a row's bytes.)
+    int64_t rows = k.rowLoops().rows;
     Count perRow = (k.work.bytesRead + k.work.bytesWritten - c(k.heldBytes) +
-                    c(k.loops[0] - 1)) /
-                   c(k.loops[0]);
-    s = (nb * perRow + c(k.rowStateBytes)) * c(t[0]) + c(k.tableBytes) +
-        c(k.heldBytes);
+                    c(rows - 1)) /
+                   c(rows);
+    s = (nb * perRow + c(k.rowStateBytes)) * c(RowNest<>::from(t).rows) +
+        c(k.tableBytes) + c(k.heldBytes);
     break;
   }
   }
@@ -150,22 +153,27 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   // MLA absorbed kernel's projected query and latent output).
   if (k.inputOnChip || k.outputOnChip) {
     Count in, out;
-    const SmallVector<int64_t, 4> &l = k.loops;
     switch (k.kind) {
-    case KernelKind::Gemm:
-      in = c(l[0]) * c(l[1]) * c(l[3]) * c(k.lhsBytes);
-      out = c(l[0]) * c(l[1]) * c(l[2]) * c(k.outBytes);
+    case KernelKind::Gemm: {
+      GemmNest<> l = k.gemmLoops();
+      in = c(l.batch) * c(l.m) * c(l.k) * c(k.lhsBytes);
+      out = c(l.batch) * c(l.m) * c(l.n) * c(k.outBytes);
       break;
+    }
     case KernelKind::Attention:
-    case KernelKind::MlaAbsorbed:
-      in = c(l[0]) * c(k.group) * c(l[1]) * c(l[3]) * c(k.lhsBytes);
-      out = c(l[0]) * c(k.group) * c(l[1]) * c(k.vDim) * c(k.outBytes);
+    case KernelKind::MlaAbsorbed: {
+      AttentionNest<> l = k.attentionLoops();
+      in = c(l.heads) * c(k.group) * c(l.q) * c(l.headDim) * c(k.lhsBytes);
+      out = c(l.heads) * c(k.group) * c(l.q) * c(k.vDim) * c(k.outBytes);
       break;
+    }
     case KernelKind::GatedMlp:
-    case KernelKind::MoeFfn:
-      in = c(l[0]) * c(l[2]) * c(k.lhsBytes);
-      out = c(l[0]) * c(l[2]) * c(k.outBytes);
+    case KernelKind::MoeFfn: {
+      MlpNest<> l = k.mlpLoops();
+      in = c(l.m) * c(l.d) * c(k.lhsBytes);
+      out = c(l.m) * c(l.d) * c(k.outBytes);
       break;
+    }
     case KernelKind::Stream:
     case KernelKind::Copy:
       break;
@@ -192,19 +200,20 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   std::optional<LoopTotals> l;
   switch (k.kind) {
   case KernelKind::Gemm:
-    l = gemmTotals(k, t, chunks, p.mxuDim, p.sublanes);
+    l = gemmTotals(k, GemmNest<>::from(t), chunks, p.mxuDim, p.sublanes);
     break;
   case KernelKind::GatedMlp:
   case KernelKind::MoeFfn:
-    l = gatedTotals(k, t, p.mxuDim, p.sublanes);
+    l = gatedTotals(k, MlpNest<>::from(t), p.mxuDim, p.sublanes);
     break;
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed:
-    l = attentionTotals(k, t, p.mxuDim, p.sublanes, p.cores);
+    l = attentionTotals(k, AttentionNest<>::from(t), p.mxuDim, p.sublanes,
+                        p.cores);
     break;
   case KernelKind::Stream:
   case KernelKind::Copy:
-    l = streamTotals(k, t);
+    l = streamTotals(k, RowNest<>::from(t));
     break;
   }
   if (!l)

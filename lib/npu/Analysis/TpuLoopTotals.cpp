@@ -61,19 +61,19 @@ bool handsOff(int64_t steps, bool dynamic) {
 } // namespace
 
 std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
-                                                 ArrayRef<int64_t> t,
+                                                 const GemmNest<> &t,
                                                  int64_t chunks, int64_t mxu,
                                                  int64_t sub) {
-  int64_t b = k.loops[0], m = k.loops[1], n = k.loops[2], kk = k.loops[3];
-  if (t[0] != 1 || (k.needsFullK && t[3] != kk))
+  GemmNest<> loops = k.gemmLoops();
+  int64_t b = loops.batch, m = loops.m, n = loops.n, kk = loops.k;
+  if (t.batch != 1 || (k.needsFullK && t.k != kk))
     return std::nullopt;
   // Chunks split K tiles of one static size (the lowering's condition) of
   // a tiled GEMM (one output); the matrix unit pads each chunk's K.
-  if (!TilingAttr::isValidGemmChunks(k.loops, t, chunks) ||
-      (chunks > 1 && !k.singleOutput))
+  if (!isValidGemmChunks(loops, t, chunks) || (chunks > 1 && !k.singleOutput))
     return std::nullopt;
-  int64_t kChunk = t[3] / chunks;
-  int64_t nm = llvm::divideCeil(m, t[1]), nk = llvm::divideCeil(kk, t[3]);
+  int64_t kChunk = t.k / chunks;
+  int64_t nm = llvm::divideCeil(m, t.m), nk = llvm::divideCeil(kk, t.k);
   // Sibling outputs (projections of one input) are one loop nest each with
   // the same tiles (TileGemm.cpp): each reads A once per N tile of its own
   // and its own B once per M tile; an N tile wider than an output is that
@@ -84,7 +84,7 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
   LoopTotals l;
   int64_t nn = 0;
   for (int64_t ni : outputs)
-    nn += llvm::divideCeil(ni, t[2]);
+    nn += llvm::divideCeil(ni, t.n);
   l.parallelTiles = b * nm * nn;
   l.steps = l.parallelTiles * nk;
   Count aBytes = c(b) * c(m) * c(kk) * c(k.lhsBytes);
@@ -115,7 +115,7 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
   }
   bool firstBHeld = false;
   for (auto [i, ni] : llvm::enumerate(outputs)) {
-    int64_t nni = llvm::divideCeil(ni, t[2]);
+    int64_t nni = llvm::divideCeil(ni, t.n);
     Count bBytes = c(kk) * c(ni) * c(k.rhsBytes) * (k.rhsBatched ? c(b) : c(1));
     if (nni == 1 && nk == 1 && (b == 1 || !k.rhsBatched) && holds) {
       firstBHeld |= i == 0;
@@ -125,8 +125,8 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
       l.readTransfers += c(b) * c(nm) * c(nni) * c(nk) * c(chunks);
     }
     l.paddedMatrixFlops +=
-        c(b) * matrixPassFlops({m, t[1]}, {kk, kChunk},
-                               {ni, std::min(ni, t[2])}, sub, mxu);
+        c(b) * matrixPassFlops({m, t.m}, {kk, kChunk}, {ni, std::min(ni, t.n)},
+                               sub, mxu);
   }
   l.readBytes += c(k.extraReadBytes);
   if (k.extraReadBytes > 0)
@@ -134,8 +134,7 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
   // With one K step the output tile is complete inside the step: its last
   // K chunk is computed in `chunks` row bands of static size, each stored
   // as it completes (npu-tpu-chunk-loads).
-  if (!k.outputOnChip && !k.foldedBatch &&
-      TilingAttr::isGemmOutputBanded(k.loops, t, chunks))
+  if (!k.outputOnChip && !k.foldedBatch && isGemmOutputBanded(loops, t, chunks))
     l.bands = chunks;
   if (!k.outputOnChip) {
     l.writeBytes = c(b) * c(m) * c(n) * c(k.outBytes);
@@ -145,15 +144,15 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
   // input; a held operand whole); drain: the last output tile. The first K
   // step's A and B tiles are also each later output tile's refill, unless
   // handed off.
-  int64_t tn = std::min(outputs.front(), t[2]);
-  Count firstA = k.inputOnChip ? c(0) : c(t[1]) * c(t[3]) * c(k.lhsBytes);
-  Count firstB = c(t[3]) * c(tn) * c(k.rhsBytes);
+  int64_t tn = std::min(outputs.front(), t.n);
+  Count firstA = k.inputOnChip ? c(0) : c(t.m) * c(t.k) * c(k.lhsBytes);
+  Count firstB = c(t.k) * c(tn) * c(k.rhsBytes);
   Count firstKStep = firstA + firstB;
   l.firstReadBytes = firstKStep + c(k.extraReadBytes) / c(l.parallelTiles);
   l.lastWriteBytes =
       k.outputOnChip
           ? c(0)
-          : c(t[1]) * c(std::min(outputs.back(), t[2])) * c(k.outBytes);
+          : c(t.m) * c(std::min(outputs.back(), t.n)) * c(k.outBytes);
   // Only the streamed tiles are loaded in chunks; a held operand is loaded
   // whole before the loops.
   l.chunkedBytes = (wholeA ? c(0) : firstA) + (firstBHeld ? c(0) : firstB);
@@ -168,12 +167,13 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
 }
 
 std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
-                                                  ArrayRef<int64_t> t,
+                                                  const MlpNest<> &t,
                                                   int64_t mxu, int64_t sub) {
-  int64_t m = k.loops[0], f = k.loops[1], dm = k.loops[2];
-  if (t[2] != dm)
+  MlpNest<> loops = k.mlpLoops();
+  int64_t m = loops.m, f = loops.f, dm = loops.d;
+  if (t.d != dm)
     return std::nullopt;
-  int64_t nm = llvm::divideCeil(m, t[0]), nf = llvm::divideCeil(f, t[1]);
+  int64_t nm = llvm::divideCeil(m, t.m), nf = llvm::divideCeil(f, t.f);
   LoopTotals l;
   // M and F tiles are independent: with F split over cores, each core adds
   // its partial down projection into y (the reduction is counted below).
@@ -185,8 +185,8 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   // f32).
   int64_t outBytes = k.accBytes > 0 ? k.accBytes : k.outBytes;
   if (k.gatheredRows) {
-    l.readBytes += c(nm) * c(t[0]) * c(dm) * c(k.lhsBytes);
-    l.readTransfers += c(nm) * c(t[0]);
+    l.readBytes += c(nm) * c(t.m) * c(dm) * c(k.lhsBytes);
+    l.readTransfers += c(nm) * c(t.m);
   } else if (!k.inputOnChip) {
     l.readBytes += c(m) * c(dm) * c(k.lhsBytes);
     l.readTransfers += c(nm);
@@ -204,7 +204,7 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   l.reductionBytes = c(m) * c(dm) * c(4);
   // Each M tile's F loop starts with its first three weight tiles (a
   // refill, unless handed off).
-  Count firstWeights = c(3) * c(t[1]) * c(dm) * c(k.rhsBytes);
+  Count firstWeights = c(3) * c(t.f) * c(dm) * c(k.rhsBytes);
   if (!handsOff(nf, /*dynamic=*/false)) {
     l.refillBytes = firstWeights;
     l.refillTransfers = 3;
@@ -212,34 +212,35 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   }
   // Fill: the first x tile and the first three weight tiles; drain: the
   // last y tile.
-  l.firstReadBytes = (k.inputOnChip ? c(0) : c(t[0]) * c(dm) * c(k.lhsBytes)) +
+  l.firstReadBytes = (k.inputOnChip ? c(0) : c(t.m) * c(dm) * c(k.lhsBytes)) +
                      firstWeights + c(k.extraReadBytes) / c(nm);
-  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t[0]) * c(dm) * c(outBytes);
+  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t.m) * c(dm) * c(outBytes);
   // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
   l.paddedMatrixFlops =
-      c(2) * matrixPassFlops({m, t[0]}, {dm, dm}, {f, t[1]}, sub, mxu) +
-      matrixPassFlops({m, t[0]}, {f, t[1]}, {dm, dm}, sub, mxu);
+      c(2) * matrixPassFlops({m, t.m}, {dm, dm}, {f, t.f}, sub, mxu) +
+      matrixPassFlops({m, t.m}, {f, t.f}, {dm, dm}, sub, mxu);
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
   return l;
 }
 
 std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
-                                                      ArrayRef<int64_t> t,
+                                                      const AttentionNest<> &t,
                                                       int64_t mxu, int64_t sub,
                                                       int64_t cores) {
-  int64_t bh = k.loops[0], sq = k.loops[1], skv = k.loops[2], dqk = k.loops[3],
+  AttentionNest<> loops = k.attentionLoops();
+  int64_t bh = loops.heads, sq = loops.q, skv = loops.kv, dqk = loops.headDim,
           dv = k.vDim;
-  int64_t tq = t[1], tkv = t[2], ts = t[4];
+  int64_t tq = t.q, tkv = t.kv, ts = t.qSub;
   // The sub-tiles of a block are the global sub-tiles of ts queries (the
   // last block's last one may be short).
-  if (t[0] != 1 || t[3] != dqk || ts > tq || (tq % ts != 0 && tq != sq) ||
-      !TilingAttr::isValidHeldKv(k.loops, t))
+  if (t.heads != 1 || t.headDim != dqk || ts > tq ||
+      (tq % ts != 0 && tq != sq) || !isValidHeldKv(loops, t))
     return std::nullopt;
   // The keys of a head held on chip (none, a prefix, or all: resident),
   // loaded once per head; the keys past them stream past each block in K/V
   // tiles. A prefix with a sliding window is lowered but not priced.
-  int64_t held = TilingAttr::getHeldKvPrefix(k.loops, t);
+  int64_t held = getHeldKvPrefix(t);
   if (held > 0 && held < skv && k.window > 0)
     return std::nullopt;
   int64_t rowsSub = ts * k.group;
@@ -338,12 +339,12 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
 }
 
 std::optional<LoopTotals> tpu_detail::streamTotals(const KernelDesc &k,
-                                                   ArrayRef<int64_t> t) {
-  int64_t rows = k.loops[0];
-  if (t[1] != k.loops[1])
+                                                   const RowNest<> &t) {
+  RowNest<> loops = k.rowLoops();
+  if (t.cols != loops.cols)
     return std::nullopt;
   LoopTotals l;
-  l.parallelTiles = l.steps = llvm::divideCeil(rows, t[0]);
+  l.parallelTiles = l.steps = llvm::divideCeil(loops.rows, t.rows);
   l.readBytes = k.work.bytesRead;
   l.writeBytes = k.work.bytesWritten;
   l.readTransfers = c(l.steps) + c(k.rowReads);

@@ -70,15 +70,14 @@ struct LoopTotals {
 /// The totals of a GEMM nest (`chunks` K chunks per step), a gated MLP, an
 /// attention block loop and a stream kernel with tile `t`; nullopt when the
 /// tile does not apply to the kernel.
-std::optional<LoopTotals> gemmTotals(const KernelDesc &k, ArrayRef<int64_t> t,
+std::optional<LoopTotals> gemmTotals(const KernelDesc &k, const GemmNest<> &t,
                                      int64_t chunks, int64_t mxu, int64_t sub);
-std::optional<LoopTotals> gatedTotals(const KernelDesc &k, ArrayRef<int64_t> t,
+std::optional<LoopTotals> gatedTotals(const KernelDesc &k, const MlpNest<> &t,
                                       int64_t mxu, int64_t sub);
 std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
-                                          ArrayRef<int64_t> t, int64_t mxu,
+                                          const AttentionNest<> &t, int64_t mxu,
                                           int64_t sub, int64_t cores);
-std::optional<LoopTotals> streamTotals(const KernelDesc &k,
-                                       ArrayRef<int64_t> t);
+std::optional<LoopTotals> streamTotals(const KernelDesc &k, const RowNest<> &t);
 
 } // namespace mlir::npu::tpu_detail
 

@@ -31,20 +31,20 @@ SmallVector<int64_t> candidates(int64_t n, int64_t granule,
   return out;
 }
 
-/// The K/V an attention tiling `t` (tile #5 aside) can hold with `buffers`
+/// The K/V an attention tiling `t` (its held K/V aside) can hold with `buffers`
 /// buffers: the K/V tile (streamed), all the keys (resident), and the
 /// longest prefix of whole K/V tiles that fits in SRAM beside the rest of
 /// the tiling. Holding more keys never costs traffic, so no shorter prefix
 /// is worth trying.
 SmallVector<int64_t, 3> heldKvChoices(const KernelDesc &k, ArrayRef<int64_t> t,
                                       int64_t buffers, int64_t sramBytes) {
-  int64_t skv = k.loops[2], tkv = t[2];
+  AttentionNest<> streamed = AttentionNest<>::from(t);
+  int64_t skv = k.attentionLoops().kv, tkv = streamed.kv;
   SmallVector<int64_t, 3> out = {tkv};
   if (tkv < skv)
     out.push_back(skv);
-  SmallVector<int64_t> streamed(t);
-  streamed[5] = tkv;
-  int64_t rest = getTpuWorkingSet(k, streamed, buffers);
+  streamed.kvHeld = tkv;
+  int64_t rest = getTpuWorkingSet(k, streamed.list(), buffers);
   Count perTile = c(buffers) * c(tkv) * c(k.kvWidth()) * c(k.rhsBytes);
   if (rest <= 0 || rest >= sramBytes || perTile.isOverflow())
     return out;
@@ -60,35 +60,48 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
                          std::optional<int64_t> onlyBuffers) {
   // One candidate list per loop; a loop whose tile the kind fixes gets a
   // single candidate.
-  SmallVector<SmallVector<int64_t>> lists;
+  using List = SmallVector<int64_t>;
+  SmallVector<List, 6> lists;
   switch (k.kind) {
-  case KernelKind::Gemm:
-    lists = {{1},
-             candidates(k.loops[1], p.sublanes),
-             candidates(k.loops[2], p.mxuDim),
-             k.needsFullK ? SmallVector<int64_t>{k.loops[3]}
-                          : candidates(k.loops[3], p.mxuDim)};
+  case KernelKind::Gemm: {
+    GemmNest<> l = k.gemmLoops();
+    lists = GemmNest<List>{{1},
+                           candidates(l.m, p.sublanes),
+                           candidates(l.n, p.mxuDim),
+                           k.needsFullK ? List{l.k} : candidates(l.k, p.mxuDim)}
+                .list();
     break;
+  }
   case KernelKind::GatedMlp:
-  case KernelKind::MoeFfn:
-    lists = {candidates(k.loops[0], p.sublanes),
-             candidates(k.loops[1], p.mxuDim),
-             {k.loops[2]}};
+  case KernelKind::MoeFfn: {
+    MlpNest<> l = k.mlpLoops();
+    lists = MlpNest<List>{
+        candidates(l.m, p.sublanes),
+        candidates(l.f, p.mxuDim),
+        {l.d}}.list();
     break;
+  }
   case KernelKind::Attention:
-  case KernelKind::MlaAbsorbed:
-    lists = {{1},
-             candidates(k.loops[1], p.sublanes, /*halfSteps=*/true),
-             candidates(k.loops[2], p.mxuDim),
-             {k.loops[3]},
-             candidates(k.loops[4], p.sublanes),
-             // The held K/V: chosen per K/V tile and buffers below.
-             {k.loops[5]}};
+  case KernelKind::MlaAbsorbed: {
+    AttentionNest<> l = k.attentionLoops();
+    lists =
+        AttentionNest<List>{
+            {1},
+            candidates(l.q, p.sublanes, /*halfSteps=*/true),
+            candidates(l.kv, p.mxuDim),
+            {l.headDim},
+            candidates(l.qSub, p.sublanes),
+            // The held K/V: chosen per K/V tile and buffers below.
+            {l.kvHeld}}
+            .list();
     break;
+  }
   case KernelKind::Stream:
-  case KernelKind::Copy:
-    lists = {candidates(k.loops[0], p.sublanes), {k.loops[1]}};
+  case KernelKind::Copy: {
+    RowNest<> l = k.rowLoops();
+    lists = RowNest<List>{candidates(l.rows, p.sublanes), {l.cols}}.list();
     break;
+  }
   }
   // Double buffering, or single (the tiling's buffers reach every loop of
   // the kernel's lowering): a held K/V too long to be held twice needs
@@ -119,20 +132,27 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
   };
   bool attention =
       k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
-  forEachTile(lists, [&](MutableArrayRef<int64_t> tile) {
+  forEachTile(lists, [&](ArrayRef<int64_t> tile) {
     for (int64_t buffers : bufferChoices) {
       if (onlyBuffers && buffers != *onlyBuffers)
         continue;
-      SmallVector<int64_t, 3> heldChoices = {tile.back()};
-      if (attention)
-        heldChoices = heldKvChoices(k, tile, buffers, p.sramBytes);
-      for (int64_t held : heldChoices) {
-        tile.back() = held;
+      // Attention: one tile per K/V it can hold with these buffers.
+      SmallVector<SmallVector<int64_t, 6>, 3> tiles;
+      if (attention) {
+        AttentionNest<> a = AttentionNest<>::from(tile);
+        for (int64_t held : heldKvChoices(k, tile, buffers, p.sramBytes)) {
+          a.kvHeld = held;
+          tiles.push_back(a.list());
+        }
+      } else {
+        tiles.emplace_back(tile);
+      }
+      for (ArrayRef<int64_t> t : tiles) {
         for (int64_t chunks : chunkChoices) {
           std::optional<TpuCost> cost =
-              getTpuPhaseCost(k, tile, buffers, p, chunks);
+              getTpuPhaseCost(k, t, buffers, p, chunks);
           if (cost && (!best || better(*cost, cost->sramBytes, chunks, *best)))
-            best = TpuTileChoice{SmallVector<int64_t, 4>(tile), buffers, chunks,
+            best = TpuTileChoice{SmallVector<int64_t, 4>(t), buffers, chunks,
                                  *cost};
         }
       }

@@ -116,7 +116,7 @@ static KernelDesc expertFfn(int64_t m, int64_t f, int64_t d, Type actType,
                             Type weightType) {
   KernelDesc k;
   k.kind = KernelKind::GatedMlp;
-  k.loops = {m, f, d};
+  k.loops = MlpNest<>{m, f, d}.list();
   k.matrixType = actType;
   k.lhsBytes = k.outBytes = int64_t(getElementBytes(actType));
   k.rhsBytes = int64_t(getElementBytes(weightType));

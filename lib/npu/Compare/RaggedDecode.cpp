@@ -363,8 +363,9 @@ mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
   }
   // Each power of two prices every sequence's blocks: the cap keeps the cost
   // of the search independent of the lengths' values.
-  int64_t maxSplits = std::min<int64_t>(llvm::divideCeil(longest, (*tile)[2]),
-                                        GpuLaunch::kMaxKvSplits);
+  int64_t maxSplits = std::min<int64_t>(
+      llvm::divideCeil(longest, AttentionNest<>::from(*tile).kv),
+      GpuLaunch::kMaxKvSplits);
   std::optional<RaggedGpuCost> best;
   for (int64_t splits = 1; splits <= maxSplits; splits *= 2) {
     std::optional<RaggedGpuCost> c =

@@ -15,7 +15,7 @@ func.func @held_kv(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x8x4xf32>, %v: tensor<
 
 // A tiling written for the old five loops is rejected, not misread.
 func.func @five(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x8x4xf32>, %v: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
-  // expected-error @below {{attention tiling needs 6 tile sizes [tb, tq, tkv, D, ts, tr], got 5}}
+  // expected-error @below {{attention tiling needs 6 loops and tile sizes [heads, q, kv, head dim, q sub-tile, held kv], got 5}}
   %0 = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 8, 8, 4, 8], tile = [1, 4, 2, 4, 4], buffers = 2, sram_bytes = 0>} : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
   ^bb0(%a: tensor<1x2x8x4xf32>, %b: tensor<1x2x8x4xf32>, %c: tensor<1x2x8x4xf32>):
     %o = npu.attention %a, %b, %c causal : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>

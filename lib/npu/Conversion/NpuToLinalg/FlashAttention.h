@@ -36,14 +36,14 @@ public:
                  bool gpuBlocks)
       : op(op), ctx(op.getContext()), dims(op.getDims()), gpuBlocks(gpuBlocks),
         splits(kvSplits) {
-    ArrayRef<int64_t> tile = tiling.getTile();
-    held = TilingAttr::getHeldKvPrefix(tiling.getLoops(), tile);
+    AttentionNest<> tile = AttentionNest<>::from(tiling.getTile());
+    held = getHeldKvPrefix(tile);
     group = dims.qHeads / dims.kvHeads;
     heads = dims.batch * dims.kvHeads;
-    tileHeads = std::min(tile[0], heads);
-    tileQ = std::min(tile[1], dims.qLen);
-    tileKv = std::min(tile[2], dims.kvLen);
-    tileSub = std::min(tile[4], tileQ);
+    tileHeads = std::min(tile.heads, heads);
+    tileQ = std::min(tile.q, dims.qLen);
+    tileKv = std::min(tile.kv, dims.kvLen);
+    tileSub = std::min(tile.qSub, tileQ);
     causal = op.getCausal();
     if (IntegerAttr w = op.getWindowAttr())
       window = w.getInt();

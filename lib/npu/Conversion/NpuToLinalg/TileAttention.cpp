@@ -542,11 +542,14 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
 LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
                                              KernelOp kernel, TilingAttr tiling,
                                              int64_t kvSplits, bool gpuBlocks) {
-  ArrayRef<int64_t> tile = tiling.getTile();
-  if (tile.size() != 6)
-    return kernel.emitError("attention tiling needs 6 tile sizes [tb, tq, "
-                            "tkv, D, ts, tr], got ")
-           << tile.size();
+  if (tiling.getTile().size() != AttentionNest<>::kSize ||
+      tiling.getLoops().size() != AttentionNest<>::kSize)
+    return kernel.emitError("attention tiling needs 6 loops and tile sizes "
+                            "[heads, q, kv, head dim, q sub-tile, held kv], "
+                            "got ")
+           << tiling.getTile().size();
+  AttentionNest<> loops = AttentionNest<>::from(tiling.getLoops()),
+                  tile = AttentionNest<>::from(tiling.getTile());
   SmallVector<AttentionOp> attentions(
       kernel.getBodyBlock().getOps<AttentionOp>());
   if (attentions.size() != 1)
@@ -557,13 +560,12 @@ LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
   // The held K/V is a K/V tile (streamed), all of it (resident) or a
   // prefix of whole K/V tiles; held keys are held by one core's loop over
   // its heads: not a thread-block grid, not split.
-  if (!TilingAttr::isValidHeldKv(tiling.getLoops(), tile))
+  if (!isValidHeldKv(loops, tile))
     return kernel.emitError("attention tile #5 (the K/V held on chip) is ")
-           << tile[5] << ": expected the K/V tile (" << tile[2]
-           << "), the KV length (" << tiling.getLoops()[2]
+           << tile.kvHeld << ": expected the K/V tile (" << tile.kv
+           << "), the KV length (" << loops.kv
            << ") or a multiple of the K/V tile between them";
-  if (TilingAttr::getHeldKvPrefix(tiling.getLoops(), tile) > 0 &&
-      (gpuBlocks || kvSplits != 1))
+  if (getHeldKvPrefix(tile) > 0 && (gpuBlocks || kvSplits != 1))
     return kernel.emitError(
         "a held K/V (tile #5 > K/V tile) is not lowered as a "
         "thread-block grid or with split KV");

@@ -71,10 +71,10 @@ std::optional<GatedMlp> match(KernelOp kernel) {
 LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                                             KernelOp kernel, TilingAttr tiling,
                                             bool gpuBlocks) {
-  ArrayRef<int64_t> tile = tiling.getTile();
   std::optional<GatedMlp> mlp = match(kernel);
-  if (tile.size() != 3 || !mlp)
+  if (tiling.getTile().size() != MlpNest<>::kSize || !mlp)
     return failure();
+  MlpNest<> tile = MlpNest<>::from(tiling.getTile());
   MatmulOp down = mlp->down;
   Location loc = down.getLoc();
   MLIRContext *ctx = kernel.getContext();
@@ -88,7 +88,7 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
   int64_t m = xType.getNumElements() / d;
   int64_t f = mlp->gate.getResult().getType().getShape().back();
   int64_t dOut = resType.getShape().back();
-  int64_t tileM = std::min(tile[0], m), tileF = std::min(tile[1], f);
+  int64_t tileM = std::min(tile.m, m), tileF = std::min(tile.f, f);
 
   rewriter.setInsertionPoint(down);
   // Leading dims of x flattened into M rows.

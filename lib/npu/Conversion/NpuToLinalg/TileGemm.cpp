@@ -43,18 +43,18 @@ bool isMatmulGeneric(Operation *op) {
 /// its M tile counts rows of batch x M, so whole batches per tile when the
 /// tile is at least M (rounded down), else part of one batch.
 std::optional<SmallVector<int64_t>> outputTileSizes(ArrayRef<int64_t> shape,
-                                                    ArrayRef<int64_t> loops,
-                                                    ArrayRef<int64_t> tile) {
+                                                    const GemmNest<> &loops,
+                                                    const GemmNest<> &tile) {
   if (shape.size() == 2)
-    return SmallVector<int64_t>{tile[1], tile[2]};
+    return SmallVector<int64_t>{tile.m, tile.n};
   if (shape.size() != 3)
     return std::nullopt;
-  if (loops[0] == shape[0] && loops[1] == shape[1])
-    return SmallVector<int64_t>{tile[0], tile[1], tile[2]};
-  int64_t m = shape[1];
-  if (tile[1] >= m)
-    return SmallVector<int64_t>{tile[1] / m, m, tile[2]};
-  return SmallVector<int64_t>{1, tile[1], tile[2]};
+  int64_t batch = shape.front(), m = shape[1];
+  if (loops.batch == batch && loops.m == m)
+    return SmallVector<int64_t>{tile.batch, tile.m, tile.n};
+  if (tile.m >= m)
+    return SmallVector<int64_t>{tile.m / m, m, tile.n};
+  return SmallVector<int64_t>{1, tile.m, tile.n};
 }
 
 /// Tiles the K loop of the (already M/N-tiled) matmul generic `op`.
@@ -77,9 +77,10 @@ LogicalResult tileReduction(RewriterBase &rewriter, linalg::GenericOp op,
 
 LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
                                         TilingAttr tiling, bool gpuBlocks) {
-  ArrayRef<int64_t> loops = tiling.getLoops(), tile = tiling.getTile();
-  if (loops.size() != 4)
+  if (tiling.getLoops().size() != GemmNest<>::kSize)
     return failure();
+  GemmNest<> loops = GemmNest<>::from(tiling.getLoops()),
+             tile = GemmNest<>::from(tiling.getTile());
   Block &body = kernel.getBodyBlock();
   auto yield = cast<YieldOp>(body.getTerminator());
   // Each result (several: the projections of one input, a GEMM with N the
@@ -118,12 +119,12 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
     if (failed(res))
       return failure();
     // The K loop of the matmul, now inside the M/N tile loops.
-    if (tile[3] < loops[3]) {
+    if (tile.k < loops.k) {
       SmallVector<Operation *> matmuls(
           llvm::make_filter_range(res->tiledAndFusedOps, isMatmulGeneric));
       for (Operation *op : matmuls)
         if (failed(
-                tileReduction(rewriter, cast<linalg::GenericOp>(op), tile[3])))
+                tileReduction(rewriter, cast<linalg::GenericOp>(op), tile.k)))
           return failure();
     }
   }
@@ -135,9 +136,8 @@ LogicalResult mlir::npu::tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
   // bands (unless a batch is folded into M), for npu-tpu-chunk-loads.
   int64_t chunks = tiling.getChunks();
   bool foldedBatch =
-      outType.getRank() == 3 && loops[0] == 1 && outType.getDimSize(0) > 1;
-  bool banded =
-      !foldedBatch && TilingAttr::isGemmOutputBanded(loops, tile, chunks);
+      outType.getRank() == 3 && loops.batch == 1 && outType.getDimSize(0) > 1;
+  bool banded = !foldedBatch && isGemmOutputBanded(loops, tile, chunks);
   if (chunks > 1)
     kernel.getBodyBlock().walk([&](Operation *op) {
       if (!isMatmulGeneric(op))

@@ -92,8 +92,9 @@ struct NpuTileKernelsPass
       if (tiling && !gpuBlocks &&
           (kind == KernelKind::Stream || kind == KernelKind::Copy))
         tiled = succeeded(tileStreamKernel(rewriter, kernel, tiling)) ||
-                (tiling.getLoops().size() == 2 &&
-                 tiling.getTile()[0] >= tiling.getLoops()[0]);
+                (tiling.getLoops().size() == RowNest<>::kSize &&
+                 RowNest<>::from(tiling.getTile()).rows >=
+                     RowNest<>::from(tiling.getLoops()).rows);
       // A gather (the embedding) reads rows, one copy each, whether or not
       // its rows were tiled.
       if (tiling && !gpuBlocks && kind == KernelKind::Copy)

@@ -172,10 +172,10 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
 
 LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
                                        TilingAttr tiling) {
-  ArrayRef<int64_t> tile = tiling.getTile();
   SmallVector<MoEExpertsOp> moes(kernel.getBodyBlock().getOps<MoEExpertsOp>());
-  if (tile.size() != 3 || moes.size() != 1)
+  if (tiling.getTile().size() != MlpNest<>::kSize || moes.size() != 1)
     return failure();
+  MlpNest<> tile = MlpNest<>::from(tiling.getTile());
   MoEExpertsOp op = moes.front();
   Value x = op.getX();
   if (cast<RankedTensorType>(x.getType()).getRank() != 2)
@@ -186,7 +186,7 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
   Type f32 = b.getF32Type();
   int64_t t = op.getNumTokens(), d = op.getModelDim(), k = op.getTopK();
   int64_t e = op.getNumExperts(), f = op.getFfnDim();
-  int64_t tileM = std::min(tile[0], t), tileF = std::min(tile[1], f);
+  int64_t tileM = std::min(tile.m, t), tileF = std::min(tile.f, f);
   OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
 
   // The assignments sorted by expert.

@@ -158,8 +158,11 @@ private:
 
 LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
                                           KernelOp kernel, TilingAttr tiling) {
-  ArrayRef<int64_t> loops = tiling.getLoops(), tile = tiling.getTile();
-  if (loops.size() != 2 || tile[0] >= loops[0])
+  if (tiling.getLoops().size() != RowNest<>::kSize)
+    return failure();
+  RowNest<> loops = RowNest<>::from(tiling.getLoops()),
+            tile = RowNest<>::from(tiling.getTile());
+  if (tile.rows >= loops.rows)
     return failure();
   // The last result is tiled; the others (a router's indices beside its
   // weights) come out of the same loop when an op it fuses computes them.
@@ -187,17 +190,18 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
     return failure();
   auto outType = cast<RankedTensorType>(consumer->getResult(0).getType());
   if (!outType.hasStaticShape() || outType.getRank() < int64_t(colDims) + 1 ||
-      outType.getNumElements() != loops[0] * loops[1])
+      outType.getNumElements() != loops.rows * loops.cols)
     return failure();
   ArrayRef<int64_t> rowShape = outType.getShape().drop_back(colDims);
   int64_t cols = 1;
   for (int64_t n : outType.getShape().take_back(colDims))
     cols *= n;
-  if (cols != loops[1])
+  if (cols != loops.cols)
     return failure();
   SmallVector<int64_t> shape2(rowShape);
-  shape2.push_back(loops[1]);
-  std::optional<SmallVector<int64_t>> rowSizes = rowTileSizes(shape2, tile[0]);
+  shape2.push_back(loops.cols);
+  std::optional<SmallVector<int64_t>> rowSizes =
+      rowTileSizes(shape2, tile.rows);
   if (!rowSizes)
     return failure();
   // Whole dimensions are not tiled (size 0: no loop); nor are the columns.

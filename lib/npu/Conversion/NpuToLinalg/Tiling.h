@@ -11,6 +11,7 @@
 #ifndef NPU_LIB_CONVERSION_NPUTOLINALG_TILING_H
 #define NPU_LIB_CONVERSION_NPUTOLINALG_TILING_H
 
+#include "npu/Dialect/Npu/IR/KernelNest.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -54,7 +55,7 @@ LogicalResult tileGemmKernel(RewriterBase &rewriter, KernelOp kernel,
 /// accumulator exists one at a time, not the whole batch's.
 void tileBatchedMatmulsByBatch(RewriterBase &rewriter, KernelOp kernel);
 /// Tiles the already lowered body of a stream or copy kernel (loops [rows,
-/// cols]): its last op over the result's row dimensions, tile[0] rows per
+/// cols]): its last op over the result's row dimensions, the tile's rows per
 /// tile, with producer fusion. After the reference lowering.
 LogicalResult tileStreamKernel(RewriterBase &rewriter, KernelOp kernel,
                                TilingAttr tiling);

@@ -85,7 +85,8 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     Written on `npu.kernel` by `npu-decide-tiles` (or by hand), read by the
     cost model and the tile-applying passes. `loops` are the kernel's
     iteration sizes and `tile` the tile size per loop, in the order its kind
-    defines (docs/cost-model-tpu.md):
+    defines (docs/cost-model-tpu.md); C++ reads and writes them through the
+    named loops of `npu/Dialect/Npu/IR/KernelNest.h`:
 
     | kind | loops |
     |---|---|
@@ -120,50 +121,6 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
                         Npu_OptionalI64ListParameter<"shared expert's tile">:$shared_tile);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    /// Number of tiles along loop `i`: ceil(loops[i] / tile[i]).
-    int64_t getTripCount(unsigned i) const;
-    /// Whether `chunks` load chunks can split a gemm tiling's K steps (loops
-    /// and tile as above): K tiles of one static size (tk divides K) in
-    /// chunks of one size (chunks divides tk); one chunk always can.
-    static bool isValidGemmChunks(::llvm::ArrayRef<int64_t> loops,
-                                  ::llvm::ArrayRef<int64_t> tile,
-                                  int64_t chunks) {
-      return chunks == 1 ||
-             (chunks > 1 && loops.size() == 4 && tile.size() == 4 &&
-              tile[3] % chunks == 0 && loops[3] % tile[3] == 0);
-    }
-    /// Whether a gemm tiling (loops and tile as above) with `chunks` load
-    /// chunks stores its output tiles in `chunks` row bands: one K step
-    /// (the tile is complete inside it) and row bands of one static size.
-    /// (A batch folded into M, which the caller knows, excludes it too.)
-    static bool isGemmOutputBanded(::llvm::ArrayRef<int64_t> loops,
-                                   ::llvm::ArrayRef<int64_t> tile,
-                                   int64_t chunks) {
-      return loops.size() == 4 && tile.size() == 4 && chunks > 1 &&
-             tile[3] == loops[3] && loops[1] % tile[1] == 0 &&
-             tile[1] % chunks == 0;
-    }
-    /// Whether an attention tiling's held K/V (tile[5]) is one it can be:
-    /// the K/V tile (streamed), the whole KV length (resident), or a
-    /// multiple of the K/V tile between them (a held prefix).
-    static bool isValidHeldKv(::llvm::ArrayRef<int64_t> loops,
-                              ::llvm::ArrayRef<int64_t> tile) {
-      return loops.size() == 6 && tile.size() == 6 && tile[2] >= 1 &&
-             (tile[5] == tile[2] ||
-              (tile[5] > tile[2] &&
-               (tile[5] == loops[2] ||
-                (tile[5] < loops[2] && tile[5] % tile[2] == 0))));
-    }
-    /// The keys of its head a valid attention tiling holds on chip across
-    /// its query blocks, loaded once per head: none when tile[5] is the K/V
-    /// tile (every K/V tile streamed past every block), else the first
-    /// tile[5] (the KV length: all of them); keys past them are streamed.
-    static int64_t getHeldKvPrefix(::llvm::ArrayRef<int64_t> loops,
-                                   ::llvm::ArrayRef<int64_t> tile) {
-      return tile[5] == tile[2] ? 0 : tile[5];
-    }
-  }];
 }
 
 def Npu_CostAttr : AttrDef<Npu_Dialect, "Cost"> {

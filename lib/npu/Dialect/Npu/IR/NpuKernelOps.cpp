@@ -136,10 +136,6 @@ LogicalResult TilingAttr::verify(EmitErrorFn emitError, ArrayRef<int64_t> loops,
   return success();
 }
 
-int64_t TilingAttr::getTripCount(unsigned i) const {
-  return llvm::divideCeil(getLoops()[i], getTile()[i]);
-}
-
 LogicalResult CostAttr::verify(
     EmitErrorFn emitError, llvm::APFloat time, llvm::APFloat compute,
     llvm::APFloat memory, llvm::APFloat overhead, int64_t read, int64_t written,

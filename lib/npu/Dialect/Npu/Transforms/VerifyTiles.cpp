@@ -36,14 +36,18 @@ LogicalResult verifyKernel(KernelOp kernel, TargetAttr target) {
       return kernel.emitError("npu-verify-tiles: tile #")
              << i << " is " << t << ", larger than its loop (" << n << ")";
   int64_t chunks = tiling.getChunks();
-  if (chunks > 1 && (kernel.getKind() != KernelKind::Gemm || !target.getTpu() ||
-                     !TilingAttr::isValidGemmChunks(tiling.getLoops(),
-                                                    tiling.getTile(), chunks)))
-    return kernel.emitError("npu-verify-tiles: chunks = ")
-           << chunks
-           << " needs a gemm kernel on a TPU-like target whose K tile ("
-           << tiling.getTile().back() << ") it divides and that divides K ("
-           << tiling.getLoops().back() << ")";
+  if (chunks > 1) {
+    if (kernel.getKind() != KernelKind::Gemm || !target.getTpu())
+      return kernel.emitError("npu-verify-tiles: chunks = ")
+             << chunks << " needs a gemm kernel on a TPU-like target";
+    auto loops = GemmNest<>::from(tiling.getLoops()),
+         tile = GemmNest<>::from(tiling.getTile());
+    if (!isValidGemmChunks(loops, tile, chunks))
+      return kernel.emitError("npu-verify-tiles: chunks = ")
+             << chunks
+             << " needs a gemm kernel on a TPU-like target whose K tile ("
+             << tile.k << ") it divides and that divides K (" << loops.k << ")";
+  }
   ArrayRef<int64_t> sharedTile = tiling.getSharedTile();
   if (!sharedTile.empty()) {
     if (model->sharedPhase < 0 || !target.getTpu())

@@ -1,0 +1,124 @@
+//===- KernelNest.h - a kernel's loop nest with named loops -----*- C++ -*-===//
+//
+// The typed form of a kernel's loop nest, one struct per family of kernel
+// kinds: the iteration sizes (`#npu.tiling`'s `loops`, KernelDesc::loops),
+// the tile sizes (`tile`, `shared_tile`) and a tile search's candidates per
+// loop are all one of these, so that code names a loop (`tile.m`,
+// `loops.kv`) instead of indexing a list by position. The lists in the IR
+// keep the order NpuBackendAttrs.td documents; `from` and `list` are the
+// only places that know it.
+//
+// Each struct is a template over the value of a loop: `int64_t` for sizes,
+// a list of candidates for a tile search.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_DIALECT_NPU_IR_KERNELNEST_H
+#define NPU_DIALECT_NPU_IR_KERNELNEST_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cassert>
+#include <cstdint>
+
+namespace mlir::npu {
+
+/// gemm: batch, M, N, K.
+template <typename T = int64_t> struct GemmNest {
+  T batch, m, n, k;
+  static constexpr size_t kSize = 4;
+  static GemmNest from(llvm::ArrayRef<T> v) {
+    assert(v.size() == kSize && "a gemm nest has 4 loops");
+    return {v[0], v[1], v[2], v[3]};
+  }
+  llvm::SmallVector<T, 6> list() const { return {batch, m, n, k}; }
+};
+
+/// gated_mlp and moe_ffn: M (tokens, per expert for moe_ffn), F (FFN
+/// width), D (model width).
+template <typename T = int64_t> struct MlpNest {
+  T m, f, d;
+  static constexpr size_t kSize = 3;
+  static MlpNest from(llvm::ArrayRef<T> v) {
+    assert(v.size() == kSize && "an MLP nest has 3 loops");
+    return {v[0], v[1], v[2]};
+  }
+  llvm::SmallVector<T, 6> list() const { return {m, f, d}; }
+};
+
+/// attention and mla_absorbed: `heads` is batch x KV heads (a block holds
+/// the query heads of its KV head), `q` the query length, `kv` the KV
+/// length, `headDim` the Q/K head dim; `qSub` is the sub-tile loop (a query
+/// block stays on chip while each K/V tile streams past it in sub-tiles;
+/// sub-tile = block: none) and `kvHeld` the K/V a head holds on chip (as a
+/// tile: the K/V tile, streamed past each block; KV length with a smaller
+/// K/V tile: resident, loaded once per head and read by all its blocks; a
+/// multiple of the K/V tile in between: the head's first keys resident, the
+/// rest streamed). As loop sizes, qSub is the query length and kvHeld the
+/// KV length.
+template <typename T = int64_t> struct AttentionNest {
+  T heads, q, kv, headDim, qSub, kvHeld;
+  static constexpr size_t kSize = 6;
+  static AttentionNest from(llvm::ArrayRef<T> v) {
+    assert(v.size() == kSize && "an attention nest has 6 loops");
+    return {v[0], v[1], v[2], v[3], v[4], v[5]};
+  }
+  llvm::SmallVector<T, 6> list() const {
+    return {heads, q, kv, headDim, qSub, kvHeld};
+  }
+};
+
+/// stream and copy: rows, columns.
+template <typename T = int64_t> struct RowNest {
+  T rows, cols;
+  static constexpr size_t kSize = 2;
+  static RowNest from(llvm::ArrayRef<T> v) {
+    assert(v.size() == kSize && "a row nest has 2 loops");
+    return {v[0], v[1]};
+  }
+  llvm::SmallVector<T, 6> list() const { return {rows, cols}; }
+};
+
+/// Whether `chunks` load chunks can split a gemm tiling's K steps: K tiles
+/// of one static size (tk divides K) in chunks of one size (chunks divides
+/// tk); one chunk always can.
+inline bool isValidGemmChunks(const GemmNest<> &loops, const GemmNest<> &tile,
+                              int64_t chunks) {
+  return chunks == 1 ||
+         (chunks > 1 && tile.k % chunks == 0 && loops.k % tile.k == 0);
+}
+
+/// Whether a gemm tiling with `chunks` load chunks stores its output tiles
+/// in `chunks` row bands: one K step (the tile is complete inside it) and
+/// row bands of one static size. (A batch folded into M, which the caller
+/// knows, excludes it too.)
+inline bool isGemmOutputBanded(const GemmNest<> &loops, const GemmNest<> &tile,
+                               int64_t chunks) {
+  return chunks > 1 && tile.k == loops.k && loops.m % tile.m == 0 &&
+         tile.m % chunks == 0;
+}
+
+/// Whether an attention tiling's held K/V is one it can be: the K/V tile
+/// (streamed), the whole KV length (resident), or a multiple of the K/V
+/// tile between them (a held prefix).
+inline bool isValidHeldKv(const AttentionNest<> &loops,
+                          const AttentionNest<> &tile) {
+  return tile.kv >= 1 &&
+         (tile.kvHeld == tile.kv ||
+          (tile.kvHeld > tile.kv &&
+           (tile.kvHeld == loops.kv ||
+            (tile.kvHeld < loops.kv && tile.kvHeld % tile.kv == 0))));
+}
+
+/// The keys of its head a valid attention tiling holds on chip across its
+/// query blocks, loaded once per head: none when the held K/V is the K/V
+/// tile (every K/V tile streamed past every block), else the first
+/// `tile.kvHeld` (the KV length: all of them); keys past them are streamed.
+inline int64_t getHeldKvPrefix(const AttentionNest<> &tile) {
+  return tile.kvHeld == tile.kv ? 0 : tile.kvHeld;
+}
+
+} // namespace mlir::npu
+
+#endif // NPU_DIALECT_NPU_IR_KERNELNEST_H
