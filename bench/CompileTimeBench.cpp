@@ -95,7 +95,7 @@ void run(benchmark::State &state, Step step) {
       // The whole backend: fusion, tiles, cost (and the L2 simulation on
       // the GPU-like target), the timeline.
       PassManager pm(&context);
-      TpuPipelineOptions options;
+      BackendPipelineOptions options;
       if (step == Step::TpuPipeline) {
         options.target = "tpu-v7";
         buildTpuPipeline(pm, options);

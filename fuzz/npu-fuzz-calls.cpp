@@ -196,7 +196,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (g.matmuls.size() > 100 && llvm::StringRef(target) == "mock-gpu")
       continue;
     PassManager pm(context.get());
-    npu::TpuPipelineOptions options;
+    npu::BackendPipelineOptions options;
     options.target = target;
     if (llvm::StringRef(target) == "mock-tpu")
       npu::buildTpuPipeline(pm, options);

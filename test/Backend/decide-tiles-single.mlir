@@ -1,4 +1,4 @@
-// RUN: npu-opt %s --npu-set-target="target=tpu-v7" --npu-form-kernels --npu-decide-tiles --npu-verify-tiles --npu-tpu-estimate-cost | FileCheck %s
+// RUN: npu-opt %s --npu-set-target="target=tpu-v7" --npu-form-kernels --npu-decide-tiles --npu-verify-tiles --npu-estimate-cost | FileCheck %s
 
 // DeepSeek-V3's embedding gather of 4096 rows of 7168 bf16 on tpu-v7 (2
 // cores of 64 MiB, 4 DMA engines each, 500 ns per DMA): each row of the

@@ -1,4 +1,4 @@
-// RUN: npu-opt %s --npu-set-target="target=mock-gpu" --npu-verify-tiles --npu-gpu-estimate-cost | FileCheck %s
+// RUN: npu-opt %s --npu-set-target="target=mock-gpu" --npu-verify-tiles --npu-estimate-cost | FileCheck %s
 
 // A hand-tiled 128^3 GEMM on mock-gpu (4 SMs, 4.096 TFLOP/s bf16, 102.4 GB/s
 // HBM, 409.6 GB/s L2 of 256 KiB, 1 us launch), priced by hand in

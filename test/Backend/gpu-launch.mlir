@@ -1,4 +1,4 @@
-// RUN: npu-opt %s --split-input-file --verify-diagnostics --npu-set-target="target=%S/Inputs/mock-gpu-cluster.json" --npu-verify-tiles --npu-gpu-estimate-cost | FileCheck %s
+// RUN: npu-opt %s --split-input-file --verify-diagnostics --npu-set-target="target=%S/Inputs/mock-gpu-cluster.json" --npu-verify-tiles --npu-estimate-cost | FileCheck %s
 
 // The 128^3 GEMM of gpu-estimate-cost.mlir on mock-gpu-cluster (mock-gpu
 // with clusters of up to 2 blocks and a 500 ns DRAM latency), arranged by
@@ -27,7 +27,7 @@ func.func @cluster(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor
 // -----
 
 func.func @too_big(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
-  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' element 0: a cluster of 2 x 2 blocks exceeds the target's gpu.max_cluster_blocks (2)}}
+  // expected-error @below {{npu-estimate-cost: 'npu.launch' element 0: a cluster of 2 x 2 blocks exceeds the target's gpu.max_cluster_blocks (2)}}
   %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 2, cluster_n = 2, raster_group = 1>]} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
   ^bb0(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>):
     %m = npu.matmul %a, %b transpose_rhs : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
@@ -64,7 +64,7 @@ func.func @padded_grid(%x: tensor<128x128xbf16>, %w: tensor<192x128xbf16>) -> te
 // -----
 
 func.func @two_for_one(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
-  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' has 2 elements, one per arranged launch, but this gemm kernel has 1}}
+  // expected-error @below {{npu-estimate-cost: 'npu.launch' has 2 elements, one per arranged launch, but this gemm kernel has 1}}
   %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1>, #npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1>]} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
   ^bb0(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>):
     %m = npu.matmul %a, %b transpose_rhs : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>
@@ -103,7 +103,7 @@ func.func @split_decode(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf16>,
 // -----
 
 func.func @too_many_splits(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf16>, %v: tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
-  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' element 0: kv_splits 128 exceeds the 64 KV tiles of the block that visits the fewest}}
+  // expected-error @below {{npu-estimate-cost: 'npu.launch' element 0: kv_splits 128 exceeds the 64 KV tiles of the block that visits the fewest}}
   %0 = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 1, 4096, 64, 1, 4096], tile = [1, 1, 64, 64, 1, 64], buffers = 1, sram_bytes = 33280>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 128>]} : (tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
   ^bb0(%a: tensor<1x8x1x64xbf16>, %b: tensor<1x2x4096x64xbf16>, %c: tensor<1x2x4096x64xbf16>):
     %o = npu.attention %a, %b, %c : tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16> -> tensor<1x8x1x64xbf16>
@@ -115,7 +115,7 @@ func.func @too_many_splits(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf1
 // -----
 
 func.func @split_gemm(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
-  // expected-error @below {{npu-gpu-estimate-cost: 'npu.launch' element 0: kv_splits splits attention launches, not gemm}}
+  // expected-error @below {{npu-estimate-cost: 'npu.launch' element 0: kv_splits splits attention launches, not gemm}}
   %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 2>]} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
   ^bb0(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>):
     %m = npu.matmul %a, %b transpose_rhs : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xbf16>

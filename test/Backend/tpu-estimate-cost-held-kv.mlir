@@ -1,4 +1,4 @@
-// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-verify-tiles --npu-tpu-estimate-cost | FileCheck %s
+// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-verify-tiles --npu-estimate-cost | FileCheck %s
 
 // Causal attention with a held K/V prefix on mock-tpu (one core, 16x16
 // matrix unit, 4.096 TFLOP/s bf16, 256 vector FLOP/ns, 102.4 GB/s, 2 DMA

@@ -1,4 +1,4 @@
-// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-verify-tiles --npu-tpu-estimate-cost | FileCheck %s
+// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-verify-tiles --npu-estimate-cost | FileCheck %s
 
 // A hand-tiled GEMM on mock-tpu (16x16 matrix unit, 4.096 TFLOP/s bf16,
 // 102.4 GB/s, 2 DMA engines with 100 ns setup, 50 ns per grid step), priced

@@ -1,4 +1,4 @@
-// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-form-kernels --npu-decide-tiles --npu-verify-tiles --npu-tpu-estimate-cost | FileCheck %s
+// RUN: npu-opt %s --npu-set-target="target=mock-tpu" --npu-form-kernels --npu-decide-tiles --npu-verify-tiles --npu-estimate-cost | FileCheck %s
 
 // An MoE layer on mock-tpu: 64 tokens, 2 of 8 experts each (F = 128), and a
 // shared expert (F = 256), D = 256, bf16. The uniform load expects all 8

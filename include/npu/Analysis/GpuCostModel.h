@@ -24,6 +24,7 @@
 #include "npu/Analysis/KernelModel.h"
 #include "npu/GpuModel/Occupancy.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -106,11 +107,9 @@ struct GpuGrid {
   }
 };
 
-struct GpuCost {
-  double timeNs = 0, computeNs = 0, memoryNs = 0, overheadNs = 0;
-  Count hbmReadBytes, hbmWriteBytes; ///< from the L2 simulation
-  Count l2Bytes;                     ///< bytes the blocks request from L2
-  Count paddedMatrixFlops;
+/// The HBM bytes come from the L2 simulation.
+struct GpuCost : CostParts {
+  Count l2Bytes;        ///< bytes the blocks request from L2
   double l2HitRate = 0; ///< over the bytes requested
   double waves = 0;
   int64_t sharedMemBytes = 0;
@@ -119,10 +118,8 @@ struct GpuCost {
   /// Lines the L2 simulation touched (its cost), for the benchmarks.
   uint64_t simulatedLines = 0;
   bool isOverflow() const {
-    return hbmReadBytes.isOverflow() || hbmWriteBytes.isOverflow() ||
-           l2Bytes.isOverflow() || paddedMatrixFlops.isOverflow();
+    return CostParts::isOverflow() || l2Bytes.isOverflow();
   }
-  CostBound getBound() const;
   /// The DRAM latency its launches expose once each (sum of fillNs).
   double fillNs() const {
     double fill = 0;
@@ -189,6 +186,10 @@ std::optional<GpuCost>
 getGpuKernelCost(const KernelModel &model, llvm::ArrayRef<int64_t> mainTile,
                  const GpuParams &p,
                  llvm::ArrayRef<GpuLaunch> mainLaunches = {});
+
+class CostModel;
+/// The GPU-like model behind the CostModel interface (GpuKernelCost.cpp).
+std::unique_ptr<CostModel> createGpuCostModel(const GpuParams &p);
 
 } // namespace mlir::npu
 

@@ -195,6 +195,25 @@ __int128 floorSum(int64_t n, int64_t m, int64_t a, int64_t b);
 /// runs at bf16's. Shared by the bill and both cost models.
 double getMatrixPeakFlopPerS(TargetAttr target, Type matrixType);
 
+/// What both cost models compute for a loop nest or a whole kernel: the
+/// parts of `#npu.cost` that mean the same on both kinds of target. Each
+/// model's cost (TpuCost, GpuCost) adds its own.
+struct CostParts {
+  double timeNs = 0;
+  double computeNs = 0;  ///< the compute units alone, at their rates
+  double memoryNs = 0;   ///< the HBM traffic alone, at the bandwidth
+  double overheadNs = 0; ///< timeNs - max(computeNs, memoryNs)
+  Count hbmReadBytes, hbmWriteBytes;
+  Count paddedMatrixFlops;
+  CostBound getBound() const;
+  bool isOverflow() const {
+    return hbmReadBytes.isOverflow() || hbmWriteBytes.isOverflow() ||
+           paddedMatrixFlops.isOverflow();
+  }
+  /// Adds `o`'s times and counts (phases run one after the other).
+  void add(const CostParts &o);
+};
+
 /// The bound of a modelled time: `overhead` if that part exceeds both
 /// others, else `compute` or `memory`, whichever is larger (compute on a
 /// tie). Shared by both cost models and the function totals.

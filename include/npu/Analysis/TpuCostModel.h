@@ -18,6 +18,7 @@
 
 #include "npu/Analysis/KernelModel.h"
 
+#include <memory>
 #include <optional>
 
 namespace mlir::npu {
@@ -45,24 +46,17 @@ struct TpuParams {
 
 /// The modelled cost of one loop nest (one phase, one repetition) or of a
 /// whole kernel (all phases and repetitions summed).
-struct TpuCost {
-  double timeNs = 0;
-  double computeNs = 0;  ///< per-step compute (max over the units) x steps
-  double memoryNs = 0;   ///< HBM bytes / bandwidth
-  double overheadNs = 0; ///< timeNs - max(computeNs, memoryNs)
-  Count hbmReadBytes, hbmWriteBytes;
-  /// Of those, the f32 partial sums of a reduction split over the cores
+/// computeNs is the per-step compute (max over the units) x steps.
+struct TpuCost : CostParts {
+  /// Of the HBM bytes, the f32 partial sums of a reduction split over the cores
   /// (each core but one writes its own, one reads them back): traffic
   /// between cores that one core's lowered program does not have.
   Count crossCoreBytes;
   int64_t sramBytes = 0; ///< working set on one core
-  Count paddedMatrixFlops;
-  int64_t steps = 0; ///< grid steps on the busiest core
+  int64_t steps = 0;     ///< grid steps on the busiest core
   bool isOverflow() const {
-    return hbmReadBytes.isOverflow() || hbmWriteBytes.isOverflow() ||
-           crossCoreBytes.isOverflow() || paddedMatrixFlops.isOverflow();
+    return CostParts::isOverflow() || crossCoreBytes.isOverflow();
   }
-  CostBound getBound() const;
   TpuCost &operator+=(const TpuCost &o);
 };
 
@@ -108,6 +102,10 @@ std::optional<TpuCost>
 getTpuKernelCost(const KernelModel &model, llvm::ArrayRef<int64_t> mainTile,
                  int64_t buffers, const TpuParams &p, int64_t chunks = 1,
                  llvm::ArrayRef<int64_t> sharedTile = {});
+
+class CostModel;
+/// The TPU-like model behind the CostModel interface (TpuKernelCost.cpp).
+std::unique_ptr<CostModel> createTpuCostModel(const TpuParams &p);
 
 } // namespace mlir::npu
 

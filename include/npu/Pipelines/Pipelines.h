@@ -19,7 +19,8 @@ void buildReferenceToLLVMPipeline(OpPassManager &pm);
 void buildBuffersToLLVMPipeline(OpPassManager &pm);
 
 /// Options of the backend pipelines.
-struct TpuPipelineOptions : public PassPipelineOptions<TpuPipelineOptions> {
+struct BackendPipelineOptions
+    : public PassPipelineOptions<BackendPipelineOptions> {
   Option<std::string> target{
       *this, "target",
       llvm::cl::desc("Target name (a file in npu-target/) or path to a "
@@ -34,11 +35,11 @@ struct TpuPipelineOptions : public PassPipelineOptions<TpuPipelineOptions> {
 /// From npu graph IR to fused, tiled, costed and statically scheduled
 /// kernels on a TPU-like target: npu-set-target, npu-decide-fusion,
 /// npu-form-kernels, npu-decide-tiles, npu-verify-tiles,
-/// npu-tpu-estimate-cost, npu-schedule-kernels.
-void buildTpuPipeline(OpPassManager &pm, const TpuPipelineOptions &options);
-/// The same for a GPU-like target: npu-gpu-estimate-cost instead of the TPU
-/// cost pass (the shared passes take their policy from the target's kind).
-void buildGpuPipeline(OpPassManager &pm, const TpuPipelineOptions &options);
+/// npu-estimate-cost{target-kind=tpu}, npu-schedule-kernels.
+void buildTpuPipeline(OpPassManager &pm, const BackendPipelineOptions &options);
+/// The same for a GPU-like target (npu-estimate-cost{target-kind=gpu}; every
+/// pass takes its policy and cost model from the target's kind).
+void buildGpuPipeline(OpPassManager &pm, const BackendPipelineOptions &options);
 /// Registers npu-tpu-pipeline and npu-gpu-pipeline.
 void registerTpuPipeline();
 

@@ -176,11 +176,9 @@ getPeakLive(func::FuncOp func, const CallOrder &order,
 // computeBill
 //===----------------------------------------------------------------------===//
 
-FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
-                                            TargetAttr target) {
-  ModelBill bill;
-  bill.target = target;
-  bill.targetName = target.getName().str();
+/// The tokens of one step, from the module's `npu.model` (its batch times
+/// its sequence length; decode: one token per sequence); none without it.
+static LogicalResult readTokens(ModuleOp module, ModelBill &bill) {
   bill.model = module->getAttrOfType<DictionaryAttr>("npu.model");
   if (bill.model) {
     // The importer writes i64 attributes; anything else is not a count.
@@ -206,6 +204,58 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
       return failure();
     }
   }
+  return success();
+}
+
+/// The step's lines and total: @model's ops in order, each call as one
+/// layer (its callee with every nested call expanded); without @model,
+/// every root once.
+static void billStep(ModelBill &bill, func::FuncOp model,
+                     const CallOrder &order,
+                     const llvm::DenseMap<Operation *, unsigned> &funcIndex,
+                     llvm::DenseMap<Operation *, BillLine> &inclusive,
+                     llvm::DenseMap<Operation *, Count> &peaks) {
+  bill.total.name = "total";
+  if (model) {
+    // The step: @model's ops in order, each call as one layer (its callee
+    // with every nested call expanded).
+    const FunctionBill &mb = bill.functions[funcIndex.lookup(model)];
+    size_t opLine = 0;
+    int64_t layer = 0;
+    for (Operation &op : model.getBody().front()) {
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        func::FuncOp callee = order.getCallee(call);
+        if (!callee) // a host function: no work
+          continue;
+        BillLine line = inclusive[callee];
+        line.name =
+            ("layer " + Twine(layer++) + " (@" + callee.getSymName() + ")")
+                .str();
+        bill.layers.push_back(std::move(line));
+      } else if (opLine < mb.ops.size() && mb.ops[opLine].op == &op) {
+        bill.layers.push_back(mb.ops[opLine++]);
+      }
+    }
+    for (const BillLine &l : bill.layers)
+      accumulate(bill.total, l, 1);
+    bill.peakLiveActivationBytes = peaks[model];
+  } else {
+    // No entry point: every root once.
+    for (func::FuncOp f : order.roots) {
+      accumulate(bill.total, inclusive[f], 1);
+      if (peaks[f].value() > bill.peakLiveActivationBytes.value())
+        bill.peakLiveActivationBytes = peaks[f];
+    }
+  }
+}
+
+FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
+                                            TargetAttr target) {
+  ModelBill bill;
+  bill.target = target;
+  bill.targetName = target.getName().str();
+  if (failed(readTokens(module, bill)))
+    return failure();
 
   // A module with no work has no bill: say so instead of printing zeros.
   bool anyWork = false;
@@ -305,38 +355,7 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
     });
   }
 
-  bill.total.name = "total";
-  if (model) {
-    // The step: @model's ops in order, each call as one layer (its callee
-    // with every nested call expanded).
-    const FunctionBill &mb = bill.functions[funcIndex[model]];
-    size_t opLine = 0;
-    int64_t layer = 0;
-    for (Operation &op : model.getBody().front()) {
-      if (auto call = dyn_cast<func::CallOp>(op)) {
-        func::FuncOp callee = order->getCallee(call);
-        if (!callee) // a host function: no work
-          continue;
-        BillLine line = inclusive[callee];
-        line.name =
-            ("layer " + Twine(layer++) + " (@" + callee.getSymName() + ")")
-                .str();
-        bill.layers.push_back(std::move(line));
-      } else if (opLine < mb.ops.size() && mb.ops[opLine].op == &op) {
-        bill.layers.push_back(mb.ops[opLine++]);
-      }
-    }
-    for (const BillLine &l : bill.layers)
-      accumulate(bill.total, l, 1);
-    bill.peakLiveActivationBytes = peaks[model];
-  } else {
-    // No entry point: every root once.
-    for (func::FuncOp f : order->roots) {
-      accumulate(bill.total, inclusive[f], 1);
-      if (peaks[f].value() > bill.peakLiveActivationBytes.value())
-        bill.peakLiveActivationBytes = peaks[f];
-    }
-  }
+  billStep(bill, model, *order, funcIndex, inclusive, peaks);
   if (bill.total.work.isOverflow() || bill.kvCacheBytes.isOverflow() ||
       bill.parameterBytes.isOverflow() || bill.hbmNeededBytes().isOverflow() ||
       bill.hbmNeededBytes().value() > uint64_t(INT64_MAX)) {

@@ -65,23 +65,13 @@ double GpuParams::matrixPerNsPerSM(Type matrixType) const {
   return getMatrixPeakFlopPerS(target, matrixType) / double(sms) * 1e-9;
 }
 
-CostBound GpuCost::getBound() const {
-  return classifyBound(computeNs, memoryNs, overheadNs);
-}
-
 GpuCost &GpuCost::operator+=(const GpuCost &o) {
   double req = double(l2Bytes.value()), oreq = double(o.l2Bytes.value());
   l2HitRate = req + oreq > 0
                   ? (l2HitRate * req + o.l2HitRate * oreq) / (req + oreq)
                   : 0;
-  timeNs += o.timeNs;
-  computeNs += o.computeNs;
-  memoryNs += o.memoryNs;
-  overheadNs += o.overheadNs;
-  hbmReadBytes += o.hbmReadBytes;
-  hbmWriteBytes += o.hbmWriteBytes;
+  add(o);
   l2Bytes += o.l2Bytes;
-  paddedMatrixFlops += o.paddedMatrixFlops;
   waves += o.waves;
   sharedMemBytes = std::max(sharedMemBytes, o.sharedMemBytes);
   grids.append(o.grids.begin(), o.grids.end());
@@ -169,28 +159,20 @@ std::optional<GpuCost> gatedCost(const KernelDesc &k, ArrayRef<int64_t> t,
   return total;
 }
 
-std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
-                                    const GpuParams &p, bool simulate,
-                                    const GpuLaunch &launch) {
-  std::optional<GpuBlockPlan> plan = planGpuBlock(k, t, p);
-  if (!plan)
-    return std::nullopt;
-  if (!checkArrangement(k, t, &*plan, launch, p).empty())
-    return std::nullopt;
-  // The launched grid: whole clusters (empty blocks included), or each
-  // attention block split over its KV range.
-  GpuBlockPlan launched = *plan;
-  launched.blocks = launchedBlocks(k, t, *plan, launch);
+/// What each block of the launch `launched` (of blocks `plan`, `blocks` of
+/// them with work) does and requests from L2, and the minimum HBM traffic;
+/// nullopt for a kind that is not one launch or a count past 64 bits.
+static std::optional<BlockWork>
+getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
+             const GpuBlockPlan &launched, const GpuLaunch &launch,
+             double blocks) {
   BlockWork bw;
-  // Blocks that have work: a padded GEMM grid's extra blocks have none.
-  double blocks =
-      double(k.kind == KernelKind::Gemm ? plan->blocks : launched.blocks);
   switch (k.kind) {
   case KernelKind::Gemm: {
     GemmNest<> loops = k.gemmLoops(), tile = GemmNest<>::from(t);
     int64_t bm = tile.m, bn = tile.n, bk = tile.k;
     int64_t kp = pad(loops.k, bk);
-    bw.paddedFlops = c(2) * c(plan->blocks) * c(bm) * c(bn) * c(kp);
+    bw.paddedFlops = c(2) * c(plan.blocks) * c(bm) * c(bn) * c(kp);
     bw.matrixFlops = 2.0 * bm * bn * double(kp);
     // TMA multicast: an A tile is read once for the clusterN blocks of its
     // cluster row, a B tile once for the clusterM blocks of its column: per
@@ -223,7 +205,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     double visited =
         double(countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window)) /
         double(nq * splits);
-    int64_t rows = tq * plan->headsPerBlock;
+    int64_t rows = tq * plan.headsPerBlock;
     int64_t tqp = pad(rows, 16), tkvp = pad(tkv, 16);
     bw.matrixFlops =
         2.0 * visited * tqp * tkvp * double(pad(dqk, 16) + pad(dv, 16));
@@ -272,6 +254,30 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   if (bw.minRead.isOverflow() || bw.minWrite.isOverflow() ||
       bw.paddedFlops.isOverflow())
     return std::nullopt;
+
+  return bw;
+}
+
+std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
+                                    const GpuParams &p, bool simulate,
+                                    const GpuLaunch &launch) {
+  std::optional<GpuBlockPlan> plan = planGpuBlock(k, t, p);
+  if (!plan)
+    return std::nullopt;
+  if (!checkArrangement(k, t, &*plan, launch, p).empty())
+    return std::nullopt;
+  // The launched grid: whole clusters (empty blocks included), or each
+  // attention block split over its KV range.
+  GpuBlockPlan launched = *plan;
+  launched.blocks = launchedBlocks(k, t, *plan, launch);
+  // Blocks that have work: a padded GEMM grid's extra blocks have none.
+  double blocks =
+      double(k.kind == KernelKind::Gemm ? plan->blocks : launched.blocks);
+  std::optional<BlockWork> work =
+      getBlockWork(k, t, *plan, launched, launch, blocks);
+  if (!work)
+    return std::nullopt;
+  const BlockWork &bw = *work;
 
   // HBM traffic: the L2 simulation, or (for the compiler's choice) the
   // minimum plus what a wave's blocks cannot share.

@@ -32,6 +32,151 @@ constexpr double kLineBudget = double(1 << 21);
 
 } // namespace
 
+namespace {
+/// Where the operands live: each in its own region (2^44 bytes apart, so
+/// regions never alias). Real L2s hash addresses over slices and sets; the
+/// simulator indexes sets by line modulo the set count, so each matrix row
+/// is shifted by a hashed number of lines within a pad of one set span
+/// (rows stay disjoint): power-of-two row strides then do not pile onto a
+/// few sets, as they do not on the hardware.
+struct Layout {
+  uint64_t sets, line;
+  uint64_t aBase = 0, bBase = uint64_t(1) << 44, cBase = uint64_t(2) << 44;
+  uint64_t rowAddr(uint64_t base, uint64_t row, uint64_t rowBytes) const {
+    uint64_t h = (row + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+    return base + row * (rowBytes + sets * line) + (h % sets) * line;
+  }
+};
+
+/// The accesses of a launch's blocks: `step(block, s)` issues step s's
+/// (false when the block has none), `finish(block)` its output; steps are
+/// merged so that a wave issues a bounded number of calls.
+struct AccessStream {
+  StepFn step;
+  std::function<void(int64_t)> finish;
+  int64_t maxSteps = 0;
+};
+
+/// A GEMM's blocks (`simBlocks` of them simulated): per merged K step, the
+/// rows of its A and B tiles; at the end, its output tile.
+AccessStream gemmStream(const KernelDesc &k, ArrayRef<int64_t> t,
+                        const GpuLaunch &launch, int64_t simBlocks,
+                        Cache &cache, const Layout &mem) {
+  AccessStream out;
+  uint64_t aBase = mem.aBase, bBase = mem.bBase, cBase = mem.cBase;
+  auto rowAddr = [mem](uint64_t base, uint64_t row, uint64_t rowBytes) {
+    return mem.rowAddr(base, row, rowBytes);
+  };
+  GemmNest<> loops = k.gemmLoops(), tile = GemmNest<>::from(t);
+  int64_t m = loops.m, n = loops.n, kk = loops.k;
+  int64_t bm = tile.m, bn = tile.n, bk = tile.k;
+  // The launch order runs over the grid padded to whole clusters.
+  auto [nm, nn, nmL, nnL] = getGemmGrid(k, t, launch);
+  int64_t ksteps = llvm::divideCeil(kk, bk);
+  double calls = double(simBlocks) * double(ksteps) * double(bm + bn);
+  int64_t merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
+  out.maxSteps = llvm::divideCeil(ksteps, merge);
+  // B is [N, K] (an nn.Linear weight, rows of K contiguous), A is [M, K].
+  // With TMA multicast, one block of each cluster row reads the row's A
+  // tile for all of them, one of each cluster column the B tile.
+  out.step = [=, &cache](int64_t blk, int64_t s) {
+    auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
+    if (s >= out.maxSteps || mi >= nm || ni >= nn)
+      return false;
+    int64_t k0 = s * merge * bk, kw = std::min(kk - k0, merge * bk);
+    if (ni % launch.clusterN == 0)
+      for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
+        cache.read(rowAddr(aBase, b * m + r, kk * k.lhsBytes) +
+                       uint64_t(k0 * k.lhsBytes),
+                   uint64_t(kw * k.lhsBytes));
+    int64_t bb = k.rhsBatched ? b : 0;
+    if (mi % launch.clusterM == 0)
+      for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
+        cache.read(rowAddr(bBase, bb * n + r, kk * k.rhsBytes) +
+                       uint64_t(k0 * k.rhsBytes),
+                   uint64_t(kw * k.rhsBytes));
+    return true;
+  };
+  out.finish = [=, &cache](int64_t blk) {
+    auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
+    if (mi >= nm || ni >= nn)
+      return;
+    int64_t w = std::min(n - ni * bn, bn);
+    for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
+      cache.write(rowAddr(cBase, b * m + r, n * k.outBytes) +
+                      uint64_t(ni * bn * k.outBytes),
+                  uint64_t(w * k.outBytes));
+  };
+  return out;
+}
+
+/// An attention launch's blocks (`simBlocks` simulated): the block's query
+/// rows, then per merged step its K/V tiles; at the end, its output.
+AccessStream attentionStream(const KernelDesc &k, ArrayRef<int64_t> t,
+                             const GpuBlockPlan &plan, const GpuLaunch &launch,
+                             int64_t simBlocks, Cache &cache,
+                             const Layout &mem) {
+  AccessStream out;
+  uint64_t aBase = mem.aBase, bBase = mem.bBase, cBase = mem.cBase;
+  // Attention: block = (query head, query tile), query tile fastest, so
+  // consecutive blocks share the K/V of their head.
+  AttentionNest<> loops = k.attentionLoops(), tile = AttentionNest<>::from(t);
+  int64_t sq = loops.q, skv = loops.kv, dqk = loops.headDim;
+  int64_t tq = tile.q, tkv = tile.kv, nq = llvm::divideCeil(sq, tq);
+  int64_t kvWidth = k.kvWidth();
+  int64_t nkv = llvm::divideCeil(skv, tkv);
+  double calls = double(simBlocks) * double(nkv) * 2;
+  int64_t merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
+  out.maxSteps = llvm::divideCeil(nkv, merge) + 1;
+  int64_t hb = plan.headsPerBlock, chunks = k.group / hb;
+  // Split KV: the kvSplits blocks of a query tile are consecutive, each
+  // with an equal part of its KV tiles; the last writes the output (the
+  // small f32 partials are not simulated).
+  int64_t splits = launch.kvSplits;
+  auto splitRange = [=](int64_t blk) {
+    auto [first, last] = visibleKvTiles(k, t, blk / splits % nq);
+    int64_t per = llvm::divideCeil(last - first + 1, splits);
+    int64_t f = first + blk % splits * per;
+    return std::make_pair(f, std::min(last, f + per - 1));
+  };
+  out.step = [=, &cache](int64_t launched, int64_t s) {
+    int64_t blk = launched / splits;
+    int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
+            kvh = blk / (nq * chunks);
+    auto [first, last] = splitRange(launched);
+    if (s == 0) {
+      // The query rows of the block's heads (head-major, positions inner).
+      int64_t h0 = kvh * k.group + chunk * hb;
+      for (int64_t h = h0; h < h0 + hb; ++h)
+        cache.read(aBase + uint64_t((h * sq + qi * tq) * dqk) * k.lhsBytes,
+                   uint64_t(std::min(tq, sq - qi * tq) * dqk * k.lhsBytes));
+      return true;
+    }
+    int64_t j0 = first + (s - 1) * merge;
+    if (j0 > last)
+      return false;
+    int64_t rows = std::min((last + 1 - j0) * tkv, merge * tkv);
+    rows = std::min(rows, skv - j0 * tkv);
+    uint64_t base = uint64_t((kvh * skv + j0 * tkv) * kvWidth) * k.rhsBytes;
+    cache.read(bBase + base, uint64_t(rows * kvWidth * k.rhsBytes));
+    return true;
+  };
+  out.finish = [=, &cache](int64_t launched) {
+    if (launched % splits != splits - 1)
+      return;
+    int64_t blk = launched / splits;
+    int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
+            kvh = blk / (nq * chunks);
+    int64_t h0 = kvh * k.group + chunk * hb;
+    for (int64_t h = h0; h < h0 + hb; ++h)
+      cache.write(cBase + uint64_t((h * sq + qi * tq) * k.vDim) * k.outBytes,
+                  uint64_t(std::min(tq, sq - qi * tq) * k.vDim * k.outBytes));
+  };
+  return out;
+}
+} // namespace
+
 std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
     const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
     const GpuParams &p, double l2BytesPerBlock, const GpuLaunch &launch) {
@@ -58,125 +203,14 @@ std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
   }
   Cache &cache = *cacheOr;
 
-  // Address layout: each operand in its own region (2^44 bytes apart, so
-  // regions never alias). Real L2s hash addresses over slices and sets; the
-  // simulator indexes sets by line modulo the set count, so each matrix
-  // row is shifted by a hashed number of lines within a pad of one set span
-  // (rows stay disjoint): power-of-two row strides then do not pile onto a
-  // few sets, as they do not on the hardware.
-  uint64_t region = uint64_t(1) << 44;
-  uint64_t aBase = 0, bBase = region, cBase = 2 * region;
-  uint64_t span = sets * cfg.lineBytes;
-  auto rowAddr = [span, sets, line = cfg.lineBytes](uint64_t base, uint64_t row,
-                                                    uint64_t rowBytes) {
-    uint64_t h = (row + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 31;
-    return base + row * (rowBytes + span) + (h % sets) * line;
-  };
-  // Steps are merged `merge` at a time when the call count would be large.
-  int64_t merge = 1;
-  StepFn step;
-  std::function<void(int64_t)> finish;
-  int64_t maxSteps = 0;
-  if (k.kind == KernelKind::Gemm) {
-    GemmNest<> loops = k.gemmLoops(), tile = GemmNest<>::from(t);
-    int64_t m = loops.m, n = loops.n, kk = loops.k;
-    int64_t bm = tile.m, bn = tile.n, bk = tile.k;
-    // The launch order runs over the grid padded to whole clusters.
-    auto [nm, nn, nmL, nnL] = getGemmGrid(k, t, launch);
-    int64_t ksteps = llvm::divideCeil(kk, bk);
-    double calls = double(std::min(plan.blocks, simWaves * slots)) *
-                   double(ksteps) * double(bm + bn);
-    merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
-    maxSteps = llvm::divideCeil(ksteps, merge);
-    // B is [N, K] (an nn.Linear weight, rows of K contiguous), A is [M, K].
-    // With TMA multicast, one block of each cluster row reads the row's A
-    // tile for all of them, one of each cluster column the B tile.
-    step = [=, &cache](int64_t blk, int64_t s) {
-      auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
-      if (s >= maxSteps || mi >= nm || ni >= nn)
-        return false;
-      int64_t k0 = s * merge * bk, kw = std::min(kk - k0, merge * bk);
-      if (ni % launch.clusterN == 0)
-        for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
-          cache.read(rowAddr(aBase, b * m + r, kk * k.lhsBytes) +
-                         uint64_t(k0 * k.lhsBytes),
-                     uint64_t(kw * k.lhsBytes));
-      int64_t bb = k.rhsBatched ? b : 0;
-      if (mi % launch.clusterM == 0)
-        for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
-          cache.read(rowAddr(bBase, bb * n + r, kk * k.rhsBytes) +
-                         uint64_t(k0 * k.rhsBytes),
-                     uint64_t(kw * k.rhsBytes));
-      return true;
-    };
-    finish = [=, &cache](int64_t blk) {
-      auto [b, mi, ni] = getGemmTileAt(blk, nmL, nnL, launch);
-      if (mi >= nm || ni >= nn)
-        return;
-      int64_t w = std::min(n - ni * bn, bn);
-      for (int64_t r = mi * bm; r < std::min(m, (mi + 1) * bm); ++r)
-        cache.write(rowAddr(cBase, b * m + r, n * k.outBytes) +
-                        uint64_t(ni * bn * k.outBytes),
-                    uint64_t(w * k.outBytes));
-    };
-  } else {
-    // Attention: block = (query head, query tile), query tile fastest, so
-    // consecutive blocks share the K/V of their head.
-    AttentionNest<> loops = k.attentionLoops(), tile = AttentionNest<>::from(t);
-    int64_t sq = loops.q, skv = loops.kv, dqk = loops.headDim;
-    int64_t tq = tile.q, tkv = tile.kv, nq = llvm::divideCeil(sq, tq);
-    int64_t kvWidth = k.kvWidth();
-    int64_t nkv = llvm::divideCeil(skv, tkv);
-    double calls =
-        double(std::min(plan.blocks, simWaves * slots)) * double(nkv) * 2;
-    merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
-    maxSteps = llvm::divideCeil(nkv, merge) + 1;
-    int64_t hb = plan.headsPerBlock, chunks = k.group / hb;
-    // Split KV: the kvSplits blocks of a query tile are consecutive, each
-    // with an equal part of its KV tiles; the last writes the output (the
-    // small f32 partials are not simulated).
-    int64_t splits = launch.kvSplits;
-    auto splitRange = [=](int64_t blk) {
-      auto [first, last] = visibleKvTiles(k, t, blk / splits % nq);
-      int64_t per = llvm::divideCeil(last - first + 1, splits);
-      int64_t f = first + blk % splits * per;
-      return std::make_pair(f, std::min(last, f + per - 1));
-    };
-    step = [=, &cache](int64_t launched, int64_t s) {
-      int64_t blk = launched / splits;
-      int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
-              kvh = blk / (nq * chunks);
-      auto [first, last] = splitRange(launched);
-      if (s == 0) {
-        // The query rows of the block's heads (head-major, positions inner).
-        int64_t h0 = kvh * k.group + chunk * hb;
-        for (int64_t h = h0; h < h0 + hb; ++h)
-          cache.read(aBase + uint64_t((h * sq + qi * tq) * dqk) * k.lhsBytes,
-                     uint64_t(std::min(tq, sq - qi * tq) * dqk * k.lhsBytes));
-        return true;
-      }
-      int64_t j0 = first + (s - 1) * merge;
-      if (j0 > last)
-        return false;
-      int64_t rows = std::min((last + 1 - j0) * tkv, merge * tkv);
-      rows = std::min(rows, skv - j0 * tkv);
-      uint64_t base = uint64_t((kvh * skv + j0 * tkv) * kvWidth) * k.rhsBytes;
-      cache.read(bBase + base, uint64_t(rows * kvWidth * k.rhsBytes));
-      return true;
-    };
-    finish = [=, &cache](int64_t launched) {
-      if (launched % splits != splits - 1)
-        return;
-      int64_t blk = launched / splits;
-      int64_t qi = blk % nq, chunk = (blk / nq) % chunks,
-              kvh = blk / (nq * chunks);
-      int64_t h0 = kvh * k.group + chunk * hb;
-      for (int64_t h = h0; h < h0 + hb; ++h)
-        cache.write(cBase + uint64_t((h * sq + qi * tq) * k.vDim) * k.outBytes,
-                    uint64_t(std::min(tq, sq - qi * tq) * k.vDim * k.outBytes));
-    };
-  }
+  Layout mem{sets, cfg.lineBytes};
+  int64_t simBlocks = std::min(plan.blocks, simWaves * slots);
+  AccessStream stream =
+      k.kind == KernelKind::Gemm
+          ? gemmStream(k, t, launch, simBlocks, cache, mem)
+          : attentionStream(k, t, plan, launch, simBlocks, cache, mem);
+  const StepFn &step = stream.step;
+  int64_t maxSteps = stream.maxSteps;
 
   for (int64_t w = 0; w < simWaves; ++w) {
     int64_t b0 = w * slots, b1 = std::min(plan.blocks, b0 + slots);
@@ -188,7 +222,7 @@ std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
         break;
     }
     for (int64_t blk = b0; blk < b1; ++blk)
-      finish(blk);
+      stream.finish(blk);
   }
   // Dirty lines still in L2 are written back eventually.
   cache.flush();
@@ -197,8 +231,7 @@ std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
   // The simulated waves stand for the later ones: per block, the same
   // traffic on average (later blocks of a GEMM stream other panels, later
   // blocks of attention other heads, as the simulated ones did).
-  double simBlocks = double(std::min(plan.blocks, simWaves * slots));
-  double scale = double(plan.blocks) / simBlocks;
+  double scale = double(plan.blocks) / double(simBlocks);
   r.hbmRead = tr.bytesFromBelow * scale;
   r.hbmWrite = tr.bytesToBelow * scale;
   double requested = l2BytesPerBlock * double(plan.blocks);

@@ -49,6 +49,20 @@ double mlir::npu::getMatrixPeakFlopPerS(TargetAttr target, Type matrixType) {
   return *peak;
 }
 
+CostBound CostParts::getBound() const {
+  return classifyBound(computeNs, memoryNs, overheadNs);
+}
+
+void CostParts::add(const CostParts &o) {
+  timeNs += o.timeNs;
+  computeNs += o.computeNs;
+  memoryNs += o.memoryNs;
+  overheadNs += o.overheadNs;
+  hbmReadBytes += o.hbmReadBytes;
+  hbmWriteBytes += o.hbmWriteBytes;
+  paddedMatrixFlops += o.paddedMatrixFlops;
+}
+
 CostBound mlir::npu::classifyBound(double computeNs, double memoryNs,
                                    double overheadNs) {
   if (overheadNs > computeNs && overheadNs > memoryNs)

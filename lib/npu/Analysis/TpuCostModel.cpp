@@ -51,20 +51,10 @@ double TpuParams::matrixPerNs(Type matrixType) const {
   return getMatrixPeakFlopPerS(target, matrixType) / double(cores) * 1e-9;
 }
 
-CostBound TpuCost::getBound() const {
-  return classifyBound(computeNs, memoryNs, overheadNs);
-}
-
 TpuCost &TpuCost::operator+=(const TpuCost &o) {
-  timeNs += o.timeNs;
-  computeNs += o.computeNs;
-  memoryNs += o.memoryNs;
-  overheadNs += o.overheadNs;
-  hbmReadBytes += o.hbmReadBytes;
-  hbmWriteBytes += o.hbmWriteBytes;
+  add(o);
   crossCoreBytes += o.crossCoreBytes;
   sramBytes = std::max(sramBytes, o.sramBytes);
-  paddedMatrixFlops += o.paddedMatrixFlops;
   steps += o.steps;
   return *this;
 }
@@ -186,11 +176,11 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   return s.toInt64().value_or(0);
 }
 
-std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
-                                                  ArrayRef<int64_t> t,
-                                                  int64_t buffers,
-                                                  const TpuParams &p,
-                                                  int64_t chunks) {
+/// The totals of the loop nest of `k` with tile `t` (valid for the kind,
+/// counts that fit 64 bits); nullopt otherwise.
+static std::optional<LoopTotals>
+getLoopTotals(const KernelDesc &k, ArrayRef<int64_t> t, int64_t buffers,
+              const TpuParams &p, int64_t chunks) {
   if (t.size() != k.loops.size() || buffers < 1 || chunks < 1 ||
       (chunks > 1 && k.kind != KernelKind::Gemm))
     return std::nullopt;
@@ -218,9 +208,6 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   }
   if (!l)
     return std::nullopt;
-  int64_t sram = getTpuWorkingSet(k, t, buffers);
-  if (sram <= 0 || sram > p.sramBytes)
-    return std::nullopt;
   if (l->readBytes.isOverflow() || l->writeBytes.isOverflow() ||
       l->paddedMatrixFlops.isOverflow() || l->vectorFlops.isOverflow() ||
       l->transcendentalFlops.isOverflow() || l->readTransfers.isOverflow() ||
@@ -228,6 +215,20 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
       (l->firstReadBytes && l->firstReadBytes->isOverflow()) ||
       l->refillBytes.isOverflow() || l->chunkedBytes.isOverflow() ||
       (l->lastWriteBytes && l->lastWriteBytes->isOverflow()))
+    return std::nullopt;
+  return l;
+}
+
+std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
+                                                  ArrayRef<int64_t> t,
+                                                  int64_t buffers,
+                                                  const TpuParams &p,
+                                                  int64_t chunks) {
+  std::optional<LoopTotals> l = getLoopTotals(k, t, buffers, p, chunks);
+  if (!l)
+    return std::nullopt;
+  int64_t sram = getTpuWorkingSet(k, t, buffers);
+  if (sram <= 0 || sram > p.sramBytes)
     return std::nullopt;
 
   // Parallel tiles are dealt to the cores in equal shares (the last share

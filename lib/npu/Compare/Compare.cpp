@@ -278,7 +278,7 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
     cmp.module[s] = tagged->clone();
     applySideTilings(*cmp.module[s], s);
     PassManager pm(ctx);
-    TpuPipelineOptions options;
+    BackendPipelineOptions options;
     options.target = (s == 0 ? tpuTarget : gpuTarget).str();
     options.fusion = fusion.str();
     if (s == 0)

@@ -8,11 +8,11 @@
 
 using namespace mlir;
 
-/// Both backends run the same passes; the target's kind selects each shared
-/// pass's policy, and only the cost pass differs.
+/// Both backends run the same passes; the target's kind selects each pass's
+/// policy and cost model (npu/Analysis/CostModel.h).
 static void buildBackendPipeline(OpPassManager &pm,
-                                 const npu::TpuPipelineOptions &options,
-                                 std::unique_ptr<Pass> costPass) {
+                                 const npu::BackendPipelineOptions &options,
+                                 StringRef targetKind) {
   // The target first: every later pass reads it from the module.
   pm.addPass(npu::createNpuSetTarget({options.target}));
   // Decide fusion with the target's cost model (a GPU group also pays
@@ -25,31 +25,32 @@ static void buildBackendPipeline(OpPassManager &pm,
   // of the pass that chose them.
   pm.addPass(npu::createNpuDecideTiles());
   pm.addPass(npu::createNpuVerifyTiles());
-  // Price each kernel, then lay kernels (and calls) on the timeline;
-  // function totals come from the timeline.
-  pm.addPass(std::move(costPass));
+  // Price each kernel with the target's cost model (a target of the
+  // pipeline's kind), then lay kernels (and calls) on the timeline; function
+  // totals come from the timeline.
+  pm.addPass(npu::createNpuEstimateCost({targetKind.str()}));
   pm.addPass(npu::createNpuScheduleKernels());
 }
 
 void mlir::npu::buildTpuPipeline(OpPassManager &pm,
-                                 const TpuPipelineOptions &options) {
+                                 const BackendPipelineOptions &options) {
   // The pipelined tile loop of each kernel in closed form.
-  buildBackendPipeline(pm, options, npu::createNpuTpuEstimateCost());
+  buildBackendPipeline(pm, options, "tpu");
 }
 
 void mlir::npu::buildGpuPipeline(OpPassManager &pm,
-                                 const TpuPipelineOptions &options) {
+                                 const BackendPipelineOptions &options) {
   // Occupancy, waves, the simulated L2 and launch overheads per kernel.
-  buildBackendPipeline(pm, options, npu::createNpuGpuEstimateCost());
+  buildBackendPipeline(pm, options, "gpu");
 }
 
 void mlir::npu::registerTpuPipeline() {
-  PassPipelineRegistration<TpuPipelineOptions>(
+  PassPipelineRegistration<BackendPipelineOptions>(
       "npu-tpu-pipeline",
       "From npu graph IR to kernels that are fused, tiled, costed and "
       "scheduled for a TPU-like target (compile-time decisions)",
       buildTpuPipeline);
-  PassPipelineRegistration<TpuPipelineOptions>(
+  PassPipelineRegistration<BackendPipelineOptions>(
       "npu-gpu-pipeline",
       "From npu graph IR to kernels that are fused, block-tiled and costed "
       "for a GPU-like target (run-time decisions modelled: dispatch, L2)",

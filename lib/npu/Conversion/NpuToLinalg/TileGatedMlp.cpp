@@ -68,6 +68,40 @@ std::optional<GatedMlp> match(KernelOp kernel) {
 }
 } // namespace
 
+/// One F tile of the gated MLP for the M tile `xt` ([nm, D]) at F offset
+/// `f0` of size `nf`: the gate and up projections' tiles, h = silu(g) * u,
+/// and acc + h Wd[f, :] (the down projection's F slice).
+static Value buildFTile(OpBuilder &fb, Location fl, const GatedMlp &mlp,
+                        Value xt, Value nm, Value f0, Value nf, int64_t d,
+                        int64_t dOut, Type hElem, Value acc) {
+  MLIRContext *ctx = fb.getContext();
+  OpFoldResult zero = fb.getIndexAttr(0), dOutSize = fb.getIndexAttr(dOut);
+  MatmulOp down = mlp.down;
+  OpFoldResult dd = fb.getIndexAttr(d);
+  auto project = [&](MatmulOp mm) {
+    bool t = mm.getTransposeRhs();
+    Value w = t ? sliceOf(fb, fl, mm.getRhs(), {f0, zero}, {nf, dd})
+                : sliceOf(fb, fl, mm.getRhs(), {zero, f0}, {dd, nf});
+    return buildProjectionTile(fb, fl, xt, w, t, nm, nf,
+                               elementType(mm.getResult()));
+  };
+  Value g = project(mlp.gate), u = project(mlp.up);
+  AffineMap id2 = loopsMap(ctx, 2, {0, 1});
+  // h = silu(g) * u, in g's buffer.
+  Value h = buildGeneric(
+      fb, fl, ValueRange{u}, ValueRange{g}, {id2, id2}, {kPar, kPar},
+      [&](OpBuilder &nb, Location bl, ValueRange a) -> SmallVector<Value> {
+        Value s =
+            arith::MulFOp::create(nb, bl, buildSiluF32(nb, bl, a[1]), a[0]);
+        return {roundVia(nb, bl, s, hElem)};
+      })[0];
+  // acc += h Wd[:, f]^T. Loops (i, n, f).
+  bool t = down.getTransposeRhs();
+  Value w = t ? sliceOf(fb, fl, down.getRhs(), {zero, f0}, {dOutSize, nf})
+              : sliceOf(fb, fl, down.getRhs(), {f0, zero}, {nf, dOutSize});
+  return buildMatmulTile(fb, fl, h, w, t, acc);
+}
+
 LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                                             KernelOp kernel, TilingAttr tiling,
                                             bool gpuBlocks) {
@@ -139,35 +173,9 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
             constIndex(b, l, tileF), ValueRange{acc0},
             [&](OpBuilder &fb, Location fl, Value f0, ValueRange iterF) {
               Value nf = tileSize(fb, fl, f0, tileF, f);
-              OpFoldResult dd = fb.getIndexAttr(d);
-              auto project = [&](MatmulOp mm) {
-                bool t = mm.getTransposeRhs();
-                Value w =
-                    t ? sliceOf(fb, fl, mm.getRhs(), {f0, zero}, {nf, dd})
-                      : sliceOf(fb, fl, mm.getRhs(), {zero, f0}, {dd, nf});
-                return buildProjectionTile(fb, fl, xt, w, t, nm, nf,
-                                           elementType(mm.getResult()));
-              };
-              Value g = project(mlp->gate), u = project(mlp->up);
-              AffineMap id2 = loopsMap(ctx, 2, {0, 1});
-              // h = silu(g) * u, in g's buffer.
-              Value h =
-                  buildGeneric(fb, fl, ValueRange{u}, ValueRange{g}, {id2, id2},
-                               {kPar, kPar},
-                               [&](OpBuilder &nb, Location bl,
-                                   ValueRange a) -> SmallVector<Value> {
-                                 Value s = arith::MulFOp::create(
-                                     nb, bl, buildSiluF32(nb, bl, a[1]), a[0]);
-                                 return {roundVia(nb, bl, s, hElem)};
-                               })[0];
-              // acc += h Wd[:, f]^T. Loops (i, n, f).
-              bool t = down.getTransposeRhs();
-              Value w =
-                  t ? sliceOf(fb, fl, down.getRhs(), {zero, f0}, {dOutSize, nf})
-                    : sliceOf(fb, fl, down.getRhs(), {f0, zero},
-                              {nf, dOutSize});
-              Value acc = buildMatmulTile(fb, fl, h, w, t, iterF[0]);
-              scf::YieldOp::create(fb, fl, acc);
+              scf::YieldOp::create(fb, fl,
+                                   buildFTile(fb, fl, *mlp, xt, nm, f0, nf, d,
+                                              dOut, hElem, iterF[0]));
             });
         // The output tile: the f32 accumulator rounded to the result type,
         // written in the result's rank (unit leading dims) when the output

@@ -170,32 +170,17 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
 }
 } // namespace
 
-LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
-                                       TilingAttr tiling) {
-  SmallVector<MoEExpertsOp> moes(kernel.getBodyBlock().getOps<MoEExpertsOp>());
-  if (tiling.getTile().size() != MlpNest<>::kSize || moes.size() != 1)
-    return failure();
-  MlpNest<> tile = MlpNest<>::from(tiling.getTile());
-  MoEExpertsOp op = moes.front();
-  Value x = op.getX();
-  if (cast<RankedTensorType>(x.getType()).getRank() != 2)
-    return failure();
-  Location loc = op.getLoc();
-  OpBuilder &b = rewriter;
-  rewriter.setInsertionPoint(op);
+/// The routed experts of `op`, each over M tiles (`tileM` rows, F tiles of
+/// `tileF`) of the rows `dispatch` routes to it, writing their f32 outputs
+/// into o ([T x K, D]) in expert order (o's rows are `dispatch.order`'s).
+static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
+                                const Dispatch &dispatch, int64_t tileM,
+                                int64_t tileF) {
   Type f32 = b.getF32Type();
+  Value x = op.getX();
   int64_t t = op.getNumTokens(), d = op.getModelDim(), k = op.getTopK();
   int64_t e = op.getNumExperts(), f = op.getFfnDim();
-  int64_t tileM = std::min(tile.m, t), tileF = std::min(tile.f, f);
   OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
-
-  // The assignments sorted by expert.
-  Value flatIdx = tensor::CollapseShapeOp::create(
-      b, loc, op.getIndices(), SmallVector<ReassociationIndices>{{0, 1}});
-  Dispatch dispatch = buildDispatch(b, loc, flatIdx, e);
-
-  // The routed experts, each over M tiles of its rows, write their f32
-  // outputs into o, in expert order (o's rows are `order`'s).
   Value kC = constIndex(b, loc, k), tileMC = constIndex(b, loc, tileM);
   Type xElem = cast<RankedTensorType>(x.getType()).getElementType();
   Value o0 = emptyTile(b, loc, {b.getIndexAttr(t * k), dd}, f32);
@@ -248,13 +233,45 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
             });
         scf::YieldOp::create(eb, el, tiles.getResult(0));
       });
-  Value o = experts.getResult(0);
+  return experts.getResult(0);
+}
+
+LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
+                                       TilingAttr tiling) {
+  SmallVector<MoEExpertsOp> moes(kernel.getBodyBlock().getOps<MoEExpertsOp>());
+  if (tiling.getTile().size() != MlpNest<>::kSize || moes.size() != 1)
+    return failure();
+  MlpNest<> tile = MlpNest<>::from(tiling.getTile());
+  MoEExpertsOp op = moes.front();
+  Value x = op.getX();
+  if (cast<RankedTensorType>(x.getType()).getRank() != 2)
+    return failure();
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  rewriter.setInsertionPoint(op);
+  Type f32 = b.getF32Type();
+  int64_t t = op.getNumTokens(), d = op.getModelDim(), k = op.getTopK();
+  int64_t e = op.getNumExperts(), f = op.getFfnDim();
+  int64_t tileM = std::min(tile.m, t), tileF = std::min(tile.f, f);
+  OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
+
+  // The assignments sorted by expert.
+  Value flatIdx = tensor::CollapseShapeOp::create(
+      b, loc, op.getIndices(), SmallVector<ReassociationIndices>{{0, 1}});
+  Dispatch dispatch = buildDispatch(b, loc, flatIdx, e);
+
+  // The routed experts write their f32 outputs into o, in expert order.
+  Value o = buildRoutedExperts(b, loc, op, dispatch, tileM, tileF);
+  Value kC = constIndex(b, loc, k);
 
   // Per M tile of tokens: the shared expert's output (or 0), plus each
   // token's routed outputs in slot order (the reference's order), each row
   // of o read at its assignment's position; rounded to the result type.
-  ArrayRef<int64_t> shared = tiling.getSharedTile();
-  int64_t tileC = std::min(shared.empty() ? tileM : shared[0], t);
+  // The shared expert's own tile (the main one when it has none).
+  MlpNest<> shared = tiling.getSharedTile().empty()
+                         ? MlpNest<>{tileM, tileF, d}
+                         : MlpNest<>::from(tiling.getSharedTile());
+  int64_t tileC = std::min(shared.m, t);
   Type resElem = op.getResult().getType().getElementType();
   Value result = buildTileGrid(
       b, loc, {t}, {tileC}, emptyTile(b, loc, {b.getIndexAttr(t), dd}, resElem),
@@ -265,7 +282,7 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
         Value acc;
         if (op.hasShared()) {
           int64_t fs = op.getSharedGate().getType().getDimSize(0);
-          int64_t tileS = std::min(shared.empty() ? tileF : shared[1], fs);
+          int64_t tileS = std::min(shared.f, fs);
           Value xt = sliceOf(tb, l, x, {t0, zero}, {nm, dd});
           acc = gatedTile(
               tb, l, xt, nm, d, fs, tileS,

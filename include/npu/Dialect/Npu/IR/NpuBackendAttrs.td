@@ -127,8 +127,9 @@ def Npu_CostAttr : AttrDef<Npu_Dialect, "Cost"> {
   let mnemonic = "cost";
   let summary = "modelled cost of a kernel or op on a target";
   let description = [{
-    Written by the cost passes (`npu-tpu-estimate-cost`, and the GPU-like
-    backend's) on every `npu.kernel`, and as the total on each function. The
+    Written by the cost pass (`npu-estimate-cost`, either kind of target)
+    on every `npu.kernel`, and by `npu-schedule-kernels` as the total on
+    each function. The
     same attribute on both kinds of target, so that `npu-compare` reads them
     alike.
 
@@ -196,7 +197,7 @@ def Npu_LaunchAttr : AttrDef<Npu_Dialect, "Launch"> {
     Written by `npu-decide-tiles` on a GPU-like target (or by hand) in the
     `npu.launch` array of a kernel, one element per launch (gemm,
     attention, mla_absorbed: one; gated_mlp and moe_ffn: two, gate+up then
-    down); read by `npu-gpu-estimate-cost`. Without it a launch is CUDA's
+    down); read by `npu-estimate-cost`. Without it a launch is CUDA's
     default: no cluster, row-major block order, no split.
 
     | parameter | meaning |
@@ -229,7 +230,7 @@ def Npu_GridAttr : AttrDef<Npu_Dialect, "Grid"> {
   let mnemonic = "grid";
   let summary = "one launch of a GPU-like kernel: grid, occupancy and waves";
   let description = [{
-    Written by `npu-gpu-estimate-cost` in the `npu.grid` array of each
+    Written by `npu-estimate-cost` (GPU-like targets) in the `npu.grid` array of each
     kernel, one element per launch in order (a gated MLP or MoE FFN runs as
     two GEMM launches). It records what the hardware will do with the
     compiler's block tile (docs/cost-model-gpu.md): the grid, the occupancy,

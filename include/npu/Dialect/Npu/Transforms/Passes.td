@@ -172,32 +172,36 @@ def NpuVerifyTiles : Pass<"npu-verify-tiles", "ModuleOp"> {
   }];
 }
 
-def NpuTpuEstimateCost : Pass<"npu-tpu-estimate-cost", "ModuleOp"> {
-  let summary = "Annotate kernels with the TPU-like cost model (#npu.cost)";
+def NpuEstimateCost : Pass<"npu-estimate-cost", "ModuleOp"> {
+  let summary = "Price every kernel's plan with the module's target cost model (#npu.cost)";
   let description = [{
-    For each tiled `npu.kernel`, prices its loop nest on the module's
-    TPU-like target in closed form (docs/cost-model-tpu.md): per grid step,
-    DMA in, compute on the matrix/vector/transcendental units with padding
-    to the matrix unit, DMA out, double-buffered; steps split over the
-    TensorCores; DMA setup and grid-step overheads. Writes `npu.cost =
-    #npu.cost<...>` on the kernel. The cost of a loop nest comes from trip
-    counts, never from walking tiles.
-  }];
-}
+    For each tiled `npu.kernel`, prices its plan (`npu.tiling`, and on a
+    GPU-like target `npu.launch`) with the cost model of the module's target
+    (`CostModel`, npu/Analysis/CostModel.h) and writes `npu.cost =
+    #npu.cost<...>` on the kernel.
 
-def NpuGpuEstimateCost : Pass<"npu-gpu-estimate-cost", "ModuleOp"> {
-  let summary = "Annotate kernels with the GPU-like cost model (#npu.cost)";
-  let description = [{
-    For each tiled `npu.kernel` (its `npu.tiling` is the thread-block tile),
-    models what the hardware decides at run time (docs/cost-model-gpu.md):
-    occupancy from the block's threads, registers and shared memory; dynamic
-    dispatch of the grid in waves over the SMs, with the tail wave's blocks
-    sharing the chip among fewer; the L2 cache, simulated (set-associative
-    LRU, sampled sets, at most three waves simulated and the rest
-    extrapolated) on the order in which concurrently running blocks touch
-    their tiles; and the launch overhead. Writes `npu.cost` with
-    `l2_hit_rate` and `waves`; `onchip_bytes` is the L2 traffic.
+    TPU-like targets (docs/cost-model-tpu.md): the compiler decides, so the
+    price is the static schedule of the tile loops in closed form: per grid
+    step, DMA in, compute on the matrix/vector/transcendental units with
+    padding to the matrix unit, DMA out, double-buffered; steps split over
+    the TensorCores; DMA setup and grid-step overheads. The cost of a loop
+    nest comes from trip counts, never from walking tiles.
+
+    GPU-like targets (docs/cost-model-gpu.md): the hardware decides, so the
+    price models it: occupancy from the block's threads, registers and shared
+    memory; dynamic dispatch of the grid in waves over the SMs, with the tail
+    wave's blocks sharing the chip among fewer; the L2 cache, simulated
+    (set-associative LRU, sampled sets, at most three waves simulated and the
+    rest extrapolated) on the order in which concurrently running blocks
+    touch their tiles; and the launch overhead. Also writes `npu.grid` (one
+    `#npu.grid` per launch); `npu.cost` has `l2_hit_rate` and `waves`, and
+    its `onchip_bytes` is the L2 traffic.
   }];
+  let options = [
+    Option<"targetKind", "target-kind", "std::string", /*default=*/"\"\"",
+           "Require a target of this kind: 'tpu' or 'gpu' (empty: either; "
+           "the backend pipelines set it)">,
+  ];
 }
 
 def NpuScheduleKernels : Pass<"npu-schedule-kernels", "ModuleOp"> {

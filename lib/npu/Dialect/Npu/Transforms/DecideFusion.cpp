@@ -42,8 +42,8 @@ bool isLayout(Operation *op) {
 
 class Decider {
 public:
-  Decider(TargetAttr target, int64_t &nextGroup, bool fuse)
-      : target(target), nextGroup(nextGroup), fuse(fuse) {}
+  Decider(const CostModel &costModel, int64_t &nextGroup, bool fuse)
+      : costModel(costModel), nextGroup(nextGroup), fuse(fuse) {}
 
   void run(func::FuncOp func) {
     SmallVector<Operation *> ops;
@@ -97,7 +97,7 @@ private:
       FailureOr<KernelModel> fused = describeKernel(kind, ops);
       if (failed(fused))
         return false;
-      std::optional<double> fusedNs = estimateKernelNs(*fused, target);
+      std::optional<double> fusedNs = costModel.estimateNs(*fused);
       if (!fusedNs)
         return false;
       double partsNs = 0;
@@ -107,7 +107,7 @@ private:
         FailureOr<KernelModel> part =
             describeKernel(getDefaultKernelKind(op), {op});
         std::optional<double> ns =
-            succeeded(part) ? estimateKernelNs(*part, target) : std::nullopt;
+            succeeded(part) ? costModel.estimateNs(*part) : std::nullopt;
         if (!ns)
           return commit(kind, ops); // a part alone does not even fit
         partsNs += *ns;
@@ -137,7 +137,8 @@ private:
     }
     int64_t savedBytes = saved.toInt64().value_or(0);
     int64_t group = nextGroup++;
-    auto attr = FusionAttr::get(target.getContext(), group, kind, savedBytes);
+    auto attr = FusionAttr::get(costModel.getTarget().getContext(), group, kind,
+                                savedBytes);
     for (Operation *op : ops) {
       groupOf[op] = group;
       op->setAttr(kFusionAttr, attr);
@@ -317,7 +318,7 @@ private:
     }
   }
 
-  TargetAttr target;
+  const CostModel &costModel;
   int64_t &nextGroup;
   bool fuse;
   llvm::DenseMap<Operation *, int64_t> groupOf;
@@ -335,8 +336,9 @@ struct NpuDecideFusionPass
           << fusion << "'";
       return signalPassFailure();
     }
-    FailureOr<TargetAttr> target = getModuleTarget(module, "npu-decide-fusion");
-    if (failed(target))
+    FailureOr<std::unique_ptr<CostModel>> costModel =
+        getModuleCostModel(module, "npu-decide-fusion");
+    if (failed(costModel))
       return signalPassFailure();
     // Group ids are unique in the module; hand-written ones are kept.
     int64_t next = 0;
@@ -346,7 +348,7 @@ struct NpuDecideFusionPass
     });
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal())
-        Decider(*target, next, fusion == "cost").run(func);
+        Decider(**costModel, next, fusion == "cost").run(func);
   }
 };
 } // namespace

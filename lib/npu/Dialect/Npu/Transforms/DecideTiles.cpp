@@ -16,8 +16,9 @@ struct NpuDecideTilesPass
     : public npu::impl::NpuDecideTilesBase<NpuDecideTilesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<TargetAttr> target = getModuleTarget(module, "npu-decide-tiles");
-    if (failed(target))
+    FailureOr<std::unique_ptr<CostModel>> costModel =
+        getModuleCostModel(module, "npu-decide-tiles");
+    if (failed(costModel))
       return signalPassFailure();
     WalkResult result = module.walk([&](KernelOp kernel) {
       if (kernel->hasAttr("npu.tiling"))
@@ -31,24 +32,16 @@ struct NpuDecideTilesPass
             << explainUndescribedKernel(kernel);
         return WalkResult::interrupt();
       }
-      std::optional<TileDecision> tile = chooseTile(*model, *target);
+      std::optional<TileDecision> tile = (*costModel)->chooseTile(*model);
       if (!tile) {
-        const KernelDesc &main = model->phases[model->mainPhase];
-        InFlightDiagnostic diag =
-            kernel.emitError("npu-decide-tiles: no tile of this ")
-            << stringifyKernelKind(kernel.getKind());
-        // A GPU-like tile must fit one SM's limits, not only its SRAM.
-        if (GpuTargetAttr gpu = target->getGpu())
-          diag << " kernel fits one SM of '" << target->getName()
-               << "': a thread block of at most " << gpu.getMaxThreadsPerBlock()
-               << " threads, " << gpu.getSharedMemoryBytesPerBlock()
-               << " bytes of shared memory and "
-               << gpu.getMaxRegistersPerThread()
-               << " registers per thread (loops [" << main.loops << "])";
-        else
-          diag << " kernel fits in the " << getSramCapacity(*target)
-               << " bytes of SRAM per core of '" << target->getName()
-               << "' (loops [" << main.loops << "])";
+        // The limits a tile must meet on this kind of target (a GPU-like
+        // one's SM limits, not only its shared memory).
+        std::string limits;
+        llvm::raw_string_ostream os(limits);
+        (*costModel)->printTileLimits(os);
+        kernel.emitError("npu-decide-tiles: no tile of this ")
+            << stringifyKernelKind(kernel.getKind()) << " kernel " << limits
+            << " (loops [" << model->phases[model->mainPhase].loops << "])";
         return WalkResult::interrupt();
       }
       const KernelDesc &main = model->phases[model->mainPhase];

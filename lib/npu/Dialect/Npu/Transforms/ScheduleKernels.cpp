@@ -52,7 +52,7 @@ public:
         if (!cost)
           return kernel.emitError(
               "npu-schedule-kernels: kernel has no 'npu.cost' "
-              "(run npu-tpu-estimate-cost or npu-gpu-estimate-cost first)");
+              "(run npu-estimate-cost first)");
       } else if (auto call = dyn_cast<func::CallOp>(op)) {
         func::FuncOp callee = order.getCallee(call);
         if (!callee) // a host function: no work

@@ -315,6 +315,82 @@ Operation *predicateStageZero(RewriterBase &rewriter, Operation *op,
   return canPredicate(op) ? op : nullptr;
 }
 
+/// Hoists the tile buffers of `loop`'s pipelined transfers and gives each
+/// as many slots as it has tiles in flight: `buffers` for a load's, two for
+/// a deferred store's; a handoff's buffers leave the loop as they are.
+static LogicalResult multiplyBuffers(RewriterBase &rewriter, scf::ForOp loop,
+                                     ArrayRef<memref::AllocOp> allocs,
+                                     ArrayRef<DmaStartOp> handoffs,
+                                     ArrayRef<Store> stores, int64_t buffers) {
+  // One buffer per tile in flight: hoist the allocs and multiply them. The
+  // override analysis is skipped: each iteration's DMA writes all of the
+  // view its compute reads (the staged tile), so no data is carried.
+  for (memref::AllocOp alloc : allocs) {
+    rewriter.moveOpBefore(alloc, loop);
+    if (failed(memref::multiBuffer(rewriter, alloc, buffers,
+                                   /*skipOverrideAnalysis=*/true))) {
+      loop.emitError("npu-tpu-double-buffer: cannot multi-buffer a VMEM "
+                     "tile buffer of this loop");
+      return failure();
+    }
+  }
+  // A handoff fills slot 0 of its inner loop's buffers, which now outlive
+  // an iteration: the allocs leave the loop as they are (slots included).
+  for (DmaStartOp dma : handoffs) {
+    auto alloc =
+        getRootBuffer(dma.getTarget()).getDefiningOp<memref::AllocOp>();
+    if (alloc->getBlock() == loop.getBody())
+      rewriter.moveOpBefore(alloc, loop);
+  }
+  // A stored buffer is in flight one iteration longer: two copies (one
+  // per buffer, which the stores of its row bands share).
+  llvm::SetVector<memref::AllocOp> stored;
+  for (const Store &store : stores)
+    stored.insert(store.alloc);
+  for (memref::AllocOp alloc : stored) {
+    rewriter.moveOpBefore(alloc, loop);
+    if (failed(memref::multiBuffer(rewriter, alloc, 2,
+                                   /*skipOverrideAnalysis=*/true))) {
+      loop.emitError("npu-tpu-double-buffer: cannot double-buffer a VMEM "
+                     "output buffer of this loop");
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// The pipeliner's schedule: stage 0 the loads' `slice` (and the
+/// `handoffSlice`, right after `handoffAfter`), stage `last` everything
+/// else, stage `last + 1` the deferred store `waits`.
+static scf::PipeliningOption
+getSchedule(const llvm::SetVector<Operation *> &slice,
+            const llvm::SetVector<Operation *> &handoffSlice,
+            Operation *handoffAfter,
+            const llvm::SmallPtrSet<Operation *, 4> &waits, unsigned last) {
+  scf::PipeliningOption options;
+  options.getScheduleFn =
+      [&slice, &handoffSlice, handoffAfter, &waits,
+       last](scf::ForOp forOp,
+             std::vector<std::pair<Operation *, unsigned>> &schedule) {
+        for (Operation &op : forOp.getBody()->without_terminator())
+          if (slice.contains(&op))
+            schedule.push_back({&op, 0});
+        for (Operation &op : forOp.getBody()->without_terminator()) {
+          if (!slice.contains(&op) && !waits.contains(&op) &&
+              !handoffSlice.contains(&op))
+            schedule.push_back({&op, last});
+          if (&op == handoffAfter)
+            for (Operation &h : forOp.getBody()->without_terminator())
+              if (handoffSlice.contains(&h) && !slice.contains(&h))
+                schedule.push_back({&h, 0});
+        }
+        for (Operation &op : forOp.getBody()->without_terminator())
+          if (waits.contains(&op))
+            schedule.push_back({&op, last + 1});
+      };
+  return options;
+}
+
 /// Pipelines `loop` with `original` (its prefetchable loads and deferrable
 /// stores before the pass ran): loads one stage ahead, store waits one
 /// stage behind. Loads and stores that pipelining an inner loop put into
@@ -398,40 +474,9 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
                !(alloc && llvm::is_contained(allocs, alloc));
       }))
     return Outcome::Skipped;
-  // One buffer per tile in flight: hoist the allocs and multiply them. The
-  // override analysis is skipped: each iteration's DMA writes all of the
-  // view its compute reads (the staged tile), so no data is carried.
-  for (memref::AllocOp alloc : allocs) {
-    rewriter.moveOpBefore(alloc, loop);
-    if (failed(memref::multiBuffer(rewriter, alloc, buffers,
-                                   /*skipOverrideAnalysis=*/true))) {
-      loop.emitError("npu-tpu-double-buffer: cannot multi-buffer a VMEM "
-                     "tile buffer of this loop");
-      return Outcome::Failed;
-    }
-  }
-  // A handoff fills slot 0 of its inner loop's buffers, which now outlive
-  // an iteration: the allocs leave the loop as they are (slots included).
-  for (DmaStartOp dma : handoffs) {
-    auto alloc =
-        getRootBuffer(dma.getTarget()).getDefiningOp<memref::AllocOp>();
-    if (alloc->getBlock() == loop.getBody())
-      rewriter.moveOpBefore(alloc, loop);
-  }
-  // A stored buffer is in flight one iteration longer: two copies (one
-  // per buffer, which the stores of its row bands share).
-  llvm::SetVector<memref::AllocOp> stored;
-  for (const Store &store : stores)
-    stored.insert(store.alloc);
-  for (memref::AllocOp alloc : stored) {
-    rewriter.moveOpBefore(alloc, loop);
-    if (failed(memref::multiBuffer(rewriter, alloc, 2,
-                                   /*skipOverrideAnalysis=*/true))) {
-      loop.emitError("npu-tpu-double-buffer: cannot double-buffer a VMEM "
-                     "output buffer of this loop");
-      return Outcome::Failed;
-    }
-  }
+  if (failed(
+          multiplyBuffers(rewriter, loop, allocs, handoffs, stores, buffers)))
+    return Outcome::Failed;
   // Stage 0: the loads and what they need, now including the buffer index
   // and views multiBuffer added; stage `last`: everything else; stage
   // `last + 1`: the deferred store waits.
@@ -445,26 +490,8 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
   llvm::SmallPtrSet<Operation *, 4> waits;
   for (const Store &store : stores)
     waits.insert(store.wait);
-  scf::PipeliningOption options;
-  options.getScheduleFn =
-      [&](scf::ForOp forOp,
-          std::vector<std::pair<Operation *, unsigned>> &schedule) {
-        for (Operation &op : forOp.getBody()->without_terminator())
-          if (slice.contains(&op))
-            schedule.push_back({&op, 0});
-        for (Operation &op : forOp.getBody()->without_terminator()) {
-          if (!slice.contains(&op) && !waits.contains(&op) &&
-              !handoffSlice.contains(&op))
-            schedule.push_back({&op, last});
-          if (&op == handoffAfter)
-            for (Operation &h : forOp.getBody()->without_terminator())
-              if (handoffSlice.contains(&h) && !slice.contains(&h))
-                schedule.push_back({&h, 0});
-        }
-        for (Operation &op : forOp.getBody()->without_terminator())
-          if (waits.contains(&op))
-            schedule.push_back({&op, last + 1});
-      };
+  scf::PipeliningOption options =
+      getSchedule(slice, handoffSlice, handoffAfter, waits, last);
   if (dynamic) {
     options.supportDynamicLoops = true;
     options.peelEpilogue = false;

@@ -18,7 +18,8 @@ using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
-LogicalResult verifyKernel(KernelOp kernel, TargetAttr target) {
+LogicalResult verifyKernel(KernelOp kernel, const CostModel &costModel) {
+  TargetAttr target = costModel.getTarget();
   auto tiling = kernel->getAttrOfType<TilingAttr>("npu.tiling");
   if (!tiling)
     return kernel.emitError("npu-verify-tiles: kernel has no 'npu.tiling'");
@@ -60,13 +61,13 @@ LogicalResult verifyKernel(KernelOp kernel, TargetAttr target) {
         return kernel.emitError("npu-verify-tiles: shared_tile #")
                << i << " is " << t << ", larger than its loop (" << n << ")";
   }
-  int64_t need = getWorkingSet(*model, tiling.getTile(), tiling.getBuffers(),
-                               target, sharedTile);
+  int64_t need = costModel.getWorkingSet(*model, tiling.getTile(),
+                                         tiling.getBuffers(), sharedTile);
   if (need <= 0)
     return kernel.emitError("npu-verify-tiles: tile [")
            << tiling.getTile() << "] is not valid for a "
            << stringifyKernelKind(kernel.getKind()) << " kernel";
-  int64_t capacity = getSramCapacity(target);
+  int64_t capacity = costModel.getSramCapacity();
   if (need > capacity)
     return kernel.emitError("npu-verify-tiles: the working set of tile [")
            << tiling.getTile() << "] with " << tiling.getBuffers()
@@ -83,12 +84,13 @@ struct NpuVerifyTilesPass
     : public npu::impl::NpuVerifyTilesBase<NpuVerifyTilesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<TargetAttr> target = getModuleTarget(module, "npu-verify-tiles");
-    if (failed(target))
+    FailureOr<std::unique_ptr<CostModel>> costModel =
+        getModuleCostModel(module, "npu-verify-tiles");
+    if (failed(costModel))
       return signalPassFailure();
     WalkResult result = module.walk([&](KernelOp kernel) {
-      return failed(verifyKernel(kernel, *target)) ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
+      return failed(verifyKernel(kernel, **costModel)) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
     });
     if (result.wasInterrupted())
       return signalPassFailure();
