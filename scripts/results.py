@@ -984,6 +984,100 @@ def q5_answer(cmp, bill):
         "by the L2 bandwidth, the uncertain number of question 1."])
 
 
+# --- 6. sensitivity ----------------------------------------------------------------
+
+def q6():
+    pairs = [("tpu-v7 / gb300", REAL), ("same-silicon", PAIR)]
+    keys, jobs = [], []
+    for p, a in PHASES:
+        for name, opts in pairs:
+            svg = f"{OUT}/q6/{p}-" + ("same-silicon" if opts == PAIR
+                                       else "gb300")
+            keys.append((p, name))
+            jobs.append(config_compare("deepseek-v3", p, [*opts, "--sensitivity"],
+                                       *a, "--weight-dtype=fp8", svg=svg))
+    out = dict(zip(keys, run_all(jobs)))
+    md = ["## 6. How far each verdict rests on assumptions", "",
+          commands([jobs[0][0], "# ... the same for decode, and for the "
+                    "same-silicon pair"]), "",
+          "`npu-compare --sensitivity` halves and doubles, one at a time, "
+          "every number of the two target files whose source is an "
+          "assumption (`[A]` in npu-target/README.md: not published, not "
+          "measured), compiles DeepSeek-V3 (fp8 weights, as in question 5) "
+          "again for both targets, and reads the TPU-like / GPU-like time "
+          "ratio of the step (> 1: the GPU-like target is faster). The band "
+          "is the lowest and highest ratio over those variants; a variant "
+          "the target loader refuses (a shared memory per block above the "
+          "SM's) is left out and listed by the tool.", ""]
+    rows = []
+    for (p, name), r in out.items():
+        s = r["sensitivity"]
+        base = s["base"]["ratio"]
+        valid = [v["times"]["ratio"] for row in s["rows"]
+                 for v in (row["low"], row["high"]) if "times" in v]
+        lo, hi = min(valid + [base]), max(valid + [base])
+        top = sorted(s["rows"], key=lambda x: -x["swing"])[:3]
+        flips = [f"{x['field']} ({x['target']})" for x in s["rows"]
+                 if x["flips"]]
+        rows.append([p, name, f2(s["base"]["tpu_ns"] / 1e6),
+                     f2(s["base"]["gpu_ns"] / 1e6), f"{base:.2f}",
+                     f"{lo:.2f} .. {hi:.2f}", len(s["rows"]),
+                     "; ".join(f"{x['field']} ({x['target']}): "
+                               f"{ratio(x['low'])} .. {ratio(x['high'])}"
+                               for x in top),
+                     ", ".join(flips) or "none"])
+    md += [table(["phase", "pair", "TPU ms", "GPU ms", "ratio", "band",
+                  "assumed fields", "largest swings (x0.5 .. x2)",
+                  "can flip the verdict"], rows), ""]
+    links = ", ".join(
+        f"[{p} {name}]({os.path.relpath(OUT, 'docs')}/q6/{p}-"
+        f"{'gb300' if name != 'same-silicon' else 'same-silicon'}"
+        "/sensitivity.svg)" for p, _ in PHASES for name, _ in pairs)
+    md += [f"Tornado charts: {links}.", "", q6_answer(out), ""]
+    return md
+
+
+def ratio(v):
+    return f"{v['times']['ratio']:.2f}" if "times" in v else "invalid"
+
+
+def q6_answer(out):
+    def band(key):
+        s = out[key]["sensitivity"]
+        base = s["base"]["ratio"]
+        valid = [v["times"]["ratio"] for row in s["rows"]
+                 for v in (row["low"], row["high"]) if "times" in v]
+        return base, min(valid + [base]), max(valid + [base]), s
+
+    lines = []
+    for p, _ in PHASES:
+        b, lo, hi, s = band((p, "tpu-v7 / gb300"))
+        sb, slo, shi, ss = band((p, "same-silicon"))
+        top = max(s["rows"], key=lambda x: x["swing"])
+        stop = max(ss["rows"], key=lambda x: x["swing"])
+        lines.append(
+            f"{p}: tpu-v7 / gb300 = {b:.2f} (band {lo:.2f} .. {hi:.2f}; "
+            f"widest: `{top['field']}` of {top['target']}, "
+            f"{ratio(top['low'])} .. {ratio(top['high'])}); same-silicon "
+            f"= {sb:.2f} (band {slo:.2f} .. {shi:.2f}; widest: "
+            f"`{stop['field']}` of {stop['target']}).")
+    flips = [(k, x["field"], x["target"]) for k, r in out.items()
+             for x in r["sensitivity"]["rows"] if x["flips"]]
+    flip_text = ("No single assumption within x0.5 .. x2 flips a verdict."
+                 if not flips else "Assumptions that flip a verdict: " +
+                 "; ".join(f"{k[0]} {k[1]}: `{f}` of {t}"
+                           for k, f, t in flips) + ".")
+    return "\n".join([
+        "**Answer.** " + " ".join(lines) + " " + flip_text,
+        "",
+        "*What this does not cover:* one assumption at a time (two that "
+        "move together can go further), only the numbers marked `[A]` "
+        "(published numbers such as peak rates and HBM bandwidth are taken "
+        "as the vendors state them; issue 23's sustained rates are not yet "
+        "in the targets), and the model's structure itself (which the "
+        "validation table, not yet built, is for)."])
+
+
 # --- the page ----------------------------------------------------------------------
 
 def main():
@@ -1008,7 +1102,7 @@ def main():
           "waves, simulated L2, launches). `same-silicon` is the pair with "
           "identical peak compute, HBM bandwidth and on-chip SRAM "
           "(npu-target/README.md); tpu-v7 vs gb300 are the real chips.", ""]
-    for q in (q1, q2, q3, q4, q5):
+    for q in (q1, q2, q3, q4, q5, q6):
         t = time.perf_counter()
         md += q()
         print(f"results.py: {q.__name__} {time.perf_counter() - t:.1f} s",

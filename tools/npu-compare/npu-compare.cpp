@@ -13,6 +13,7 @@
 #include "npu/Compare/CompareSvg.h"
 #include "npu/Compare/DynamicMoE.h"
 #include "npu/Compare/RaggedDecode.h"
+#include "npu/Compare/Sensitivity.h"
 #include "npu/InitAll.h"
 #include "npu/Support/InputFiles.h"
 #include "npu/Support/OutputFiles.h"
@@ -106,11 +107,47 @@ cl::list<std::string> decodeLengths(
              "list:<l1>:<l2>:...; comma-separated): pad and bucket plans on "
              "the TPU-like target vs a ragged kernel on the GPU-like one"),
     cl::CommaSeparated, cl::cat(cat));
+cl::opt<bool> sensitivity(
+    "sensitivity",
+    cl::desc("Halve and double every assumed ([A]) number of both target "
+             "files, one at a time, and show how the TPU/GPU time ratio "
+             "moves and which assumptions can flip the verdict (with "
+             "--svg-dir: sensitivity.svg)"),
+    cl::cat(cat));
 cl::list<int64_t> decodeBuckets(
     "decode-buckets",
     cl::desc("--decode-lengths: static KV-length buckets (comma-separated; "
              "default: powers of two, then the compiled context length)"),
     cl::CommaSeparated, cl::cat(cat));
+
+/// The dynamic scenarios of --moe-load and --decode-lengths, which read
+/// the graph-level module before it is compiled.
+LogicalResult runScenarios(ModuleOp module, npu::TargetAttr tpuTarget,
+                           npu::TargetAttr gpuTarget,
+                           std::vector<npu::MoEScenario> &scenarios,
+                           std::vector<npu::RaggedScenario> &ragged,
+                           Location loc) {
+  if (!moeLoad.empty()) {
+    FailureOr<std::vector<npu::MoEScenario>> s = npu::runMoEScenarios(
+        module, moeLoad, capacityFactor, seed, tpuTarget, gpuTarget);
+    if (failed(s))
+      return failure();
+    scenarios = std::move(*s);
+  }
+  if (!decodeLengths.empty() || !decodeBuckets.empty()) {
+    if (decodeLengths.empty()) {
+      emitError(loc) << "--decode-buckets needs --decode-lengths";
+      return failure();
+    }
+    std::vector<int64_t> buckets(decodeBuckets.begin(), decodeBuckets.end());
+    FailureOr<std::vector<npu::RaggedScenario>> s = npu::runRaggedScenarios(
+        module, decodeLengths, buckets, seed, tpuTarget, gpuTarget);
+    if (failed(s))
+      return failure();
+    ragged = std::move(*s);
+  }
+  return success();
+}
 
 int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   Location loc = UnknownLoc::get(&ctx);
@@ -164,28 +201,11 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   if (!module)
     return 1;
 
-  // Dynamic scenarios read the graph-level module, before compiling.
   std::vector<npu::MoEScenario> scenarios;
-  if (!moeLoad.empty()) {
-    FailureOr<std::vector<npu::MoEScenario>> s = npu::runMoEScenarios(
-        *module, moeLoad, capacityFactor, seed, *tpuTarget, *gpuTarget);
-    if (failed(s))
-      return 1;
-    scenarios = std::move(*s);
-  }
   std::vector<npu::RaggedScenario> ragged;
-  if (!decodeLengths.empty() || !decodeBuckets.empty()) {
-    if (decodeLengths.empty()) {
-      emitError(loc) << "--decode-buckets needs --decode-lengths";
-      return 1;
-    }
-    std::vector<int64_t> buckets(decodeBuckets.begin(), decodeBuckets.end());
-    FailureOr<std::vector<npu::RaggedScenario>> s = npu::runRaggedScenarios(
-        *module, decodeLengths, buckets, seed, *tpuTarget, *gpuTarget);
-    if (failed(s))
-      return 1;
-    ragged = std::move(*s);
-  }
+  if (failed(runScenarios(*module, *tpuTarget, *gpuTarget, scenarios, ragged,
+                          loc)))
+    return 1;
 
   FailureOr<npu::Comparison> cmp =
       npu::compareModule(*module, tpuName, gpuName, fusion);
@@ -196,6 +216,20 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     return 1;
   if (!svgDir.empty() && failed(npu::writeComparisonSvgs(*cmp, svgDir, loc)))
     return 1;
+  std::optional<npu::Sensitivity> sens;
+  if (sensitivity) {
+    FailureOr<npu::Sensitivity> s =
+        npu::runSensitivity(*module, *cmp, tpuName, gpuName, fusion, loc);
+    if (failed(s))
+      return 1;
+    sens = std::move(*s);
+    if (!svgDir.empty() &&
+        failed(npu::writeOutputFile(
+            svgDir + "/sensitivity.svg",
+            [&](raw_ostream &os) { os << npu::renderSensitivitySvg(*sens); },
+            loc)))
+      return 1;
+  }
 
   std::string error;
   raw_ostream *os = outputs.open(output, error);
@@ -211,12 +245,17 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     if (!ragged.empty())
       json.getAsObject()->try_emplace("ragged_decode",
                                       npu::raggedScenariosToJSON(ragged));
+    if (sens)
+      json.getAsObject()->try_emplace("sensitivity",
+                                      npu::sensitivityToJSON(*sens));
     if (failed(npu::printJson(*os, json, 2, loc, "npu-compare")))
       return 1;
   } else {
     npu::printComparisonText(*cmp, *os, top);
     npu::printMoEScenarios(scenarios, *os);
     npu::printRaggedScenarios(ragged, *os);
+    if (sens)
+      npu::printSensitivityText(*sens, *os);
   }
   if (failed(outputs.commit(error))) {
     emitError(loc) << error;
