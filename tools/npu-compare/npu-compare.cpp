@@ -107,6 +107,12 @@ cl::list<std::string> decodeLengths(
              "list:<l1>:<l2>:...; comma-separated): pad and bucket plans on "
              "the TPU-like target vs a ragged kernel on the GPU-like one"),
     cl::CommaSeparated, cl::cat(cat));
+cl::opt<std::string> gpuLaunch(
+    "gpu-launch",
+    cl::desc("GPU-like kernels launched from a CUDA graph ('graph'), one by "
+             "one on a stream ('stream'), or 'auto' (graph for a decode "
+             "step, stream otherwise)"),
+    cl::init("auto"), cl::cat(cat));
 cl::opt<bool> sensitivity(
     "sensitivity",
     cl::desc("Halve and double every assumed ([A]) number of both target "
@@ -165,6 +171,11 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
                    << "'";
     return 1;
   }
+  if (gpuLaunch != "auto" && gpuLaunch != "graph" && gpuLaunch != "stream") {
+    emitError(loc) << "--gpu-launch must be 'auto', 'graph' or 'stream', got '"
+                   << gpuLaunch << "'";
+    return 1;
+  }
   std::string tpuName = tpu, gpuName = gpu;
   if (pair.getNumOccurrences()) {
     if (tpu.getNumOccurrences() || gpu.getNumOccurrences()) {
@@ -208,7 +219,7 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     return 1;
 
   FailureOr<npu::Comparison> cmp =
-      npu::compareModule(*module, tpuName, gpuName, fusion);
+      npu::compareModule(*module, tpuName, gpuName, fusion, gpuLaunch);
   if (failed(cmp))
     return 1;
   if (!traceDir.empty() &&
@@ -218,8 +229,8 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     return 1;
   std::optional<npu::Sensitivity> sens;
   if (sensitivity) {
-    FailureOr<npu::Sensitivity> s =
-        npu::runSensitivity(*module, *cmp, tpuName, gpuName, fusion, loc);
+    FailureOr<npu::Sensitivity> s = npu::runSensitivity(
+        *module, *cmp, tpuName, gpuName, fusion, gpuLaunch, loc);
     if (failed(s))
       return 1;
     sens = std::move(*s);

@@ -50,9 +50,12 @@ public:
   virtual ~CostModel();
 
   /// The model of `target`'s kind; an error at `loc` naming `pass` when the
-  /// target lacks a number the model needs.
-  static FailureOr<std::unique_ptr<CostModel>>
-  get(TargetAttr target, Location loc, llvm::StringRef pass);
+  /// target lacks a number the model needs. `graphLaunches`: a GPU-like
+  /// target's kernels are replayed from a CUDA graph (usesGraphLaunches).
+  static FailureOr<std::unique_ptr<CostModel>> get(TargetAttr target,
+                                                   Location loc,
+                                                   llvm::StringRef pass,
+                                                   bool graphLaunches = false);
 
   TargetAttr getTarget() const { return target; }
 

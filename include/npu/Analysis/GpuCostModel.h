@@ -39,7 +39,11 @@ struct GpuParams {
   double vectorPerNsPerSM, transcPerNsPerSM;
   TargetAttr target;
   double matrixPerNsPerSM(Type matrixType) const;
-  static FailureOr<GpuParams> get(TargetAttr target);
+  /// `graphLaunches`: kernels are replayed from a CUDA graph (launchNs is
+  /// the target's graph_launch_overhead_ns), else launched on a stream
+  /// (launch_overhead_ns).
+  static FailureOr<GpuParams> get(TargetAttr target,
+                                  bool graphLaunches = false);
 };
 
 /// What one thread block of a phase asks for and does.

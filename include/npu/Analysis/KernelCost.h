@@ -22,8 +22,15 @@ FailureOr<TargetAttr> getModuleTarget(Operation *op, StringRef pass);
 /// The module's TPU-like target: as getModuleTarget, and an error naming
 /// `pass` if the target has no `tpu` part.
 FailureOr<TargetAttr> getModuleTpuTarget(Operation *op, StringRef pass);
+/// Whether a GPU-like target runs the module's kernels from a CUDA graph:
+/// the module's `npu.gpu_launch` ("graph" or "stream", written by
+/// npu-set-target's gpu-launch option) if it has one, else whether its
+/// `npu.model` is a decode step (as serving stacks capture decode steps in
+/// graphs: vLLM's default FULL_AND_PIECEWISE mode, docs/cost-model-gpu.md).
+bool usesGraphLaunches(Operation *op);
+
 /// The cost model of the module's target (getModuleTarget, then
-/// CostModel::get).
+/// CostModel::get with usesGraphLaunches).
 FailureOr<std::unique_ptr<CostModel>> getModuleCostModel(Operation *op,
                                                          StringRef pass);
 

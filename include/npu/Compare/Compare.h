@@ -92,6 +92,11 @@ struct Comparison {
   CostAttr total[2];
   std::string entry; ///< "model" if there is a @model, else the first root
   std::string fusion = "cost"; ///< the pipelines' fusion option
+  /// How the GPU-like side launched its kernels (usesGraphLaunches on the
+  /// compiled module: from a CUDA graph, or one by one on a stream) and
+  /// what one launch cost.
+  bool gpuGraphLaunches = false;
+  double gpuLaunchNs = 0;
   /// Every kernel row of every function (calls excluded), sorted by
   /// |weightedDeltaNs| descending.
   std::vector<const CompareRow *> rankedKernelRows() const;
@@ -109,11 +114,13 @@ FailureOr<TargetAttr> loadCompareTarget(MLIRContext *ctx, StringRef name,
 /// one with buildGpuPipeline for `gpuTarget` (names or paths, as the
 /// pipelines' `target` option; check them with loadCompareTarget first) and
 /// matches the kernels. `fusion` is both pipelines' `fusion` option ("cost"
-/// or "none"). `module` itself is left unchanged. Errors (a pipeline
+/// or "none"), `gpuLaunch` their `gpu-launch` one ("auto", "graph",
+/// "stream"). `module` itself is left unchanged. Errors (a pipeline
 /// failure) are emitted as diagnostics.
 FailureOr<Comparison> compareModule(ModuleOp module, StringRef tpuTarget,
                                     StringRef gpuTarget,
-                                    StringRef fusion = "cost");
+                                    StringRef fusion = "cost",
+                                    StringRef gpuLaunch = "auto");
 
 } // namespace mlir::npu
 

@@ -17,10 +17,11 @@
 
 namespace mlir::npu {
 
-/// Launch overhead the GPU-like side pays for `group`: its kernels' launches
-/// (getGpuKernelLaunches: 2 for gated_mlp and moe_ffn, else 1) at the
-/// target's `launch_overhead_ns` (0 on a TPU-like target or for a call).
-double getLaunchNs(const CompareGroup &group, TargetAttr target);
+/// Launch overhead side `side` of `cmp` pays for `group`: its kernels'
+/// launches (getGpuKernelLaunches: 2 for gated_mlp and moe_ffn, else 1) at
+/// the GPU-like cost of one launch (`Comparison::gpuLaunchNs`); 0 on the
+/// TPU-like side and for a call.
+double getLaunchNs(const CompareGroup &group, const Comparison &cmp, int side);
 
 /// The tail of a dispatch: the fraction of the last wave that is filled
 /// (waves - floor(waves); 0 when the waves are whole).

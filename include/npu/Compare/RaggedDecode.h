@@ -124,9 +124,11 @@ struct RaggedGpuCost {
   int64_t kvSplits = 1;    ///< the launch's KV split (fewer for short ones)
   Count flops;             ///< matrix FLOPs at the actual lengths
 };
+/// (`graphLaunches`: its launch replayed from a CUDA graph.)
 std::optional<RaggedGpuCost> priceRaggedGpu(llvm::ArrayRef<int64_t> lengths,
                                             const AttentionAt &at,
-                                            TargetAttr gpu);
+                                            TargetAttr gpu,
+                                            bool graphLaunches = false);
 
 /// One length scenario on the first decode `npu.attention` of a module.
 struct RaggedScenario {

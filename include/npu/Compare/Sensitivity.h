@@ -66,13 +66,15 @@ struct Sensitivity {
 };
 
 /// Varies each assumed field of the two targets (names or paths, as given
-/// to compareModule) and compiles `module` again for each variant; `base`
-/// is compareModule's result for the unchanged targets. Errors (a file that
+/// to compareModule, with its `fusion` and `gpuLaunch`) and compiles
+/// `module` again for each variant; `base` is compareModule's result for
+/// the unchanged targets. Errors (a file that
 /// cannot be written, a pipeline failure on a valid variant) are emitted at
 /// `loc`.
 FailureOr<Sensitivity> runSensitivity(ModuleOp module, const Comparison &base,
                                       StringRef tpuTarget, StringRef gpuTarget,
-                                      StringRef fusion, Location loc);
+                                      StringRef fusion, StringRef gpuLaunch,
+                                      Location loc);
 
 /// The times of a comparison, per run of its roots.
 SensitivityTimes getSensitivityTimes(const Comparison &cmp);

@@ -30,6 +30,12 @@ struct BackendPipelineOptions
       llvm::cl::desc("npu-decide-fusion: 'cost' (groups the cost model "
                      "keeps) or 'none' (every op its own kernel)"),
       llvm::cl::init("cost")};
+  Option<std::string> gpuLaunch{
+      *this, "gpu-launch",
+      llvm::cl::desc("npu-set-target: GPU-like kernels launched from a CUDA "
+                     "graph ('graph'), on a stream ('stream') or 'auto' "
+                     "(graph for a decode step)"),
+      llvm::cl::init("auto")};
 };
 
 /// From npu graph IR to fused, tiled, costed and statically scheduled

@@ -18,7 +18,7 @@ using namespace mlir::npu;
 using namespace mlir::npu::gpumodel;
 using namespace mlir::npu::gpu_detail;
 
-FailureOr<GpuParams> GpuParams::get(TargetAttr target) {
+FailureOr<GpuParams> GpuParams::get(TargetAttr target, bool graphLaunches) {
   GpuTargetAttr g = target.getGpu();
   if (!g)
     return failure();
@@ -52,7 +52,9 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target) {
   p.dramLatencyNs = g.getDramLatencyNs().convertToDouble();
   p.l2BytesPerNs = g.getL2BandwidthBytesPerS().convertToDouble() * 1e-9;
   p.hbmBytesPerNs = target.getHbmBandwidthBytesPerS().convertToDouble() * 1e-9;
-  p.launchNs = g.getLaunchOverheadNs().convertToDouble();
+  p.launchNs =
+      (graphLaunches ? g.getGraphLaunchOverheadNs() : g.getLaunchOverheadNs())
+          .convertToDouble();
   double sms = double(p.sms);
   p.vectorPerNsPerSM =
       target.getVectorFlopPerS().convertToDouble() / sms * 1e-9;

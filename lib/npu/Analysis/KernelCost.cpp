@@ -12,13 +12,16 @@ using namespace mlir::npu;
 
 CostModel::~CostModel() = default;
 
-FailureOr<std::unique_ptr<CostModel>>
-CostModel::get(TargetAttr target, Location loc, StringRef pass) {
+FailureOr<std::unique_ptr<CostModel>> CostModel::get(TargetAttr target,
+                                                     Location loc,
+                                                     StringRef pass,
+                                                     bool graphLaunches) {
   if (target.getTpu()) {
     if (FailureOr<TpuParams> p = TpuParams::get(target); succeeded(p))
       return createTpuCostModel(*p);
   } else if (target.getGpu()) {
-    if (FailureOr<GpuParams> p = GpuParams::get(target); succeeded(p))
+    if (FailureOr<GpuParams> p = GpuParams::get(target, graphLaunches);
+        succeeded(p))
       return createGpuCostModel(*p);
   }
   return mlir::emitError(loc) << pass << ": target '" << target.getName()
@@ -76,12 +79,23 @@ FailureOr<TargetAttr> mlir::npu::getModuleTpuTarget(Operation *op,
   return target;
 }
 
+bool mlir::npu::usesGraphLaunches(Operation *op) {
+  Operation *module = isa<ModuleOp>(op) ? op : op->getParentOfType<ModuleOp>();
+  if (!module)
+    return false;
+  if (auto mode = module->getAttrOfType<StringAttr>("npu.gpu_launch"))
+    return mode.getValue() == "graph";
+  auto model = module->getAttrOfType<DictionaryAttr>("npu.model");
+  auto phase = model ? model.getAs<StringAttr>("phase") : StringAttr();
+  return phase && phase.getValue() == "decode";
+}
+
 FailureOr<std::unique_ptr<CostModel>>
 mlir::npu::getModuleCostModel(Operation *op, StringRef pass) {
   FailureOr<TargetAttr> target = getModuleTarget(op, pass);
   if (failed(target))
     return failure();
-  return CostModel::get(*target, op->getLoc(), pass);
+  return CostModel::get(*target, op->getLoc(), pass, usesGraphLaunches(op));
 }
 
 LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module,
@@ -95,7 +109,7 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module,
            << pass << ": target '" << target->getName() << "' is not "
            << (*kind == TargetKind::Tpu ? "TPU" : "GPU") << "-like";
   FailureOr<std::unique_ptr<CostModel>> costModel =
-      CostModel::get(*target, module.getLoc(), pass);
+      CostModel::get(*target, module.getLoc(), pass, usesGraphLaunches(module));
   if (failed(costModel))
     return failure();
   // Describe every kernel first (reads the IR; errors in IR order), then

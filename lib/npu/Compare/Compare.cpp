@@ -5,6 +5,7 @@
 #include "npu/Analysis/CostReport.h"
 #include "npu/Analysis/CostSum.h"
 #include "npu/Analysis/GpuCostModel.h"
+#include "npu/Analysis/KernelCost.h"
 #include "npu/Pipelines/Pipelines.h"
 #include "npu/Target/Target.h"
 
@@ -268,7 +269,8 @@ std::vector<CompareRow> matchRows(MLIRContext *ctx, StringRef function,
 FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
                                                StringRef tpuTarget,
                                                StringRef gpuTarget,
-                                               StringRef fusion) {
+                                               StringRef fusion,
+                                               StringRef gpuLaunch) {
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> tagged = module.clone();
   tagOps(*tagged);
@@ -281,6 +283,7 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
     BackendPipelineOptions options;
     options.target = (s == 0 ? tpuTarget : gpuTarget).str();
     options.fusion = fusion.str();
+    options.gpuLaunch = gpuLaunch.str();
     if (s == 0)
       buildTpuPipeline(pm, options);
     else
@@ -294,6 +297,11 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
     }
     cmp.target[s] = (*cmp.module[s])->getAttrOfType<TargetAttr>("npu.target");
   }
+  cmp.gpuGraphLaunches = usesGraphLaunches(*cmp.module[1]);
+  GpuTargetAttr gpuPart = cmp.target[1].getGpu();
+  cmp.gpuLaunchNs = (cmp.gpuGraphLaunches ? gpuPart.getGraphLaunchOverheadNs()
+                                          : gpuPart.getLaunchOverheadNs())
+                        .convertToDouble();
 
   ModuleOp tpu = *cmp.module[0], gpu = *cmp.module[1];
   FailureOr<CallOrder> order = getCallOrder(tpu, "npu-compare");

@@ -21,12 +21,15 @@ llvm::json::Object targetToJSON(TargetAttr t) {
       {"peak_bf16_flop_per_s", ns(t.getPeakBf16FlopPerS())},
       {"hbm_bandwidth_bytes_per_s", ns(t.getHbmBandwidthBytesPerS())},
       {"onchip_sram_bytes", t.getOnChipSramBytes()}};
-  if (auto gpu = t.getGpu())
+  if (auto gpu = t.getGpu()) {
     o["launch_overhead_ns"] = ns(gpu.getLaunchOverheadNs());
+    o["graph_launch_overhead_ns"] = ns(gpu.getGraphLaunchOverheadNs());
+  }
   return o;
 }
 
-llvm::json::Value groupToJSON(const CompareGroup &g, TargetAttr target) {
+llvm::json::Value groupToJSON(const CompareGroup &g, const Comparison &cmp,
+                              int side) {
   if (g.empty())
     return nullptr;
   llvm::json::Array items;
@@ -48,7 +51,7 @@ llvm::json::Value groupToJSON(const CompareGroup &g, TargetAttr target) {
   o["label"] = jsonText(g.label());
   o["tile"] = g.tiles();
   o["padding_flops"] = g.paddingFlops();
-  o["launch_ns"] = getLaunchNs(g, target);
+  o["launch_ns"] = getLaunchNs(g, cmp, side);
   if (auto w = g.cost.getWaves())
     o["tail_fraction"] = getTailFraction(ns(*w));
   o["items"] = std::move(items);
@@ -65,7 +68,7 @@ llvm::json::Object rowToJSON(const CompareRow &r, const Comparison &cmp) {
                        {"weighted_delta_ns", r.weightedDeltaNs()},
                        {"differences", std::move(diff)}};
   for (int s = 0; s < 2; ++s)
-    o[kSide[s]] = groupToJSON(r.side[s], cmp.target[s]);
+    o[kSide[s]] = groupToJSON(r.side[s], cmp, s);
   return o;
 }
 } // namespace
@@ -108,13 +111,16 @@ llvm::json::Value mlir::npu::comparisonToJSON(const Comparison &cmp) {
   llvm::json::Array roots;
   for (const std::string &r : cmp.roots)
     roots.push_back(jsonText(r));
-  return llvm::json::Object{{"schema", "npu-compare/1"},
-                            {"tpu", targetToJSON(cmp.target[0])},
-                            {"gpu", targetToJSON(cmp.target[1])},
-                            {"fusion", cmp.fusion},
-                            {"entry", jsonText(cmp.entry)},
-                            {"roots", std::move(roots)},
-                            {"total", std::move(total)},
-                            {"functions", std::move(functions)},
-                            {"ranking", std::move(ranking)}};
+  return llvm::json::Object{
+      {"schema", "npu-compare/1"},
+      {"tpu", targetToJSON(cmp.target[0])},
+      {"gpu", targetToJSON(cmp.target[1])},
+      {"fusion", cmp.fusion},
+      {"gpu_launch", cmp.gpuGraphLaunches ? "graph" : "stream"},
+      {"gpu_launch_ns", cmp.gpuLaunchNs},
+      {"entry", jsonText(cmp.entry)},
+      {"roots", std::move(roots)},
+      {"total", std::move(total)},
+      {"functions", std::move(functions)},
+      {"ranking", std::move(ranking)}};
 }

@@ -16,13 +16,13 @@ static double ns(llvm::APFloat v) { return v.convertToDouble(); }
 
 static const char *kSide[2] = {"tpu", "gpu"};
 
-double mlir::npu::getLaunchNs(const CompareGroup &group, TargetAttr target) {
-  if (!target || !target.getGpu())
+double mlir::npu::getLaunchNs(const CompareGroup &group, const Comparison &cmp,
+                              int side) {
+  if (side != int(CompareSide::Gpu))
     return 0;
-  double launch = ns(target.getGpu().getLaunchOverheadNs());
   double total = 0;
   for (const CompareItem &i : group.items)
-    total += launch * double(i.launches);
+    total += cmp.gpuLaunchNs * double(i.launches);
   return total;
 }
 
@@ -132,7 +132,7 @@ void printSideLine(llvm::raw_ostream &os, const Comparison &cmp, int s,
     tail = llvm::formatv("{0:f3}", getTailFraction(ns(*w))).str();
   }
   if (cmp.target[s] && cmp.target[s].getGpu())
-    launch = llvm::formatv("{0:f3}", getLaunchNs(g, cmp.target[s]) / 1e3).str();
+    launch = llvm::formatv("{0:f3}", getLaunchNs(g, cmp, s) / 1e3).str();
   os << llvm::formatv(
       "    {0,-4} {1,12:f3} {2,11:f3} {3,11:f3} {4,11:f3} "
       "{5,-8} {6,14} {7,14} {8,12} {9,5:f3} {10,-18} {11,14} "
@@ -183,7 +183,10 @@ void mlir::npu::printComparisonText(const Comparison &cmp,
      << " (GPU-like: hardware decides)";
   if (cmp.fusion != "cost")
     os << "; fusion=" << cmp.fusion;
-  os << "\n\n";
+  os << llvm::formatv("; gpu kernels launched {0} ({1} us each)\n\n",
+                      cmp.gpuGraphLaunches ? "from a CUDA graph"
+                                           : "on a stream",
+                      cmp.gpuLaunchNs / 1e3);
   printTotals(cmp, os);
   printFunctions(cmp, os);
   printKernels(cmp, os, top);

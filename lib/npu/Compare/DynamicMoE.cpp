@@ -2,6 +2,7 @@
 
 #include "npu/Compare/DynamicMoE.h"
 #include "npu/Analysis/GpuCostModel.h"
+#include "npu/Analysis/KernelCost.h"
 #include "npu/Analysis/TpuCostModel.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -130,9 +131,10 @@ static KernelDesc expertFfn(int64_t m, int64_t f, int64_t d, Type actType,
 std::optional<MoEScenarioCost>
 mlir::npu::priceMoEScenario(ArrayRef<int64_t> loads, const CapacityPlan &plan,
                             int64_t ffnDim, int64_t modelDim, Type actType,
-                            Type weightType, TargetAttr tpu, TargetAttr gpu) {
+                            Type weightType, TargetAttr tpu, TargetAttr gpu,
+                            bool graphLaunches) {
   FailureOr<TpuParams> tp = TpuParams::get(tpu);
-  FailureOr<GpuParams> gp = GpuParams::get(gpu);
+  FailureOr<GpuParams> gp = GpuParams::get(gpu, graphLaunches);
   if (failed(tp) || failed(gp) || plan.capacity < 1)
     return std::nullopt;
   MoEScenarioCost cost;
@@ -222,7 +224,8 @@ mlir::npu::runMoEScenarios(ModuleOp module, ArrayRef<std::string> loads,
     std::optional<MoEScenarioCost> cost =
         priceMoEScenario(sample, s.plan, s.ffnDim, s.modelDim,
                          moe.getX().getType().getElementType(),
-                         moe.getWGate().getType().getElementType(), tpu, gpu);
+                         moe.getWGate().getType().getElementType(), tpu, gpu,
+                         usesGraphLaunches(module));
     if (!cost)
       return moe.emitError("--moe-load: no tile of the expert FFN fits");
     s.cost = *cost;

@@ -1,5 +1,6 @@
 //===- RaggedDecodeReport.cpp - ragged decode scenarios: run and report ---===//
 
+#include "npu/Analysis/KernelCost.h"
 #include "npu/Compare/RaggedDecode.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -83,7 +84,8 @@ mlir::npu::runRaggedScenarios(ModuleOp module, ArrayRef<std::string> specs,
         priceStaticPlan(s.pad, s.lengths, at, tpu);
     std::optional<StaticPlanCost> bucketCost =
         priceStaticPlan(s.bucket, s.lengths, at, tpu);
-    std::optional<RaggedGpuCost> runtime = priceRaggedGpu(s.lengths, at, gpu);
+    std::optional<RaggedGpuCost> runtime =
+        priceRaggedGpu(s.lengths, at, gpu, usesGraphLaunches(module));
     if (!padCost || !bucketCost || !runtime)
       return attn.emitError("--decode-lengths: no tile of the decode "
                             "attention fits");

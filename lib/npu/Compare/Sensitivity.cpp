@@ -81,8 +81,9 @@ llvm::json::Value *lookupField(llvm::json::Value &root, StringRef path) {
 /// refuses, or that a pipeline cannot compile, is recorded as invalid with
 /// the reason.
 LogicalResult runVariant(ModuleOp module, StringRef tpuTarget,
-                         StringRef gpuTarget, StringRef fusion, int side,
-                         StringRef name, StringRef dir, const std::string &json,
+                         StringRef gpuTarget, StringRef fusion,
+                         StringRef gpuLaunch, int side, StringRef name,
+                         StringRef dir, const std::string &json,
                          SensitivityVariant &var, Location loc) {
   SmallString<128> path(dir);
   llvm::sys::path::append(path, name + ".json");
@@ -114,7 +115,8 @@ LogicalResult runVariant(ModuleOp module, StringRef tpuTarget,
       return success();
     });
     cmp = compareModule(module, side == 0 ? StringRef(path) : tpuTarget,
-                        side == 1 ? StringRef(path) : gpuTarget, fusion);
+                        side == 1 ? StringRef(path) : gpuTarget, fusion,
+                        gpuLaunch);
   }
   if (failed(cmp)) {
     var.invalid = "does not compile: " + diagnostics;
@@ -128,7 +130,7 @@ LogicalResult runVariant(ModuleOp module, StringRef tpuTarget,
 FailureOr<Sensitivity>
 mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
                           StringRef tpuTarget, StringRef gpuTarget,
-                          StringRef fusion, Location loc) {
+                          StringRef fusion, StringRef gpuLaunch, Location loc) {
   MLIRContext *ctx = module.getContext();
   Sensitivity s;
   s.base = getSensitivityTimes(base);
@@ -159,7 +161,10 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
       return emitError(loc)
              << file->path << ": " << llvm::toString(root.takeError());
     for (const auto &[field, source] : file->sources) {
-      if (!StringRef(source).starts_with("[A]"))
+      // "[A] ...", or a value derived from another target's assumption
+      // ("[same-silicon] = h100: [A] ...").
+      StringRef src(source);
+      if (!src.starts_with("[A]") && !src.contains(": [A]"))
         continue;
       llvm::json::Value *v = lookupField(*root, field);
       if (!v || !v->getAsNumber())
@@ -180,8 +185,8 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
           *f = row.value * var->factor;
         var->value = *f->getAsNumber();
         std::string json = llvm::formatv("{0:2}", copy).str();
-        if (failed(runVariant(module, tpuTarget, gpuTarget, fusion, side, name,
-                              dir, json, *var, loc)))
+        if (failed(runVariant(module, tpuTarget, gpuTarget, fusion, gpuLaunch,
+                              side, name, dir, json, *var, loc)))
           return failure();
       }
       s.rows.push_back(std::move(row));

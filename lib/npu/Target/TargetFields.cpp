@@ -91,7 +91,9 @@ ArrayRef<TargetField> target::getTargetFields() {
       {S::Gpu, "l2_bandwidth_bytes_per_s", T::Real, "bytes/s",
        "L2 bandwidth of the chip"},
       {S::Gpu, "launch_overhead_ns", T::Real, "ns",
-       "fixed cost of one kernel launch"},
+       "fixed cost of one kernel launch on a stream"},
+      {S::Gpu, "graph_launch_overhead_ns", T::Real, "ns",
+       "fixed cost of one kernel replayed from a CUDA graph"},
       {S::Gpu, "max_cluster_blocks", T::Integer, "blocks",
        "largest thread-block cluster (1: no clusters)"},
       {S::Gpu, "dram_latency_ns", T::Real, "ns",
@@ -188,6 +190,8 @@ std::optional<JValue> gpuValue(GpuTargetAttr t, StringRef name) {
     return real(t.getL2BandwidthBytesPerS());
   if (name == "launch_overhead_ns")
     return real(t.getLaunchOverheadNs());
+  if (name == "graph_launch_overhead_ns")
+    return real(t.getGraphLaunchOverheadNs());
   if (name == "max_cluster_blocks")
     return integer(t.getMaxClusterBlocks());
   if (name == "dram_latency_ns")

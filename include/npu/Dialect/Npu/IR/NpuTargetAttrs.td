@@ -135,7 +135,8 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
     | `l2_line_bytes` | bytes | L2 line (allocation unit) |
     | `l2_associativity_ways` | ways | L2 ways per set |
     | `l2_bandwidth_bytes_per_s` | bytes/s | L2 read bandwidth of the chip |
-    | `launch_overhead_ns` | ns | fixed cost of one kernel launch |
+    | `launch_overhead_ns` | ns | fixed cost of one kernel launch on a stream |
+    | `graph_launch_overhead_ns` | ns | the same for a kernel replayed from a CUDA graph |
     | `max_cluster_blocks` | blocks | largest thread-block cluster (1: none) |
     | `dram_latency_ns` | ns | unloaded latency of a load from HBM |
     | `max_registers_per_thread` | registers | most 32-bit registers one thread may use |
@@ -144,7 +145,7 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
     | `shared_memory_allocation_unit_bytes` | bytes | a block's shared memory is allocated in multiples of this |
     | `shared_memory_reserved_per_block_bytes` | bytes | shared memory the system reserves per resident block |
 
-    Verified: every count, size and rate is positive (the overhead and the
+    Verified: every count, size and rate is positive (the overheads and the
     latency may be 0); `max_cluster_blocks` is a power of two;
     `l2_line_bytes` is a power of two; `l2_bytes` is a whole number of lines,
     and of sets (`l2_line_bytes * l2_associativity_ways`);
@@ -174,6 +175,7 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
       "int64_t":$l2_associativity_ways,
       Npu_DoubleParameter<"bytes/s">:$l2_bandwidth_bytes_per_s,
       Npu_DoubleParameter<"ns">:$launch_overhead_ns,
+      Npu_DoubleParameter<"ns">:$graph_launch_overhead_ns,
       "int64_t":$max_cluster_blocks,
       Npu_DoubleParameter<"ns">:$dram_latency_ns,
       "int64_t":$max_registers_per_thread,

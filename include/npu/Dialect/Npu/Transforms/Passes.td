@@ -82,10 +82,23 @@ def NpuSetTarget : Pass<"npu-set-target", "ModuleOp"> {
     ```
     npu-opt --npu-set-target="target=tpu-v5e" model.mlir
     ```
+
+    `gpu-launch` says how a GPU-like target's kernels are launched:
+    `graph` (replayed from a CUDA graph: the target's
+    `graph_launch_overhead_ns` per kernel) or `stream` (launched one by one:
+    `launch_overhead_ns`), written as the module attribute `npu.gpu_launch`.
+    `auto` (the default) writes nothing, and the cost model then replays a
+    decode step (`npu.model` phase `decode`) from a graph and launches
+    anything else on a stream, as serving stacks do (vLLM captures decode
+    batches in full CUDA graphs by default; docs/cost-model-gpu.md).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Target name (a file in npu-target/) or path to a target file">,
+    Option<"gpuLaunch", "gpu-launch", "std::string", /*default=*/"\"auto\"",
+           "GPU-like kernels launched from a CUDA graph ('graph'), one by "
+           "one on a stream ('stream'), or 'auto' (graph for a decode "
+           "step)">,
   ];
 }
 

@@ -82,6 +82,13 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<TargetAttr>(value), "a #npu.target");
   if (name == "npu.model")
     return expect(isa<DictionaryAttr>(value), "a dictionary");
+  if (name == "npu.gpu_launch") {
+    auto mode = dyn_cast<StringAttr>(value);
+    return expect(
+        isa<ModuleOp>(op) && mode &&
+            (mode.getValue() == "graph" || mode.getValue() == "stream"),
+        "\"graph\" or \"stream\" on a module");
+  }
   if (name == "npu.sram_offset" || name == "npu.sram_peak")
     return expect(isa<IntegerAttr>(value), "an integer");
   if (name == "npu.buffers") {

@@ -113,9 +113,10 @@ LogicalResult GpuTargetAttr::verify(
     int64_t maxThreadsPerSm, int64_t maxThreadsPerBlock, int64_t maxBlocksPerSm,
     int64_t l2Bytes, int64_t l2LineBytes, int64_t l2AssociativityWays,
     APFloat l2BandwidthBytesPerS, APFloat launchOverheadNs,
-    int64_t maxClusterBlocks, APFloat dramLatencyNs,
-    int64_t maxRegistersPerThread, int64_t registerAllocationUnit,
-    int64_t registerSubPartitions, int64_t sharedMemoryAllocationUnitBytes,
+    APFloat graphLaunchOverheadNs, int64_t maxClusterBlocks,
+    APFloat dramLatencyNs, int64_t maxRegistersPerThread,
+    int64_t registerAllocationUnit, int64_t registerSubPartitions,
+    int64_t sharedMemoryAllocationUnitBytes,
     int64_t sharedMemoryReservedPerBlockBytes) {
   struct {
     StringRef name;
@@ -147,6 +148,9 @@ LogicalResult GpuTargetAttr::verify(
                            l2BandwidthBytesPerS.convertToDouble())) ||
       failed(checkNonNegative(emitError, "gpu.launch_overhead_ns",
                               launchOverheadNs.convertToDouble(), kMaxNs)) ||
+      failed(checkNonNegative(emitError, "gpu.graph_launch_overhead_ns",
+                              graphLaunchOverheadNs.convertToDouble(),
+                              kMaxNs)) ||
       failed(checkNonNegative(emitError, "gpu.dram_latency_ns",
                               dramLatencyNs.convertToDouble(), kMaxNs)))
     return failure();

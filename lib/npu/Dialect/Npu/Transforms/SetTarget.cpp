@@ -23,6 +23,13 @@ struct NpuSetTargetPass : public npu::impl::NpuSetTargetBase<NpuSetTargetPass> {
           "npu-set-target: no target given (target=<name or path>)");
       return signalPassFailure();
     }
+    if (gpuLaunch != "auto" && gpuLaunch != "graph" && gpuLaunch != "stream") {
+      mlir::emitError(module.getLoc(),
+                      "npu-set-target: gpu-launch must be 'auto', 'graph' or "
+                      "'stream', got '")
+          << gpuLaunch << "'";
+      return signalPassFailure();
+    }
     llvm::Expected<target::TargetFile> file =
         target::loadTarget(&getContext(), target);
     if (!file) {
@@ -47,6 +54,9 @@ struct NpuSetTargetPass : public npu::impl::NpuSetTargetBase<NpuSetTargetPass> {
       }
     }
     module->setAttr("npu.target", file->attr);
+    if (gpuLaunch != "auto")
+      module->setAttr("npu.gpu_launch",
+                      StringAttr::get(&getContext(), gpuLaunch));
   }
 };
 } // namespace
