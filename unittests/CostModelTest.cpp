@@ -1,0 +1,98 @@
+//===- CostModelTest.cpp - the one interface over both cost models --------===//
+//
+// CostModel (npu/Analysis/CostModel.h) must answer exactly what the model
+// of the target's kind answers: the same tile, the same working set and
+// time, and on a GPU-like target the launch cost of the chosen launch mode.
+
+#include "npu/Analysis/CostModel.h"
+#include "WorkTestUtils.h"
+#include "npu/Analysis/GpuCostModel.h"
+#include "npu/Analysis/TpuCostModel.h"
+#include "npu/Target/Target.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::testing;
+
+namespace {
+class CostModelTest : public WorkTest {
+protected:
+  TargetAttr target(StringRef name) {
+    llvm::Expected<target::TargetFile> f = target::loadTarget(&context, name);
+    EXPECT_TRUE(static_cast<bool>(f)) << llvm::toString(f.takeError());
+    return f->attr;
+  }
+  std::unique_ptr<CostModel> model(StringRef name, bool graph = false) {
+    FailureOr<std::unique_ptr<CostModel>> m =
+        CostModel::get(target(name), UnknownLoc::get(&context), "test", graph);
+    EXPECT_TRUE(succeeded(m));
+    return std::move(*m);
+  }
+  /// A 512 x 384 x 256 bf16 GEMM as a one-phase kernel.
+  KernelModel gemm() {
+    KernelDesc d;
+    d.kind = KernelKind::Gemm;
+    d.loops = GemmNest<>{1, 512, 384, 256}.list();
+    d.matrixType = BFloat16Type::get(&context);
+    d.lhsBytes = d.rhsBytes = d.outBytes = 2;
+    d.work.matrixFlops = Count(2) * Count(512) * Count(384) * Count(256);
+    KernelModel m;
+    m.kind = KernelKind::Gemm;
+    m.phases.push_back(d);
+    m.work = d.work;
+    return m;
+  }
+};
+
+TEST_F(CostModelTest, TpuLikeIsTheTpuModel) {
+  KernelModel k = gemm();
+  std::unique_ptr<CostModel> cm = model("mock-tpu");
+  FailureOr<TpuParams> p = TpuParams::get(target("mock-tpu"));
+  ASSERT_TRUE(succeeded(p));
+  std::optional<TpuTileChoice> direct = chooseTpuTile(k.phases[0], *p);
+  std::optional<TileDecision> d = cm->chooseTile(k);
+  ASSERT_TRUE(direct && d);
+  EXPECT_EQ(ArrayRef<int64_t>(d->tile), ArrayRef<int64_t>(direct->tile));
+  EXPECT_EQ(d->buffers, direct->buffers);
+  EXPECT_EQ(d->chunks, direct->chunks);
+  EXPECT_EQ(d->sramBytes, direct->cost.sramBytes);
+  EXPECT_EQ(cm->getWorkingSet(k, d->tile, d->buffers), d->sramBytes);
+  EXPECT_EQ(cm->getSramCapacity(), 524288);
+  std::optional<double> ns = cm->estimateNs(k);
+  ASSERT_TRUE(ns);
+  EXPECT_DOUBLE_EQ(*ns, direct->cost.timeNs);
+  // A TPU-like target has no launches to arrange.
+  EXPECT_NE(cm->checkLaunches(k, {}, {}).find("is not GPU-like"),
+            std::string::npos);
+}
+
+TEST_F(CostModelTest, GpuLikeLaunchModes) {
+  KernelModel k = gemm();
+  std::unique_ptr<CostModel> stream = model("mock-gpu");
+  std::unique_ptr<CostModel> graph = model("mock-gpu", /*graph=*/true);
+  std::optional<TileDecision> d = stream->chooseTile(k);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(stream->getSramCapacity(), 49152);
+  std::optional<double> s = stream->estimateNs(k), g = graph->estimateNs(k);
+  ASSERT_TRUE(s && g);
+  // One launch: 1000 ns on a stream, 500 ns from a graph (mock-gpu).
+  EXPECT_DOUBLE_EQ(*s - *g, 500.0);
+  // The price of the decided plan is the model's, in #npu.cost.
+  TilingAttr tiling = TilingAttr::get(&context, k.phases[0].loops, d->tile,
+                                      d->buffers, d->sramBytes, d->chunks, {});
+  std::optional<KernelPrice> price = stream->price(k, tiling, d->launches);
+  ASSERT_TRUE(price);
+  FailureOr<GpuParams> p = GpuParams::get(target("mock-gpu"));
+  ASSERT_TRUE(succeeded(p));
+  SmallVector<GpuLaunch, 2> launches;
+  if (d->launches)
+    for (auto l : d->launches.getAsRange<LaunchAttr>())
+      launches.push_back({l.getClusterM(), l.getClusterN(), l.getRasterGroup(),
+                          l.getKvSplits()});
+  std::optional<GpuCost> direct = getGpuKernelCost(k, d->tile, *p, launches);
+  ASSERT_TRUE(direct);
+  EXPECT_DOUBLE_EQ(price->cost.getTimeNs().convertToDouble(), direct->timeNs);
+  ASSERT_TRUE(price->grids);
+  EXPECT_EQ(price->grids.size(), 1u);
+}
+} // namespace
