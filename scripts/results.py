@@ -1101,7 +1101,11 @@ def main():
           "DMA); GPU-like side: the hardware decides (block dispatch in "
           "waves, simulated L2, launches). `same-silicon` is the pair with "
           "identical peak compute, HBM bandwidth and on-chip SRAM "
-          "(npu-target/README.md); tpu-v7 vs gb300 are the real chips.", ""]
+          "(npu-target/README.md); tpu-v7 vs gb300 are the real chips. "
+          "Section 6 gives the DeepSeek-V3 verdicts with the band the "
+          "assumed target numbers leave them (`npu-compare "
+          "--sensitivity`); docs/fairness.md says what each side's kernels "
+          "stand for and where the pricing is not symmetric.", ""]
     for q in (q1, q2, q3, q4, q5, q6):
         t = time.perf_counter()
         md += q()
