@@ -13,9 +13,12 @@ using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
+std::string ratioText(bool valid, double ratio) {
+  return valid ? llvm::formatv("{0:f3}", ratio).str() : std::string("invalid");
+}
+
 std::string ratioText(const SensitivityVariant &v) {
-  return v.invalid.empty() ? llvm::formatv("{0:f3}", v.times.ratio()).str()
-                           : std::string("invalid");
+  return ratioText(v.invalid.empty(), v.times.ratio());
 }
 
 std::string valueText(double v) { return target::formatReal(v); }
@@ -23,6 +26,52 @@ std::string valueText(double v) { return target::formatReal(v); }
 /// "tpu-v7 faster" / "gb300 faster" for a ratio.
 std::string verdict(const Sensitivity &s, double ratio) {
   return s.target[ratio > 1 ? 1 : 0] + " faster";
+}
+
+/// The TPU/GPU ratio of kernel kind `kind` in `t` (0: a side without it).
+double kindRatio(const SensitivityTimes &t, StringRef kind) {
+  for (const auto &[k, ns] : t.perKind)
+    if (k == kind)
+      return ns.first > 0 && ns.second > 0 ? ns.first / ns.second : 0;
+  return 0;
+}
+
+/// Per kernel kind, how the three widest fields move its ratio: the kinds
+/// that move, most first (at most four per field).
+void printKindMoves(const Sensitivity &s, llvm::raw_ostream &os) {
+  double base = s.base.ratio();
+  unsigned shown = 0;
+  for (const SensitivityRow &r : s.rows) {
+    if (shown == 3 || r.swing(base) <= 0)
+      break;
+    ++shown;
+    if (shown == 1)
+      os << "per kernel kind, ratio tpu/gpu at x0.5 .. x2 (the kinds that "
+            "move, most first):\n";
+    std::vector<std::pair<double, std::string>> moves;
+    for (const auto &[kind, ns] : s.base.perKind) {
+      double b = kindRatio(s.base, kind);
+      double lo = r.low.invalid.empty() ? kindRatio(r.low.times, kind) : b;
+      double hi = r.high.invalid.empty() ? kindRatio(r.high.times, kind) : b;
+      if (b <= 0 || std::fabs(hi - lo) <= 0.005 * b)
+        continue;
+      moves.push_back({std::fabs(hi - lo),
+                       llvm::formatv("{0} {1} .. {2}", kind,
+                                     ratioText(r.low.invalid.empty(), lo),
+                                     ratioText(r.high.invalid.empty(), hi))
+                           .str()});
+    }
+    llvm::stable_sort(
+        moves, [](const auto &a, const auto &b) { return a.first > b.first; });
+    if (moves.size() > 4)
+      moves.resize(4);
+    os << "  " << r.field << " (" << r.target << "): ";
+    if (moves.empty())
+      os << "no kind moves by more than 0.5%";
+    for (const auto &[delta, text] : moves)
+      os << (&text == &moves.front().second ? "" : ", ") << text;
+    os << "\n";
+  }
 }
 
 llvm::json::Value timesToJSON(const SensitivityTimes &t) {
@@ -87,6 +136,7 @@ void mlir::npu::printSensitivityText(const Sensitivity &s,
     os << (r == flippers.front() ? "" : ", ") << r->field << " (" << r->target
        << ")";
   os << "\n";
+  printKindMoves(s, os);
 }
 
 llvm::json::Value mlir::npu::sensitivityToJSON(const Sensitivity &s) {
