@@ -84,12 +84,8 @@ TEST_F(CostModelTest, GpuLikeLaunchModes) {
   ASSERT_TRUE(price);
   FailureOr<GpuParams> p = GpuParams::get(target("mock-gpu"));
   ASSERT_TRUE(succeeded(p));
-  SmallVector<GpuLaunch, 2> launches;
-  if (d->launches)
-    for (auto l : d->launches.getAsRange<LaunchAttr>())
-      launches.push_back({l.getClusterM(), l.getClusterN(), l.getRasterGroup(),
-                          l.getKvSplits()});
-  std::optional<GpuCost> direct = getGpuKernelCost(k, d->tile, *p, launches);
+  std::optional<GpuCost> direct =
+      getGpuKernelCost(k, d->tile, *p, getGpuLaunches(d->launches));
   ASSERT_TRUE(direct);
   EXPECT_DOUBLE_EQ(price->cost.getTimeNs().convertToDouble(), direct->timeNs);
   ASSERT_TRUE(price->grids);

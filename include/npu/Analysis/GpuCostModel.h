@@ -191,6 +191,9 @@ getGpuKernelCost(const KernelModel &model, llvm::ArrayRef<int64_t> mainTile,
                  const GpuParams &p,
                  llvm::ArrayRef<GpuLaunch> mainLaunches = {});
 
+/// The arrangement of each launch from an array of #npu.launch (null:
+/// none, CUDA's default for every launch).
+llvm::SmallVector<GpuLaunch, 2> getGpuLaunches(ArrayAttr launches);
 class CostModel;
 /// The GPU-like model behind the CostModel interface (GpuKernelCost.cpp).
 std::unique_ptr<CostModel> createGpuCostModel(const GpuParams &p);

@@ -14,9 +14,7 @@
 using namespace mlir;
 using namespace mlir::npu;
 
-namespace {
-/// The arrangement of each launch from an array of #npu.launch (null: none).
-SmallVector<GpuLaunch, 2> getGpuLaunches(ArrayAttr launches) {
+SmallVector<GpuLaunch, 2> mlir::npu::getGpuLaunches(ArrayAttr launches) {
   SmallVector<GpuLaunch, 2> out;
   if (launches)
     for (auto l : launches.getAsRange<LaunchAttr>())
@@ -24,6 +22,8 @@ SmallVector<GpuLaunch, 2> getGpuLaunches(ArrayAttr launches) {
                      l.getKvSplits()});
   return out;
 }
+
+namespace {
 
 ArrayAttr getGridsAttr(MLIRContext *ctx, ArrayRef<GpuGrid> grids) {
   SmallVector<Attribute> attrs;

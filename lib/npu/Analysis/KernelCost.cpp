@@ -29,6 +29,11 @@ FailureOr<std::unique_ptr<CostModel>> CostModel::get(TargetAttr target,
                                  "a 'gpu' part)";
 }
 
+/// The module `op` is or is in (null if none).
+static Operation *getEnclosingModule(Operation *op) {
+  return isa<ModuleOp>(op) ? op : op->getParentOfType<ModuleOp>();
+}
+
 /// -1 marks a count that does not fit an attribute's int64_t.
 static int64_t toInt(Count c) { return c.toInt64().value_or(-1); }
 
@@ -61,8 +66,7 @@ std::optional<CostAttr> CostModel::makeCostAttr(
 
 FailureOr<TargetAttr> mlir::npu::getModuleTarget(Operation *op,
                                                  StringRef pass) {
-  Operation *module = isa<ModuleOp>(op) ? op : op->getParentOfType<ModuleOp>();
-  if (module)
+  if (Operation *module = getEnclosingModule(op))
     if (auto target = module->getAttrOfType<TargetAttr>("npu.target"))
       return target;
   return op->emitError() << pass
@@ -80,7 +84,7 @@ FailureOr<TargetAttr> mlir::npu::getModuleTpuTarget(Operation *op,
 }
 
 bool mlir::npu::usesGraphLaunches(Operation *op) {
-  Operation *module = isa<ModuleOp>(op) ? op : op->getParentOfType<ModuleOp>();
+  Operation *module = getEnclosingModule(op);
   if (!module)
     return false;
   if (auto mode = module->getAttrOfType<StringAttr>("npu.gpu_launch"))

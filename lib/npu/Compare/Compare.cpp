@@ -298,10 +298,11 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
     cmp.target[s] = (*cmp.module[s])->getAttrOfType<TargetAttr>("npu.target");
   }
   cmp.gpuGraphLaunches = usesGraphLaunches(*cmp.module[1]);
-  GpuTargetAttr gpuPart = cmp.target[1].getGpu();
-  cmp.gpuLaunchNs = (cmp.gpuGraphLaunches ? gpuPart.getGraphLaunchOverheadNs()
-                                          : gpuPart.getLaunchOverheadNs())
-                        .convertToDouble();
+  // The launch cost the GPU-like model priced.
+  FailureOr<GpuParams> gpuParams =
+      GpuParams::get(cmp.target[1], cmp.gpuGraphLaunches);
+  if (succeeded(gpuParams))
+    cmp.gpuLaunchNs = gpuParams->launchNs;
 
   ModuleOp tpu = *cmp.module[0], gpu = *cmp.module[1];
   FailureOr<CallOrder> order = getCallOrder(tpu, "npu-compare");
