@@ -2,6 +2,7 @@
 
 #include "npu/Analysis/Bill.h"
 #include "WorkTestUtils.h"
+#include "npu/Analysis/KernelModel.h"
 #include "npu/Target/Target.h"
 
 using namespace mlir;
@@ -76,4 +77,16 @@ TEST_F(BillTest, LayersCallsAndCapacity) {
   // its result y (512 B); the first call's input is a function argument.
   EXPECT_EQ(bill->peakLiveActivationBytes.value(), 1024u);
   EXPECT_EQ(bill->minChips(), 1);
+}
+
+TEST_F(BillTest, AnFp8OperandMakesAnFp8Product) {
+  // W8A8: an fp8 weight times a bf16 activation runs at the fp8 rate (the
+  // activation quantized as it loads); otherwise the wider type decides.
+  Type bf16 = BFloat16Type::get(&context), f32 = Float32Type::get(&context);
+  Type fp8 = Float8E4M3FNType::get(&context);
+  EXPECT_EQ(getProductType(bf16, fp8), fp8);
+  EXPECT_EQ(getProductType(fp8, bf16), fp8);
+  EXPECT_EQ(getProductType(bf16, f32), f32);
+  EXPECT_EQ(getProductType(bf16, bf16), bf16);
+  EXPECT_EQ(getProductType(Type(), bf16), bf16);
 }

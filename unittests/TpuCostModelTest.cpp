@@ -563,3 +563,28 @@ TEST_F(TpuCostModelTest, FewRowsPayTheMatrixUnitWidth) {
   ASSERT_TRUE(narrow);
   EXPECT_EQ(narrow->paddedMatrixFlops.value(), uint64_t(2) * 1024 * 128 * 1024);
 }
+
+TEST_F(TpuCostModelTest, RowCopiesAreAChainBesideTheTileTransfers) {
+  // 64 rows of 256 bf16 gathered one copy each (an embedding) and written
+  // as one tile, in one step on mock-tpu (1 core, BW 102.4 B/ns, D0 100 ns,
+  // 2 engines, 4 row copies in flight, O 50 ns). Tiles: in = out = 32768 /
+  // 102.4 + 100 / 2 = 370 ns. Rows: 64 x 100 / 4 = 1600 ns, beside them,
+  // not added: T = fill max(370, 1600) + stage 50 + drain 370 = 2020 ns.
+  TpuParams p = params("mock-tpu");
+  ASSERT_EQ(p.rowDmas, 4);
+  KernelDesc k;
+  k.kind = KernelKind::Stream;
+  k.loops = {64, 256};
+  k.lhsBytes = 4;
+  k.work.bytesRead = Count(64 * 256 * 2);
+  k.work.bytesWritten = Count(64 * 256 * 2);
+  k.rowReads = 64;
+  std::optional<TpuCost> chain = getTpuPhaseCost(k, {64, 256}, 2, p);
+  ASSERT_TRUE(chain);
+  EXPECT_DOUBLE_EQ(chain->timeNs, 2020.0);
+  // 64 in flight: the chain (100 ns) hides under the tile transfers.
+  p.rowDmas = 64;
+  std::optional<TpuCost> hidden = getTpuPhaseCost(k, {64, 256}, 2, p);
+  ASSERT_TRUE(hidden);
+  EXPECT_DOUBLE_EQ(hidden->timeNs, 790.0);
+}

@@ -1,8 +1,8 @@
 """Checks the block-dispatch events of a GPU-like trace (npu-report-cost).
 
 Every kernel event must be covered exactly by its wave events (thread tid+1,
-same process): a launch event of `launch_ns` x launches (2 for gated_mlp and
-moe_ffn, else 1), then per grid its DRAM fill (if any), waves and tail,
+same process): a launch event of `launch_ns` x launches (2 for gated_mlp, 3
+for moe_ffn: its dispatch, then its two grouped GEMMs; else 1), then per grid its DRAM fill (if any), waves and tail,
 ending where the kernel ends.
 Usage: check_waves.py TRACE LAUNCH_NS
 """
@@ -21,7 +21,7 @@ for k in kernels:
                    and start - eps <= w["ts"] and w["ts"] + w["dur"] <= end + eps),
                   key=lambda w: w["ts"])
     assert mine and mine[0]["name"] == "launch", (k["name"], "no launch event")
-    launches = 2 if k["cat"] in ("gated_mlp", "moe_ffn") else 1
+    launches = {"gated_mlp": 2, "moe_ffn": 3}.get(k["cat"], 1)
     assert abs(mine[0]["dur"] - launches * launch_us) < 1e-6 * max(1, k["dur"]), \
         (k["name"], mine[0]["dur"], launches * launch_us)
     t = start

@@ -1,11 +1,12 @@
-// RUN: npu-opt %s --split-input-file --npu-set-target="target=tpu-v7" --npu-tpu-pipeline-row-dmas --canonicalize | FileCheck %s
-// RUN: npu-opt %s --split-input-file --npu-set-target="target=mock-tpu" --npu-tpu-pipeline-row-dmas --canonicalize | FileCheck %s --check-prefix=MOCK
+// RUN: npu-opt %s --split-input-file --npu-set-target="target=mock-tpu" --npu-tpu-pipeline-row-dmas --canonicalize | FileCheck %s
+// RUN: npu-opt %s --split-input-file --npu-set-target="target=tpu-v7" --npu-tpu-pipeline-row-dmas --canonicalize | FileCheck %s --check-prefix=V7
 // RUN: not npu-opt %s --split-input-file --npu-set-target="target=h100" --npu-tpu-pipeline-row-dmas -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 
 #hbm = #npu.memory_space<hbm>
 #vmem = #npu.memory_space<vmem>
 // Eight rows of x gathered by index into a VMEM tile, each copy waited before
-// the next starts. tpu-v7 has 4 DMA engines per core: rows 0..2 start before
+// the next starts. mock-tpu keeps 4 row copies in flight (its
+// row_dmas_in_flight_per_core): rows 0..2 start before
 // the loop; iteration r (5 of them) starts row r + 3 (its index loaded
 // then) and waits for row r; the last three rows are waited after it.
 // CHECK-LABEL: func.func @gather
@@ -22,9 +23,26 @@
 // CHECK-NEXT: npu.dma_wait %[[L]]#1
 // CHECK-NEXT: npu.dma_wait %[[L]]#2
 // CHECK-NEXT: linalg.fill
-// mock-tpu has 2: one row ahead.
-// MOCK-LABEL: func.func @gather
-// MOCK: scf.for {{.*}} = %c0 to %c7 step %c1 iter_args({{.*}}) -> (!npu.dma_token)
+// tpu-v7 keeps 32 in flight, more than the 8 rows: all 8 start before the
+// first wait and no loop is left.
+// V7-LABEL: func.func @gather
+// V7: npu.dma_start
+// V7-NOT: npu.dma_wait
+// V7: npu.dma_start
+// V7-NOT: npu.dma_wait
+// V7: npu.dma_start
+// V7-NOT: npu.dma_wait
+// V7: npu.dma_start
+// V7-NOT: npu.dma_wait
+// V7: npu.dma_start
+// V7-NOT: npu.dma_wait
+// V7: npu.dma_start
+// V7-NOT: npu.dma_wait
+// V7: npu.dma_start
+// V7-NOT: npu.dma_wait
+// V7: npu.dma_start
+// V7-NOT: scf.for
+// V7: npu.dma_wait
 func.func @gather(%x: memref<64x16xf32, #hbm>, %order: memref<8xindex, #hbm>, %tile: memref<8x16xf32, #vmem>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -180,7 +180,8 @@ int64_t getGpuArrangedLaunches(const KernelDesc &desc);
 /// GEMMs), 1 otherwise.
 int64_t getGpuPhaseLaunches(const KernelDesc &desc);
 /// Launches of a whole kernel: its first phase's (later phases and MoE
-/// repetitions share them), each paying the target's launch overhead.
+/// repetitions share them), plus one for a MoE dispatch, each paying the
+/// target's launch overhead.
 int64_t getGpuKernelLaunches(const KernelModel &model);
 
 /// A whole kernel: main phase with `mainTile` and `mainLaunches`, other

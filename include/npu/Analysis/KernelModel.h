@@ -195,6 +195,13 @@ __int128 floorSum(int64_t n, int64_t m, int64_t a, int64_t b);
 /// runs at bf16's. Shared by the bill and both cost models.
 double getMatrixPeakFlopPerS(TargetAttr target, Type matrixType);
 
+/// The element type whose peak rate a product of `a` by `b` runs at: an
+/// 8-bit float operand makes it an 8-bit product (the other operand is
+/// quantized as its tiles load: W8A8, DeepSeek-V3's fp8 recipe with 1 x 128
+/// activation groups, as DeepGEMM and the TPU stacks' quantized matmuls run
+/// it); otherwise the wider of the two. Null types are ignored.
+Type getProductType(Type a, Type b);
+
 /// What both cost models compute for a loop nest or a whole kernel: the
 /// parts of `#npu.cost` that mean the same on both kinds of target. Each
 /// model's cost (TpuCost, GpuCost) adds its own.

@@ -31,6 +31,7 @@ struct TpuParams {
   int64_t sramBytes;     ///< VMEM per core
   int64_t dmaEngines;    ///< concurrent DMAs per core
   double dmaSetupNs;     ///< fixed cost per DMA
+  int64_t rowDmas;       ///< row copies outstanding at once per core
   double stepOverheadNs; ///< fixed cost per grid step
   double vectorPerNs;    ///< FLOP/ns per core
   double transcPerNs;    ///< exp/ns per core

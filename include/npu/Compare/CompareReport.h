@@ -18,9 +18,9 @@
 namespace mlir::npu {
 
 /// Launch overhead side `side` of `cmp` pays for `group`: its kernels'
-/// launches (getGpuKernelLaunches: 2 for gated_mlp and moe_ffn, else 1) at
-/// the GPU-like cost of one launch (`Comparison::gpuLaunchNs`); 0 on the
-/// TPU-like side and for a call.
+/// launches (getGpuKernelLaunches: 2 for gated_mlp, 3 for moe_ffn (its dispatch
+/// and two grouped GEMMs), else 1) at the GPU-like cost of one launch
+/// (`Comparison::gpuLaunchNs`); 0 on the TPU-like side and for a call.
 double getLaunchNs(const CompareGroup &group, const Comparison &cmp, int side);
 
 /// The tail of a dispatch: the fraction of the last wave that is filled

@@ -18,14 +18,17 @@ using namespace mlir::npu;
 // Roofline
 //===----------------------------------------------------------------------===//
 
-/// The element type whose peak rate the op's matrix FLOPs run at: the widest
-/// float operand that feeds the matrix unit (a bf16 x fp8 product runs at the
-/// bf16 rate unless both sides are fp8). The routing weights of
+/// The element type whose peak rate the op's matrix FLOPs run at: over the
+/// float operands that feed the matrix unit, getProductType's (an fp8
+/// weight makes a W8A8 product; otherwise the widest). Attention takes the
+/// widest: an fp8 K/V cache is widened to the query's type in the kernel
+/// (FlashMLA, ragged paged attention). The routing weights of
 /// npu.moe_experts (f32) scale the experts' outputs on the vector unit: they
 /// ran DeepSeek-V3's experts at the fp32 rate before.
 static Type getMatrixType(Operation *op) {
-  Type widest;
+  Type type;
   auto moe = dyn_cast<MoEExpertsOp>(op);
+  bool widest = isa<AttentionOp>(op);
   for (Value v : op->getOperands()) {
     if (moe && v == moe.getWeights())
       continue;
@@ -34,10 +37,14 @@ static Type getMatrixType(Operation *op) {
     if (!shaped || !isa<FloatType>(shaped.getElementType()))
       continue;
     Type e = shaped.getElementType();
-    if (!widest || e.getIntOrFloatBitWidth() > widest.getIntOrFloatBitWidth())
-      widest = e;
+    if (widest)
+      type = !type || e.getIntOrFloatBitWidth() > type.getIntOrFloatBitWidth()
+                 ? e
+                 : type;
+    else
+      type = getProductType(type, e);
   }
-  return widest ? widest : Float32Type::get(op->getContext());
+  return type ? type : Float32Type::get(op->getContext());
 }
 
 Roofline mlir::npu::getRoofline(const Work &work, Type matrixType,

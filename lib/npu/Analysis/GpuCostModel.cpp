@@ -491,8 +491,17 @@ int64_t mlir::npu::getGpuPhaseLaunches(const KernelDesc &desc) {
              : 1;
 }
 
+/// A kernel whose routed rows are dispatched first (moe_ffn: the arrays
+/// the TPU-like side moves on its scalar unit) runs the dispatch as a
+/// kernel of its own on a GPU-like target.
+static bool hasGpuDispatch(const KernelModel &model) {
+  return model.serialReadBytes + model.serialWriteBytes > 0;
+}
+
 int64_t mlir::npu::getGpuKernelLaunches(const KernelModel &model) {
-  return model.phases.empty() ? 0 : getGpuPhaseLaunches(model.phases.front());
+  return model.phases.empty() ? 0
+                              : getGpuPhaseLaunches(model.phases.front()) +
+                                    (hasGpuDispatch(model) ? 1 : 0);
 }
 
 std::optional<GpuCost>
@@ -532,6 +541,26 @@ mlir::npu::getGpuKernelCost(const KernelModel &model,
       g.repeat *= phase.repeat;
     total += scaled;
     first = false;
+  }
+  // The MoE dispatch before the experts (vLLM's moe_align_block_size: one
+  // kernel counts each expert's assignments with shared-memory atomics and
+  // writes the sorted, padded token lists): one more launch, a DRAM round
+  // trip, and the same index arrays as the TPU-like dispatch moves, at the
+  // chip's bandwidth. Its counting is parallel: no serial scalar work. One
+  // block of 1024 threads, as vLLM launches it for up to 1024 experts.
+  if (hasGpuDispatch(model)) {
+    double memoryNs = double(model.serialReadBytes + model.serialWriteBytes) /
+                      p.hbmBytesPerNs;
+    GpuGrid dispatch;
+    dispatch.plan.threads = 1024;
+    dispatch.plan.blocks = dispatch.plan.blocksPerSM = 1;
+    dispatch.tailBlocks = 1;
+    dispatch.tailNs = p.dramLatencyNs + memoryNs;
+    total.grids.push_back(dispatch);
+    total.timeNs += p.launchNs + dispatch.bodyNs();
+    total.memoryNs += memoryNs;
+    total.hbmReadBytes += c(model.serialReadBytes);
+    total.hbmWriteBytes += c(model.serialWriteBytes);
   }
   total.overheadNs =
       std::max(0.0, total.timeNs - std::max(total.computeNs, total.memoryNs));

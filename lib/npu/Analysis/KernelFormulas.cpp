@@ -49,6 +49,17 @@ double mlir::npu::getMatrixPeakFlopPerS(TargetAttr target, Type matrixType) {
   return *peak;
 }
 
+Type mlir::npu::getProductType(Type a, Type b) {
+  if (!a || !b)
+    return a ? a : b;
+  auto isFp8 = [](Type t) {
+    return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8;
+  };
+  if (isFp8(a) || isFp8(b))
+    return isFp8(a) ? a : b;
+  return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
+}
+
 CostBound CostParts::getBound() const {
   return classifyBound(computeNs, memoryNs, overheadNs);
 }

@@ -96,7 +96,8 @@ FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
   // A weight shared by every batch element: the batch is more rows of A.
   k.loops = k.rhsBatched ? GemmNest<>{d.batch, d.m, n, d.k}.list()
                          : GemmNest<>{1, d.batch * d.m, n, d.k}.list();
-  k.matrixType = first.getLhs().getType().getElementType();
+  k.matrixType = getProductType(first.getLhs().getType().getElementType(),
+                                first.getRhs().getType().getElementType());
   k.lhsBytes = elementBytes(first.getLhs());
   k.rhsBytes = elementBytes(first.getRhs());
   k.outBytes = elementBytes(first.getResult());
@@ -204,8 +205,10 @@ FailureOr<KernelModel> describeGatedMlpKernel(ArrayRef<Operation *> ops) {
   }
   KernelDesc k =
       gatedMlp(dg.batch * dg.m, dg.n, dg.k,
-               gate.getLhs().getType().getElementType(), elementBytes(x),
-               elementBytes(gate.getRhs()), elementBytes(down.getResult()));
+               getProductType(gate.getLhs().getType().getElementType(),
+                              gate.getRhs().getType().getElementType()),
+               elementBytes(x), elementBytes(gate.getRhs()),
+               elementBytes(down.getResult()));
   llvm::SetVector<Value> inputs = getGroupInputs(ops);
   FailureOr<int64_t> extra = otherInputBytes(
       inputs, {x, gate.getRhs(), matmuls[1].getRhs(), down.getRhs()});
@@ -270,7 +273,8 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   // Static plan: every active expert gets the expected number of tokens,
   // rounded up (issue: the dynamic policies refine this).
   int64_t perExpert = llvm::divideCeil(t * moe.getTopK(), active);
-  Type mt = moe.getX().getType().getElementType();
+  Type mt = getProductType(moe.getX().getType().getElementType(),
+                           moe.getWGate().getType().getElementType());
   int64_t xb = elementBytes(moe.getX()), wb = elementBytes(moe.getWGate()),
           yb = elementBytes(moe.getResult());
   KernelModel model;

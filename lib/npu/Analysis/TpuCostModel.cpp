@@ -36,6 +36,7 @@ FailureOr<TpuParams> TpuParams::get(TargetAttr target) {
   p.sramBytes = tpu.getVmemBytesPerCore();
   p.dmaEngines = tpu.getDmaEnginesPerCore();
   p.dmaSetupNs = tpu.getDmaSetupLatencyNs().convertToDouble();
+  p.rowDmas = tpu.getRowDmasInFlightPerCore();
   p.stepOverheadNs = tpu.getGridStepOverheadNs().convertToDouble();
   double cores = double(p.cores);
   p.vectorPerNs = target.getVectorFlopPerS().convertToDouble() / cores * 1e-9;
@@ -211,7 +212,7 @@ getLoopTotals(const KernelDesc &k, ArrayRef<int64_t> t, int64_t buffers,
   if (l->readBytes.isOverflow() || l->writeBytes.isOverflow() ||
       l->paddedMatrixFlops.isOverflow() || l->vectorFlops.isOverflow() ||
       l->transcendentalFlops.isOverflow() || l->readTransfers.isOverflow() ||
-      l->writeTransfers.isOverflow() ||
+      l->rowReadTransfers.isOverflow() || l->writeTransfers.isOverflow() ||
       (l->firstReadBytes && l->firstReadBytes->isOverflow()) ||
       l->refillBytes.isOverflow() || l->chunkedBytes.isOverflow() ||
       (l->lastWriteBytes && l->lastWriteBytes->isOverflow()))
@@ -268,9 +269,16 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
                   p.dmaSetupNs * stepReadTransfers / engines;
   double outStep = d(l->writeBytes) / steps / bwPerNs +
                    p.dmaSetupNs * d(l->writeTransfers) / steps / engines;
+  // Row copies (their bytes are in inStep) go `rowDmas` at a time beside
+  // the tile transfers, each waiting the setup latency: a chain that bounds
+  // the step's transfers from below (Little's law), not a sum.
+  auto rowChain = [&](double rows) {
+    return p.dmaSetupNs * rows / double(p.rowDmas);
+  };
+  double stepRows = d(l->rowReadTransfers) / steps;
+  double moveStep = std::max(inStep + outStep, rowChain(stepRows));
   double stage = computeStep + p.stepOverheadNs;
-  double period = buffers >= 2 ? std::max(stage, inStep + outStep)
-                               : stage + inStep + outStep;
+  double period = buffers >= 2 ? std::max(stage, moveStep) : stage + moveStep;
   // Fill and drain move the first step's loads and the last step's stores.
   // A transfer in n pieces of `piece` ns each, interleaved with compute
   // pieces of `compute` ns (load chunks before their compute, row bands'
@@ -290,8 +298,10 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
            staggered(chunked / double(l->chunks) / bwPerNs, l->chunks,
                      computeStep / double(l->chunks));
   };
-  double fill =
-      l->firstReadBytes ? chunkedWait(*l->firstReadBytes) + setupIn : inStep;
+  double fill = std::max(
+      l->firstReadBytes ? chunkedWait(*l->firstReadBytes) + setupIn : inStep,
+      rowChain(l->firstRowTransfers ? double(*l->firstRowTransfers)
+                                    : stepRows));
   // Banded stores: the bands of the last K chunk leave as they are done.
   double setupOut =
       p.dmaSetupNs * d(l->writeTransfers) / steps / engines / double(l->bands);

@@ -186,7 +186,8 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   int64_t outBytes = k.accBytes > 0 ? k.accBytes : k.outBytes;
   if (k.gatheredRows) {
     l.readBytes += c(nm) * c(t.m) * c(dm) * c(k.lhsBytes);
-    l.readTransfers += c(nm) * c(t.m);
+    l.rowReadTransfers += c(nm) * c(t.m);
+    l.firstRowTransfers = t.m;
   } else if (!k.inputOnChip) {
     l.readBytes += c(m) * c(dm) * c(k.lhsBytes);
     l.readTransfers += c(nm);
@@ -194,8 +195,10 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   l.readBytes += c(3) * c(f) * c(dm) * c(k.rhsBytes) * c(nm);
   l.readTransfers += c(3) * c(l.steps);
   l.readBytes += c(k.extraReadBytes);
-  if (k.extraReadBytes > 0)
-    l.readTransfers += k.rowReads > 0 ? c(k.rowReads) : c(nm);
+  if (k.rowReads > 0)
+    l.rowReadTransfers += c(k.rowReads);
+  else if (k.extraReadBytes > 0)
+    l.readTransfers += c(nm);
   if (!k.outputOnChip) {
     l.writeBytes = c(m) * c(dm) * c(outBytes);
     l.writeTransfers = c(nm);
@@ -347,7 +350,8 @@ std::optional<LoopTotals> tpu_detail::streamTotals(const KernelDesc &k,
   l.parallelTiles = l.steps = llvm::divideCeil(loops.rows, t.rows);
   l.readBytes = k.work.bytesRead;
   l.writeBytes = k.work.bytesWritten;
-  l.readTransfers = c(l.steps) + c(k.rowReads);
+  l.readTransfers = c(l.steps);
+  l.rowReadTransfers = c(k.rowReads);
   l.writeTransfers = c(l.steps);
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;

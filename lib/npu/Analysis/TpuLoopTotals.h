@@ -28,6 +28,12 @@ struct LoopTotals {
   int64_t steps = 1;         ///< grid steps in all (parallel x sequential)
   Count readBytes, writeBytes;
   Count readTransfers, writeTransfers;
+  /// Of the reads, copies of one row each (gathered rows, rows read back by
+  /// position): issued `rowDmas` at a time beside the tile transfers, each
+  /// paying the setup latency (not counted in readTransfers).
+  Count rowReadTransfers;
+  /// Of them, those the first step waits for (unset: a step's average).
+  std::optional<int64_t> firstRowTransfers;
   Count paddedMatrixFlops;
   Count vectorFlops, transcendentalFlops;
   /// A reduction loop split over cores: each core but one writes its f32

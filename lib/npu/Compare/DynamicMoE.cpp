@@ -118,7 +118,7 @@ static KernelDesc expertFfn(int64_t m, int64_t f, int64_t d, Type actType,
   KernelDesc k;
   k.kind = KernelKind::GatedMlp;
   k.loops = MlpNest<>{m, f, d}.list();
-  k.matrixType = actType;
+  k.matrixType = getProductType(actType, weightType);
   k.lhsBytes = k.outBytes = int64_t(getElementBytes(actType));
   k.rhsBytes = int64_t(getElementBytes(weightType));
   Count mm = Count::fromSigned(m) * Count::fromSigned(f);

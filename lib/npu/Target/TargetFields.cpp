@@ -64,6 +64,8 @@ ArrayRef<TargetField> target::getTargetFields() {
        "DMA transfers in flight at once, per TensorCore"},
       {S::Tpu, "dma_setup_latency_ns", T::Real, "ns",
        "fixed cost of one DMA before its first byte arrives"},
+      {S::Tpu, "row_dmas_in_flight_per_core", T::Integer, "DMAs",
+       "row copies (one gathered row each) outstanding at once, per core"},
       {S::Tpu, "sublanes", T::Integer, "rows",
        "vector register rows: a matrix pass's M is padded to them"},
       {S::Tpu, "grid_step_overhead_ns", T::Real, "ns",
@@ -154,6 +156,8 @@ std::optional<JValue> tpuValue(TpuTargetAttr t, StringRef name) {
     return integer(t.getDmaEnginesPerCore());
   if (name == "dma_setup_latency_ns")
     return real(t.getDmaSetupLatencyNs());
+  if (name == "row_dmas_in_flight_per_core")
+    return integer(t.getRowDmasInFlightPerCore());
   if (name == "grid_step_overhead_ns")
     return real(t.getGridStepOverheadNs());
   if (name == "sublanes")

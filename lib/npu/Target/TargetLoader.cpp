@@ -204,6 +204,7 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
         integer("tpu.matrix_unit_dim_elements"),
         integer("tpu.vmem_bytes_per_core"), integer("tpu.dma_engines_per_core"),
         ap(real("tpu.dma_setup_latency_ns")),
+        integer("tpu.row_dmas_in_flight_per_core"),
         ap(real("tpu.grid_step_overhead_ns")), integer("tpu.sublanes"));
     if (!tpu)
       return fail(diagnostic);

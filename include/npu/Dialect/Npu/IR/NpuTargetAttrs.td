@@ -81,6 +81,7 @@ def Npu_TpuTargetAttr : AttrDef<Npu_Dialect, "TpuTarget"> {
     | `vmem_bytes_per_core` | bytes | compiler-managed SRAM (VMEM) per TensorCore |
     | `dma_engines_per_core` | engines | DMA engines that can move data concurrently, per core |
     | `dma_setup_latency_ns` | ns | fixed cost of one DMA transfer before its first byte |
+    | `row_dmas_in_flight_per_core` | DMAs | small copies (one gathered row each) a core keeps outstanding at once |
     | `grid_step_overhead_ns` | ns | fixed cost of one step of a kernel's grid loop |
     | `sublanes` | rows | rows of a vector register: the M of a matrix pass is padded to it |
 
@@ -91,7 +92,7 @@ def Npu_TpuTargetAttr : AttrDef<Npu_Dialect, "TpuTarget"> {
     #npu.tpu_target<tensor_core_count = 1, matrix_unit_count_per_core = 4,
         matrix_unit_dim_elements = 128, vmem_bytes_per_core = 134217728,
         dma_engines_per_core = 4, dma_setup_latency_ns = 500.0,
-        grid_step_overhead_ns = 350.0, sublanes = 8>
+        row_dmas_in_flight_per_core = 32, grid_step_overhead_ns = 350.0, sublanes = 8>
     ```
   }];
   let parameters = (ins
@@ -101,6 +102,7 @@ def Npu_TpuTargetAttr : AttrDef<Npu_Dialect, "TpuTarget"> {
       "int64_t":$vmem_bytes_per_core,
       "int64_t":$dma_engines_per_core,
       Npu_DoubleParameter<"ns">:$dma_setup_latency_ns,
+      "int64_t":$row_dmas_in_flight_per_core,
       Npu_DoubleParameter<"ns">:$grid_step_overhead_ns,
       "int64_t":$sublanes);
   let assemblyFormat = "`<` struct(params) `>`";

@@ -261,14 +261,14 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
 
 
 def NpuTpuPipelineRowDmas : Pass<"npu-tpu-pipeline-row-dmas", "ModuleOp"> {
-  let summary = "Keep a core's DMA engines busy in a loop of one-row copies";
+  let summary = "Keep a core's row copies in flight in a loop of one-row copies";
   let description = [{
     A loop that only moves data, one DMA per iteration waited in the same
     iteration (the rows of x a MoE expert's M tile gathers, one DMA per
     routed token: docs/cost-model-tpu.md, moe_ffn), waits each copy before
     the next starts, so the copies pay their setup latency one after
     another. The cost model counts `Q` of them in flight (`Q`: the target's
-    `dma_engines_per_core`); this pass makes the program do so: such a loop
+    `row_dmas_in_flight_per_core`); this pass makes the program do so: such a loop
     is software-pipelined (upstream `scf::pipelineForLoop`) with the start
     (and the index loads and views it needs) in stage 0 and the wait in
     stage `min(Q, trips) - 1`, so iteration `i` starts row `i + Q - 1` and

@@ -70,6 +70,7 @@ TpuTargetAttr::verify(EmitErrorFn emitError, int64_t tensorCoreCount,
                       int64_t matrixUnitCountPerCore,
                       int64_t matrixUnitDimElements, int64_t vmemBytesPerCore,
                       int64_t dmaEnginesPerCore, APFloat dmaSetupLatencyNs,
+                      int64_t rowDmasInFlightPerCore,
                       APFloat gridStepOverheadNs, int64_t sublanes) {
   if (failed(
           checkPositive(emitError, "tpu.tensor_core_count", tensorCoreCount)) ||
@@ -81,6 +82,8 @@ TpuTargetAttr::verify(EmitErrorFn emitError, int64_t tensorCoreCount,
                            vmemBytesPerCore)) ||
       failed(checkPositive(emitError, "tpu.dma_engines_per_core",
                            dmaEnginesPerCore)) ||
+      failed(checkPositive(emitError, "tpu.row_dmas_in_flight_per_core",
+                           rowDmasInFlightPerCore)) ||
       failed(checkPositive(emitError, "tpu.sublanes", sublanes)) ||
       failed(checkNonNegative(emitError, "tpu.dma_setup_latency_ns",
                               dmaSetupLatencyNs.convertToDouble(), kMaxNs)) ||

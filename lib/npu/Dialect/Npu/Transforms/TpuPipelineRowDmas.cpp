@@ -2,8 +2,8 @@
 //
 // A loop that only moves data, one DMA per iteration waited in the same
 // iteration (the rows of a MoE expert's tile gathered from x), keeps as many
-// DMAs in flight as the core has DMA engines: software-pipelined with the
-// start `Q - 1` iterations ahead of its wait.
+// row copies in flight as the target allows (`row_dmas_in_flight_per_core`):
+// software-pipelined with the start `Q - 1` iterations ahead of its wait.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,7 +84,7 @@ struct NpuTpuPipelineRowDmasPass
         getModuleTpuTarget(module, "npu-tpu-pipeline-row-dmas");
     if (failed(target))
       return signalPassFailure();
-    int64_t engines = target->getTpu().getDmaEnginesPerCore();
+    int64_t engines = target->getTpu().getRowDmasInFlightPerCore();
     if (engines < 2)
       return;
     SmallVector<std::pair<scf::ForOp, DmaStartOp>> loops;
