@@ -205,8 +205,10 @@ TEST_F(TpuCostModelTest, OddKStepsRefillEachOutputTile) {
   // 6 / 2 = 160, o = 8192 / 6 / 102.4 + 100 * 2 / 6 / 2 = 30, p = 190;
   // fill = 6144 / 102.4 + 100 = 160, drain = 4096 / 102.4 + 100 / 6 =
   // 56.667; refill = the first A and B tiles, 6144 / 102.4 + 100 * 2 / 2.
+  // The step before the refill prefetches nothing: it takes max(s, o) = 82,
+  // not p = 190.
   double pipelined = 160.0 + 82.0 + (40.0 + 100.0 / 6.0) + 5 * 190.0;
-  EXPECT_NEAR(c->timeNs, pipelined + (60.0 + 100.0), 1e-6);
+  EXPECT_NEAR(c->timeNs, pipelined + (60.0 + 100.0) - (190.0 - 82.0), 1e-6);
   // One buffer: every load is waited in place anyway; no refill term.
   std::optional<TpuCost> single =
       getTpuPhaseCost(gemm(64, 64, 96), {1, 32, 64, 32}, 1, p);
@@ -226,10 +228,11 @@ TEST_F(TpuCostModelTest, OddFTilesRefillEachRowTile) {
   // Mp = 2 * 393216 + 393216: c = 48, s = 98; R = 4096 + 36864 in 20 DMAs,
   // W = 4096 in 2: i = 233.333, o = 23.333, p = 256.667; fill = 8192 /
   // 102.4 + 166.667, drain = 2048 / 102.4 + 16.667; refill = 6144 / 102.4 +
-  // 100 * 3 / 2.
+  // 100 * 3 / 2; the step before it takes max(s, o) = 98, not p.
   double pipelined =
       (80.0 + 500.0 / 3.0) + 98.0 + (20.0 + 50.0 / 3.0) + 5 * (770.0 / 3.0);
-  EXPECT_NEAR(c->timeNs, pipelined + (60.0 + 150.0), 1e-6);
+  EXPECT_NEAR(c->timeNs, pipelined + (60.0 + 150.0) - (770.0 / 3.0 - 98.0),
+              1e-6);
 }
 
 TEST_F(TpuCostModelTest, GatedMlpNormTileIsOnChip) {
@@ -260,16 +263,26 @@ TEST_F(TpuCostModelTest, MoeRoutedRowsAreGathered) {
   // A routed expert of 40 rows in M tiles of 32 (2 tiles, the last padded),
   // F = 64 in tiles of 32, D = 128, as TileMoe.cpp lowers it: 64 gathered
   // rows of x (one DMA each), the weights once per M tile, and the 40 real
-  // rows' f32 outputs stored as blocks.
+  // rows' bf16 outputs stored as blocks.
   TpuParams p = params("mock-tpu");
   KernelDesc d = gatedMlp(40, 64, 128);
   d.kind = KernelKind::MoeFfn;
-  d.accBytes = 4;
   d.gatheredRows = true;
   std::optional<TpuCost> c = getTpuPhaseCost(d, {32, 32, 128}, 2, p);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->hbmReadBytes.value(), 64ull * 128 * 2 + 2ull * 3 * 64 * 128 * 2);
-  EXPECT_EQ(c->hbmWriteBytes.value(), 40ull * 128 * 4);
+  EXPECT_EQ(c->hbmWriteBytes.value(), 40ull * 128 * 2);
+  // Three such experts are one loop nest: three times the bytes and the
+  // steps, in one pipeline (one fill, one drain), so less than three times
+  // the time.
+  KernelDesc three = d;
+  three.repeat = 3;
+  std::optional<TpuCost> c3 = getTpuPhaseCost(three, {32, 32, 128}, 2, p);
+  ASSERT_TRUE(c3);
+  EXPECT_EQ(c3->hbmReadBytes.value(), 3 * c->hbmReadBytes.value());
+  EXPECT_EQ(c3->hbmWriteBytes.value(), 3 * c->hbmWriteBytes.value());
+  EXPECT_EQ(c3->steps, 3 * c->steps);
+  EXPECT_LT(c3->timeNs, 3 * c->timeNs);
   // One DMA per row costs its setup: 64 gathered rows take longer than two
   // tiles of 32 rows would.
   d.gatheredRows = false;

@@ -8,12 +8,12 @@
 //
 // HBM traffic as npu-tile-kernels lowers it (TileMoe.cpp):
 //   routed, per expert (x 8): 16 gathered rows of x (16 x 256 x 2 = 8192),
-//     its three weights once (3 x 128 x 256 x 2 = 196608), its 16 f32
-//     output rows stored as one block (16 x 256 x 4 = 16384)
+//     its three weights once (3 x 128 x 256 x 2 = 196608), its 16 output
+//     rows, rounded to bf16, stored as one block (16 x 256 x 2 = 8192)
 //   per tile of tokens: the shared expert on x (64 x 256 x 2 = 32768 in
 //     all, its weights 3 x 256 x 256 x 2 = 393216 once per tile: one tile),
-//     the 64 x 2 routed rows of each token read back (128 x 256 x 4 =
-//     131072), the result tile written in bf16 (64 x 256 x 2 = 32768)
+//     the 64 x 2 routed rows of each token read back (128 x 256 x 2 =
+//     65536), the result tile written in bf16 (64 x 256 x 2 = 32768)
 //   the dispatch's arrays (A = 64 x 2 = 128 assignments, E = 8): the i64
 //     indices read by the count pass and the sort (2 x 128 x 8 = 2048);
 //     counts and offsets (8 x 8 = 64 each) written once, read by the scan,
@@ -21,12 +21,12 @@
 //     (128 x 8 = 1024 each) written by the sort and read by the gathers
 //     and the combine (2 x 1024 = 2048); the bf16 routing weights read by
 //     the combine (128 x 2 = 256)
-// read  = 8 x (8192 + 196608) + 32768 + 393216 + 131072
-//         + 2048 + 256 + 2048 + 256 = 2200064
-// write = 8 x 16384 + 32768 + 2 x 64 + 2 x 1024 = 166016
+// read  = 8 x (8192 + 196608) + 32768 + 393216 + 65536
+//         + 2048 + 256 + 2048 + 256 = 2134528
+// write = 8 x 8192 + 32768 + 2 x 64 + 2 x 1024 = 100480
 // CHECK-LABEL: func.func @moe_shared
 // CHECK: npu.kernel moe_ffn
-// CHECK-SAME: hbm_read_bytes = 2200064, hbm_write_bytes = 166016
+// CHECK-SAME: hbm_read_bytes = 2134528, hbm_write_bytes = 100480
 // CHECK-SAME: npu.tiling = #npu.tiling<loops = [16, 128, 256], tile = [16, {{[0-9]+}}, 256], buffers = 2, sram_bytes = {{[0-9]+}}, shared_tile = [{{[0-9]+}}, {{[0-9]+}}, 256]>
 func.func @moe_shared(%x: tensor<64x256xbf16>, %idx: tensor<64x2xi64>, %w: tensor<64x2xbf16>, %wg: tensor<8x128x256xbf16>, %wu: tensor<8x128x256xbf16>, %wd: tensor<8x256x128xbf16>, %sg: tensor<256x256xbf16>, %su: tensor<256x256xbf16>, %sd: tensor<256x256xbf16>) -> tensor<64x256xbf16> {
   %y = npu.moe_experts %x, %idx, %w, %wg, %wu, %wd shared(%sg, %su, %sd) load(#npu.expert_load<uniform>) : tensor<64x256xbf16>, tensor<64x2xi64>, tensor<64x2xbf16>, tensor<8x128x256xbf16>, tensor<8x128x256xbf16>, tensor<8x256x128xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<256x256xbf16> -> tensor<64x256xbf16>

@@ -74,10 +74,9 @@ struct KernelDesc {
   /// selection and top-k slots).
   int64_t rowStateBytes = 0;
   /// moe_ffn's routed experts (TPU-like): each tile's rows of x are gathered
-  /// one DMA per row, and its output rows leave as one block in f32
-  /// (`accBytes` = 4 per element) to the buffer the combine reads. The
-  /// GPU-like model, which runs an expert as two GEMMs, does not read these.
-  int64_t accBytes = 0;
+  /// one DMA per row, and its output rows leave as one block (in the
+  /// result's type) to the buffer the combine reads. The GPU-like model,
+  /// which runs an expert as two GEMMs, does not read this.
   bool gatheredRows = false;
   /// Of `extraReadBytes` (gated_mlp) or `work.bytesRead` (stream), the rows
   /// read one DMA each (the MoE combine's expert outputs, an embedding's

@@ -281,12 +281,11 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   model.kind = KernelKind::MoeFfn;
   model.work = sumFlops(ops);
   // As npu-tile-kernels lowers it (TileMoe.cpp): each routed expert gathers
-  // its rows of x and stores its f32 outputs as blocks; per tile of tokens,
-  // the shared expert's output plus each token's K rows of those outputs
-  // (one DMA each) is the result tile.
+  // its rows of x and stores its outputs, rounded to the result type, as
+  // blocks; per tile of tokens, the shared expert's output plus each
+  // token's K rows of those outputs (one DMA each) is the result tile.
   KernelDesc routed = gatedMlp(perExpert, f, d, mt, xb, wb, yb);
   routed.repeat = active;
-  routed.accBytes = 4;
   routed.gatheredRows = true;
   model.phases.push_back(routed);
   int64_t assignments = t * moe.getTopK();
@@ -325,7 +324,8 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   model.serialReadBytes = *dispatchRead;
   model.serialWriteBytes = *dispatchWrite;
   std::optional<int64_t> combineBytes =
-      (Count(4) * Count::fromSigned(assignments) * Count::fromSigned(d))
+      (Count::fromSigned(yb) * Count::fromSigned(assignments) *
+       Count::fromSigned(d))
           .toInt64();
   if (!combineBytes)
     return failure();
@@ -340,7 +340,7 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
     KernelDesc combine;
     combine.kind = KernelKind::Stream;
     combine.loops = RowNest<>{t, d}.list();
-    combine.lhsBytes = 4 * moe.getTopK() + yb;
+    combine.lhsBytes = yb * moe.getTopK() + yb;
     combine.work.bytesRead = Count::fromSigned(*combineBytes);
     combine.work.bytesWritten =
         Count::fromSigned(yb) * Count::fromSigned(t) * Count::fromSigned(d);

@@ -315,18 +315,27 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
 
   // Tiles after a core's first that wait for their first inner loads.
   double refill = buffers >= 2 && l->refillBytes.value() > 0
-                      ? chunkedWait(l->refillBytes) +
-                            p.dmaSetupNs * double(l->refillTransfers) /
-                                engines / double(l->chunks)
+                      ? std::max(chunkedWait(l->refillBytes) +
+                                     p.dmaSetupNs * double(l->refillTransfers) /
+                                         engines / double(l->chunks),
+                                 rowChain(l->firstRowTransfers
+                                              ? double(*l->firstRowTransfers)
+                                              : 0.0))
                       : 0.0;
 
   TpuCost cost;
   int64_t refilledTilesPerCore = llvm::divideCeil(
       l->refillTiles ? l->refillTiles : l->parallelTiles, p.cores);
-  cost.timeNs =
-      fill + stage + drain + (stepsPerCore - 1) * period +
-      double(std::max<int64_t>(0, refilledTilesPerCore - l->fillRefills)) *
-          refill;
+  // The step before a refill loads nothing for the next one (the refill
+  // does): it takes max(stage, its stores), not a period.
+  double refills =
+      double(std::max<int64_t>(0, refilledTilesPerCore - l->fillRefills));
+  double lastBeforeRefill =
+      refill > 0 ? period - (buffers >= 2 ? std::max(stage, outStep)
+                                          : stage + outStep)
+                 : 0.0;
+  cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period +
+                refills * (refill - std::max(0.0, lastBeforeRefill));
   cost.computeNs = stepsPerCore * computeStep;
   cost.memoryNs = d(l->readBytes + l->writeBytes) * share / bwPerNs;
   cost.overheadNs =
@@ -361,16 +370,21 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     if (!cost)
       return std::nullopt;
     TpuCost scaled = *cost;
-    double r = double(phase.repeat);
+    // A gated MLP's repetitions (a MoE's experts) are one loop nest
+    // already (gatedTotals); other kinds run theirs back to back.
+    bool nested =
+        phase.kind == KernelKind::GatedMlp || phase.kind == KernelKind::MoeFfn;
+    int64_t repeat = nested ? 1 : phase.repeat;
+    double r = double(repeat);
     scaled.timeNs *= r;
     scaled.computeNs *= r;
     scaled.memoryNs *= r;
     scaled.overheadNs *= r;
-    scaled.hbmReadBytes = cost->hbmReadBytes * c(phase.repeat);
-    scaled.hbmWriteBytes = cost->hbmWriteBytes * c(phase.repeat);
-    scaled.crossCoreBytes = cost->crossCoreBytes * c(phase.repeat);
-    scaled.paddedMatrixFlops = cost->paddedMatrixFlops * c(phase.repeat);
-    scaled.steps = cost->steps * phase.repeat;
+    scaled.hbmReadBytes = cost->hbmReadBytes * c(repeat);
+    scaled.hbmWriteBytes = cost->hbmWriteBytes * c(repeat);
+    scaled.crossCoreBytes = cost->crossCoreBytes * c(repeat);
+    scaled.paddedMatrixFlops = cost->paddedMatrixFlops * c(repeat);
+    scaled.steps = cost->steps * repeat;
     total += scaled;
   }
   // Serial scalar work before the tile loops (one core's scalar unit; the

@@ -173,26 +173,29 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   int64_t m = loops.m, f = loops.f, dm = loops.d;
   if (t.d != dm)
     return std::nullopt;
+  // A MoE's routed experts (`repeat` of them) are one loop nest: each
+  // expert's M tiles, one after another, dealt to the cores like the M
+  // tiles of one MLP (TileMoe.cpp: the expert loop around its M tiles).
+  int64_t groups = k.repeat;
   int64_t nm = llvm::divideCeil(m, t.m), nf = llvm::divideCeil(f, t.f);
+  int64_t tiles = groups * nm;
   LoopTotals l;
   // M and F tiles are independent: with F split over cores, each core adds
   // its partial down projection into y (the reduction is counted below).
-  l.parallelTiles = nm * nf;
-  l.steps = nm * nf;
+  l.parallelTiles = tiles * nf;
+  l.steps = tiles * nf;
   // x rows stay on chip across the F loop; the three weight tiles stream
   // once per M tile; y accumulates on chip and is written once (MoE routed
-  // experts: x rows gathered one DMA each, padded to whole tiles; y in
-  // f32).
-  int64_t outBytes = k.accBytes > 0 ? k.accBytes : k.outBytes;
+  // experts: x rows gathered one DMA each, padded to whole tiles).
   if (k.gatheredRows) {
-    l.readBytes += c(nm) * c(t.m) * c(dm) * c(k.lhsBytes);
-    l.rowReadTransfers += c(nm) * c(t.m);
+    l.readBytes += c(tiles) * c(t.m) * c(dm) * c(k.lhsBytes);
+    l.rowReadTransfers += c(tiles) * c(t.m);
     l.firstRowTransfers = t.m;
   } else if (!k.inputOnChip) {
     l.readBytes += c(m) * c(dm) * c(k.lhsBytes);
     l.readTransfers += c(nm);
   }
-  l.readBytes += c(3) * c(f) * c(dm) * c(k.rhsBytes) * c(nm);
+  l.readBytes += c(3) * c(f) * c(dm) * c(k.rhsBytes) * c(tiles);
   l.readTransfers += c(3) * c(l.steps);
   l.readBytes += c(k.extraReadBytes);
   if (k.rowReads > 0)
@@ -200,15 +203,23 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   else if (k.extraReadBytes > 0)
     l.readTransfers += c(nm);
   if (!k.outputOnChip) {
-    l.writeBytes = c(m) * c(dm) * c(outBytes);
-    l.writeTransfers = c(nm);
+    l.writeBytes = c(groups) * c(m) * c(dm) * c(k.outBytes);
+    l.writeTransfers = c(tiles);
   }
-  l.reductionCores = nf;
+  // The cores take whole experts when there are several (no partial sums);
+  // one MLP's F tiles are split over them.
+  l.reductionCores = groups > 1 ? 1 : nf;
   l.reductionBytes = c(m) * c(dm) * c(4);
   // Each M tile's F loop starts with its first three weight tiles (a
-  // refill, unless handed off).
+  // refill, unless handed off). An expert's M tiles (a run-time count) and
+  // the experts are not pipelined into each other: each such tile also
+  // waits for its gathered rows.
   Count firstWeights = c(3) * c(t.f) * c(dm) * c(k.rhsBytes);
-  if (!handsOff(nf, /*dynamic=*/false)) {
+  if (k.gatheredRows) {
+    l.refillBytes = firstWeights + c(t.m) * c(dm) * c(k.lhsBytes);
+    l.refillTransfers = 3;
+    l.refillTiles = tiles;
+  } else if (!handsOff(nf, /*dynamic=*/false)) {
     l.refillBytes = firstWeights;
     l.refillTransfers = 3;
     l.refillTiles = nm;
@@ -217,13 +228,14 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   // last y tile.
   l.firstReadBytes = (k.inputOnChip ? c(0) : c(t.m) * c(dm) * c(k.lhsBytes)) +
                      firstWeights + c(k.extraReadBytes) / c(nm);
-  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t.m) * c(dm) * c(outBytes);
+  l.lastWriteBytes = k.outputOnChip ? c(0) : c(t.m) * c(dm) * c(k.outBytes);
   // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
   l.paddedMatrixFlops =
-      c(2) * matrixPassFlops({m, t.m}, {dm, dm}, {f, t.f}, sub, mxu) +
-      matrixPassFlops({m, t.m}, {f, t.f}, {dm, dm}, sub, mxu);
-  l.vectorFlops = k.work.vectorFlops;
-  l.transcendentalFlops = k.work.transcendentalFlops;
+      c(groups) *
+      (c(2) * matrixPassFlops({m, t.m}, {dm, dm}, {f, t.f}, sub, mxu) +
+       matrixPassFlops({m, t.m}, {f, t.f}, {dm, dm}, sub, mxu));
+  l.vectorFlops = c(groups) * k.work.vectorFlops;
+  l.transcendentalFlops = c(groups) * k.work.transcendentalFlops;
   return l;
 }
 

@@ -14,7 +14,8 @@
 //                (the last tile padded with its last row)
 //       acc    = gated MLP of the x tile with expert e's weights, over
 //                F tiles as TileGatedMlp's               [tm, D] f32
-//       o[offsets[e] + m0 ...] = acc's real rows         o: [A, D] f32
+//       o[offsets[e] + m0 ...] = acc's real rows, rounded to the result
+//                type (as vLLM's and MaxText's expert outputs)  o: [A, D]
 //   for each M tile of tokens (the shared expert's tile):
 //     y tile = shared expert(x tile) (or 0)               [tm, D] f32
 //     y[t]  += w[t, j] o[where[t K + j]], j = 0..K-1     (one row of o each)
@@ -24,7 +25,8 @@
 // static plan reads them once per expected M tile, docs/cost-model-tpu.md),
 // its outputs leave as blocks, and no [T, K, F] intermediate exists. All
 // arithmetic is in f32 and each token's outputs are added in slot order,
-// as the reference lowering's.
+// as the reference lowering's; each routed output is rounded once to the
+// result type before the combine (exact when the result is f32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -171,8 +173,9 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
 } // namespace
 
 /// The routed experts of `op`, each over M tiles (`tileM` rows, F tiles of
-/// `tileF`) of the rows `dispatch` routes to it, writing their f32 outputs
-/// into o ([T x K, D]) in expert order (o's rows are `dispatch.order`'s).
+/// `tileF`) of the rows `dispatch` routes to it, writing their outputs,
+/// rounded to the result type, into o ([T x K, D]) in expert order (o's rows
+/// are `dispatch.order`'s).
 static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                                 const Dispatch &dispatch, int64_t tileM,
                                 int64_t tileF) {
@@ -183,7 +186,8 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
   OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
   Value kC = constIndex(b, loc, k), tileMC = constIndex(b, loc, tileM);
   Type xElem = cast<RankedTensorType>(x.getType()).getElementType();
-  Value o0 = emptyTile(b, loc, {b.getIndexAttr(t * k), dd}, f32);
+  Type oElem = op.getResult().getType().getElementType();
+  Value o0 = emptyTile(b, loc, {b.getIndexAttr(t * k), dd}, oElem);
   auto experts = scf::ForOp::create(
       b, loc, constIndex(b, loc, 0), constIndex(b, loc, e),
       constIndex(b, loc, 1), ValueRange{o0},
@@ -226,7 +230,9 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                             expertSlice(fb, fl, op.getWDown(), ex, 2, f0, nf)};
                   });
               // The tile's real rows, stored as one block of o.
-              Value real = sliceOf(mb, ml, acc, {zero, zero}, {rows, dd});
+              Value real = castTensor(
+                  mb, ml, sliceOf(mb, ml, acc, {zero, zero}, {rows, dd}),
+                  oElem);
               scf::YieldOp::create(mb, ml,
                                    insertSliceOf(mb, ml, real, iterM[0],
                                                  {first, zero}, {rows, dd}));
@@ -325,7 +331,8 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
                             ValueRange v) -> SmallVector<Value> {
                           return {arith::AddFOp::create(
                               nb, bl, v[1],
-                              arith::MulFOp::create(nb, bl, w, v[0]))};
+                              arith::MulFOp::create(
+                                  nb, bl, w, castFloat(nb, bl, v[0], f32)))};
                         })[0];
                     scf::YieldOp::create(sb, sl,
                                          insertSliceOf(sb, sl, sum, iterS[0],
