@@ -666,9 +666,10 @@ def q3_answer(res):
         "",
         "*Where the model is weak:* kernels run one after another on both "
         "sides (no overlap of one kernel's weight prefetch with the "
-        "previous one's tail, no CUDA graphs or programmatic dependent "
-        "launch, which hide launches on real GPUs), so the launch share is "
-        "an upper bound for a GPU stack that uses graphs. All sequences "
+        "previous one's tail); the GPU-like decode step is replayed from a "
+        "CUDA graph at an assumed 1.3 us per kernel, and programmatic "
+        "dependent launch, which hides part of that on real GPUs, is not "
+        "modelled, so the launch share is an upper bound. All sequences "
         "have the same context length (no ragged batches). Nominal HBM "
         "bandwidth: sustained bandwidth is lower on real chips."])
 
@@ -920,6 +921,15 @@ def q5_answer(cmp, bill):
     ridge = pre["tpu"]["peak_bf16_flop_per_s"] / pre["tpu"][
         "hbm_bandwidth_bytes_per_s"]
     fp8 = bill[("decode", "fp8", "gb300")]
+    # The expert FFN's roofline on tpu-v7 (the bill's npu.moe_experts op:
+    # its weights and activations at the full HBM bandwidth, or its FLOPs
+    # at the fp8 peak).
+    moe_op = next(o for fn in bill[("prefill", "fp8", "tpu-v7")]["functions"]
+                  if fn["name"] == "deepseek_moe_layer" for o in fn["ops"]
+                  if o["name"] == "npu.moe_experts")
+    roof_us = moe_op["roofline_seconds"] * 1e6
+    gffn = next(r for r in func(pre, "deepseek_moe_layer")["rows"]
+                if r["gpu"]["label"].startswith("moe_ffn"))["gpu"]
     return "\n".join([
         f"**Answer.** The 58 MoE layers are {pct(moe_share('prefill', 0))} "
         f"(TPU-like) / {pct(moe_share('prefill', 1))} (GPU-like) of the "
@@ -937,26 +947,28 @@ def q5_answer(cmp, bill):
         f"{ridge:.0f}, and the GPU-like side prices it so "
         f"({pct(time_by_bound(pre, 1)['memory'])} of prefill and "
         f"{pct(time_by_bound(dec, 1)['memory'])} of decode kernel time in "
-        "memory-bound kernels). The TPU-like side is not memory-bound. At "
-        "prefill "
-        f"{pct(time_by_bound(pre, 0)['overhead'])} of its kernel time is "
-        "overhead-bound: the expert FFN gathers each routed row of x and "
-        "reads each expert output back one DMA per row (2 T k = "
-        f"{2 * 4096 * K:,} DMAs per layer), and at the target's assumed "
-        "DMA setup (500 ns, 4 in flight per core) those outlast the weight "
-        "stream (docs/cost-model-tpu.md, `moe_ffn`). At decode it is "
-        f"compute-bound ({pct(time_by_bound(dec, 0)['compute'])} of decode "
-        f"kernel time; prefill {pct(time_by_bound(pre, 0)['compute'])}): "
-        "its 256-wide matrix unit holds each weight block for only the "
-        "expert's tokens, and a held block costs at least 256 rows of "
-        "streaming (docs/cost-model-tpu.md, \"Matrix unit\"), so the "
+        "memory-bound kernels); the TPU-like side spends "
+        f"{pct(time_by_bound(pre, 0)['memory'])} of its prefill and "
+        f"{pct(time_by_bound(dec, 0)['memory'])} of its decode kernel time "
+        "in memory-bound kernels. Its prefill expert FFN takes "
+        f"{ffn['time_ns'] / 1e3:.0f} us per layer against the GPU-like "
+        f"{gffn['time_ns'] / 1e3:.0f} us, {ffn['time_ns'] / 1e3 / roof_us:.2f}x "
+        f"its roofline ({roof_us:.0f} us: the expert weights streamed once "
+        "at full bandwidth): each expert's M tile waits for its gathered "
+        "rows and first weight tiles (the experts are not pipelined into "
+        "each other), the combine reads the 32,768 routed outputs back one "
+        "row copy each (32 in flight per core, [A]), and the dispatch's "
+        "serial sort runs on one scalar unit (docs/cost-model-tpu.md, "
+        "`moe_ffn`). Its 256-wide matrix unit holds each weight block for "
+        "only the expert's tokens, and a held block costs at least 256 rows "
+        "of streaming (docs/cost-model-tpu.md, \"Matrix unit\"), so the "
         "decode expert FFN executes "
         f"{dffn['padded_flops'] / dffn['flops']:.0f}x its useful FLOPs "
         f"(prefill: {ffn['padded_flops'] / ffn['flops']:.1f}x); with fp8 "
-        "weights multiplied at the bf16 rate that floor outlasts the "
-        f"weight stream ({hbm(dec['total']['tpu']) / 1e9:.0f} GB per decode "
-        "step, almost all expert "
-        f"weights). The step takes "
+        "weights the products run at the fp8 rate (W8A8, docs/accounting.md) "
+        "and that floor hides under the weight stream "
+        f"({hbm(dec['total']['tpu']) / 1e9:.0f} GB per decode step, almost "
+        "all expert weights). The step takes "
         f"{pre['total']['tpu']['time_ns'] / 1e6:.0f} / "
         f"{pre['total']['gpu']['time_ns'] / 1e6:.0f} ms (prefill) and "
         f"{dec['total']['tpu']['time_ns'] / 1e6:.0f} / "
@@ -976,9 +988,11 @@ def q5_answer(cmp, bill):
         "needs several chips (no tensor or expert parallelism, no "
         "chip-to-chip links yet), so these are lower bounds without the "
         "all-to-all; the MoE layer is priced under a uniform expert load "
-        "(question 4 shows skew); fp8 x bf16 matmuls run at the bf16 rate "
-        "(fp8 activations would halve the TPU-like floor above); that the "
-        "matrix unit loads a held block through one 256-wide edge is "
+        "(question 4 shows skew); fp8 weights are assumed to run W8A8 on "
+        "both sides (fp8 x fp8 at the fp8 rate; at the bf16 rate the "
+        "TPU-like decode floor above would outlast the weight stream); the "
+        "TPU-like row copies in flight (32) and their 500 ns setup are "
+        "assumptions (question 6 gives their band); that the matrix unit loads a held block through one 256-wide edge is "
         "assumed from the TPU v1 design, not measured on tpu-v7; the "
         "GPU-like attention kernels are bound "
         "by the L2 bandwidth, the uncertain number of question 1."])
