@@ -43,22 +43,22 @@ module attributes {npu.x = #npu.tpu_target<tensor_core_count = 4, matrix_unit_co
 // -----
 
 // expected-error @+1 {{a target needs exactly one of 'tpu' and 'gpu', got neither}}
-module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0>} {}
+module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, matrix_clock_hz = 1.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11, sustained_hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0>} {}
 
 // -----
 
 // expected-error @+1 {{field 'peak_bf16_flop_per_s' (1e+12) must not be below 'peak_fp32_flop_per_s' (4e+12)}}
-module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, peak_fp32_flop_per_s = 4.0e12, peak_bf16_flop_per_s = 1.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0, tpu = <tensor_core_count = 1, matrix_unit_count_per_core = 4, matrix_unit_dim_elements = 128, vmem_bytes_per_core = 1024, dma_engines_per_core = 4, dma_setup_latency_ns = 5.0e2, row_dmas_in_flight_per_core = 4, grid_step_overhead_ns = 3.5e2, sublanes = 8>>} {}
+module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, matrix_clock_hz = 1.0e9, peak_fp32_flop_per_s = 4.0e12, peak_bf16_flop_per_s = 1.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11, sustained_hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0, tpu = <tensor_core_count = 1, matrix_unit_count_per_core = 4, matrix_unit_dim_elements = 128, vmem_bytes_per_core = 1024, dma_engines_per_core = 4, dma_setup_latency_ns = 5.0e2, row_dmas_in_flight_per_core = 4, grid_step_overhead_ns = 3.5e2, sublanes = 8>>} {}
 
 // -----
 
 // expected-error @+1 {{field 'name' must be non-empty and use only [a-z0-9._-], got 'H100'}}
-module attributes {npu.x = #npu.target<name = "H100", clock_hz = 1.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0, tpu = <tensor_core_count = 1, matrix_unit_count_per_core = 4, matrix_unit_dim_elements = 128, vmem_bytes_per_core = 1024, dma_engines_per_core = 4, dma_setup_latency_ns = 5.0e2, row_dmas_in_flight_per_core = 4, grid_step_overhead_ns = 3.5e2, sublanes = 8>>} {}
+module attributes {npu.x = #npu.target<name = "H100", clock_hz = 1.0e9, matrix_clock_hz = 1.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11, sustained_hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0, tpu = <tensor_core_count = 1, matrix_unit_count_per_core = 4, matrix_unit_dim_elements = 128, vmem_bytes_per_core = 1024, dma_engines_per_core = 4, dma_setup_latency_ns = 5.0e2, row_dmas_in_flight_per_core = 4, grid_step_overhead_ns = 3.5e2, sublanes = 8>>} {}
 
 // -----
 
 // expected-error @+1 {{struct is missing required parameter: hbm_bytes}}
-module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0>} {}
+module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, matrix_clock_hz = 1.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bandwidth_bytes_per_s = 1.0e11, sustained_hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0>} {}
 
 // -----
 
@@ -75,3 +75,13 @@ module attributes {npu.x = #npu.gpu_target<sm_count = 4, l1_shared_bytes_per_sm 
 
 // expected-error @+1 {{field 'tpu.row_dmas_in_flight_per_core' must be positive, got 0}}
 module attributes {npu.x = #npu.tpu_target<tensor_core_count = 1, matrix_unit_count_per_core = 4, matrix_unit_dim_elements = 128, vmem_bytes_per_core = 1024, dma_engines_per_core = 4, dma_setup_latency_ns = 5.0e2, row_dmas_in_flight_per_core = 0, grid_step_overhead_ns = 3.5e2, sublanes = 8>} {}
+
+// -----
+
+// expected-error @+1 {{field 'matrix_clock_hz' (2e+09) must not exceed 'clock_hz' (1e+09)}}
+module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, matrix_clock_hz = 2.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11, sustained_hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0, tpu = <tensor_core_count = 1, matrix_unit_count_per_core = 4, matrix_unit_dim_elements = 128, vmem_bytes_per_core = 1024, dma_engines_per_core = 4, dma_setup_latency_ns = 5.0e2, row_dmas_in_flight_per_core = 4, grid_step_overhead_ns = 3.5e2, sublanes = 8>>} {}
+
+// -----
+
+// expected-error @+1 {{field 'sustained_hbm_bandwidth_bytes_per_s' (2e+11) must not exceed 'hbm_bandwidth_bytes_per_s' (1e+11)}}
+module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, matrix_clock_hz = 1.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11, sustained_hbm_bandwidth_bytes_per_s = 2.0e11, link_bandwidth_bytes_per_s = 0.0, tpu = <tensor_core_count = 1, matrix_unit_count_per_core = 4, matrix_unit_dim_elements = 128, vmem_bytes_per_core = 1024, dma_engines_per_core = 4, dma_setup_latency_ns = 5.0e2, row_dmas_in_flight_per_core = 4, grid_step_overhead_ns = 3.5e2, sublanes = 8>>} {}

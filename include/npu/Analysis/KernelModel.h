@@ -193,6 +193,10 @@ __int128 floorSum(int64_t n, int64_t m, int64_t a, int64_t b);
 /// without that dtype's rate (fp8 on an A100), or no matrix type at all,
 /// runs at bf16's. Shared by the bill and both cost models.
 double getMatrixPeakFlopPerS(TargetAttr target, Type matrixType);
+/// What the cost models use: that peak scaled by the target's sustained
+/// matrix clock (matrix_clock_hz / clock_hz). The bill's roofline keeps the
+/// peak.
+double getMatrixSustainedFlopPerS(TargetAttr target, Type matrixType);
 
 /// The element type whose peak rate a product of `a` by `b` runs at: an
 /// 8-bit float operand makes it an 8-bit product (the other operand is

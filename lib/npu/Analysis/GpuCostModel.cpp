@@ -51,7 +51,8 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target, bool graphLaunches) {
   p.maxClusterBlocks = g.getMaxClusterBlocks();
   p.dramLatencyNs = g.getDramLatencyNs().convertToDouble();
   p.l2BytesPerNs = g.getL2BandwidthBytesPerS().convertToDouble() * 1e-9;
-  p.hbmBytesPerNs = target.getHbmBandwidthBytesPerS().convertToDouble() * 1e-9;
+  p.hbmBytesPerNs =
+      target.getSustainedHbmBandwidthBytesPerS().convertToDouble() * 1e-9;
   p.launchNs =
       (graphLaunches ? g.getGraphLaunchOverheadNs() : g.getLaunchOverheadNs())
           .convertToDouble();
@@ -64,7 +65,7 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target, bool graphLaunches) {
 }
 
 double GpuParams::matrixPerNsPerSM(Type matrixType) const {
-  return getMatrixPeakFlopPerS(target, matrixType) / double(sms) * 1e-9;
+  return getMatrixSustainedFlopPerS(target, matrixType) / double(sms) * 1e-9;
 }
 
 GpuCost &GpuCost::operator+=(const GpuCost &o) {

@@ -49,6 +49,13 @@ double mlir::npu::getMatrixPeakFlopPerS(TargetAttr target, Type matrixType) {
   return *peak;
 }
 
+double mlir::npu::getMatrixSustainedFlopPerS(TargetAttr target,
+                                             Type matrixType) {
+  return getMatrixPeakFlopPerS(target, matrixType) *
+         target.getMatrixClockHz().convertToDouble() /
+         target.getClockHz().convertToDouble();
+}
+
 Type mlir::npu::getProductType(Type a, Type b) {
   if (!a || !b)
     return a ? a : b;

@@ -43,13 +43,14 @@ FailureOr<TpuParams> TpuParams::get(TargetAttr target) {
   p.transcPerNs =
       target.getTranscendentalPerS().convertToDouble() / cores * 1e-9;
   p.hbmBytesPerNs =
-      target.getHbmBandwidthBytesPerS().convertToDouble() / cores * 1e-9;
+      target.getSustainedHbmBandwidthBytesPerS().convertToDouble() / cores *
+      1e-9;
   p.scalarOpsPerNs = target.getClockHz().convertToDouble() * 1e-9;
   return p;
 }
 
 double TpuParams::matrixPerNs(Type matrixType) const {
-  return getMatrixPeakFlopPerS(target, matrixType) / double(cores) * 1e-9;
+  return getMatrixSustainedFlopPerS(target, matrixType) / double(cores) * 1e-9;
 }
 
 TpuCost &TpuCost::operator+=(const TpuCost &o) {
@@ -220,6 +221,20 @@ getLoopTotals(const KernelDesc &k, ArrayRef<int64_t> t, int64_t buffers,
   return l;
 }
 
+/// A reduction split over `splitCores` cores: each but one writes its f32
+/// partial sum and one reads and adds them. False on overflow.
+static bool addPartialSums(LoopTotals &l, int64_t splitCores) {
+  if (splitCores <= 1)
+    return true;
+  Count partials = l.reductionBytes * c(splitCores - 1);
+  l.readBytes += partials;
+  l.writeBytes += partials;
+  l.crossCoreBytes = partials;
+  l.vectorFlops += l.reductionBytes / c(4) * c(splitCores - 1);
+  return !l.readBytes.isOverflow() && !l.writeBytes.isOverflow() &&
+         !l.vectorFlops.isOverflow();
+}
+
 std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
                                                   ArrayRef<int64_t> t,
                                                   int64_t buffers,
@@ -236,17 +251,8 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   // may be short: the busiest core has ceil(tiles / cores) of them). The
   // cores that have work share the HBM bandwidth.
   int64_t activeCores = std::min(p.cores, l->parallelTiles);
-  int64_t splitCores = std::min(activeCores, l->reductionCores);
-  if (splitCores > 1) {
-    Count partials = l->reductionBytes * c(splitCores - 1);
-    l->readBytes += partials;
-    l->writeBytes += partials;
-    l->crossCoreBytes = partials;
-    l->vectorFlops += l->reductionBytes / c(4) * c(splitCores - 1);
-    if (l->readBytes.isOverflow() || l->writeBytes.isOverflow() ||
-        l->vectorFlops.isOverflow())
-      return std::nullopt;
-  }
+  if (!addPartialSums(*l, std::min(activeCores, l->reductionCores)))
+    return std::nullopt;
   double seqPerTile = double(l->steps) / double(l->parallelTiles);
   int64_t tilesPerCore = llvm::divideCeil(l->parallelTiles, p.cores);
   double stepsPerCore = double(tilesPerCore) * seqPerTile;
@@ -331,9 +337,9 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   double refills =
       double(std::max<int64_t>(0, refilledTilesPerCore - l->fillRefills));
   double lastBeforeRefill =
-      refill > 0 ? period - (buffers >= 2 ? std::max(stage, outStep)
-                                          : stage + outStep)
-                 : 0.0;
+      refill > 0
+          ? period - (buffers >= 2 ? std::max(stage, outStep) : stage + outStep)
+          : 0.0;
   cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period +
                 refills * (refill - std::max(0.0, lastBeforeRefill));
   cost.computeNs = stepsPerCore * computeStep;

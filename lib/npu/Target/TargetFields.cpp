@@ -36,6 +36,8 @@ ArrayRef<TargetField> target::getTargetFields() {
       // Common.
       {S::Common, "clock_hz", T::Real, "Hz",
        "core clock at which the peak rates are quoted"},
+      {S::Common, "matrix_clock_hz", T::Real, "Hz",
+       "clock the matrix units sustain on long dense work (power limit)"},
       {S::Common, "peak_fp32_flop_per_s", T::Real, "FLOP/s",
        "dense matmul, fp32 operands, fp32-accurate result"},
       {S::Common, "peak_bf16_flop_per_s", T::Real, "FLOP/s",
@@ -49,6 +51,8 @@ ArrayRef<TargetField> target::getTargetFields() {
       {S::Common, "hbm_bytes", T::Integer, "bytes", "HBM capacity"},
       {S::Common, "hbm_bandwidth_bytes_per_s", T::Real, "bytes/s",
        "HBM bandwidth"},
+      {S::Common, "sustained_hbm_bandwidth_bytes_per_s", T::Real, "bytes/s",
+       "HBM bandwidth a streaming kernel sustains (the cost models' figure)"},
       {S::Common, "link_bandwidth_bytes_per_s", T::Real, "bytes/s",
        "chip-to-chip links: all links, both directions; 0 if none"},
       // TPU-like.
@@ -138,6 +142,10 @@ std::optional<JValue> commonValue(TargetAttr t, StringRef name) {
     return integer(t.getHbmBytes());
   if (name == "hbm_bandwidth_bytes_per_s")
     return real(t.getHbmBandwidthBytesPerS());
+  if (name == "sustained_hbm_bandwidth_bytes_per_s")
+    return real(t.getSustainedHbmBandwidthBytesPerS());
+  if (name == "matrix_clock_hz")
+    return real(t.getMatrixClockHz());
   if (name == "link_bandwidth_bytes_per_s")
     return real(t.getLinkBandwidthBytesPerS());
   llvm_unreachable("unknown common field");

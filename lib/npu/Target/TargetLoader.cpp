@@ -123,6 +123,18 @@ llvm::Error Loader::readFields(const Object &object, FieldSection section) {
   return llvm::Error::success();
 }
 
+/// Which keys may appear where: at the top level, in `tpu`, in `gpu`.
+static std::array<llvm::StringSet<>, 3> getKnownKeys() {
+  std::array<llvm::StringSet<>, 3> keys;
+  keys[0] = {"name", "kind", "description", "sources", "tpu", "gpu"};
+  for (const TargetField &field : getTargetFields())
+    keys[field.section == FieldSection::Common ? 0
+         : field.section == FieldSection::Tpu  ? 1
+                                               : 2]
+        .insert(field.name);
+  return keys;
+}
+
 llvm::Expected<TargetFile> Loader::run(StringRef json) {
   llvm::Expected<llvm::json::Value> parsed = parseJsonInput(json);
   if (!parsed)
@@ -131,16 +143,7 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
   if (!root)
     return fail("the top level must be a JSON object");
 
-  // Which keys may appear where.
-  llvm::StringSet<> topKeys = {"name",    "kind", "description",
-                               "sources", "tpu",  "gpu"};
-  llvm::StringSet<> tpuKeys, gpuKeys;
-  for (const TargetField &field : getTargetFields()) {
-    llvm::StringSet<> &set = field.section == FieldSection::Common ? topKeys
-                             : field.section == FieldSection::Tpu  ? tpuKeys
-                                                                   : gpuKeys;
-    set.insert(field.name);
-  }
+  auto [topKeys, tpuKeys, gpuKeys] = getKnownKeys();
   if (llvm::Error e = checkKnownKeys(*root, topKeys, ""))
     return std::move(e);
 
@@ -235,9 +238,11 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
     fp8 = ap(real("peak_fp8_flop_per_s"));
   file.attr = TargetAttr::getChecked(
       emitError, context, StringRef(name), ap(real("clock_hz")),
-      ap(real("peak_fp32_flop_per_s")), ap(real("peak_bf16_flop_per_s")), fp8,
-      ap(real("vector_flop_per_s")), ap(real("transcendental_per_s")),
-      integer("hbm_bytes"), ap(real("hbm_bandwidth_bytes_per_s")),
+      ap(real("matrix_clock_hz")), ap(real("peak_fp32_flop_per_s")),
+      ap(real("peak_bf16_flop_per_s")), fp8, ap(real("vector_flop_per_s")),
+      ap(real("transcendental_per_s")), integer("hbm_bytes"),
+      ap(real("hbm_bandwidth_bytes_per_s")),
+      ap(real("sustained_hbm_bandwidth_bytes_per_s")),
       ap(real("link_bandwidth_bytes_per_s")), tpu, gpu);
   if (!file.attr)
     return fail(diagnostic);

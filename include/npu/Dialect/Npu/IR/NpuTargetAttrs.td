@@ -207,6 +207,7 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
     |---|---|---|
     | `name` | | the target's name (its file name without `.json`) |
     | `clock_hz` | Hz | core clock at which the peak rates are quoted |
+    | `matrix_clock_hz` | Hz | clock the matrix units sustain on long dense work (under the power limit): the cost models scale every matrix peak by `matrix_clock_hz / clock_hz`; the roofline does not |
     | `peak_fp32_flop_per_s` | FLOP/s | dense matmul rate with fp32 operands, fp32-accurate |
     | `peak_bf16_flop_per_s` | FLOP/s | dense matmul rate with bf16 (and fp16) operands |
     | `peak_fp8_flop_per_s` | FLOP/s | dense matmul rate with fp8 operands; absent if the chip has none |
@@ -214,6 +215,7 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
     | `transcendental_per_s` | 1/s | exp evaluations per second (EUP / SFU) |
     | `hbm_bytes` | bytes | HBM capacity |
     | `hbm_bandwidth_bytes_per_s` | bytes/s | HBM bandwidth |
+    | `sustained_hbm_bandwidth_bytes_per_s` | bytes/s | HBM bandwidth a streaming kernel sustains: the cost models use it; the roofline uses the peak |
     | `link_bandwidth_bytes_per_s` | bytes/s | chip-to-chip links, all links, both directions (0: none) |
     | `tpu` / `gpu` | | the kind-specific part |
 
@@ -221,13 +223,16 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
     not decrease with precision (`fp32 <= bf16 <= fp8`: a typo such as a rate
     in TFLOP/s instead of FLOP/s breaks this); `vector_flop_per_s <=
     peak_fp32_flop_per_s` (a matmul can always run on the vector unit);
-    on-chip SRAM smaller than HBM; exactly one of `tpu`, `gpu`.
+    on-chip SRAM smaller than HBM; the sustained matrix clock and HBM
+    bandwidth positive and not above the quoted ones; exactly one of `tpu`,
+    `gpu`.
 
     ```mlir
-    #npu.target<name = "mock-tpu", clock_hz = 1.0e9,
+    #npu.target<name = "mock-tpu", clock_hz = 1.0e9, matrix_clock_hz = 1.0e9,
         peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12,
         vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11,
         hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11,
+        sustained_hbm_bandwidth_bytes_per_s = 1.0e11,
         link_bandwidth_bytes_per_s = 0.0,
         tpu = <tensor_core_count = 1, ...>>
     ```
@@ -235,6 +240,7 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
   let parameters = (ins
       StringRefParameter<"target name">:$name,
       Npu_DoubleParameter<"Hz">:$clock_hz,
+      Npu_DoubleParameter<"Hz">:$matrix_clock_hz,
       Npu_DoubleParameter<"FLOP/s">:$peak_fp32_flop_per_s,
       Npu_DoubleParameter<"FLOP/s">:$peak_bf16_flop_per_s,
       Npu_OptionalDoubleParameter<"FLOP/s">:$peak_fp8_flop_per_s,
@@ -242,6 +248,7 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
       Npu_DoubleParameter<"1/s">:$transcendental_per_s,
       "int64_t":$hbm_bytes,
       Npu_DoubleParameter<"bytes/s">:$hbm_bandwidth_bytes_per_s,
+      Npu_DoubleParameter<"bytes/s">:$sustained_hbm_bandwidth_bytes_per_s,
       Npu_DoubleParameter<"bytes/s">:$link_bandwidth_bytes_per_s,
       OptionalParameter<"::mlir::npu::TpuTargetAttr">:$tpu,
       OptionalParameter<"::mlir::npu::GpuTargetAttr">:$gpu);
@@ -255,6 +262,9 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
     /// Peak for an element type: f32 -> fp32, bf16 and f16 -> bf16, any
     /// 8-bit float -> fp8; nullopt for other types or an absent rate.
     std::optional<double> getPeakFlopPerS(::mlir::Type elementType) const;
+    /// What the cost models use: the peak for `elementType` scaled by
+    /// matrix_clock_hz / clock_hz (nullopt as getPeakFlopPerS).
+    std::optional<double> getSustainedFlopPerS(::mlir::Type elementType) const;
     /// Roofline ridge point: peak FLOP/s / HBM bytes/s, in FLOP/byte.
     std::optional<double> getRidgePointFlopPerByte(TargetDtype dtype) const;
     /// Data SRAM on the chip: TPU: VMEM of all cores; GPU: L1/shared of all

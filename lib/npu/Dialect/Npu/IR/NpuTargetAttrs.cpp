@@ -254,10 +254,11 @@ int64_t GpuTargetAttr::getL2SetCount() const {
 
 LogicalResult TargetAttr::verify(
     EmitErrorFn emitError, StringRef name, APFloat clockHz,
-    APFloat peakFp32FlopPerS, APFloat peakBf16FlopPerS,
+    APFloat matrixClockHz, APFloat peakFp32FlopPerS, APFloat peakBf16FlopPerS,
     std::optional<APFloat> peakFp8FlopPerS, APFloat vectorFlopPerS,
     APFloat transcendentalPerS, int64_t hbmBytes, APFloat hbmBandwidthBytesPerS,
-    APFloat linkBandwidthBytesPerS, TpuTargetAttr tpu, GpuTargetAttr gpu) {
+    APFloat sustainedHbmBandwidthBytesPerS, APFloat linkBandwidthBytesPerS,
+    TpuTargetAttr tpu, GpuTargetAttr gpu) {
   if (name.empty() || !llvm::all_of(name, [](char c) {
         return llvm::isLower(c) || llvm::isDigit(c) || c == '-' || c == '_' ||
                c == '.';
@@ -282,8 +283,24 @@ LogicalResult TargetAttr::verify(
                            hbmBandwidthBytesPerS.convertToDouble())) ||
       failed(checkNonNegative(emitError, "link_bandwidth_bytes_per_s",
                               linkBandwidthBytesPerS.convertToDouble(),
-                              kMaxRate)))
+                              kMaxRate)) ||
+      failed(checkPositive(emitError, "matrix_clock_hz",
+                           matrixClockHz.convertToDouble())) ||
+      failed(checkPositive(emitError, "sustained_hbm_bandwidth_bytes_per_s",
+                           sustainedHbmBandwidthBytesPerS.convertToDouble())))
     return failure();
+  // A sustained figure above the quoted one would exceed the peak.
+  for (auto [field, value, quoted, of] :
+       {std::make_tuple("matrix_clock_hz", matrixClockHz.convertToDouble(),
+                        clockHz.convertToDouble(), "clock_hz"),
+        std::make_tuple("sustained_hbm_bandwidth_bytes_per_s",
+                        sustainedHbmBandwidthBytesPerS.convertToDouble(),
+                        hbmBandwidthBytesPerS.convertToDouble(),
+                        "hbm_bandwidth_bytes_per_s")})
+    if (value > quoted)
+      return emitError() << "field '" << field << "' ("
+                         << formatShortestReal(value) << ") must not exceed '"
+                         << of << "' (" << formatShortestReal(quoted) << ")";
 
   if (bf16 < fp32)
     return emitError() << "field 'peak_bf16_flop_per_s' ("
@@ -337,6 +354,13 @@ std::optional<double> TargetAttr::getPeakFlopPerS(Type elementType) const {
     return getPeakFlopPerS(TargetDtype::BF16);
   if (auto f = dyn_cast<FloatType>(elementType); f && f.getWidth() == 8)
     return getPeakFlopPerS(TargetDtype::FP8);
+  return std::nullopt;
+}
+
+std::optional<double> TargetAttr::getSustainedFlopPerS(Type elementType) const {
+  if (std::optional<double> peak = getPeakFlopPerS(elementType))
+    return *peak * getMatrixClockHz().convertToDouble() /
+           getClockHz().convertToDouble();
   return std::nullopt;
 }
 

@@ -1,0 +1,400 @@
+#!/usr/bin/env python3
+"""The cost models against published measurements (issue 23, items 5 and 7).
+
+    python3 scripts/validation.py              # writes npu-target/validation.md
+    python3 scripts/validation.py --calibrate  # solves the calibrated target
+                                               # fields, writes them into
+                                               # npu-target/*.json, then the table
+
+The measurements are npu-target/measure/published.json (collected from public
+sources, each with its source and the line it was read from). Each chip takes
+at most two of them as calibration (CALIBRATION below, listed with sources in
+npu-target/calibration.md): one sustained matrix rate sets the target's
+`matrix_clock_hz`, one sustained bandwidth its
+`sustained_hbm_bandwidth_bytes_per_s`, each solved (bisection) so that the
+model's time for that exact kernel equals the measured one. Every other
+measurement only evaluates: its row gives the model's error and the
+roofline's (the bill's, at the nominal peaks) beside it. Nothing else is
+fitted.
+
+Per measurement the script builds the npu op the measured kernel ran (a
+matmul, a batched matmul for a grouped GEMM, an attention, a latent MLA
+decode attention, a copy, an add, a softmax), one function per row, runs
+`npu-opt --npu-{tpu,gpu}-pipeline=target=T --npu-report-cost=format=json`
+once per target, and `--npu-report-bill` for the roofline. Rows the model
+cannot express are listed with the reason. Python standard library only;
+needs build/bin (scripts/setup.sh).
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("NPU_BIN", os.path.join(ROOT, "build", "bin"))
+TARGETS = os.path.join(ROOT, "npu-target")
+DATA = os.path.join(TARGETS, "measure", "published.json")
+
+# The measured chip -> the target file that models it (None: no target).
+CHIPS = {"h100": "h100", "h800": "h100", "h200": "h200", "b200": "b200",
+         "a100": "a100", "tpu-v5e": "tpu-v5e", "gh200": None, "gb200": None,
+         "b300": None, "tpu-v5p": "tpu-v5p", "tpu-v6e": "tpu-v6e",
+         "tpu-v7": "tpu-v7"}
+
+# At most one matrix and one bandwidth measurement per chip.
+CALIBRATION = {
+    "h100": {"matrix": "mamf_h100_sxm_fp8", "bandwidth": "h100_torch_clone_bf16"},
+    "h200": {"matrix": "mamf_h200_sxm_fp8", "bandwidth": "h200_gpustream_triad"},
+    "a100": {"matrix": "mamf_a100_sxm_bf16", "bandwidth": "a100_80_gpustream_triad"},
+    "b200": {"matrix": "mamf_b200_fp8"},
+    "tpu-v5e": {"matrix": "v5e_xla_bf16_8192"},
+}
+# Chips without a measurement of their own take a calibrated chip's
+# sustained fraction ([A], the reason in the source).
+BORROWED = {
+    "b200": {"bandwidth": ("h100", "the HBM controller efficiency of the only "
+                           "directly measured copy on an NVIDIA HBM3 part")},
+    "gb300": {"matrix": ("b200", "the same Blackwell tensor cores; no GB300 "
+                         "matrix measurement"),
+              "bandwidth": ("h100", "as b200")},
+    "tpu-v5e": {"bandwidth": ("h100", "no TPU bandwidth measurement is "
+                              "published; HBM efficiency taken from the "
+                              "H100 copy")},
+    "tpu-v5p": {"matrix": ("tpu-v5e", "the one TPU matmul measurement"),
+                "bandwidth": ("h100", "as tpu-v5e")},
+    "tpu-v6e": {"matrix": ("tpu-v5e", "as tpu-v5p"),
+                "bandwidth": ("h100", "as tpu-v5e")},
+    "tpu-v7": {"matrix": ("tpu-v5e", "as tpu-v5p"),
+               "bandwidth": ("h100", "as tpu-v5e")},
+    "same-silicon-tpu": {"matrix": ("h100", "the pair is H100 silicon"),
+                         "bandwidth": ("h100", "the pair is H100 silicon")},
+    "same-silicon-gpu": {"matrix": ("h100", "the pair is H100 silicon"),
+                         "bandwidth": ("h100", "the pair is H100 silicon")},
+}
+FIELD = {"matrix": ("matrix_clock_hz", "clock_hz"),
+         "bandwidth": ("sustained_hbm_bandwidth_bytes_per_s",
+                       "hbm_bandwidth_bytes_per_s")}
+# Kind of a row in the table (the issue's four, plus the TPU matmuls).
+GROUP = {"gemm": "GEMM", "grouped_gemm": "GEMM", "tpu_matmul": "TPU matmul",
+         "attention": "attention", "mla_decode": "decode", "memory": "memory-bound"}
+ELEM = {"bf16": "bf16", "fp16": "bf16", "fp32": "f32", "fp8_e4m3": "f8E4M3FN",
+        "fp8": "f8E4M3FN", "fp64": "f32"}
+BYTES = {"bf16": 2, "f32": 4, "f8E4M3FN": 1}
+
+
+def t(shape, elem):
+    return "tensor<" + "x".join(str(d) for d in shape) + f"x{elem}>"
+
+
+def func(name, args, ret, op):
+    params = ", ".join(f"%{n}: {ty}" for n, ty in args)
+    return (f"func.func @{name}({params}) -> {ret} {{\n  %0 = {op}\n"
+            f"  return %0 : {ret}\n}}\n")
+
+
+def build(m):
+    """(function text, work) for a measurement, work = (flops or bytes by
+    the measurement's own convention, so that time = work / rate); or a
+    string saying why it is not modelled."""
+    s, kind, name = m.get("shape") or {}, m["kind"], "m_" + re.sub(r"\W", "_", m["id"])
+    unit = m["measured"]["unit"]
+    if kind in ("gemm", "tpu_matmul"):
+        if s.get("impl") == "pallas" and s.get("bm", 512) < 256:
+            return "a deliberately small Pallas block; the compiler picks its own tile"
+        mm, n, k = s["m"], s["n"], s["k"]
+        a = ELEM[s["dtype"]]
+        out = "bf16" if a in ("f8E4M3FN", "bf16") else a
+        if s.get("layout") == "NT":
+            op = (f"npu.matmul %a, %b transpose_rhs : {t([mm, k], a)}, "
+                  f"{t([n, k], a)} -> {t([mm, n], out)}")
+            args = [("a", t([mm, k], a)), ("b", t([n, k], a))]
+        else:
+            op = (f"npu.matmul %a, %b : {t([mm, k], a)}, {t([k, n], a)} -> "
+                  f"{t([mm, n], out)}")
+            args = [("a", t([mm, k], a)), ("b", t([k, n], a))]
+        return func(name, args, t([mm, n], out), op), 2 * mm * n * k
+    if kind == "grouped_gemm":
+        g, mm, n, k = s["groups"], s["m_per_group"], s["n"], s["k"]
+        a = ELEM[s["dtype"]]
+        op = (f"npu.matmul %a, %b transpose_rhs : {t([g, mm, k], a)}, "
+              f"{t([g, n, k], a)} -> {t([g, mm, n], 'bf16')}")
+        return (func(name, [("a", t([g, mm, k], a)), ("b", t([g, n, k], a))],
+                     t([g, mm, n], "bf16"), op), 2 * g * mm * n * k)
+    if kind == "attention":
+        if "batch" not in s:
+            return "shape not stated in the source"
+        b, h, sq, d = s["batch"], s["heads"], s["seq"], s["head_dim"]
+        ty = t([b, h, sq, d], "bf16")
+        causal = " causal" if s["causal"] else ""
+        flops = 4 * b * h * sq * sq * d // (2 if s["causal"] else 1)
+        return (func(name, [("q", ty), ("k", ty), ("v", ty)], ty,
+                     f"npu.attention %q, %k, %v{causal} : {ty}, {ty}, {ty} -> {ty}"),
+                flops)
+    if kind == "mla_decode":
+        if "topk" in s or "kv_dtype" in s:
+            return "sparse (top-k) attention is not modelled"
+        if "seqlen_k" not in s and "h_q" not in s:
+            return "shape not stated in the source"
+        # The sweep's batch 128 at a mean KV length of 4096, one query token;
+        # the memory-bound figure at its smallest head count (16), the
+        # compute-bound one at 128 heads.
+        b, skv = s["batch"], 4096
+        hq = 16 if unit == "GB/s" else s["h_q"]
+        q, kv = t([b, hq, 1, 576], "bf16"), t([b, 1, skv, 576], "bf16")
+        o = t([b, hq, 1, 512], "bf16")
+        op = f"npu.attention %q, %k latent(0) : {q}, {kv} -> {o}"
+        work = (2 * (b * skv * 576 + b * hq * 576 + b * hq * 512) if unit == "GB/s"
+                else 2 * b * hq * skv * (576 + 512))
+        return func(name, [("q", q), ("k", kv)], o, op), work
+    if kind == "memory":
+        op_kind = s.get("op")
+        if op_kind == "copy" and "m" in s:
+            e = ELEM[s["dtype"]]
+            ty = t([s["m"], s["n"]], e)
+            return (func(name, [("x", ty)], ty, f"npu.convert %x : {ty} -> {ty}"),
+                    2 * s["m"] * s["n"] * BYTES[e])
+        if op_kind == "softmax_fwd":
+            ty = t([s["rows"], s["cols"]], ELEM[s["dtype"]])
+            return (func(name, [("x", ty)], ty, f"npu.softmax %x : {ty} -> {ty}"),
+                    2 * s["rows"] * s["cols"] * BYTES[ELEM[s["dtype"]]])
+        if op_kind == "triad":
+            # a = b + s c on 2^27 fp64 elements: 24 B each; as an f32 add of
+            # the same bytes (2^28 elements: 12 B each).
+            n = 1 << 28
+            ty = t([n // 1024, 1024], "f32")
+            return (func(name, [("x", ty), ("y", ty)], ty,
+                         f"npu.add %x, %y : {ty}, {ty} -> {ty}"), 12 * n)
+        return "write-only or unsized stream: no op of the dialect moves only that"
+    return "end-to-end serving or multi-chip training: not a kernel the model prices alone"
+
+
+def measured_ns(m, work):
+    v, unit = m["measured"]["value"], m["measured"]["unit"]
+    if unit == "TFLOPS":
+        return work / (v * 1e12) * 1e9
+    if unit == "GB/s":
+        return work / (v * 1e9) * 1e9
+    if unit == "ms":
+        return v * 1e6
+    if unit == "us":
+        return v * 1e3
+    return None
+
+
+def run(argv, stdin):
+    p = subprocess.run(argv, input=stdin, capture_output=True, text=True, cwd=ROOT)
+    if p.returncode:
+        sys.exit(f"validation.py: {' '.join(argv)} failed:\n{p.stderr[:2000]}")
+    return p.stdout
+
+
+def kind_of(target_path):
+    with open(target_path) as f:
+        return json.load(f)["kind"]
+
+
+def model(target_path, module):
+    """{function: modelled ns} and {function: roofline ns} on a target."""
+    pipe = "npu-tpu-pipeline" if kind_of(target_path) == "tpu" else "npu-gpu-pipeline"
+    cost = json.loads(run([os.path.join(BIN, "npu-opt"), "-",
+                           f"--{pipe}=target={target_path}",
+                           "--npu-report-cost=format=json", "-o", "/dev/null"],
+                          module))
+    bill = json.loads(run([os.path.join(BIN, "npu-opt"), "-",
+                           f"--npu-report-bill=target={target_path} format=json",
+                           "-o", "/dev/null"], module))
+    times = {f["name"]: f["total"]["time_ns"] for f in cost["functions"]}
+    roof = {f["name"]: sum(o["roofline_seconds"] for o in f["ops"]) * 1e9
+            for f in bill["functions"]}
+    return times, roof
+
+
+def load():
+    with open(DATA) as f:
+        data = json.load(f)
+    rows = []
+    for m in data["measurements"]:
+        target = CHIPS.get(m["chip"])
+        built = build(m) if target else f"no target file for {m['chip']}"
+        rows.append((m, target, built))
+    return rows
+
+
+# --- calibration -------------------------------------------------------------
+
+def set_field(path, field, value, source):
+    """Replaces a numeric field's value and its source in a target file, as
+    text (the file keeps its layout)."""
+    with open(path) as f:
+        s = f.read()
+    s, n = re.subn(rf'("{field}": )[^,\n]+', rf'\g<1>{value:.6g}', s, count=1)
+    s, n2 = re.subn(rf'("{field}": )"[^"\n]*"',
+                    lambda mt: mt.group(1) + json.dumps(source), s, count=1)
+    if n != 1 or n2 != 1:
+        sys.exit(f"validation.py: {path}: field {field} not found")
+    with open(path, "w") as f:
+        f.write(s)
+
+
+def solve(chip, what, m, fn, work):
+    """The field value for which the model's time of `fn` on `chip` is the
+    measured time (bisection between 20% and 100% of the quoted value)."""
+    field, quoted_field = FIELD[what]
+    src = os.path.join(TARGETS, chip + ".json")
+    with open(src) as f:
+        quoted = json.load(f)[quoted_field]
+    want = measured_ns(m, work)
+    tmp = tempfile.mkdtemp()
+    try:
+        path = os.path.join(tmp, chip + ".json")
+
+        def time_at(v):
+            shutil.copy(src, path)
+            set_field(path, field, v, "calibrating")
+            return model(path, fn)[0][re.search(r"@(\w+)", fn).group(1)]
+
+        lo, hi = 0.2 * quoted, quoted
+        if time_at(hi) >= want:
+            return hi, time_at(hi), want
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            if time_at(mid) > want:
+                lo = mid
+            else:
+                hi = mid
+        return hi, time_at(hi), want
+    finally:
+        shutil.rmtree(tmp)
+
+
+def calibrate(rows):
+    by_id = {m["id"]: (m, built) for m, _, built in rows}
+    fractions = {}
+    for chip, cal in CALIBRATION.items():
+        for what in ("bandwidth", "matrix"):
+            if what not in cal:
+                continue
+            m, built = by_id[cal[what]]
+            fn, work = built
+            value, got, want = solve(chip, what, m, fn, work)
+            field, quoted_field = FIELD[what]
+            with open(os.path.join(TARGETS, chip + ".json")) as f:
+                quoted = json.load(f)[quoted_field]
+            fractions[(chip, what)] = value / quoted
+            src = m["source"]
+            where = src.get("url") or f"{src.get('repo')}/{src.get('path')}"
+            set_field(os.path.join(TARGETS, chip + ".json"), field, value,
+                      f"[C] calibrated (scripts/validation.py --calibrate): the "
+                      f"model's time for measurement '{m['id']}' ({m['workload']}: "
+                      f"{m['measured']['value']} {m['measured']['unit']}, {where}) "
+                      f"equals the measured {want / 1e3:.1f} us at this value, "
+                      f"{value / quoted:.3f} x {quoted_field}; "
+                      f"npu-target/calibration.md")
+            print(f"{chip} {field} = {value:.6g} ({value / quoted:.3f} x quoted; "
+                  f"model {got / 1e3:.2f} us vs measured {want / 1e3:.2f} us)")
+    for chip, borrowed in BORROWED.items():
+        for what, (donor, why) in borrowed.items():
+            field, quoted_field = FIELD[what]
+            path = os.path.join(TARGETS, chip + ".json")
+            with open(path) as f:
+                quoted = json.load(f)[quoted_field]
+            frac = fractions[(donor, what)]
+            set_field(path, field, frac * quoted,
+                      f"[A] not measured for this chip: {frac:.3f} x "
+                      f"{quoted_field}, the fraction calibrated on {donor} "
+                      f"({why}); npu-target/calibration.md")
+            print(f"{chip} {field} = {frac * quoted:.6g} ({frac:.3f} x quoted, from {donor})")
+
+
+# --- the table ---------------------------------------------------------------
+
+def table(rows):
+    modules, meta = {}, {}
+    cal_ids = {i for c in CALIBRATION.values() for i in c.values()}
+    for m, target, built in rows:
+        if isinstance(built, str):
+            continue
+        fn, work = built
+        modules.setdefault(target, "")
+        modules[target] += fn
+        meta[m["id"]] = (target, re.search(r"@(\w+)", fn).group(1), work)
+    results = {}
+    for target, module in modules.items():
+        results[target] = model(os.path.join(TARGETS, target + ".json"), module)
+    out = ["# Validation: the cost models against published measurements", "",
+           "Generated by `python3 scripts/validation.py` (do not edit by hand). "
+           "The measurements are npu-target/measure/published.json, each with its "
+           "source and the line it was read from; the calibration rows (at most "
+           "one matrix and one bandwidth measurement per chip, "
+           "npu-target/calibration.md) are marked and left out of the "
+           "statistics. `model` is the cost model's time for the kernel on the "
+           "chip's target file (its tile, its launches, the sustained rates); "
+           "`roofline` is the bill's bound at the nominal peaks (max of compute "
+           "and HBM time per op). Errors are (predicted - measured) / measured "
+           "time: negative = the prediction is faster than the chip. H800 rows "
+           "run on the h100 target (same silicon; the H800's clock under its "
+           "power limit is not modelled).", "",
+           "| id | kind | chip (target) | workload | measured | measured us | "
+           "model us | model error | roofline error | source |",
+           "|---|---|---|---|---:|---:|---:|---:|---:|---|"]
+    errs, roof_errs, skipped = {}, {}, []
+    for m, target, built in rows:
+        if isinstance(built, str):
+            skipped.append((m, built))
+            continue
+        tgt, fn, work = meta[m["id"]]
+        times, roof = results[tgt]
+        want = measured_ns(m, work)
+        got, bound = times[fn], roof[fn]
+        e, re_ = (got - want) / want, (bound - want) / want
+        cal = m["id"] in cal_ids
+        group = GROUP[m["kind"]]
+        if not cal:
+            errs.setdefault(group, []).append(e)
+            roof_errs.setdefault(group, []).append(re_)
+        src = m["source"]
+        where = src.get("url") or f"{src.get('repo')}: {src.get('path')}"
+        out.append(f"| {m['id']}{' (calibration)' if cal else ''} | {group} | "
+                   f"{m['chip']} ({tgt}) | {m['workload']} | "
+                   f"{m['measured']['value']} {m['measured']['unit']} | "
+                   f"{want / 1e3:.2f} | {got / 1e3:.2f} | {100 * e:+.1f}% | "
+                   f"{100 * re_:+.1f}% | {where} |")
+    allm = [abs(e) for v in errs.values() for e in v]
+    allr = [abs(e) for v in roof_errs.values() for e in v]
+    out += ["", "## Summary (rows not used for calibration)", "",
+            "| kind | rows | median abs(model error) | median abs(roofline error) |",
+            "|---|---:|---:|---:|"]
+    for g in sorted(errs):
+        out.append(f"| {g} | {len(errs[g])} | "
+                   f"{100 * statistics.median(abs(e) for e in errs[g]):.1f}% | "
+                   f"{100 * statistics.median(abs(e) for e in roof_errs[g]):.1f}% |")
+    out.append(f"| all | {len(allm)} | {100 * statistics.median(allm):.1f}% | "
+               f"{100 * statistics.median(allr):.1f}% |")
+    out += ["", "## Not modelled", ""]
+    for m, why in skipped:
+        out.append(f"- `{m['id']}` ({m['chip']}, {m['workload']}): {why}")
+    with open(os.path.join(TARGETS, "validation.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    print(f"validation.py: {len(allm)} rows, median |error| "
+          f"{100 * statistics.median(allm):.1f}% (roofline "
+          f"{100 * statistics.median(allr):.1f}%); wrote npu-target/validation.md")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--calibrate", action="store_true")
+    args = ap.parse_args()
+    rows = load()
+    if args.calibrate:
+        calibrate(rows)
+    table(rows)
+
+
+if __name__ == "__main__":
+    main()
