@@ -2,20 +2,17 @@
 
 // npu-decide-tiles arranges each GEMM and attention launch on a GPU-like target
 // (docs/cost-model-gpu.md, "Clusters, multicast and raster order").
-// A 4096^3 bf16 GEMM on h100 (989.4 TFLOP/s, L2 5.5 TB/s, clusters of up to
-// 8 blocks) in 128 x 256 blocks: per k, a block computes 2*128*256 = 65536
-// FLOP and reads 128*2 + 256*2 = 768 B of A and B from L2 (85 FLOP/B:
-// 11.6 TB/s at the peak, L2-bound). Clusters of 4 (2x2) read 384 B per k
-// per block (170 FLOP/B: 5.8 TB/s, still over 5.5); 4 x 2 reads
-// 256/2 + 512/4 = 256 B (256 FLOP/B: 3.9 TB/s): compute-bound, and the
-// least L2 traffic of the 8-block shapes (2x4 and 8x1: 320 B).
-// Raster: one block per SM, 132 slots hold 16 clusters (128 blocks) of the
-// 8 x 8 cluster grid; groups of 4 cluster rows make the first wave 16 x 8
-// tiles: 16*128*2 + 8*256*2 = 8192 B of A and B per k, against 10240 for
-// groups of 1, 2 and 8.
+// A 4096^3 bf16 GEMM on h100 (989.4 TFLOP/s quoted at 1.83 GHz, 813 TFLOP/s
+// at its calibrated matrix clock of 1.505 GHz; L2 5.5 TB/s, clusters of up
+// to 8 blocks). In 64 x 256 blocks, per k a block computes 2*64*256 = 32768
+// FLOP and reads 64*2 + 256*2 = 640 B of A and B from L2 (51 FLOP/B: 16 TB/s
+// at the sustained rate, L2-bound); in clusters of 4 x 2 it reads 128/2 +
+// 512/4 = 192 B (171 FLOP/B: 4.8 TB/s, under 5.5): compute-bound, with twice
+// the blocks of 128 x 256 (1024: a finer last wave). Raster groups of 8
+// cluster rows give the first wave the least A and B.
 // CHECK-LABEL: func.func @gemm
-// CHECK: npu.launch = [#npu.launch<cluster_m = 4, cluster_n = 2, raster_group = 4>]
-// CHECK-SAME: tile = [1, 128, 256, 32]
+// CHECK: npu.launch = [#npu.launch<cluster_m = 4, cluster_n = 2, raster_group = 8>]
+// CHECK-SAME: tile = [1, 64, 256, 32]
 func.func @gemm(%x: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
   %0 = npu.matmul %x, %w transpose_rhs : tensor<4096x4096xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
   return %0 : tensor<4096x4096xbf16>
