@@ -342,7 +342,9 @@ def q1_answer(facts):
         "a cluster must fit in is not modelled; docs/cost-model-gpu.md). "
         "The GPU-like blocks also may be as "
         "small as M = 1 rows (no tensor-core minimum M), so `GPU pad` of "
-        "skinny GEMMs is 0. Both sides use nominal peaks and bandwidths."])
+        "skinny GEMMs is 0. Both sides run at the sustained matrix clock "
+        "and HBM bandwidth of npu-target/calibration.md; the same-silicon "
+        "pair takes H100's on both sides."])
 
 
 # --- 2. attention prefill --------------------------------------------------------
@@ -670,8 +672,9 @@ def q3_answer(res):
         "CUDA graph at an assumed 1.3 us per kernel, and programmatic "
         "dependent launch, which hides part of that on real GPUs, is not "
         "modelled, so the launch share is an upper bound. All sequences "
-        "have the same context length (no ragged batches). Nominal HBM "
-        "bandwidth: sustained bandwidth is lower on real chips."])
+        "have the same context length (no ragged batches). HBM bandwidth "
+        "is the sustained figure of npu-target/calibration.md (measured on "
+        "H100, H200 and A100; borrowed from H100 elsewhere)."])
 
 
 # --- 4. MoE with skewed routing ----------------------------------------------------
@@ -1086,10 +1089,13 @@ def q6_answer(out):
         "",
         "*What this does not cover:* one assumption at a time (two that "
         "move together can go further), only the numbers marked `[A]` "
-        "(published numbers such as peak rates and HBM bandwidth are taken "
-        "as the vendors state them; issue 23's sustained rates are not yet "
-        "in the targets), and the model's structure itself (which the "
-        "validation table, not yet built, is for)."])
+        "(published numbers such as peak rates are taken as the vendors "
+        "state them; the sustained matrix clock and HBM bandwidth are "
+        "calibrated on one published measurement each where one exists, "
+        "npu-target/calibration.md, and are `[A]` where borrowed from "
+        "another chip, so they are varied here too), and the model's "
+        "structure itself, which npu-target/validation.md measures against "
+        "published kernels (median |error| and its weak kinds there)."])
 
 
 # --- the page ----------------------------------------------------------------------

@@ -32,7 +32,8 @@ struct SensitivityTimes {
   double ratio() const { return ns[1] > 0 ? ns[0] / ns[1] : 0; }
 };
 
-/// One assumed field scaled by `factor`.
+/// One assumed field scaled by `factor` (a sustained figure: its shortfall
+/// below the quoted one).
 struct SensitivityVariant {
   double factor = 1;
   double value = 0; ///< the field's value in the variant

@@ -67,6 +67,24 @@ bool SensitivityRow::flips(double base) const {
 
 namespace {
 /// The field at `path` ("x" or "tpu.x") of a target file's JSON, or null.
+/// The quoted field a sustained one may not exceed (empty: none).
+StringRef getQuotedField(StringRef field) {
+  if (field == "matrix_clock_hz")
+    return "clock_hz";
+  if (field == "sustained_hbm_bandwidth_bytes_per_s")
+    return "hbm_bandwidth_bytes_per_s";
+  return {};
+}
+
+/// The sustained field that is a fraction of a quoted one (empty: none).
+StringRef getSustainedField(StringRef field) {
+  if (field == "clock_hz")
+    return "matrix_clock_hz";
+  if (field == "hbm_bandwidth_bytes_per_s")
+    return "sustained_hbm_bandwidth_bytes_per_s";
+  return {};
+}
+
 llvm::json::Value *lookupField(llvm::json::Value &root, StringRef path) {
   llvm::json::Object *obj = root.getAsObject();
   auto [section, name] = path.split('.');
@@ -175,14 +193,29 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
       row.field = field;
       row.source = source;
       row.value = *v->getAsNumber();
+      // A sustained figure is assumed as a shortfall below the quoted one
+      // (it may not exceed it): the shortfall is what is halved and
+      // doubled.
+      std::optional<double> quoted;
+      if (StringRef q = getQuotedField(field); !q.empty())
+        if (llvm::json::Value *qv = lookupField(*root, q))
+          quoted = qv->getAsNumber();
       for (SensitivityVariant *var : {&row.low, &row.high}) {
         var->factor = var == &row.low ? 0.5 : 2.0;
         llvm::json::Value copy = *root;
         llvm::json::Value *f = lookupField(copy, field);
-        if (std::optional<int64_t> i = f->getAsInteger())
+        if (quoted)
+          *f = *quoted - (*quoted - row.value) * var->factor;
+        else if (std::optional<int64_t> i = f->getAsInteger())
           *f = int64_t(std::llround(double(*i) * var->factor));
         else
           *f = row.value * var->factor;
+        // A quoted figure carries its sustained one along (the same
+        // fraction of it).
+        if (StringRef s = getSustainedField(field); !s.empty())
+          if (llvm::json::Value *sv = lookupField(copy, s))
+            if (std::optional<double> d = sv->getAsNumber())
+              *sv = *d * var->factor;
         var->value = *f->getAsNumber();
         std::string json = llvm::formatv("{0:2}", copy).str();
         if (failed(runVariant(module, tpuTarget, gpuTarget, fusion, gpuLaunch,
