@@ -12,12 +12,7 @@ using namespace mlir::npu::testing;
 namespace {
 class BillTest : public WorkTest {
 protected:
-  TargetAttr mock() {
-    llvm::Expected<target::TargetFile> f =
-        target::loadTarget(&context, "mock-gpu");
-    EXPECT_TRUE(static_cast<bool>(f)) << llvm::toString(f.takeError());
-    return f ? f->attr : TargetAttr();
-  }
+  TargetAttr mock() { return target("mock-gpu"); }
 };
 } // namespace
 

@@ -17,11 +17,6 @@ using namespace mlir::npu::testing;
 namespace {
 class CostModelTest : public WorkTest {
 protected:
-  TargetAttr target(StringRef name) {
-    llvm::Expected<target::TargetFile> f = target::loadTarget(&context, name);
-    EXPECT_TRUE(static_cast<bool>(f)) << llvm::toString(f.takeError());
-    return f->attr;
-  }
   std::unique_ptr<CostModel> model(StringRef name, bool graph = false) {
     FailureOr<std::unique_ptr<CostModel>> m =
         CostModel::get(target(name), UnknownLoc::get(&context), "test", graph);

@@ -15,14 +15,7 @@ int64_t sum(const std::vector<int64_t> &v) {
   return std::accumulate(v.begin(), v.end(), int64_t(0));
 }
 
-class DynamicMoETest : public WorkTest {
-protected:
-  TargetAttr target(StringRef name) {
-    llvm::Expected<target::TargetFile> f = target::loadTarget(&context, name);
-    EXPECT_TRUE(static_cast<bool>(f)) << llvm::toString(f.takeError());
-    return f ? f->attr : TargetAttr();
-  }
-};
+using DynamicMoETest = WorkTest;
 } // namespace
 
 TEST(DynamicMoE, ParsesLoads) {

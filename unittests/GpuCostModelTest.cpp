@@ -12,9 +12,9 @@ namespace {
 class GpuCostModelTest : public WorkTest {
 protected:
   GpuParams params(StringRef name) {
-    llvm::Expected<target::TargetFile> f = target::loadTarget(&context, name);
-    EXPECT_TRUE(static_cast<bool>(f)) << llvm::toString(f.takeError());
-    FailureOr<GpuParams> p = GpuParams::get(f->attr);
+    TargetAttr t = target(name);
+    FailureOr<GpuParams> p =
+        t ? GpuParams::get(t) : FailureOr<GpuParams>(failure());
     EXPECT_TRUE(succeeded(p));
     return *p;
   }

@@ -40,11 +40,6 @@ int64_t sum(const std::vector<int64_t> &v) {
 
 class RaggedDecodeTest : public WorkTest {
 protected:
-  TargetAttr target(StringRef name) {
-    llvm::Expected<target::TargetFile> f = target::loadTarget(&context, name);
-    EXPECT_TRUE(static_cast<bool>(f)) << llvm::toString(f.takeError());
-    return f ? f->attr : TargetAttr();
-  }
   AttentionOp firstAttention(ModuleOp m) {
     AttentionOp a;
     m.walk([&](AttentionOp op) { a = op; });

@@ -12,9 +12,9 @@ namespace {
 class TpuCostModelTest : public WorkTest {
 protected:
   TpuParams params(StringRef name) {
-    llvm::Expected<target::TargetFile> f = target::loadTarget(&context, name);
-    EXPECT_TRUE(static_cast<bool>(f)) << llvm::toString(f.takeError());
-    FailureOr<TpuParams> p = TpuParams::get(f->attr);
+    TargetAttr t = target(name);
+    FailureOr<TpuParams> p =
+        t ? TpuParams::get(t) : FailureOr<TpuParams>(failure());
     EXPECT_TRUE(succeeded(p));
     return *p;
   }

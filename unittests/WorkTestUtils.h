@@ -4,6 +4,7 @@
 #define NPU_UNITTESTS_WORKTESTUTILS_H
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Target/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -20,6 +21,14 @@ protected:
 
   OwningOpRef<ModuleOp> parse(llvm::StringRef source) {
     return parseSourceString<ModuleOp>(source, &context);
+  }
+
+  /// The target `name` (npu-target/); null, with a test failure, if it
+  /// does not load.
+  TargetAttr target(llvm::StringRef name) {
+    llvm::Expected<target::TargetFile> f = target::loadTarget(&context, name);
+    EXPECT_TRUE(static_cast<bool>(f)) << llvm::toString(f.takeError());
+    return f ? f->attr : TargetAttr();
   }
 
   /// Sum of the work of every op in `module`; on overflow, fails and stores
