@@ -37,12 +37,10 @@ static Type getMatrixType(Operation *op) {
     if (!shaped || !isa<FloatType>(shaped.getElementType()))
       continue;
     Type e = shaped.getElementType();
-    if (widest)
-      type = !type || e.getIntOrFloatBitWidth() > type.getIntOrFloatBitWidth()
-                 ? e
-                 : type;
-    else
+    if (!widest)
       type = getProductType(type, e);
+    else if (!type || e.getIntOrFloatBitWidth() > type.getIntOrFloatBitWidth())
+      type = e;
   }
   return type ? type : Float32Type::get(op->getContext());
 }

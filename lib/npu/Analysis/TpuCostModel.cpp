@@ -183,8 +183,10 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
 static std::optional<LoopTotals>
 getLoopTotals(const KernelDesc &k, ArrayRef<int64_t> t, int64_t buffers,
               const TpuParams &p, int64_t chunks) {
+  // Only a gated MLP nests repetitions (a MoE's experts) in its loops.
+  bool gated = k.kind == KernelKind::GatedMlp || k.kind == KernelKind::MoeFfn;
   if (t.size() != k.loops.size() || buffers < 1 || chunks < 1 ||
-      (chunks > 1 && k.kind != KernelKind::Gemm))
+      (chunks > 1 && k.kind != KernelKind::Gemm) || (k.repeat != 1 && !gated))
     return std::nullopt;
   for (auto [n, ti] : llvm::zip(k.loops, t))
     if (ti < 1 || ti > n)
@@ -337,9 +339,7 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
   double refills =
       double(std::max<int64_t>(0, refilledTilesPerCore - l->fillRefills));
   double lastBeforeRefill =
-      refill > 0
-          ? period - (buffers >= 2 ? std::max(stage, outStep) : stage + outStep)
-          : 0.0;
+      refill > 0 ? period - std::max(stage, outStep) : 0.0;
   cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period +
                 refills * (refill - std::max(0.0, lastBeforeRefill));
   cost.computeNs = stepsPerCore * computeStep;
@@ -375,23 +375,9 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     }
     if (!cost)
       return std::nullopt;
-    TpuCost scaled = *cost;
-    // A gated MLP's repetitions (a MoE's experts) are one loop nest
-    // already (gatedTotals); other kinds run theirs back to back.
-    bool nested =
-        phase.kind == KernelKind::GatedMlp || phase.kind == KernelKind::MoeFfn;
-    int64_t repeat = nested ? 1 : phase.repeat;
-    double r = double(repeat);
-    scaled.timeNs *= r;
-    scaled.computeNs *= r;
-    scaled.memoryNs *= r;
-    scaled.overheadNs *= r;
-    scaled.hbmReadBytes = cost->hbmReadBytes * c(repeat);
-    scaled.hbmWriteBytes = cost->hbmWriteBytes * c(repeat);
-    scaled.crossCoreBytes = cost->crossCoreBytes * c(repeat);
-    scaled.paddedMatrixFlops = cost->paddedMatrixFlops * c(repeat);
-    scaled.steps = cost->steps * repeat;
-    total += scaled;
+    // A phase's repetitions (a MoE's experts) are part of its loop nest
+    // (gatedTotals): its cost covers them.
+    total += *cost;
   }
   // Serial scalar work before the tile loops (one core's scalar unit; the
   // other cores wait for its result): time nothing overlaps.

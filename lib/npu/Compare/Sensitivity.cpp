@@ -66,25 +66,13 @@ bool SensitivityRow::flips(double base) const {
 }
 
 namespace {
+/// Each sustained field, with the quoted field it is a fraction of (and may
+/// not exceed).
+constexpr std::pair<StringLiteral, StringLiteral> kSustainedFields[] = {
+    {"matrix_clock_hz", "clock_hz"},
+    {"sustained_hbm_bandwidth_bytes_per_s", "hbm_bandwidth_bytes_per_s"}};
+
 /// The field at `path` ("x" or "tpu.x") of a target file's JSON, or null.
-/// The quoted field a sustained one may not exceed (empty: none).
-StringRef getQuotedField(StringRef field) {
-  if (field == "matrix_clock_hz")
-    return "clock_hz";
-  if (field == "sustained_hbm_bandwidth_bytes_per_s")
-    return "hbm_bandwidth_bytes_per_s";
-  return {};
-}
-
-/// The sustained field that is a fraction of a quoted one (empty: none).
-StringRef getSustainedField(StringRef field) {
-  if (field == "clock_hz")
-    return "matrix_clock_hz";
-  if (field == "hbm_bandwidth_bytes_per_s")
-    return "sustained_hbm_bandwidth_bytes_per_s";
-  return {};
-}
-
 llvm::json::Value *lookupField(llvm::json::Value &root, StringRef path) {
   llvm::json::Object *obj = root.getAsObject();
   auto [section, name] = path.split('.');
@@ -197,9 +185,14 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
       // (it may not exceed it): the shortfall is what is halved and
       // doubled.
       std::optional<double> quoted;
-      if (StringRef q = getQuotedField(field); !q.empty())
-        if (llvm::json::Value *qv = lookupField(*root, q))
-          quoted = qv->getAsNumber();
+      StringRef sustainedField;
+      for (auto [sustained, quotedField] : kSustainedFields) {
+        if (field == sustained)
+          if (llvm::json::Value *qv = lookupField(*root, quotedField))
+            quoted = qv->getAsNumber();
+        if (field == quotedField)
+          sustainedField = sustained;
+      }
       for (SensitivityVariant *var : {&row.low, &row.high}) {
         var->factor = var == &row.low ? 0.5 : 2.0;
         llvm::json::Value copy = *root;
@@ -212,8 +205,8 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
           *f = row.value * var->factor;
         // A quoted figure carries its sustained one along (the same
         // fraction of it).
-        if (StringRef s = getSustainedField(field); !s.empty())
-          if (llvm::json::Value *sv = lookupField(copy, s))
+        if (!sustainedField.empty())
+          if (llvm::json::Value *sv = lookupField(copy, sustainedField))
             if (std::optional<double> d = sv->getAsNumber())
               *sv = *d * var->factor;
         var->value = *f->getAsNumber();

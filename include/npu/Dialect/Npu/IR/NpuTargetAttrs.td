@@ -262,9 +262,6 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
     /// Peak for an element type: f32 -> fp32, bf16 and f16 -> bf16, any
     /// 8-bit float -> fp8; nullopt for other types or an absent rate.
     std::optional<double> getPeakFlopPerS(::mlir::Type elementType) const;
-    /// What the cost models use: the peak for `elementType` scaled by
-    /// matrix_clock_hz / clock_hz (nullopt as getPeakFlopPerS).
-    std::optional<double> getSustainedFlopPerS(::mlir::Type elementType) const;
     /// Roofline ridge point: peak FLOP/s / HBM bytes/s, in FLOP/byte.
     std::optional<double> getRidgePointFlopPerByte(TargetDtype dtype) const;
     /// Data SRAM on the chip: TPU: VMEM of all cores; GPU: L1/shared of all

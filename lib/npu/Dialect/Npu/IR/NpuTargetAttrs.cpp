@@ -357,13 +357,6 @@ std::optional<double> TargetAttr::getPeakFlopPerS(Type elementType) const {
   return std::nullopt;
 }
 
-std::optional<double> TargetAttr::getSustainedFlopPerS(Type elementType) const {
-  if (std::optional<double> peak = getPeakFlopPerS(elementType))
-    return *peak * getMatrixClockHz().convertToDouble() /
-           getClockHz().convertToDouble();
-  return std::nullopt;
-}
-
 std::optional<double>
 TargetAttr::getRidgePointFlopPerByte(TargetDtype dtype) const {
   if (std::optional<double> peak = getPeakFlopPerS(dtype))
