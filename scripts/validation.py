@@ -36,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 
+import validation_collectives
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("NPU_BIN", os.path.join(ROOT, "build", "bin"))
 TARGETS = os.path.join(ROOT, "npu-target")
@@ -450,11 +452,16 @@ def table(rows):
     out += ["", "## Not modelled", ""]
     for m, why in skipped:
         out.append(f"- `{m['id']}` ({m['chip']}, {m['workload']}): {why}")
+    collective_lines, (collective_rows, collective_median) = \
+        validation_collectives.section()
+    out += collective_lines
     with open(os.path.join(TARGETS, "validation.md"), "w") as f:
         f.write("\n".join(out) + "\n")
     print(f"validation.py: {len(allm)} rows, median |error| "
           f"{100 * statistics.median(allm):.1f}% (roofline "
-          f"{100 * statistics.median(allr):.1f}%); wrote npu-target/validation.md")
+          f"{100 * statistics.median(allr):.1f}%); collectives: "
+          f"{collective_rows} rows, median |error| "
+          f"{100 * collective_median:.1f}%; wrote npu-target/validation.md")
 
 
 def main():

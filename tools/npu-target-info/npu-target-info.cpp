@@ -49,6 +49,19 @@ std::string formatField(TargetAttr t, const TargetField &f) {
   return formatReal(*v->getAsNumber());
 }
 
+/// The value and unit of the field a citation of `file` names: a target
+/// field or an "interconnect" one.
+std::pair<std::string, StringRef> formatSourcedField(const TargetFile &file,
+                                                     StringRef path) {
+  for (const TargetField &f : getTargetFields())
+    if (f.path() == path)
+      return {formatField(file.attr, f), f.unit};
+  if (file.interconnect)
+    if (auto field = formatInterconnectField(*file.interconnect, path))
+      return *field;
+  llvm_unreachable("the loader checks that every citation names a field");
+}
+
 /// The derived quantities, as (name, value, unit).
 std::vector<std::array<std::string, 3>> derivedRows(TargetAttr t) {
   std::vector<std::array<std::string, 3>> rows;
@@ -113,12 +126,9 @@ void printFull(llvm::raw_ostream &os, const TargetFile &file) {
   os << llvm::formatv("{0,-38} {1,-22} {2,-10} {3}\n", "field", "value", "unit",
                       "source");
   for (const auto &[path, source] : file.sources) {
-    const TargetField *field = nullptr;
-    for (const TargetField &f : getTargetFields())
-      if (f.path() == path)
-        field = &f;
-    os << llvm::formatv("{0,-38} {1,-22} {2,-10} {3}\n", path,
-                        formatField(t, *field), field->unit, source);
+    auto [value, unit] = formatSourcedField(file, path);
+    os << llvm::formatv("{0,-38} {1,-22} {2,-10} {3}\n", path, value, unit,
+                        source);
   }
   os << "\nderived\n";
   for (const auto &row : derivedRows(t))
@@ -139,10 +149,9 @@ void printMarkdown(llvm::raw_ostream &os, const TargetFile &file) {
      << file.description << "\n\n"
      << "| field | value | unit | source |\n|---|---|---|---|\n";
   for (const auto &[path, source] : file.sources) {
-    for (const TargetField &f : getTargetFields())
-      if (f.path() == path)
-        os << "| `" << path << "` | " << formatField(t, f) << " | " << f.unit
-           << " | " << escapeCell(source) << " |\n";
+    auto [value, unit] = formatSourcedField(file, path);
+    os << "| `" << path << "` | " << value << " | " << unit << " | "
+       << escapeCell(source) << " |\n";
   }
   os << "\nDerived:";
   for (const auto &row : derivedRows(t))

@@ -16,6 +16,7 @@
 #define NPU_TARGET_TARGET_H
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Target/Interconnect.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -71,6 +72,8 @@ struct TargetFile {
   std::string description;
   /// Source of each number: field path -> citation, in schema order.
   std::vector<std::pair<std::string, std::string>> sources;
+  /// How the chip reaches other chips; absent on a single-chip target.
+  std::optional<Interconnect> interconnect;
 };
 
 /// The directory `loadTarget` searches by default: $NPU_TARGET_DIR if set and

@@ -297,6 +297,8 @@ JValue target::toJSON(const TargetFile &file) {
   if (GpuTargetAttr gpuAttr = t.getGpu())
     derived["l2_set_count"] = gpuAttr.getL2SetCount();
   root["derived"] = std::move(derived);
+  if (file.interconnect)
+    root["interconnect"] = toJSON(*file.interconnect);
 
   llvm::json::Object sources;
   for (const auto &[key, text] : file.sources)

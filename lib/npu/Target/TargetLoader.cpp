@@ -60,11 +60,16 @@ private:
   /// Every number cites its source in `sources`, and every citation names
   /// a number; the citations go to `file`.
   llvm::Error readSources(const Object &root, TargetFile &file) const;
+  /// The optional "interconnect" object, checked against the chip's quoted
+  /// link bandwidth.
+  llvm::Error readInterconnectSection(const Object &root, TargetFile &file);
 
   MLIRContext *context;
   std::string path;
   /// Field path -> JSON number, for every numeric field present.
   llvm::StringMap<JValue> values;
+  /// Paths of the "interconnect" fields present, in file order.
+  std::vector<std::string> interconnectPaths;
 
   double real(StringRef key) const {
     return *values.find(key)->second.getAsNumber();
@@ -126,7 +131,8 @@ llvm::Error Loader::readFields(const Object &object, FieldSection section) {
 /// Which keys may appear where: at the top level, in `tpu`, in `gpu`.
 static std::array<llvm::StringSet<>, 3> getKnownKeys() {
   std::array<llvm::StringSet<>, 3> keys;
-  keys[0] = {"name", "kind", "description", "sources", "tpu", "gpu"};
+  keys[0] = {"name", "kind", "description", "sources",
+             "tpu",  "gpu",  "interconnect"};
   for (const TargetField &field : getTargetFields())
     keys[field.section == FieldSection::Common ? 0
          : field.section == FieldSection::Tpu  ? 1
@@ -184,6 +190,9 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
     return std::move(e);
   if (llvm::Error e =
           readFields(*section, isTpu ? FieldSection::Tpu : FieldSection::Gpu))
+    return std::move(e);
+
+  if (llvm::Error e = readInterconnectSection(*root, file))
     return std::move(e);
 
   if (llvm::Error e = readSources(*root, file))
@@ -249,6 +258,32 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
   return file;
 }
 
+llvm::Error Loader::readInterconnectSection(const Object &root,
+                                            TargetFile &file) {
+  const JValue *interconnect = root.get("interconnect");
+  if (!interconnect)
+    return llvm::Error::success();
+  file.interconnect.emplace();
+  if (llvm::Error e = readInterconnect(*interconnect, path, *file.interconnect,
+                                       interconnectPaths))
+    return e;
+  // The per-link figures cannot add up to more than the chip's quoted total
+  // over all links and both directions.
+  const LinkLevel &up = file.interconnect->scaleUp;
+  double links =
+      2 * static_cast<double>(up.linksPerChip) * up.linkBytesPerSPerDirection;
+  double quoted = real("link_bandwidth_bytes_per_s");
+  if (links > quoted * (1 + 1e-9))
+    return fail(llvm::formatv("field 'interconnect.scale_up' gives {0} "
+                              "bytes/s over all links and both directions "
+                              "(2 x links_per_chip x "
+                              "link_bandwidth_bytes_per_s_per_direction), "
+                              "more than 'link_bandwidth_bytes_per_s' = {1}",
+                              formatReal(links), formatReal(quoted))
+                    .str());
+  return llvm::Error::success();
+}
+
 llvm::Error Loader::readSources(const Object &root, TargetFile &file) const {
   // Every number cites its source, and every citation names a number.
   const JValue *sourcesValue = root.get("sources");
@@ -263,17 +298,19 @@ llvm::Error Loader::readSources(const Object &root, TargetFile &file) const {
     sourceKeys.push_back(kv.first.str());
   llvm::sort(sourceKeys);
   for (const std::string &key : sourceKeys) {
-    if (!values.count(key))
+    if (!values.count(key) && !llvm::is_contained(interconnectPaths, key))
       return fail("'sources' has an entry for '" + key +
                   "', which is not a field of this target");
     if (!sources->get(key)->getAsString())
       return fail("'sources' entry for '" + key + "' must be a string, got " +
                   render(*sources->get(key)));
   }
-  for (const TargetField &field : getTargetFields()) {
-    std::string fieldPath = field.path();
-    if (!values.count(fieldPath))
-      continue;
+  std::vector<std::string> cited;
+  for (const TargetField &field : getTargetFields())
+    if (values.count(field.path()))
+      cited.push_back(field.path());
+  llvm::append_range(cited, interconnectPaths);
+  for (const std::string &fieldPath : cited) {
     std::optional<StringRef> text = sources->get(fieldPath)
                                         ? sources->get(fieldPath)->getAsString()
                                         : std::nullopt;
