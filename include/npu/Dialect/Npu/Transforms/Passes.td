@@ -67,6 +67,34 @@ def NpuReportBill : Pass<"npu-report-bill", "ModuleOp"> {
   ];
 }
 
+def NpuReportParallelMap : Pass<"npu-report-parallel-map", "ModuleOp"> {
+  let summary = "Print how each cut of a model talks on a system of chips";
+  let description = [{
+    For an imported model (an `npu.model` description) and a system from
+    `npu-target/systems/`, prints the course's map of parallelism: for each
+    dimension the model can be cut along (batch, hidden/heads, sequence,
+    experts, layers), the collective the cut needs, what moves and its
+    volume `V` per occurrence, how many occurrences one step has, and the
+    time per step on each network level of the system (all its scale-up
+    axes together, and its scale-out axis), priced by the collective model
+    of docs/collectives.md. The frequency decides how slow a link a
+    dimension may live on. The formulas are in docs/parallelism.md. The IR
+    is left unchanged.
+
+    ```
+    npu-translate --import-hf-config examples/configs/deepseek-v3.json \
+        --phase=prefill --seq-len=4096 |
+      npu-opt --npu-report-parallel-map="system=16xh200" -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"system", "system", "std::string", /*default=*/"\"\"",
+           "System name (a file in npu-target/systems/) or path (required)">,
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "Output format: 'text' (a table) or 'json'">,
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Backends: target, fusion, tiling, cost, schedule, reports
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,218 @@
+//===- ParallelMap.cpp - how each cut of a model talks --------------------===//
+//
+// docs/parallelism.md derives every row. Notation: T tokens of the step, D
+// the residual width, a its element bytes, L layers (L_moe with routed
+// experts), k experts per token, p chips in the group, kv the K/V bytes one
+// token keeps per layer, P parameters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Parallel/ParallelMap.h"
+
+#include "npu/Analysis/Bill.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::parallel;
+using target::System;
+using target::SystemAxis;
+
+FailureOr<ModelShape> parallel::readModelShape(ModuleOp module,
+                                               TargetAttr target) {
+  auto model = module->getAttrOfType<DictionaryAttr>("npu.model");
+  auto layers = model ? model.getAs<IntegerAttr>("layers") : IntegerAttr();
+  auto phase = model ? model.getAs<StringAttr>("phase") : StringAttr();
+  if (!layers || !phase)
+    return module.emitError("the parallelism map needs an imported model: "
+                            "an 'npu.model' description with 'layers' and "
+                            "'phase' (npu-translate --import-hf-config)");
+  FailureOr<ModelBill> bill = computeBill(module, target);
+  if (failed(bill))
+    return failure();
+  ModelShape shape;
+  shape.phase = phase.getValue().str();
+  shape.layers = layers.getInt();
+  shape.tokens = bill->tokens;
+  shape.parameterCount = static_cast<int64_t>(bill->parameterCount.value());
+  shape.kvBytesPerTokenPerLayer =
+      static_cast<int64_t>(bill->kvCacheBytesPerToken.value()) /
+      std::max<int64_t>(shape.layers, 1);
+  llvm::StringMap<int64_t> calls;
+  for (const FunctionBill &f : bill->functions)
+    calls[f.name] = f.calls;
+  module.walk([&](Operation *op) {
+    auto func = op->getParentOfType<func::FuncOp>();
+    int64_t runs = func ? calls.lookup(func.getSymName()) : 0;
+    if (auto embedding = dyn_cast<EmbeddingOp>(op)) {
+      auto type = cast<RankedTensorType>(embedding.getType());
+      shape.hidden = type.getShape().back();
+      shape.activationBytes = type.getElementTypeBitWidth() / 8;
+    } else if (auto moe = dyn_cast<MoEExpertsOp>(op)) {
+      shape.moeLayers += runs;
+      shape.topK = moe.getTopK();
+      shape.experts = moe.getNumExperts();
+    }
+  });
+  if (!shape.hidden)
+    return module.emitError("the parallelism map needs the model's "
+                            "embedding (npu.embedding) for the residual width");
+  return shape;
+}
+
+namespace {
+
+/// The rows before pricing: what moves and how often, given the group size.
+struct RowSpec {
+  MapRow row;
+  /// V of one occurrence and occurrences per step for a group of p chips.
+  std::function<std::pair<double, int64_t>(int64_t p)> volume;
+};
+
+std::vector<RowSpec> rowSpecs(const ModelShape &s) {
+  double T = static_cast<double>(s.tokens), D = static_cast<double>(s.hidden);
+  double a = static_cast<double>(s.activationBytes);
+  std::vector<RowSpec> specs;
+  auto add = [&](StringRef dimension, StringRef when, CollectiveKind kind,
+                 StringRef what, StringRef frequency,
+                 std::function<std::pair<double, int64_t>(int64_t)> volume) {
+    MapRow row;
+    row.dimension = dimension.str();
+    row.when = when.str();
+    row.kind = kind;
+    row.what = what.str();
+    row.frequency = frequency.str();
+    specs.push_back({std::move(row), std::move(volume)});
+  };
+  // Batch: replicas need no collective to serve; training sums the
+  // gradients (bf16, 2 bytes per parameter) once per step.
+  add("batch (DP)", "training", CollectiveKind::AllReduce,
+      "gradients, 2 bytes per parameter", "1 per step", [=](int64_t) {
+        return std::make_pair(2.0 * static_cast<double>(s.parameterCount),
+                              int64_t(1));
+      });
+  // Hidden / heads (Megatron): attention's output projection and the FFN's
+  // down projection are row-parallel; their partial sums of [T, D] are
+  // summed twice per layer.
+  add("hidden, heads (TP)", "inference", CollectiveKind::AllReduce,
+      "partial sums of the residual [T, D]",
+      "2 per layer (attention out, FFN out)",
+      [=](int64_t) { return std::make_pair(T * D * a, 2 * s.layers); });
+  // Sequence (ring attention): each chip keeps T/p tokens; their K/V go
+  // round the ring, p-1 hops per layer.
+  if (s.phase == "prefill")
+    add("sequence (CP, ring attention)", "prefill", CollectiveKind::SendRecv,
+        "K/V of T/p tokens (kv bytes per token per layer)", "p-1 per layer",
+        [=](int64_t p) {
+          return std::make_pair(
+              T / static_cast<double>(p) *
+                  static_cast<double>(s.kvBytesPerTokenPerLayer),
+              s.layers * (p - 1));
+        });
+  // Experts (attention data-parallel, as DeepSeek-V3 is served): each of
+  // the p chips holds T/p tokens and E/p experts; it sends its tokens' k
+  // routed copies out (dispatch) and takes the results back (combine), per
+  // MoE layer.
+  if (s.moeLayers)
+    add("experts (EP)", "inference", CollectiveKind::AllToAll,
+        "k routed copies of the chip's T/p tokens [T/p, k, D]",
+        "2 per MoE layer (dispatch, combine)", [=](int64_t p) {
+          return std::make_pair(T / static_cast<double>(p) *
+                                    static_cast<double>(s.topK) * D * a,
+                                2 * s.moeLayers);
+        });
+  // Layers (pipeline): the residual crosses each stage boundary once per
+  // step (split into micro-batches, the same bytes).
+  add("layers (PP)", "inference", CollectiveKind::SendRecv,
+      "the residual [T, D] at a stage boundary", "p-1 per step (boundaries)",
+      [=](int64_t p) { return std::make_pair(T * D * a, p - 1); });
+  return specs;
+}
+
+} // namespace
+
+llvm::Expected<std::vector<MapRow>>
+parallel::buildParallelMap(const ModelShape &shape, const System &system) {
+  // The groups: every scale-up axis together, and the scale-out axis.
+  struct Group {
+    StringRef level;
+    std::vector<std::string> axes;
+    int64_t chips = 1;
+  };
+  std::vector<Group> groups;
+  for (const SystemAxis &axis : system.axes) {
+    StringRef level = axis.scaleOut ? target::kScaleOut : target::kScaleUp;
+    if (groups.empty() || groups.back().level != level)
+      groups.push_back({level, {}, 1});
+    groups.back().axes.push_back(axis.name);
+    groups.back().chips *= axis.size;
+  }
+  std::vector<MapRow> rows;
+  for (RowSpec &spec : rowSpecs(shape)) {
+    MapRow row = spec.row;
+    for (const Group &group : groups) {
+      MapRow::Level level;
+      level.level = group.level.str();
+      level.chips = group.chips;
+      auto [bytes, perStep] = spec.volume(group.chips);
+      level.bytes = bytes;
+      level.perStep = perStep;
+      // A send_recv goes to the next chip along one axis.
+      std::vector<std::string> axes = group.axes;
+      if (row.kind == CollectiveKind::SendRecv)
+        axes.resize(1);
+      level.axes = llvm::join(axes, ",");
+      if (bytes > 0) {
+        llvm::Expected<CollectiveCost> cost =
+            priceCollective(system, row.kind, axes, bytes);
+        if (!cost)
+          return cost.takeError();
+        level.occurrence = *cost;
+        level.stepSeconds = cost->seconds * static_cast<double>(perStep);
+      }
+      row.levels.push_back(std::move(level));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+llvm::json::Value parallel::toJSON(const ModelShape &shape,
+                                   const std::vector<MapRow> &rows) {
+  llvm::json::Object model{
+      {"phase", shape.phase},
+      {"tokens", shape.tokens},
+      {"hidden", shape.hidden},
+      {"activation_bytes", shape.activationBytes},
+      {"layers", shape.layers},
+      {"moe_layers", shape.moeLayers},
+      {"top_k", shape.topK},
+      {"experts", shape.experts},
+      {"kv_bytes_per_token_per_layer", shape.kvBytesPerTokenPerLayer},
+      {"parameters", shape.parameterCount}};
+  llvm::json::Array array;
+  for (const MapRow &row : rows) {
+    llvm::json::Array levels;
+    for (const MapRow::Level &l : row.levels)
+      levels.push_back(
+          llvm::json::Object{{"level", l.level},
+                             {"axes", l.axes},
+                             {"chips", l.chips},
+                             {"bytes", l.bytes},
+                             {"per_step", l.perStep},
+                             {"seconds_per_occurrence", l.occurrence.seconds},
+                             {"seconds_per_step", l.stepSeconds}});
+    array.push_back(llvm::json::Object{
+        {"dimension", row.dimension},
+        {"when", row.when},
+        {"collective", stringifyCollectiveKind(row.kind).str()},
+        {"what", row.what},
+        {"frequency", row.frequency},
+        {"levels", std::move(levels)}});
+  }
+  return llvm::json::Object{{"model", std::move(model)},
+                            {"rows", std::move(array)}};
+}
