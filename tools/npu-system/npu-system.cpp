@@ -70,10 +70,14 @@ llvm::Error fail(const llvm::Twine &message) {
 llvm::Expected<double> parseSize(StringRef text) {
   StringRef digits = text.take_while(llvm::isDigit);
   StringRef unit = text.drop_front(digits.size());
-  static const std::pair<StringRef, uint64_t> units[] = {
-      {"", 1},         {"B", 1},          {"KB", 1000},
-      {"MB", 1000000}, {"GB", 1000000000}, {"KiB", 1ull << 10},
-      {"MiB", 1ull << 20}, {"GiB", 1ull << 30}};
+  static const std::pair<StringRef, uint64_t> units[] = {{"", 1},
+                                                         {"B", 1},
+                                                         {"KB", 1000},
+                                                         {"MB", 1000000},
+                                                         {"GB", 1000000000},
+                                                         {"KiB", 1ull << 10},
+                                                         {"MiB", 1ull << 20},
+                                                         {"GiB", 1ull << 30}};
   uint64_t value = 0;
   if (digits.empty() || digits.getAsInteger(10, value))
     return fail("size '" + text + "' is not a whole number of bytes");
@@ -126,16 +130,14 @@ std::string bytes(double value) {
 }
 
 void printCost(llvm::raw_ostream &os, const CollectiveCost &cost) {
-  os << llvm::formatv("{0} of {1} bytes over {2} chips: {3} us = bandwidth "
-                      "{4} us + latency {5} us (base {6} us); algbw {7} GB/s, "
-                      "busbw {8} GB/s\n",
-                      stringifyCollectiveKind(cost.kind), bytes(cost.bytes),
-                      cost.chips, num(cost.seconds * 1e6),
-                      num(cost.bandwidthSeconds * 1e6),
-                      num(cost.latencySeconds * 1e6),
-                      num(cost.baseLatencySeconds * 1e6),
-                      num(cost.algorithmBytesPerS() / 1e9),
-                      num(cost.busBytesPerS() / 1e9));
+  os << llvm::formatv(
+      "{0} of {1} bytes over {2} chips: {3} us = bandwidth "
+      "{4} us + latency {5} us (base {6} us); algbw {7} GB/s, "
+      "busbw {8} GB/s\n",
+      stringifyCollectiveKind(cost.kind), bytes(cost.bytes), cost.chips,
+      num(cost.seconds * 1e6), num(cost.bandwidthSeconds * 1e6),
+      num(cost.latencySeconds * 1e6), num(cost.baseLatencySeconds * 1e6),
+      num(cost.algorithmBytesPerS() / 1e9), num(cost.busBytesPerS() / 1e9));
   const char *row = "  {0,-9} {1,-14} {2,-6} {3,5} {4,12} {5,12} {6,12} {7,5} "
                     "{8,10}  {9}\n";
   os << llvm::formatv(row, "level", "phase", "axes", "chips", "bytes",
@@ -157,15 +159,15 @@ int run(MLIRContext &context, llvm::raw_ostream &os) {
     return 1;
   }
   if (listOpt) {
-    std::string dir = systemDirOpt.empty() ? getDefaultSystemDir()
-                                           : systemDirOpt.getValue();
+    std::string dir =
+        systemDirOpt.empty() ? getDefaultSystemDir() : systemDirOpt.getValue();
     llvm::Expected<std::vector<std::string>> names = listTargets(dir);
     if (!names)
       return report(names.takeError());
     llvm::json::Array array;
     if (!jsonOpt)
-      os << llvm::formatv("{0,-20} {1,-10} {2,6} {3,-10} {4}\n", "name",
-                          "chip", "chips", "shape", "scale-up");
+      os << llvm::formatv("{0,-20} {1,-10} {2,6} {3,-10} {4}\n", "name", "chip",
+                          "chips", "shape", "scale-up");
     for (const std::string &name : *names) {
       llvm::Expected<System> system =
           loadSystem(&context, name, dir, targetDirOpt);

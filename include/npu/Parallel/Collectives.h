@@ -20,8 +20,13 @@
 
 namespace mlir::npu::parallel {
 
-enum class CollectiveKind { AllReduce, AllGather, ReduceScatter, AllToAll,
-                            SendRecv };
+enum class CollectiveKind {
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  SendRecv
+};
 
 llvm::StringRef stringifyCollectiveKind(CollectiveKind kind);
 /// "all_reduce" or "all-reduce", ...

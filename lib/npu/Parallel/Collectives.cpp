@@ -85,10 +85,10 @@ namespace {
 using Axes = SmallVector<const SystemAxis *>;
 
 std::string joinNames(ArrayRef<const SystemAxis *> axes) {
-  return llvm::join(llvm::map_range(axes, [](const SystemAxis *a) {
-                      return StringRef(a->name);
-                    }),
-                    ",");
+  return llvm::join(
+      llvm::map_range(axes,
+                      [](const SystemAxis *a) { return StringRef(a->name); }),
+      ",");
 }
 
 double seconds(double ns) { return ns * 1e-9; }
@@ -150,8 +150,8 @@ CollectivePhase torusGather(StringRef what, ArrayRef<const SystemAxis *> axes,
   phase.latencySeconds = phase.steps * seconds(level.latencyNs);
   bool wrapped = llvm::all_of(axes, [](auto *a) { return a->wraparound; });
   if (m == 1)
-    phase.algorithm = wrapped ? "bidirectional ring"
-                              : "bidirectional line (no wraparound)";
+    phase.algorithm =
+        wrapped ? "bidirectional ring" : "bidirectional line (no wraparound)";
   else
     phase.algorithm =
         std::to_string(m) + " axis orders at once, a ring per axis";
@@ -236,8 +236,9 @@ CollectivePhase switchPhase(CollectiveKind kind, const SystemAxis *axis,
     double best = std::numeric_limits<double>::infinity();
     for (const Candidate &c : candidates) {
       double time = c.linkBytes / (c.efficiency * chipRate) + c.steps * hop;
-      bool chosen = algorithm == SwitchAlgorithm::Fastest ? time < best
-                                                          : algorithm == c.which;
+      bool chosen = algorithm == SwitchAlgorithm::Fastest
+                        ? time < best
+                        : algorithm == c.which;
       if (chosen) {
         set(c.name, c.linkBytes, c.steps, c.efficiency);
         best = time;
@@ -256,11 +257,9 @@ CollectivePhase switchPhase(CollectiveKind kind, const SystemAxis *axis,
 }
 
 /// `kind` over axes of one level.
-std::vector<CollectivePhase>
-levelPhasesAtSustainedRate(CollectiveKind kind,
-                           ArrayRef<const SystemAxis *> axes,
-                           const LinkLevel &level, double bytes,
-                           SwitchAlgorithm algorithm) {
+std::vector<CollectivePhase> levelPhasesAtSustainedRate(
+    CollectiveKind kind, ArrayRef<const SystemAxis *> axes,
+    const LinkLevel &level, double bytes, SwitchAlgorithm algorithm) {
   if (level.topology == LinkTopology::Switch)
     return {switchPhase(kind, axes.front(), level, bytes, algorithm)};
   switch (kind) {
@@ -268,8 +267,7 @@ levelPhasesAtSustainedRate(CollectiveKind kind,
   case CollectiveKind::ReduceScatter:
     return {torusGather(stringifyCollectiveKind(kind), axes, level, bytes)};
   case CollectiveKind::AllReduce: {
-    CollectivePhase scatter =
-        torusGather("reduce_scatter", axes, level, bytes);
+    CollectivePhase scatter = torusGather("reduce_scatter", axes, level, bytes);
     return {scatter, torusGather("all_gather", axes, level, bytes)};
   }
   case CollectiveKind::AllToAll:
@@ -328,9 +326,9 @@ parallel::priceCollective(const System &system, CollectiveKind kind,
     const SystemAxis *axis = system.lookupAxis(name);
     if (!axis)
       return fail("system '" + system.name + "' has no axis '" + name +
-                  "' (axes: " + joinNames(llvm::to_vector(llvm::map_range(
-                                    system.axes,
-                                    [](const SystemAxis &a) { return &a; }))) +
+                  "' (axes: " +
+                  joinNames(llvm::to_vector(llvm::map_range(
+                      system.axes, [](const SystemAxis &a) { return &a; }))) +
                   ")");
     if (llvm::is_contained(up, axis) || llvm::is_contained(out, axis))
       return fail("axis '" + name + "' is named twice");
