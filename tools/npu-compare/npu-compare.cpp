@@ -12,6 +12,7 @@
 #include "npu/Compare/CompareReport.h"
 #include "npu/Compare/CompareSvg.h"
 #include "npu/Compare/DynamicMoE.h"
+#include "npu/Compare/MultiChip.h"
 #include "npu/Compare/RaggedDecode.h"
 #include "npu/Compare/Sensitivity.h"
 #include "npu/InitAll.h"
@@ -50,6 +51,27 @@ cl::opt<int64_t>
     contextLen("context-len",
                cl::desc("--config decode: tokens in the KV cache per sequence"),
                cl::init(4096), cl::cat(cat));
+cl::opt<std::string>
+    weightDType("weight-dtype",
+                cl::desc("--config: weight dtype (bf16, fp8, f16, f32)"),
+                cl::init("bf16"), cl::cat(cat));
+cl::opt<std::string> systems(
+    "systems",
+    cl::desc("Several chips: <TPU-like system>,<GPU-like system> (files of "
+             "npu-target/systems/); needs --config; each side compiles the "
+             "model one chip runs under --split and adds the collectives "
+             "(docs/parallelism.md)"),
+    cl::cat(cat));
+cl::opt<int64_t> batchPerChip(
+    "batch-per-chip",
+    cl::desc("--systems: each system's step has this many sequences per "
+             "chip (instead of --batch for both)"),
+    cl::init(0), cl::cat(cat));
+cl::opt<std::string>
+    split("split",
+          cl::desc("--systems: dp=<n>,tp=<n>,ep=<n> for both sides, or "
+                   "'auto' (each side's fastest split that fits)"),
+          cl::init("auto"), cl::cat(cat));
 cl::opt<std::string> tpu("tpu",
                          cl::desc("TPU-like target (name in npu-target/ or "
                                   "path)"),
@@ -155,6 +177,72 @@ LogicalResult runScenarios(ModuleOp module, npu::TargetAttr tpuTarget,
   return success();
 }
 
+/// What --config imports, from the flags.
+npu::CompareImportOptions importFlags() {
+  npu::CompareImportOptions options;
+  options.phase = phase;
+  options.batch = batch;
+  options.seqLen = seqLen;
+  options.contextLen = contextLen;
+  options.weightDType = weightDType;
+  return options;
+}
+
+/// npu-compare --systems: one step on a system of chips per side.
+int runSystems(MLIRContext &ctx, npu::OutputTransaction &outputs,
+               Location loc) {
+  const cl::Option *exclusive[] = {
+      std::addressof(tpu),          std::addressof(gpu),
+      std::addressof(pair),         std::addressof(traceDir),
+      std::addressof(svgDir),       std::addressof(sensitivity),
+      std::addressof(moeLoad),      std::addressof(decodeLengths),
+      std::addressof(decodeBuckets)};
+  for (const cl::Option *o : exclusive) {
+    if (o->getNumOccurrences()) {
+      emitError(loc) << "--" << o->ArgStr << " cannot be combined with "
+                     << "--systems";
+      return 1;
+    }
+  }
+  if (!config.getNumOccurrences() || input != "-") {
+    emitError(loc) << "--systems needs --config (the model is cut before "
+                      "it is built) and no module file";
+    return 1;
+  }
+  auto [tpuSystem, gpuSystem] = StringRef(systems).split(',');
+  if (tpuSystem.empty() || gpuSystem.empty() || gpuSystem.contains(',')) {
+    emitError(loc) << "--systems must be <TPU-like system>,<GPU-like "
+                      "system>, got '"
+                   << systems << "'";
+    return 1;
+  }
+  if (batchPerChip.getNumOccurrences() &&
+      (batch.getNumOccurrences() || batchPerChip < 1)) {
+    emitError(loc) << "--batch-per-chip must be at least 1 and replaces "
+                      "--batch";
+    return 1;
+  }
+  FailureOr<npu::ImportOptions> options =
+      npu::toImportOptions(importFlags(), loc);
+  if (failed(options))
+    return 1;
+  FailureOr<npu::MultiChipComparison> cmp = npu::compareMultiChip(
+      &ctx, config, *options, batchPerChip, tpuSystem, gpuSystem, split, loc);
+  if (failed(cmp))
+    return 1;
+  std::string error;
+  raw_ostream *os = outputs.open(output, error);
+  if (!os) {
+    emitError(loc) << error;
+    return 1;
+  }
+  if (format == "json")
+    *os << llvm::formatv("{0:2}", npu::multiChipToJSON(*cmp)) << "\n";
+  else
+    npu::printMultiChip(*os, *cmp);
+  return 0;
+}
+
 int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   Location loc = UnknownLoc::get(&ctx);
   // Every file of the run (-o, traces, SVGs) is committed at the end, or
@@ -174,6 +262,12 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   if (gpuLaunch != "auto" && gpuLaunch != "graph" && gpuLaunch != "stream") {
     emitError(loc) << "--gpu-launch must be 'auto', 'graph' or 'stream', got '"
                    << gpuLaunch << "'";
+    return 1;
+  }
+  if (systems.getNumOccurrences())
+    return runSystems(ctx, outputs, loc);
+  if (split.getNumOccurrences() || batchPerChip.getNumOccurrences()) {
+    emitError(loc) << "--split and --batch-per-chip need --systems";
     return 1;
   }
   std::string tpuName = tpu, gpuName = gpu;
@@ -200,12 +294,7 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
       emitError(loc) << "give either a module file or --config, not both";
       return 1;
     }
-    npu::CompareImportOptions options;
-    options.phase = phase;
-    options.batch = batch;
-    options.seqLen = seqLen;
-    options.contextLen = contextLen;
-    module = npu::importConfigFile(&ctx, config, options);
+    module = npu::importConfigFile(&ctx, config, importFlags());
   } else {
     module = npu::readModuleFile(sourceMgr, &ctx, input);
   }

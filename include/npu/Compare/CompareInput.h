@@ -9,6 +9,8 @@
 #ifndef NPU_COMPARE_COMPAREINPUT_H
 #define NPU_COMPARE_COMPAREINPUT_H
 
+#include "npu/Import/HFConfig.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
@@ -23,6 +25,7 @@ struct CompareImportOptions {
   int64_t batch = 1;
   int64_t seqLen = 4096;
   int64_t contextLen = 4096;
+  std::string weightDType = "bf16";
 };
 
 /// Parses and verifies the npu IR module in `path` ("-": stdin). The buffer
@@ -32,6 +35,11 @@ OwningOpRef<ModuleOp> readModuleFile(llvm::SourceMgr &sourceMgr,
 
 /// Imports the config.json in `path` with `options`; fails with a
 /// diagnostic naming the file and the field or option at fault.
+/// The importer's options, checked (phase, dtype); emits at `loc` and fails
+/// otherwise.
+FailureOr<ImportOptions> toImportOptions(const CompareImportOptions &options,
+                                         Location loc);
+
 OwningOpRef<ModuleOp> importConfigFile(MLIRContext *ctx, StringRef path,
                                        const CompareImportOptions &options);
 

@@ -70,6 +70,11 @@ struct ImportOptions {
   std::string weightDType = "bf16"; // bf16 | fp8 | f16 | f32
   std::string actDType = "bf16";    // bf16 | f16 | f32 (KV cache, activations)
   bool includeMTP = false; // DeepSeek-V3's multi-token-prediction module
+  /// Build what one chip of an expert-parallel group of this many chips runs
+  /// (attention data-parallel): ceil(E / expertParallel) routed experts
+  /// taking this chip's share of all the group's routed rows, B*S*k on
+  /// average; shared experts on the chip's own tokens. 1: every expert.
+  int64_t expertParallel = 1;
 };
 
 /// Parses a config.json. On error, emits a diagnostic at `loc` that names the

@@ -35,6 +35,24 @@ OwningOpRef<ModuleOp> mlir::npu::readModuleFile(llvm::SourceMgr &sourceMgr,
   return module;
 }
 
+FailureOr<ImportOptions>
+mlir::npu::toImportOptions(const CompareImportOptions &opts, Location loc) {
+  ImportOptions options;
+  if (opts.phase == "prefill") {
+    options.phase = Phase::Prefill;
+  } else if (opts.phase == "decode") {
+    options.phase = Phase::Decode;
+  } else {
+    return emitError(loc) << "--phase must be 'prefill' or 'decode', got '"
+                          << opts.phase << "'";
+  }
+  options.batch = opts.batch;
+  options.seqLen = opts.seqLen;
+  options.contextLen = opts.contextLen;
+  options.weightDType = opts.weightDType;
+  return options;
+}
+
 OwningOpRef<ModuleOp>
 mlir::npu::importConfigFile(MLIRContext *ctx, StringRef path,
                             const CompareImportOptions &opts) {
@@ -49,22 +67,12 @@ mlir::npu::importConfigFile(MLIRContext *ctx, StringRef path,
       parseHFConfig((*buffer)->getBuffer(), path, loc);
   if (failed(config))
     return nullptr;
-  ImportOptions options;
-  if (opts.phase == "prefill") {
-    options.phase = Phase::Prefill;
-  } else if (opts.phase == "decode") {
-    options.phase = Phase::Decode;
-  } else {
-    emitError(loc) << "--phase must be 'prefill' or 'decode', got '"
-                   << opts.phase << "'";
+  FailureOr<ImportOptions> options = toImportOptions(opts, loc);
+  if (failed(options))
     return nullptr;
-  }
-  options.batch = opts.batch;
-  options.seqLen = opts.seqLen;
-  options.contextLen = opts.contextLen;
-  if (failed(verifyImportOptions(*config, options, loc)))
+  if (failed(verifyImportOptions(*config, *options, loc)))
     return nullptr;
-  OwningOpRef<ModuleOp> module = importModel(*config, options, ctx);
+  OwningOpRef<ModuleOp> module = importModel(*config, *options, ctx);
   if (!module)
     return nullptr;
   if (Type type = findOversizedType(*module)) {

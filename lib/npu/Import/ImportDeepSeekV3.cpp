@@ -242,6 +242,71 @@ private:
         act, f.param("mlp.down_proj.weight", g.tensor({d, ff}, g.weight)));
   }
 
+  /// SwiGLU MLP of width `ff` whose weights are named `prefix`.*.
+  Value swigluMLP(GraphBuilder &g, LayerFunc &f, Value x, StringRef prefix,
+                  int64_t ff) {
+    int64_t d = g.cfg.hiddenSize;
+    auto name = [&](StringRef w) { return (prefix + "." + w).str(); };
+    Value gate = g.linear(
+        x, f.param(name("gate_proj.weight"), g.tensor({ff, d}, g.weight)));
+    Value up = g.linear(
+        x, f.param(name("up_proj.weight"), g.tensor({ff, d}, g.weight)));
+    Value act = SwigluOp::create(g.b, g.loc, gate.getType(), gate, up);
+    return g.linear(
+        act, f.param(name("down_proj.weight"), g.tensor({d, ff}, g.weight)));
+  }
+
+  /// One chip of an expert-parallel group of `ep` chips: its E' =
+  /// ceil(E/ep) experts take, on average, as many routed rows as the chip
+  /// has tokens times k (each chip dispatches T k rows and receives as many).
+  /// Where E' < k a token cannot pick k distinct local experts: the rows are
+  /// laid as m = ceil(k/E') copies of the tokens, each routed to
+  /// k' = ceil(k/m) <= E' experts (m k' >= k rows per token, the same work
+  /// within rounding); the routed result keeps the first copy. The shared
+  /// experts run on the chip's own tokens.
+  Value expertParallelMoE(GraphBuilder &g, LayerFunc &f, Value x,
+                          int64_t tokens) {
+    const ModelConfig &c = g.cfg;
+    OpBuilder &b = g.b;
+    int64_t d = c.hiddenSize, ff = c.moeIntermediateSize;
+    int64_t e = llvm::divideCeil(c.numRoutedExperts, g.opts.expertParallel);
+    int64_t m = llvm::divideCeil(c.numExpertsPerToken, e);
+    int64_t k = llvm::divideCeil(c.numExpertsPerToken, m);
+    Type f32 = b.getF32Type();
+    Value rows = m == 1 ? x : g.concat(SmallVector<Value>(m, x), 0);
+    int64_t n = tokens * m;
+    Value logits = g.linear(
+        rows, f.param("mlp.gate.weight", g.tensor({e, d}, g.small)), f32);
+    Value bias =
+        f.param("mlp.gate.e_score_correction_bias", g.tensor({e}, f32));
+    auto route = MoERouterOp::create(
+        b, g.loc, g.tensor({n, k}, b.getI32Type()), g.tensor({n, k}, f32),
+        logits, bias, b.getI64IntegerAttr(k),
+        ScoringFuncAttr::get(b.getContext(), c.sigmoidScoring
+                                                 ? ScoringFunc::Sigmoid
+                                                 : ScoringFunc::Softmax),
+        b.getI64IntegerAttr(1), b.getI64IntegerAttr(1),
+        c.normTopkProb ? b.getUnitAttr() : nullptr,
+        b.getF64FloatAttr(c.routedScalingFactor));
+    Value wg =
+        f.param("mlp.experts.gate_proj.weight", g.tensor({e, ff, d}, g.weight));
+    Value wu =
+        f.param("mlp.experts.up_proj.weight", g.tensor({e, ff, d}, g.weight));
+    Value wd =
+        f.param("mlp.experts.down_proj.weight", g.tensor({e, d, ff}, g.weight));
+    auto load = ExpertLoadAttr::get(b.getContext(), LoadKind::Uniform,
+                                    DenseF64ArrayAttr());
+    Value y = MoEExpertsOp::create(b, g.loc, g.tensor({n, d}, g.act), rows,
+                                   route.getIndices(), route.getWeights(), wg,
+                                   wu, wd, Value(), Value(), Value(), load);
+    if (m > 1)
+      y = g.slice(y, 0, 0, tokens);
+    if (c.numSharedExperts > 0)
+      y = g.add(
+          y, swigluMLP(g, f, x, "mlp.shared_experts", c.numSharedExperts * ff));
+    return y;
+  }
+
   Value moeBlock(GraphBuilder &g, LayerFunc &f, Value h) {
     const ModelConfig &c = g.cfg;
     OpBuilder &b = g.b;
@@ -250,6 +315,8 @@ private:
     int64_t tokens = g.batch * g.seq, k = c.numExpertsPerToken;
     Type f32 = b.getF32Type();
     Value x = g.reshape(h, {tokens, d});
+    if (g.opts.expertParallel > 1)
+      return g.reshape(expertParallelMoE(g, f, x, tokens), {g.batch, g.seq, d});
     Value logits =
         g.linear(x, f.param("mlp.gate.weight", g.tensor({e, d}, g.small)), f32);
     Value bias =

@@ -1,0 +1,89 @@
+//===- MultiChip.h - one step of a model on a system, both sides -*- C++
+//-*-===//
+//
+// npu-compare --systems=<tpu system>,<gpu system> --split=<split|auto>:
+// each side compiles the model one chip runs under a split (Split.h) with
+// its own backend pipeline, adds the collectives the split needs (priced by
+// the collective model on the groups the split lays on the system's axes),
+// and takes off what its way of deciding overlaps (docs/parallelism.md):
+//
+//   TPU-like: the compiler schedules every collective asynchronously against
+//     the independent compute of the same layer (XLA's async collectives and
+//     collective matmul): exposed = max(0, comm - compute) per layer.
+//   GPU-like: tensor-parallel all-reduces run on the stream between the
+//     kernels (vLLM/SGLang's default): fully exposed; expert all-to-alls
+//     overlap the other half of the batch (DeepEP with two micro-batches)
+//     where the chip's step splits in two (2 sequences, or a prefill's
+//     tokens in two chunks): max(0, comm - compute) per layer, else fully
+//     exposed (a decode step of one sequence).
+//
+// With --split=auto each side searches dp x tp = chips (ep over the chips
+// where the model has routed experts) for the fastest feasible split (the
+// chip's bill fits in its HBM).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_COMPARE_MULTICHIP_H
+#define NPU_COMPARE_MULTICHIP_H
+
+#include "npu/Parallel/Collectives.h"
+#include "npu/Parallel/Split.h"
+
+namespace mlir::npu {
+
+/// One collective of a split, per step.
+struct StepCollective {
+  std::string what; ///< "TP all-reduce", "EP all-to-all"
+  parallel::CollectiveKind kind = parallel::CollectiveKind::AllReduce;
+  int64_t chips = 0;   ///< the group
+  std::string axes;    ///< where it lies, e.g. "gpu[4]" or "x,y"
+  double bytes = 0;    ///< V of one occurrence
+  int64_t perStep = 0; ///< occurrences
+  double seconds = 0;  ///< one occurrence
+  double stepSeconds() const { return seconds * double(perStep); }
+  bool overlapped = false; ///< the side overlaps it with compute
+};
+
+/// One side, one split.
+struct SplitStep {
+  parallel::Split split;
+  std::string infeasible;    ///< why not, or empty
+  double computeSeconds = 0; ///< the chip's step on its backend
+  std::vector<StepCollective> collectives;
+  double commSeconds = 0;    ///< every collective, in full
+  double exposedSeconds = 0; ///< what stays on the critical path
+  double stepSeconds() const { return computeSeconds + exposedSeconds; }
+  double tokensPerSecondPerChip = 0;
+  int64_t hbmNeededBytes = 0; ///< the chip's bill: weights + KV + activations
+};
+
+struct MultiChipSide {
+  std::string systemName;
+  int64_t chips = 0;
+  int64_t batch = 0;        ///< sequences of the system's step
+  int64_t globalTokens = 0; ///< tokens of the system's step
+  std::string chip;
+  std::vector<SplitStep> candidates; ///< in search order
+  int best = -1;                     ///< index of the fastest feasible one
+};
+
+struct MultiChipComparison {
+  MultiChipSide side[2];
+};
+
+/// Runs both sides. `split` is "auto" or a split for both sides. A side's
+/// step has `global.batch` sequences, or `batchPerChip` x its chips when that
+/// is not 0 (systems of different sizes at the same load per chip). Emits an
+/// error at `loc` and fails on bad input or when no split is feasible.
+FailureOr<MultiChipComparison>
+compareMultiChip(MLIRContext *ctx, StringRef configPath,
+                 const ImportOptions &global, int64_t batchPerChip,
+                 StringRef tpuSystem, StringRef gpuSystem, StringRef split,
+                 Location loc);
+
+void printMultiChip(llvm::raw_ostream &os, const MultiChipComparison &cmp);
+llvm::json::Value multiChipToJSON(const MultiChipComparison &cmp);
+
+} // namespace mlir::npu
+
+#endif // NPU_COMPARE_MULTICHIP_H

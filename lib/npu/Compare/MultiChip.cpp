@@ -1,0 +1,237 @@
+//===- MultiChip.cpp - one step of a model on a system, both sides --------===//
+
+#include "npu/Compare/MultiChip.h"
+
+#include "npu/Analysis/Bill.h"
+#include "npu/Parallel/ParallelMap.h"
+#include "npu/Pipelines/Pipelines.h"
+#include "npu/Support/InputFiles.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::parallel;
+
+namespace {
+
+/// The step time of `module` on one side's backend: @model's npu.cost.
+FailureOr<double> compileSide(ModuleOp module, int side,
+                              const std::string &target) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext());
+  BackendPipelineOptions options;
+  options.target = target;
+  if (side == 0)
+    buildTpuPipeline(pm, options);
+  else
+    buildGpuPipeline(pm, options);
+  if (failed(pm.run(*copy)))
+    return failure();
+  auto model = copy->lookupSymbol<func::FuncOp>("model");
+  auto cost = model ? model->getAttrOfType<CostAttr>("npu.cost") : CostAttr();
+  if (!cost)
+    return emitError(module.getLoc(), "npu-compare: the per-chip model has "
+                                      "no @model with a modelled cost");
+  return cost.getTimeNs().convertToDouble() * 1e-9;
+}
+
+/// dp x tp = chips, and for a model with routed experts, ep over the chips
+/// with data-parallel attention.
+std::vector<Split> enumerateSplits(const ModelConfig &config, int64_t chips) {
+  std::vector<Split> splits;
+  for (int64_t tp = 1; tp <= chips; ++tp)
+    if (chips % tp == 0)
+      splits.push_back({chips / tp, tp, 1});
+  if (config.numRoutedExperts)
+    for (int64_t ep = 2; ep <= chips; ++ep)
+      if (chips % ep == 0)
+        splits.push_back({chips, 1, ep});
+  return splits;
+}
+
+struct Evaluator {
+  MLIRContext *ctx;
+  const ModelConfig &config;
+  const ImportOptions &global;
+  const target::System &system;
+  int side;
+  int64_t globalTokens;
+
+  LogicalResult addCollective(SplitStep &step, StringRef what,
+                              CollectiveKind kind, int64_t groupChips,
+                              double bytes, int64_t perStep, bool overlapped) {
+    llvm::Expected<target::System> group = innerGroup(system, groupChips);
+    if (!group) {
+      step.infeasible = llvm::toString(group.takeError());
+      return failure();
+    }
+    llvm::Expected<CollectiveCost> cost =
+        priceCollective(*group, kind, {}, bytes);
+    if (!cost) {
+      step.infeasible = llvm::toString(cost.takeError());
+      return failure();
+    }
+    StepCollective c;
+    c.what = what.str();
+    c.kind = kind;
+    c.chips = groupChips;
+    c.axes = group->getShapeString();
+    c.bytes = bytes;
+    c.perStep = perStep;
+    c.seconds = cost->seconds;
+    c.overlapped = overlapped;
+    step.collectives.push_back(c);
+    return success();
+  }
+
+  SplitStep evaluate(const Split &split) {
+    SplitStep step;
+    step.split = split;
+    ModelConfig perChip;
+    ImportOptions options;
+    if (llvm::Error e = shardModel(config, global, split, system.getChipCount(),
+                                   perChip, options)) {
+      step.infeasible = llvm::toString(std::move(e));
+      return step;
+    }
+    OwningOpRef<ModuleOp> module = importModel(perChip, options, ctx);
+    if (!module || findOversizedType(*module) || failed(verify(*module))) {
+      step.infeasible = "the per-chip model does not import";
+      return step;
+    }
+    TargetAttr chip = system.chip.attr;
+    FailureOr<ModelBill> bill = computeBill(*module, chip);
+    if (failed(bill)) {
+      step.infeasible = "the per-chip bill overflows";
+      return step;
+    }
+    step.hbmNeededBytes = static_cast<int64_t>(bill->hbmNeededBytes().value());
+    if (step.hbmNeededBytes > chip.getHbmBytes()) {
+      step.infeasible =
+          llvm::formatv("needs {0:f1} GB of HBM per chip, the "
+                        "chip has {1:f1}",
+                        step.hbmNeededBytes / 1e9, chip.getHbmBytes() / 1e9)
+              .str();
+      return step;
+    }
+    FailureOr<double> compute = compileSide(*module, side, system.chip.path);
+    FailureOr<ModelShape> shape = readModelShape(*module, chip);
+    if (failed(compute) || failed(shape)) {
+      step.infeasible = "the per-chip model does not compile";
+      return step;
+    }
+    step.computeSeconds = *compute;
+    double T = double(shape->tokens), D = double(shape->hidden),
+           a = double(shape->activationBytes);
+    bool tpu = side == 0;
+    if (split.tp > 1 &&
+        failed(addCollective(step, "TP all-reduce", CollectiveKind::AllReduce,
+                             split.tp, T * D * a, 2 * shape->layers, tpu)))
+      return step;
+    // DeepEP's two micro-batches: two sequences on the chip, or a prefill
+    // cut in two chunks of tokens.
+    bool twoBatches = options.batch >= 2 ||
+                      (options.phase == Phase::Prefill && options.seqLen >= 2);
+    // Dispatch sends each token's k copies to their experts, in fp8 where
+    // the experts' matmuls take fp8 (DeepEP quantizes before sending);
+    // combine brings the k results back at the activations' precision.
+    double rows = T * double(config.numExpertsPerToken) * D;
+    double dispatchBytes = options.weightDType == "fp8" ? 1.0 : a;
+    if (split.ep > 1 &&
+        (failed(addCollective(step, "EP dispatch", CollectiveKind::AllToAll,
+                              split.ep, rows * dispatchBytes, shape->moeLayers,
+                              tpu || twoBatches)) ||
+         failed(addCollective(step, "EP combine", CollectiveKind::AllToAll,
+                              split.ep, rows * a, shape->moeLayers,
+                              tpu || twoBatches))))
+      return step;
+    // What a layer's compute can hide, layer by layer; the layers are
+    // alike, so the sum over layers is the step's overlapped collectives
+    // less the step's compute.
+    double overlapped = 0;
+    for (const StepCollective &c : step.collectives) {
+      step.commSeconds += c.stepSeconds();
+      if (c.overlapped)
+        overlapped += c.stepSeconds();
+      else
+        step.exposedSeconds += c.stepSeconds();
+    }
+    step.exposedSeconds += std::max(0.0, overlapped - step.computeSeconds);
+    step.tokensPerSecondPerChip = double(globalTokens) / step.stepSeconds() /
+                                  double(system.getChipCount());
+    return step;
+  }
+};
+
+} // namespace
+
+FailureOr<MultiChipComparison>
+mlir::npu::compareMultiChip(MLIRContext *ctx, StringRef configPath,
+                            const ImportOptions &globalIn, int64_t batchPerChip,
+                            StringRef tpuSystem, StringRef gpuSystem,
+                            StringRef splitText, Location loc) {
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readInputFile(configPath, kMaxJsonBytes);
+  if (!buffer)
+    return emitError(loc) << llvm::toString(buffer.takeError());
+  FailureOr<ModelConfig> config =
+      parseHFConfig((*buffer)->getBuffer(), configPath, loc);
+  if (failed(config) || failed(verifyImportOptions(*config, globalIn, loc)))
+    return failure();
+  std::optional<Split> fixed;
+  if (splitText != "auto") {
+    llvm::Expected<Split> s = parseSplit(splitText);
+    if (!s)
+      return emitError(loc) << llvm::toString(s.takeError());
+    fixed = *s;
+  }
+  MultiChipComparison cmp;
+  int64_t perSequence =
+      globalIn.phase == Phase::Prefill ? globalIn.seqLen : int64_t(1);
+  StringRef names[2] = {tpuSystem, gpuSystem};
+  for (int s = 0; s < 2; ++s) {
+    llvm::Expected<target::System> system = target::loadSystem(ctx, names[s]);
+    if (!system)
+      return emitError(loc) << llvm::toString(system.takeError());
+    TargetKind want = s == 0 ? TargetKind::Tpu : TargetKind::Gpu;
+    if (system->chip.attr.getKind() != want)
+      return emitError(loc)
+             << "npu-compare: --systems: the " << (s == 0 ? "first" : "second")
+             << " system must be of " << (s == 0 ? "TPU" : "GPU")
+             << "-like chips; '" << names[s] << "' is not";
+    MultiChipSide &side = cmp.side[s];
+    side.systemName = system->name;
+    side.chips = system->getChipCount();
+    side.chip = system->chip.attr.getName().str();
+    ImportOptions global = globalIn;
+    if (batchPerChip)
+      global.batch = batchPerChip * side.chips;
+    side.batch = global.batch;
+    side.globalTokens = global.batch * perSequence;
+    Evaluator eval{ctx, *config, global, *system, s, side.globalTokens};
+    std::vector<Split> splits =
+        fixed ? std::vector<Split>{*fixed}
+              : enumerateSplits(*config, system->getChipCount());
+    for (const Split &split : splits) {
+      side.candidates.push_back(eval.evaluate(split));
+      const SplitStep &step = side.candidates.back();
+      if (step.infeasible.empty() &&
+          (side.best < 0 ||
+           step.stepSeconds() < side.candidates[side.best].stepSeconds()))
+        side.best = static_cast<int>(side.candidates.size()) - 1;
+    }
+    if (side.best < 0) {
+      InFlightDiagnostic diag = emitError(loc);
+      diag << "no split of the model fits system '" << system->name << "'";
+      for (const SplitStep &step : side.candidates)
+        diag << "; " << step.split.str() << ": " << step.infeasible;
+      return failure();
+    }
+  }
+  return cmp;
+}

@@ -1,0 +1,110 @@
+//===- MultiChipReport.cpp - npu-compare --systems as text and JSON -------===//
+
+#include "npu/Compare/MultiChip.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+static std::string num(double value) {
+  return llvm::formatv("{0}", llvm::format("%.4g", value)).str();
+}
+
+void mlir::npu::printMultiChip(llvm::raw_ostream &os,
+                               const MultiChipComparison &cmp) {
+  static const char *sideName[2] = {"TPU", "GPU"};
+  os << "one step of each system, split each side's best way "
+        "(docs/parallelism.md)\n\n";
+  const char *row = "{0,-4} {1,-16} {2,6} {3,-8} {4,7} {5,8} {6,-18} {7,11} "
+                    "{8,9} {9,11} {10,9} {11,14} {12,9}\n";
+  os << llvm::formatv(row, "side", "system", "chips", "chip", "batch", "tokens",
+                      "best split", "compute_ms", "comm_ms", "exposed_ms",
+                      "step_ms", "tokens/s/chip", "HBM_GB");
+  for (int s = 0; s < 2; ++s) {
+    const MultiChipSide &side = cmp.side[s];
+    const SplitStep &best = side.candidates[side.best];
+    os << llvm::formatv(
+        row, sideName[s], side.systemName, side.chips, side.chip, side.batch,
+        side.globalTokens, best.split.str(), num(best.computeSeconds * 1e3),
+        num(best.commSeconds * 1e3), num(best.exposedSeconds * 1e3),
+        num(best.stepSeconds() * 1e3), num(best.tokensPerSecondPerChip),
+        num(best.hbmNeededBytes / 1e9));
+  }
+  for (int s = 0; s < 2; ++s) {
+    const MultiChipSide &side = cmp.side[s];
+    os << "\n"
+       << sideName[s] << "-like, " << side.systemName << ": the collectives of "
+       << side.candidates[side.best].split.str() << "\n";
+    for (const StepCollective &c : side.candidates[side.best].collectives)
+      os << llvm::formatv("  {0,-14} over {1,-6} ({2} chips): V {3} bytes x "
+                          "{4} per step, {5} us each = {6} ms{7}\n",
+                          c.what, c.axes, c.chips, num(c.bytes), c.perStep,
+                          num(c.seconds * 1e6), num(c.stepSeconds() * 1e3),
+                          c.overlapped ? ", overlapped with compute"
+                                       : ", on the critical path");
+    os << sideName[s] << "-like candidates:\n";
+    for (const SplitStep &step : side.candidates) {
+      if (!step.infeasible.empty())
+        os << "  " << step.split.str() << ": " << step.infeasible << "\n";
+      else
+        os << llvm::formatv(
+            "  {0}: step {1} ms (compute {2}, exposed "
+            "{3}), {4} tokens/s/chip, {5} GB HBM\n",
+            step.split.str(), num(step.stepSeconds() * 1e3),
+            num(step.computeSeconds * 1e3), num(step.exposedSeconds * 1e3),
+            num(step.tokensPerSecondPerChip), num(step.hbmNeededBytes / 1e9));
+    }
+  }
+}
+
+static llvm::json::Value stepToJSON(const SplitStep &step) {
+  llvm::json::Object o{{"split", step.split.str()},
+                       {"dp", step.split.dp},
+                       {"tp", step.split.tp},
+                       {"ep", step.split.ep}};
+  if (!step.infeasible.empty()) {
+    o["infeasible"] = step.infeasible;
+    return llvm::json::Value(std::move(o));
+  }
+  llvm::json::Array collectives;
+  for (const StepCollective &c : step.collectives)
+    collectives.push_back(llvm::json::Object{
+        {"what", c.what},
+        {"collective", parallel::stringifyCollectiveKind(c.kind).str()},
+        {"chips", c.chips},
+        {"axes", c.axes},
+        {"bytes", c.bytes},
+        {"per_step", c.perStep},
+        {"seconds", c.seconds},
+        {"overlapped", c.overlapped}});
+  o["compute_seconds"] = step.computeSeconds;
+  o["comm_seconds"] = step.commSeconds;
+  o["exposed_seconds"] = step.exposedSeconds;
+  o["step_seconds"] = step.stepSeconds();
+  o["tokens_per_second_per_chip"] = step.tokensPerSecondPerChip;
+  o["hbm_needed_bytes"] = step.hbmNeededBytes;
+  o["collectives"] = std::move(collectives);
+  return llvm::json::Value(std::move(o));
+}
+
+llvm::json::Value mlir::npu::multiChipToJSON(const MultiChipComparison &cmp) {
+  llvm::json::Object root{{"schema", "npu-compare-systems/1"}};
+  static const char *key[2] = {"tpu", "gpu"};
+  for (int s = 0; s < 2; ++s) {
+    const MultiChipSide &side = cmp.side[s];
+    llvm::json::Array candidates;
+    for (const SplitStep &step : side.candidates)
+      candidates.push_back(stepToJSON(step));
+    root[key[s]] =
+        llvm::json::Object{{"system", side.systemName},
+                           {"chips", side.chips},
+                           {"chip", side.chip},
+                           {"batch", side.batch},
+                           {"global_tokens", side.globalTokens},
+                           {"best", stepToJSON(side.candidates[side.best])},
+                           {"candidates", std::move(candidates)}};
+  }
+  return llvm::json::Value(std::move(root));
+}

@@ -1,0 +1,146 @@
+//===- Split.cpp - one model cut over a system of chips -------------------===//
+
+#include "npu/Parallel/Split.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::parallel;
+
+static llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string Split::str() const {
+  return "dp=" + std::to_string(dp) + ",tp=" + std::to_string(tp) +
+         ",ep=" + std::to_string(ep);
+}
+
+llvm::Expected<Split> parallel::parseSplit(StringRef text) {
+  Split split;
+  llvm::StringSet<> seen;
+  for (StringRef part : llvm::split(text, ',')) {
+    auto [key, value] = part.trim().split('=');
+    int64_t n = 0;
+    if (value.getAsInteger(10, n) || n < 1 || n > (int64_t(1) << 20))
+      return fail("split '" + text + "': '" + part +
+                  "' is not <key>=<positive integer below 2^20>");
+    if (!seen.insert(key).second)
+      return fail("split '" + text + "': '" + key + "' is given twice");
+    if (key == "dp")
+      split.dp = n;
+    else if (key == "tp")
+      split.tp = n;
+    else if (key == "ep")
+      split.ep = n;
+    else if (key == "pp")
+      return fail("split '" + text +
+                  "': pipeline stages (pp) are not modelled yet");
+    else
+      return fail("split '" + text + "': unknown key '" + key +
+                  "' (dp, tp, ep)");
+  }
+  return split;
+}
+
+llvm::Error parallel::shardModel(const ModelConfig &config,
+                                 const ImportOptions &global,
+                                 const Split &split, int64_t chips,
+                                 ModelConfig &perChip,
+                                 ImportOptions &perChipOptions) {
+  std::string name = split.str();
+  auto divides = [&](int64_t n, int64_t d, StringRef what) -> llvm::Error {
+    if (n % d == 0)
+      return llvm::Error::success();
+    return fail("split " + name + ": " + llvm::Twine(d) + " does not divide " +
+                what + " (" + llvm::Twine(n) + ")");
+  };
+  if (split.chips() != chips)
+    return fail("split " + name + ": dp x tp = " + llvm::Twine(split.chips()) +
+                " chips, the system has " + llvm::Twine(chips));
+  perChip = config;
+  perChipOptions = global;
+  if (llvm::Error e = divides(global.batch, split.dp, "the batch"))
+    return e;
+  perChipOptions.batch = global.batch / split.dp;
+
+  // Tensor parallelism: heads, FFN columns and the vocabulary are cut; KV
+  // heads too, or replicated where there are fewer than tp (as vLLM does).
+  if (llvm::Error e = divides(config.numHeads, split.tp, "the heads"))
+    return e;
+  perChip.numHeads = config.numHeads / split.tp;
+  if (config.numKVHeads % split.tp == 0)
+    perChip.numKVHeads = config.numKVHeads / split.tp;
+  else if (split.tp % config.numKVHeads == 0)
+    perChip.numKVHeads = 1;
+  else
+    return fail("split " + name +
+                ": tp neither divides nor is a multiple of "
+                "the KV heads (" +
+                llvm::Twine(config.numKVHeads) + ")");
+  if (llvm::Error e =
+          divides(config.intermediateSize, split.tp, "the FFN width"))
+    return e;
+  perChip.intermediateSize = config.intermediateSize / split.tp;
+  perChip.vocabSize = llvm::divideCeil(config.vocabSize, split.tp);
+
+  // Expert parallelism (attention data-parallel under it): the importer
+  // builds one chip of the group (ImportOptions::expertParallel); experts
+  // that do not divide evenly are rounded up per chip, as redundant experts
+  // fill the last slots in DeepSeek-V3's deployment.
+  if (split.ep > 1) {
+    if (!config.numRoutedExperts)
+      return fail("split " + name + ": ep > 1 needs routed experts");
+    if (split.tp != 1)
+      return fail("split " + name +
+                  ": ep > 1 is modelled with "
+                  "data-parallel attention (tp=1), as DeepSeek-V3 is served");
+    if (llvm::Error e = divides(chips, split.ep, "the chips"))
+      return e;
+    if (split.ep > config.numRoutedExperts)
+      return fail("split " + name +
+                  ": more expert-parallel chips than "
+                  "routed experts (" +
+                  llvm::Twine(config.numRoutedExperts) + ")");
+    perChipOptions.expertParallel = split.ep;
+  } else if (config.numRoutedExperts) {
+    if (llvm::Error e = divides(config.moeIntermediateSize, split.tp,
+                                "the expert FFN width"))
+      return e;
+    perChip.moeIntermediateSize = config.moeIntermediateSize / split.tp;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<target::System>
+parallel::innerGroup(const target::System &system, int64_t chips) {
+  target::System group = system;
+  group.axes.clear();
+  int64_t left = chips;
+  for (const target::SystemAxis &axis : system.axes) {
+    if (left == 1)
+      break;
+    target::SystemAxis part = axis;
+    if (left % axis.size == 0) {
+      left /= axis.size;
+    } else if (axis.size % left == 0) {
+      part.size = left;
+      part.wraparound = false; // a part of a ring is a line
+      left = 1;
+    } else {
+      return fail("a group of " + llvm::Twine(chips) +
+                  " chips does not tile the axes of system '" + system.name +
+                  "' (" + system.getShapeString() + ")");
+    }
+    group.axes.push_back(part);
+  }
+  if (left != 1)
+    return fail("a group of " + llvm::Twine(chips) +
+                " chips is larger than "
+                "system '" +
+                system.name + "'");
+  group.name = system.name + "[" + std::to_string(chips) + "]";
+  return group;
+}
