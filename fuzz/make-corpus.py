@@ -132,9 +132,18 @@ def main():
     target_keys = set()
     for path in (ROOT / "npu-target").glob("*.json"):
         obj = json.loads(path.read_text())
+        interconnect = obj.get("interconnect", {})
         for section in (obj, obj.get("tpu", {}), obj.get("gpu", {}),
-                        obj.get("sources", {})):
+                        obj.get("sources", {}), interconnect,
+                        interconnect.get("scale_up", {})):
             target_keys.update(section)
+    # System files (npu-target/systems/*.json): their keys and chip names.
+    for path in (ROOT / "npu-target/systems").glob("*.json"):
+        obj = json.loads(path.read_text())
+        target_keys.update(obj)
+        target_keys.update(k for axis in obj.get("axes", []) for k in axis)
+        target_keys.update([obj["chip"], "scale_up", "scale_out", "torus",
+                            "switch"])
     json_tokens = ["{", "}", "[", "]", ":", ",", "null", "true", "false",
                    "-0", "1e308", "1e-308", "4.9e-324", "9007199254740993",
                    "9223372036854775807", "9223372036854775808",

@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("NPU_BIN", os.path.join(ROOT, "build", "bin"))
@@ -155,7 +156,27 @@ def step_section():
                                f"{c['split']} {fmt_time(c['step_seconds'])}"
                                for c in feasible[:6]) + ".")
                 out.append("")
-    out += ["### Set beside published deployments", "",
+    out += ["### Compile time of the search on 256 chips", "",
+            "Wall time of `npu-compare --systems=tpu-v7-4x4x16,256xh200 "
+            "--split=auto` (DeepSeek-V3, fp8), whole process, measured by "
+            "this script on the machine that generated the page (each "
+            "side compiles every feasible split's per-chip model once):", "",
+            "| phase | candidates (TPU, GPU) | feasible | wall time |",
+            "|---|---:|---:|---:|"]
+    for phase, what, flags in STEP_PHASES:
+        argv = [os.path.join(BIN, "npu-compare"),
+                "--config=examples/configs/deepseek-v3.json",
+                "--weight-dtype=fp8", "--systems=tpu-v7-4x4x16,256xh200",
+                "--format=json"] + flags
+        start = time.monotonic()
+        d = json.loads(run(argv))
+        wall = time.monotonic() - start
+        cands = [len(d[x]["candidates"]) for x in ("tpu", "gpu")]
+        ok = [sum("infeasible" not in c for c in d[x]["candidates"])
+              for x in ("tpu", "gpu")]
+        out.append(f"| {phase} | {cands[0]}, {cands[1]} | {ok[0]}, {ok[1]} "
+                   f"| {wall:.1f} s |")
+    out += ["", "### Set beside published deployments", "",
             "- **DeepSeek's own service** (H800 nodes; deepseek-ai/"
             "open-infra-index, 202502OpenSourceWeek/day_6_one_more_thing_"
             "deepseekV3R1_inference_system_overview.md): prefill and decode "
