@@ -232,14 +232,7 @@ private:
   }
 
   Value denseMLP(GraphBuilder &g, LayerFunc &f, Value h) {
-    int64_t d = g.cfg.hiddenSize, ff = g.cfg.intermediateSize;
-    Value gate = g.linear(
-        h, f.param("mlp.gate_proj.weight", g.tensor({ff, d}, g.weight)));
-    Value up =
-        g.linear(h, f.param("mlp.up_proj.weight", g.tensor({ff, d}, g.weight)));
-    Value act = SwigluOp::create(g.b, g.loc, gate.getType(), gate, up);
-    return g.linear(
-        act, f.param("mlp.down_proj.weight", g.tensor({d, ff}, g.weight)));
+    return swigluMLP(g, f, h, "mlp", g.cfg.intermediateSize);
   }
 
   /// SwiGLU MLP of width `ff` whose weights are named `prefix`.*.
@@ -256,78 +249,43 @@ private:
         act, f.param(name("down_proj.weight"), g.tensor({d, ff}, g.weight)));
   }
 
-  /// One chip of an expert-parallel group of `ep` chips: its E' =
-  /// ceil(E/ep) experts take, on average, as many routed rows as the chip
-  /// has tokens times k (each chip dispatches T k rows and receives as many).
-  /// Where E' < k a token cannot pick k distinct local experts: the rows are
-  /// laid as m = ceil(k/E') copies of the tokens, each routed to
+  /// The routed experts take the tokens' k routed rows each; the shared
+  /// experts run on every token. On one chip of an expert-parallel group of
+  /// `ep` chips (ImportOptions::expertParallel, attention data-parallel),
+  /// its E' = ceil(E/ep) experts take, on average, as many routed rows as
+  /// the chip has tokens times k (each chip dispatches T k rows and receives
+  /// as many). Where E' < k a token cannot pick k distinct local experts: the
+  /// rows are laid as m = ceil(k/E') copies of the tokens, each routed to
   /// k' = ceil(k/m) <= E' experts (m k' >= k rows per token, the same work
-  /// within rounding); the routed result keeps the first copy. The shared
-  /// experts run on the chip's own tokens.
-  Value expertParallelMoE(GraphBuilder &g, LayerFunc &f, Value x,
-                          int64_t tokens) {
+  /// within rounding), and the routed result keeps the first copy. Without
+  /// expert parallelism (ep = 1) E' = E, m = 1, k' = k, the router keeps its
+  /// expert groups and the shared experts are fused into the op.
+  Value moeBlock(GraphBuilder &g, LayerFunc &f, Value h) {
     const ModelConfig &c = g.cfg;
     OpBuilder &b = g.b;
     int64_t d = c.hiddenSize, ff = c.moeIntermediateSize;
-    int64_t e = llvm::divideCeil(c.numRoutedExperts, g.opts.expertParallel);
+    int64_t tokens = g.batch * g.seq, ep = g.opts.expertParallel;
+    int64_t e = llvm::divideCeil(c.numRoutedExperts, ep);
     int64_t m = llvm::divideCeil(c.numExpertsPerToken, e);
-    int64_t k = llvm::divideCeil(c.numExpertsPerToken, m);
+    int64_t k = llvm::divideCeil(c.numExpertsPerToken, m), n = tokens * m;
     Type f32 = b.getF32Type();
+    Value x = g.reshape(h, {tokens, d});
     Value rows = m == 1 ? x : g.concat(SmallVector<Value>(m, x), 0);
-    int64_t n = tokens * m;
     Value logits = g.linear(
         rows, f.param("mlp.gate.weight", g.tensor({e, d}, g.small)), f32);
     Value bias =
         f.param("mlp.gate.e_score_correction_bias", g.tensor({e}, f32));
+    // Group-limited routing picks experts; on one chip of an EP group it
+    // does not change their work.
+    int64_t groups = ep == 1 ? c.numGroups : 1,
+            topkGroups = ep == 1 ? c.topkGroups : 1;
     auto route = MoERouterOp::create(
         b, g.loc, g.tensor({n, k}, b.getI32Type()), g.tensor({n, k}, f32),
         logits, bias, b.getI64IntegerAttr(k),
         ScoringFuncAttr::get(b.getContext(), c.sigmoidScoring
                                                  ? ScoringFunc::Sigmoid
                                                  : ScoringFunc::Softmax),
-        b.getI64IntegerAttr(1), b.getI64IntegerAttr(1),
-        c.normTopkProb ? b.getUnitAttr() : nullptr,
-        b.getF64FloatAttr(c.routedScalingFactor));
-    Value wg =
-        f.param("mlp.experts.gate_proj.weight", g.tensor({e, ff, d}, g.weight));
-    Value wu =
-        f.param("mlp.experts.up_proj.weight", g.tensor({e, ff, d}, g.weight));
-    Value wd =
-        f.param("mlp.experts.down_proj.weight", g.tensor({e, d, ff}, g.weight));
-    auto load = ExpertLoadAttr::get(b.getContext(), LoadKind::Uniform,
-                                    DenseF64ArrayAttr());
-    Value y = MoEExpertsOp::create(b, g.loc, g.tensor({n, d}, g.act), rows,
-                                   route.getIndices(), route.getWeights(), wg,
-                                   wu, wd, Value(), Value(), Value(), load);
-    if (m > 1)
-      y = g.slice(y, 0, 0, tokens);
-    if (c.numSharedExperts > 0)
-      y = g.add(
-          y, swigluMLP(g, f, x, "mlp.shared_experts", c.numSharedExperts * ff));
-    return y;
-  }
-
-  Value moeBlock(GraphBuilder &g, LayerFunc &f, Value h) {
-    const ModelConfig &c = g.cfg;
-    OpBuilder &b = g.b;
-    int64_t d = c.hiddenSize, e = c.numRoutedExperts,
-            ff = c.moeIntermediateSize;
-    int64_t tokens = g.batch * g.seq, k = c.numExpertsPerToken;
-    Type f32 = b.getF32Type();
-    Value x = g.reshape(h, {tokens, d});
-    if (g.opts.expertParallel > 1)
-      return g.reshape(expertParallelMoE(g, f, x, tokens), {g.batch, g.seq, d});
-    Value logits =
-        g.linear(x, f.param("mlp.gate.weight", g.tensor({e, d}, g.small)), f32);
-    Value bias =
-        f.param("mlp.gate.e_score_correction_bias", g.tensor({e}, f32));
-    auto route = MoERouterOp::create(
-        b, g.loc, g.tensor({tokens, k}, b.getI32Type()),
-        g.tensor({tokens, k}, f32), logits, bias, b.getI64IntegerAttr(k),
-        ScoringFuncAttr::get(b.getContext(), c.sigmoidScoring
-                                                 ? ScoringFunc::Sigmoid
-                                                 : ScoringFunc::Softmax),
-        b.getI64IntegerAttr(c.numGroups), b.getI64IntegerAttr(c.topkGroups),
+        b.getI64IntegerAttr(groups), b.getI64IntegerAttr(topkGroups),
         c.normTopkProb ? b.getUnitAttr() : nullptr,
         b.getF64FloatAttr(c.routedScalingFactor));
     // Experts are stacked [E, ...] (the checkpoint stores one tensor per
@@ -339,8 +297,8 @@ private:
     Value wd =
         f.param("mlp.experts.down_proj.weight", g.tensor({e, d, ff}, g.weight));
     Value sg, su, sd;
-    if (c.numSharedExperts > 0) {
-      int64_t fs = c.numSharedExperts * ff;
+    int64_t fs = c.numSharedExperts * ff;
+    if (fs > 0 && ep == 1) {
       sg = f.param("mlp.shared_experts.gate_proj.weight",
                    g.tensor({fs, d}, g.weight));
       su = f.param("mlp.shared_experts.up_proj.weight",
@@ -350,9 +308,13 @@ private:
     }
     auto load = ExpertLoadAttr::get(b.getContext(), LoadKind::Uniform,
                                     DenseF64ArrayAttr());
-    Value y = MoEExpertsOp::create(b, g.loc, g.tensor({tokens, d}, g.act), x,
+    Value y = MoEExpertsOp::create(b, g.loc, g.tensor({n, d}, g.act), rows,
                                    route.getIndices(), route.getWeights(), wg,
                                    wu, wd, sg, su, sd, load);
+    if (m > 1)
+      y = g.slice(y, 0, 0, tokens);
+    if (fs > 0 && ep > 1)
+      y = g.add(y, swigluMLP(g, f, x, "mlp.shared_experts", fs));
     return g.reshape(y, {g.batch, g.seq, d});
   }
 

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "npu/Target/Interconnect.h"
+
+#include "JsonFileReader.h"
 #include "npu/Target/Target.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -82,33 +84,27 @@ const FieldSlot &slot(StringRef name) {
   llvm_unreachable("a numeric field without a slot");
 }
 
-class LevelReader {
+class InterconnectReader : JsonFileReader {
 public:
-  LevelReader(StringRef path, std::vector<std::string> &fieldPaths)
-      : path(path), fieldPaths(fieldPaths) {}
+  InterconnectReader(StringRef path, std::vector<std::string> &fieldPaths)
+      : JsonFileReader(path), fieldPaths(fieldPaths) {}
 
-  llvm::Error read(const JValue &value, StringRef level, LinkLevel &out);
+  llvm::Error read(const JValue &value, Interconnect &out);
 
 private:
-  llvm::Error fail(const llvm::Twine &message) const {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   path + ": " + message);
-  }
-  static std::string render(const JValue &v) {
-    return llvm::formatv("{0}", v).str();
-  }
+  llvm::Error readLevel(const JValue &value, StringRef level, LinkLevel &out);
   llvm::Error readField(const LinkField &field, const JValue &v,
                         const std::string &name, LinkLevel &out) const;
   llvm::Error checkTogether(const std::string &prefix,
                             const LinkLevel &out) const;
 
-  StringRef path;
   std::vector<std::string> &fieldPaths;
 };
 
-llvm::Error LevelReader::readField(const LinkField &field, const JValue &v,
-                                   const std::string &name,
-                                   LinkLevel &out) const {
+llvm::Error InterconnectReader::readField(const LinkField &field,
+                                          const JValue &v,
+                                          const std::string &name,
+                                          LinkLevel &out) const {
   switch (field.type) {
   case LinkFieldType::Topology: {
     std::optional<StringRef> s = v.getAsString();
@@ -151,8 +147,8 @@ llvm::Error LevelReader::readField(const LinkField &field, const JValue &v,
   llvm_unreachable("unknown LinkFieldType");
 }
 
-llvm::Error LevelReader::checkTogether(const std::string &prefix,
-                                       const LinkLevel &out) const {
+llvm::Error InterconnectReader::checkTogether(const std::string &prefix,
+                                              const LinkLevel &out) const {
   if (out.sustainedLinkBytesPerSPerDirection > out.linkBytesPerSPerDirection)
     return fail("field '" + prefix +
                 "sustained_link_bandwidth_bytes_per_s_per_direction' (" +
@@ -182,8 +178,8 @@ llvm::Error LevelReader::checkTogether(const std::string &prefix,
   return llvm::Error::success();
 }
 
-llvm::Error LevelReader::read(const JValue &value, StringRef level,
-                              LinkLevel &out) {
+llvm::Error InterconnectReader::readLevel(const JValue &value, StringRef level,
+                                          LinkLevel &out) {
   std::string prefix = ("interconnect." + level + ".").str();
   const Object *object = value.getAsObject();
   if (!object)
@@ -211,35 +207,33 @@ llvm::Error LevelReader::read(const JValue &value, StringRef level,
   return checkTogether(prefix, out);
 }
 
-} // namespace
-
-llvm::Error target::readInterconnect(const JValue &value, StringRef path,
-                                     Interconnect &out,
-                                     std::vector<std::string> &fieldPaths) {
-  auto fail = [&](const llvm::Twine &message) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   path + ": " + message);
-  };
+llvm::Error InterconnectReader::read(const JValue &value, Interconnect &out) {
   const Object *object = value.getAsObject();
   if (!object)
-    return fail("field 'interconnect' must be an object, got " +
-                llvm::formatv("{0}", value).str());
+    return fail("field 'interconnect' must be an object, got " + render(value));
   for (const auto &kv : *object)
     if (StringRef(kv.first) != kScaleUp && StringRef(kv.first) != kScaleOut)
       return fail("unknown field 'interconnect." + kv.first.str() + "'");
   const JValue *up = object->get(kScaleUp);
   if (!up)
     return fail("field 'interconnect.scale_up' is missing");
-  LevelReader reader(path, fieldPaths);
-  if (llvm::Error e = reader.read(*up, kScaleUp, out.scaleUp))
+  if (llvm::Error e = readLevel(*up, kScaleUp, out.scaleUp))
     return e;
   if (const JValue *outValue = object->get(kScaleOut)) {
     LinkLevel level;
-    if (llvm::Error e = reader.read(*outValue, kScaleOut, level))
+    if (llvm::Error e = readLevel(*outValue, kScaleOut, level))
       return e;
     out.scaleOut = level;
   }
   return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error target::readInterconnect(const JValue &value, StringRef path,
+                                     Interconnect &out,
+                                     std::vector<std::string> &fieldPaths) {
+  return InterconnectReader(path, fieldPaths).read(value, out);
 }
 
 static JValue levelToJSON(const LinkLevel &level) {

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "JsonFileReader.h"
 #include "npu/Support/InputFiles.h"
 #include "npu/Target/System.h"
 
@@ -49,43 +50,21 @@ std::string target::getDefaultSystemDir() {
 
 namespace {
 
-class SystemReader {
+class SystemReader : JsonFileReader {
 public:
   SystemReader(MLIRContext *context, StringRef path, StringRef targetDir)
-      : context(context), path(path.str()), targetDir(targetDir.str()) {}
+      : JsonFileReader(path), context(context), targetDir(targetDir.str()) {}
 
   llvm::Expected<System> run(StringRef json);
 
 private:
-  llvm::Error fail(const llvm::Twine &message) const {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   path + ": " + message);
-  }
-  static std::string render(const JValue &v) {
-    return llvm::formatv("{0}", v).str();
-  }
-  llvm::Error readString(const Object &object, StringRef key,
-                         std::string &out) const;
   llvm::Error readAxis(const JValue &value, size_t index, System &system);
   llvm::Error checkShape(const System &system) const;
   llvm::Error readSources(const Object &root, System &system) const;
 
   MLIRContext *context;
-  std::string path;
   std::string targetDir;
 };
-
-llvm::Error SystemReader::readString(const Object &object, StringRef key,
-                                     std::string &out) const {
-  const JValue *v = object.get(key);
-  if (!v)
-    return fail("field '" + key + "' is missing");
-  std::optional<StringRef> s = v->getAsString();
-  if (!s)
-    return fail("field '" + key + "' must be a string, got " + render(*v));
-  out = s->str();
-  return llvm::Error::success();
-}
 
 llvm::Error SystemReader::readAxis(const JValue &value, size_t index,
                                    System &system) {

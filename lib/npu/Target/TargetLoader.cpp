@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "JsonFileReader.h"
 #include "npu/Support/InputFiles.h"
 #include "npu/Target/Target.h"
 
@@ -34,29 +35,20 @@ using JValue = llvm::json::Value;
 namespace {
 
 /// Collects the first problem of one file; every message names the file.
-class Loader {
+class Loader : JsonFileReader {
 public:
   Loader(MLIRContext *context, StringRef path)
-      : context(context), path(path.str()) {}
+      : JsonFileReader(path), context(context) {}
 
   llvm::Expected<TargetFile> run(StringRef json);
 
 private:
-  llvm::Error fail(const llvm::Twine &message) const {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   path + ": " + message);
-  }
-  static std::string render(const JValue &v) {
-    return llvm::formatv("{0}", v).str();
-  }
   /// Fails on the first key of `object` (sorted) that is not in `allowed`.
   llvm::Error checkKnownKeys(const Object &object,
                              const llvm::StringSet<> &allowed,
                              StringRef prefix) const;
   /// Reads the numeric fields of `section` from `object` into `values`.
   llvm::Error readFields(const Object &object, FieldSection section);
-  llvm::Error readString(const Object &object, StringRef key,
-                         std::string &out) const;
   /// Every number cites its source in `sources`, and every citation names
   /// a number; the citations go to `file`.
   llvm::Error readSources(const Object &root, TargetFile &file) const;
@@ -65,7 +57,6 @@ private:
   llvm::Error readInterconnectSection(const Object &root, TargetFile &file);
 
   MLIRContext *context;
-  std::string path;
   /// Field path -> JSON number, for every numeric field present.
   llvm::StringMap<JValue> values;
   /// Paths of the "interconnect" fields present, in file order.
@@ -89,18 +80,6 @@ llvm::Error Loader::checkKnownKeys(const Object &object,
   for (const std::string &key : keys)
     if (!allowed.contains(key))
       return fail("unknown field '" + prefix + key + "'");
-  return llvm::Error::success();
-}
-
-llvm::Error Loader::readString(const Object &object, StringRef key,
-                               std::string &out) const {
-  const JValue *v = object.get(key);
-  if (!v)
-    return fail("field '" + key + "' is missing");
-  std::optional<StringRef> s = v->getAsString();
-  if (!s)
-    return fail("field '" + key + "' must be a string, got " + render(*v));
-  out = s->str();
   return llvm::Error::success();
 }
 
