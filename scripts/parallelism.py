@@ -118,7 +118,12 @@ def step_section():
            "fully exposed; expert all-to-alls overlap the other half of the "
            "step (DeepEP with two micro-batches, as DeepSeek's "
            "deployment runs prefill) where the step splits in two: "
-           "max(0, collectives - compute), else exposed.", "",
+           "max(0, collectives - compute), else exposed; while they run, "
+           "DeepEP's kernels hold some SMs (12 of 132 on Hopper, 24 on "
+           "Blackwell: the chip file's `compute_units_per_collective`), so "
+           "the compute beside them takes 1/(1-f) as long (the `cores "
+           "shared` time). On the TPU-like side the ICI DMA engines move "
+           "the data and no TensorCore is held.", "",
            "Weights are fp8, the KV cache bf16. `tokens/s/chip` is the "
            "system's tokens per step / step time / chips. Pipeline stages "
            "(pp) and context parallelism are not searched yet. Experts that "
@@ -133,9 +138,9 @@ def step_section():
                                 "--format=json"] + flags))
             out += [f"### {phase} ({what}): {pair.replace(',', ' vs ')}", "",
                     "| side | system | chips | best split | compute | "
-                    "collectives | exposed | step | tokens/s/chip | HBM per "
-                    "chip |", "|---|---|---:|---|---:|---:|---:|---:|---:|"
-                    "---:|"]
+                    "collectives | exposed | cores shared | step | "
+                    "tokens/s/chip | HBM per chip |",
+                    "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
             for side in ("tpu", "gpu"):
                 x, b = d[side], d[side]["best"]
                 out.append(f"| {side.upper()}-like | {x['system']} | "
@@ -143,6 +148,7 @@ def step_section():
                            f"{fmt_time(b['compute_seconds'])} | "
                            f"{fmt_time(b['comm_seconds'])} | "
                            f"{fmt_time(b['exposed_seconds'])} | "
+                           f"{fmt_time(b['shared_cores_seconds'])} | "
                            f"{fmt_time(b['step_seconds'])} | "
                            f"{b['tokens_per_second_per_chip']:.0f} | "
                            f"{b['hbm_needed_bytes'] / 1e9:.0f} GB |")

@@ -15,7 +15,10 @@
 //     overlap the other half of the batch (DeepEP with two micro-batches)
 //     where the chip's step splits in two (2 sequences, or a prefill's
 //     tokens in two chunks): max(0, comm - compute) per layer, else fully
-//     exposed (a decode step of one sequence).
+//     exposed (a decode step of one sequence). While they overlap, their
+//     kernels hold `compute_units_per_collective` SMs (DeepEP's), so the
+//     compute beside them runs on the rest: the overlapped compute takes
+//     1/(1-f) as long, f the SMs' fraction.
 //
 // With --split=auto each side searches dp x tp = chips (ep over the chips
 // where the model has routed experts) for the fastest feasible split (the
@@ -42,6 +45,8 @@ struct StepCollective {
   double seconds = 0;  ///< one occurrence
   double stepSeconds() const { return seconds * double(perStep); }
   bool overlapped = false; ///< the side overlaps it with compute
+  /// Fraction of the chip's cores its kernel occupies while it runs.
+  double coreFraction = 0;
 };
 
 /// One side, one split.
@@ -52,7 +57,12 @@ struct SplitStep {
   std::vector<StepCollective> collectives;
   double commSeconds = 0;    ///< every collective, in full
   double exposedSeconds = 0; ///< what stays on the critical path
-  double stepSeconds() const { return computeSeconds + exposedSeconds; }
+  /// Compute slowed by the cores an overlapped collective occupies (SMs
+  /// running DeepEP's kernels; 0 where DMA engines move the data).
+  double sharedCoresSeconds = 0;
+  double stepSeconds() const {
+    return computeSeconds + exposedSeconds + sharedCoresSeconds;
+  }
   double tokensPerSecondPerChip = 0;
   int64_t hbmNeededBytes = 0; ///< the chip's bill: weights + KV + activations
 };

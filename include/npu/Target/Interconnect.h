@@ -67,6 +67,9 @@ struct LinkLevel {
   /// all-reduce reduced in the switch (NVLink SHARP) keeps; 0 where the
   /// switch cannot reduce.
   double inNetworkReductionEfficiency = 0;
+  /// Compute units (SMs, TensorCores) a collective's kernel occupies while it
+  /// runs beside compute; 0 where DMA engines move the data.
+  int64_t computeUnitsPerCollective = 0;
 
   bool canReduceInNetwork() const { return inNetworkReductionEfficiency > 0; }
 
@@ -88,7 +91,7 @@ struct Interconnect {
 };
 
 /// Which level a field belongs to, and the JSON type of its value.
-enum class LinkFieldType { Topology, Integer, Real, Fraction };
+enum class LinkFieldType { Topology, Integer, Count, Real, Fraction };
 
 /// One field of a level, e.g. "link_bandwidth_bytes_per_s_per_direction".
 struct LinkField {

@@ -85,6 +85,15 @@ struct Evaluator {
     c.perStep = perStep;
     c.seconds = cost->seconds;
     c.overlapped = overlapped;
+    // The outermost level the group uses runs the collective's kernel.
+    const target::Interconnect &ic = *system.chip.interconnect;
+    bool out = llvm::any_of(
+        group->axes, [](const target::SystemAxis &x) { return x.scaleOut; });
+    int64_t units = (out ? *ic.scaleOut : ic.scaleUp).computeUnitsPerCollective;
+    TargetAttr chip = system.chip.attr;
+    int64_t cores = chip.getGpu() ? chip.getGpu().getSmCount()
+                                  : chip.getTpu().getTensorCoreCount();
+    c.coreFraction = double(units) / double(cores);
     step.collectives.push_back(c);
     return success();
   }
@@ -153,15 +162,20 @@ struct Evaluator {
     // What a layer's compute can hide, layer by layer; the layers are
     // alike, so the sum over layers is the step's overlapped collectives
     // less the step's compute.
-    double overlapped = 0;
+    double overlapped = 0, fraction = 0;
     for (const StepCollective &c : step.collectives) {
       step.commSeconds += c.stepSeconds();
-      if (c.overlapped)
+      if (c.overlapped) {
         overlapped += c.stepSeconds();
-      else
+        fraction = std::max(fraction, c.coreFraction);
+      } else {
         step.exposedSeconds += c.stepSeconds();
+      }
     }
     step.exposedSeconds += std::max(0.0, overlapped - step.computeSeconds);
+    // The compute that runs beside the collectives, on 1 - f of the cores.
+    step.sharedCoresSeconds =
+        std::min(overlapped, step.computeSeconds) * fraction / (1 - fraction);
     step.tokensPerSecondPerChip = double(globalTokens) / step.stepSeconds() /
                                   double(system.getChipCount());
     return step;

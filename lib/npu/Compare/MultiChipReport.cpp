@@ -44,6 +44,11 @@ void mlir::npu::printMultiChip(llvm::raw_ostream &os,
                           num(c.seconds * 1e6), num(c.stepSeconds() * 1e3),
                           c.overlapped ? ", overlapped with compute"
                                        : ", on the critical path");
+    if (side.candidates[side.best].sharedCoresSeconds > 0)
+      os << llvm::formatv(
+          "  the overlapped kernels hold cores: compute "
+          "beside them is {0} ms longer\n",
+          num(side.candidates[side.best].sharedCoresSeconds * 1e3));
     os << sideName[s] << "-like candidates:\n";
     for (const SplitStep &step : side.candidates) {
       if (!step.infeasible.empty())
@@ -78,10 +83,12 @@ static llvm::json::Value stepToJSON(const SplitStep &step) {
         {"bytes", c.bytes},
         {"per_step", c.perStep},
         {"seconds", c.seconds},
-        {"overlapped", c.overlapped}});
+        {"overlapped", c.overlapped},
+        {"core_fraction", c.coreFraction}});
   o["compute_seconds"] = step.computeSeconds;
   o["comm_seconds"] = step.commSeconds;
   o["exposed_seconds"] = step.exposedSeconds;
+  o["shared_cores_seconds"] = step.sharedCoresSeconds;
   o["step_seconds"] = step.stepSeconds();
   o["tokens_per_second_per_chip"] = step.tokensPerSecondPerChip;
   o["hbm_needed_bytes"] = step.hbmNeededBytes;

@@ -51,6 +51,9 @@ llvm::ArrayRef<LinkField> target::getLinkFields() {
        "fixed cost of one collective (launch, synchronisation)"},
       {"max_chips", T::Integer, "chips",
        "most chips on this level (pod or switch domain)"},
+      {"compute_units_per_collective", T::Count, "units",
+       "SMs or cores a collective's kernel occupies beside compute; 0 "
+       "where DMA engines move the data"},
       {"in_network_reduction_efficiency", T::Fraction, "",
        "switch only: fraction of the link bandwidth an all-reduce reduced in "
        "the switch (NVLink SHARP) keeps; 0 if it cannot"},
@@ -69,6 +72,8 @@ struct FieldSlot {
 constexpr FieldSlot kSlots[] = {
     {"links_per_chip", &LinkLevel::linksPerChip, nullptr},
     {"max_chips", &LinkLevel::maxChips, nullptr},
+    {"compute_units_per_collective", &LinkLevel::computeUnitsPerCollective,
+     nullptr},
     {"link_bandwidth_bytes_per_s_per_direction", nullptr,
      &LinkLevel::linkBytesPerSPerDirection},
     {"sustained_link_bandwidth_bytes_per_s_per_direction", nullptr,
@@ -125,11 +130,13 @@ llvm::Error InterconnectReader::readField(const LinkField &field,
     out.inNetworkReductionEfficiency = *d;
     return llvm::Error::success();
   }
-  case LinkFieldType::Integer: {
+  case LinkFieldType::Integer:
+  case LinkFieldType::Count: {
     std::optional<int64_t> i = v.getAsInteger();
-    if (!i || *i < 1)
-      return fail("field '" + name + "' must be a positive integer, got " +
-                  render(v));
+    int64_t least = field.type == LinkFieldType::Count ? 0 : 1;
+    if (!i || *i < least)
+      return fail("field '" + name + "' must be an integer of at least " +
+                  llvm::Twine(least) + ", got " + render(v));
     out.*slot(field.name).integer = *i;
     return llvm::Error::success();
   }
@@ -279,7 +286,7 @@ target::formatInterconnectField(const Interconnect &interconnect,
     if (f.type == LinkFieldType::Topology)
       return std::make_pair(field->getAsString()->str(), f.unit);
 
-    if (f.type == LinkFieldType::Integer)
+    if (f.type == LinkFieldType::Integer || f.type == LinkFieldType::Count)
       return std::make_pair(std::to_string(*field->getAsInteger()), f.unit);
     return std::make_pair(formatReal(*field->getAsNumber()), f.unit);
   }

@@ -252,6 +252,20 @@ llvm::Error Loader::readInterconnectSection(const Object &root,
   double links =
       2 * static_cast<double>(up.linksPerChip) * up.linkBytesPerSPerDirection;
   double quoted = real("link_bandwidth_bytes_per_s");
+  // A collective cannot occupy every core: compute would stop.
+  int64_t cores = values.count("gpu.sm_count")
+                      ? integer("gpu.sm_count")
+                      : integer("tpu.tensor_core_count");
+  const LinkLevel *out =
+      file.interconnect->scaleOut ? &*file.interconnect->scaleOut : nullptr;
+  for (const LinkLevel *level : {&up, out})
+    if (level && level->computeUnitsPerCollective >= cores)
+      return fail(llvm::formatv("field 'interconnect.{0}.compute_units_per_"
+                                "collective' ({1}) must be below the chip's "
+                                "{2} cores",
+                                level == &up ? kScaleUp : kScaleOut,
+                                level->computeUnitsPerCollective, cores)
+                      .str());
   if (links > quoted * (1 + 1e-9))
     return fail(llvm::formatv("field 'interconnect.scale_up' gives {0} "
                               "bytes/s over all links and both directions "
