@@ -64,7 +64,10 @@ struct SplitStep {
     return computeSeconds + exposedSeconds + sharedCoresSeconds;
   }
   double tokensPerSecondPerChip = 0;
-  int64_t hbmNeededBytes = 0; ///< the chip's bill: weights + KV + activations
+  /// The chip's bill under the split: its weights, KV cache and peak live
+  /// activations, and their sum.
+  int64_t parameterBytes = 0, kvCacheBytes = 0, activationBytes = 0;
+  int64_t hbmNeededBytes = 0;
 };
 
 struct MultiChipSide {

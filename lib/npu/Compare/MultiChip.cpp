@@ -119,12 +119,19 @@ struct Evaluator {
       step.infeasible = "the per-chip bill overflows";
       return step;
     }
-    step.hbmNeededBytes = static_cast<int64_t>(bill->hbmNeededBytes().value());
+    auto bytes = [](Count c) { return static_cast<int64_t>(c.value()); };
+    step.parameterBytes = bytes(bill->parameterBytes);
+    step.kvCacheBytes = bytes(bill->kvCacheBytes);
+    step.activationBytes = bytes(bill->peakLiveActivationBytes);
+    step.hbmNeededBytes = bytes(bill->hbmNeededBytes());
     if (step.hbmNeededBytes > chip.getHbmBytes()) {
       step.infeasible =
-          llvm::formatv("needs {0:f1} GB of HBM per chip, the "
-                        "chip has {1:f1}",
-                        step.hbmNeededBytes / 1e9, chip.getHbmBytes() / 1e9)
+          llvm::formatv("needs {0:f1} GB of HBM per chip (weights {1:f1}, KV "
+                        "cache {2:f1}, activations {3:f1}), the chip has "
+                        "{4:f1}",
+                        step.hbmNeededBytes / 1e9, step.parameterBytes / 1e9,
+                        step.kvCacheBytes / 1e9, step.activationBytes / 1e9,
+                        chip.getHbmBytes() / 1e9)
               .str();
       return step;
     }

@@ -18,10 +18,10 @@ void mlir::npu::printMultiChip(llvm::raw_ostream &os,
   os << "one step of each system, split each side's best way "
         "(docs/parallelism.md)\n\n";
   const char *row = "{0,-4} {1,-16} {2,6} {3,-8} {4,7} {5,8} {6,-18} {7,11} "
-                    "{8,9} {9,11} {10,9} {11,14} {12,9}\n";
+                    "{8,9} {9,11} {10,10} {11,9} {12,14} {13,9}\n";
   os << llvm::formatv(row, "side", "system", "chips", "chip", "batch", "tokens",
                       "best split", "compute_ms", "comm_ms", "exposed_ms",
-                      "step_ms", "tokens/s/chip", "HBM_GB");
+                      "shared_ms", "step_ms", "tokens/s/chip", "HBM_GB");
   for (int s = 0; s < 2; ++s) {
     const MultiChipSide &side = cmp.side[s];
     const SplitStep &best = side.candidates[side.best];
@@ -29,8 +29,8 @@ void mlir::npu::printMultiChip(llvm::raw_ostream &os,
         row, sideName[s], side.systemName, side.chips, side.chip, side.batch,
         side.globalTokens, best.split.str(), num(best.computeSeconds * 1e3),
         num(best.commSeconds * 1e3), num(best.exposedSeconds * 1e3),
-        num(best.stepSeconds() * 1e3), num(best.tokensPerSecondPerChip),
-        num(best.hbmNeededBytes / 1e9));
+        num(best.sharedCoresSeconds * 1e3), num(best.stepSeconds() * 1e3),
+        num(best.tokensPerSecondPerChip), num(best.hbmNeededBytes / 1e9));
   }
   for (int s = 0; s < 2; ++s) {
     const MultiChipSide &side = cmp.side[s];
@@ -49,16 +49,23 @@ void mlir::npu::printMultiChip(llvm::raw_ostream &os,
           "  the overlapped kernels hold cores: compute "
           "beside them is {0} ms longer\n",
           num(side.candidates[side.best].sharedCoresSeconds * 1e3));
+    const SplitStep &best = side.candidates[side.best];
+    os << llvm::formatv("  per chip: weights {0} GB, KV cache {1} GB, "
+                        "activations {2} GB\n",
+                        num(best.parameterBytes / 1e9),
+                        num(best.kvCacheBytes / 1e9),
+                        num(best.activationBytes / 1e9));
     os << sideName[s] << "-like candidates:\n";
     for (const SplitStep &step : side.candidates) {
       if (!step.infeasible.empty())
         os << "  " << step.split.str() << ": " << step.infeasible << "\n";
       else
         os << llvm::formatv(
-            "  {0}: step {1} ms (compute {2}, exposed "
-            "{3}), {4} tokens/s/chip, {5} GB HBM\n",
+            "  {0}: step {1} ms (compute {2}, exposed {3}, cores shared "
+            "{4}), {5} tokens/s/chip, {6} GB HBM\n",
             step.split.str(), num(step.stepSeconds() * 1e3),
             num(step.computeSeconds * 1e3), num(step.exposedSeconds * 1e3),
+            num(step.sharedCoresSeconds * 1e3),
             num(step.tokensPerSecondPerChip), num(step.hbmNeededBytes / 1e9));
     }
   }
@@ -92,6 +99,9 @@ static llvm::json::Value stepToJSON(const SplitStep &step) {
   o["step_seconds"] = step.stepSeconds();
   o["tokens_per_second_per_chip"] = step.tokensPerSecondPerChip;
   o["hbm_needed_bytes"] = step.hbmNeededBytes;
+  o["parameter_bytes"] = step.parameterBytes;
+  o["kv_cache_bytes"] = step.kvCacheBytes;
+  o["activation_bytes"] = step.activationBytes;
   o["collectives"] = std::move(collectives);
   return llvm::json::Value(std::move(o));
 }
