@@ -988,9 +988,9 @@ def q5_answer(cmp, bill):
         "matrix unit.",
         "",
         "*Where the model is weak:* single-chip times for a model that "
-        "needs several chips (no tensor or expert parallelism, no "
-        "chip-to-chip links yet), so these are lower bounds without the "
-        "all-to-all; the MoE layer is priced under a uniform expert load "
+        "needs several chips, so these are lower bounds without the "
+        "all-to-all (docs/parallelism.md splits it over systems of chips, "
+        "with the collectives, per side); the MoE layer is priced under a uniform expert load "
         "(question 4 shows skew); fp8 weights are assumed to run W8A8 on "
         "both sides (fp8 x fp8 at the fp8 rate; at the bf16 rate the "
         "TPU-like decode floor above would outlast the weight stream); the "
