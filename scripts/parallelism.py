@@ -101,9 +101,9 @@ def step_section():
     out = ["## One step of DeepSeek-V3 on a system, both sides", "",
            "`npu-compare --systems=<TPU-like system>,<GPU-like system> "
            "--split=auto` (lib/npu/Compare/MultiChip.cpp): each side "
-           "compiles the model one chip runs under each split (dp x tp = "
-           "chips; ep over the chips with data-parallel attention, as "
-           "DeepSeek-V3 is served) with its own backend, keeps the splits "
+           "compiles the model one chip runs under each split (dp x tp x "
+           "pp = chips; ep over a stage's chips with data-parallel "
+           "attention, as DeepSeek-V3 is served) with its own backend, keeps the splits "
            "whose bill fits the chip's HBM, adds the split's collectives "
            "(priced on the groups laid innermost first on the system's "
            "axes) and takes off what its way of deciding overlaps:", "",
@@ -124,12 +124,20 @@ def step_section():
            "the compute beside them takes 1/(1-f) as long (the `cores "
            "shared` time). On the TPU-like side the ICI DMA engines move "
            "the data and no TensorCore is held.", "",
+           "Pipeline stages (pp): a chip runs the last of pp stages "
+           "(ceil(L/pp) layers and the head, the slowest), the replica's "
+           "batch cut in micro-batches (one sequence each in a prefill, up "
+           "to pp in a decode); a prefill fills and drains the pipeline in "
+           "m + pp - 1 micro-batch times, a decode step keeps it full in "
+           "max(m, pp); a stage sends each micro-batch's residual to the "
+           "next over the system's outermost axis, as a copy beside the "
+           "next micro-batch's compute (no SM held, on either side). The "
+           "HBM check counts every micro-batch's KV cache.", "",
            "Weights are fp8, the KV cache bf16. `tokens/s/chip` is the "
-           "system's tokens per step / step time / chips. Pipeline stages "
-           "(pp) and context parallelism are not searched yet. Experts that "
-           "do not divide evenly over the EP chips are rounded up per chip "
-           "(redundant experts fill the slots, as in DeepSeek's "
-           "deployment).", ""]
+           "system's tokens per step / step time / chips. Context "
+           "parallelism is not searched yet. Experts that do not divide "
+           "evenly over the EP chips are rounded up per chip (redundant "
+           "experts fill the slots, as in DeepSeek's deployment).", ""]
     for phase, what, flags in STEP_PHASES:
         for pair in STEP_PAIRS:
             d = json.loads(run([os.path.join(BIN, "npu-compare"),

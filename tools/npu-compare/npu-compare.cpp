@@ -69,7 +69,7 @@ cl::opt<int64_t> batchPerChip(
     cl::init(0), cl::cat(cat));
 cl::opt<std::string>
     split("split",
-          cl::desc("--systems: dp=<n>,tp=<n>,ep=<n> for both sides, or "
+          cl::desc("--systems: dp=<n>,tp=<n>,ep=<n>,pp=<n> for both sides, or "
                    "'auto' (each side's fastest split that fits)"),
           cl::init("auto"), cl::cat(cat));
 cl::opt<std::string> tpu("tpu",

@@ -20,9 +20,13 @@
 //     compute beside them runs on the rest: the overlapped compute takes
 //     1/(1-f) as long, f the SMs' fraction.
 //
-// With --split=auto each side searches dp x tp = chips (ep over the chips
-// where the model has routed experts) for the fastest feasible split (the
-// chip's bill fits in its HBM).
+// With --split=auto each side searches dp x tp x pp = chips (ep over a
+// stage's chips where the model has routed experts) for the fastest
+// feasible split (the chip's bill, every micro-batch's KV cache included,
+// fits in its HBM), compiling the candidates on the context's threads.
+// Pipeline stages: the chip runs the last stage; a prefill takes
+// (m + pp - 1) micro-batch times, a decode step max(m, pp); stage-to-stage
+// sends are copies beside the next micro-batch (no SM held).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +56,11 @@ struct StepCollective {
 /// One side, one split.
 struct SplitStep {
   parallel::Split split;
-  std::string infeasible;    ///< why not, or empty
-  double computeSeconds = 0; ///< the chip's step on its backend
+  std::string infeasible; ///< why not, or empty
+  /// The chip's step on its backend: its stage's micro-batches, with the
+  /// pipeline's fill and drain.
+  double computeSeconds = 0;
+  double bubbleSeconds = 0; ///< the part of computeSeconds a stage waits
   std::vector<StepCollective> collectives;
   double commSeconds = 0;    ///< every collective, in full
   double exposedSeconds = 0; ///< what stays on the critical path

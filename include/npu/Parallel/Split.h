@@ -2,9 +2,11 @@
 //
 // A split cuts a model over the chips of a system: data parallelism (dp
 // replicas, each with batch/dp sequences), tensor parallelism (tp chips share
-// each layer: heads, FFN columns, vocabulary, Megatron style) and expert
+// each layer: heads, FFN columns, vocabulary, Megatron style), expert
 // parallelism (ep chips share the routed experts, attention data-parallel as
-// DeepSeek-V3 is served). dp x tp is the chip count; ep divides it.
+// DeepSeek-V3 is served) and pipeline parallelism (pp stages of consecutive
+// layers, the replica's batch cut in micro-batches). dp x tp x pp is the chip
+// count; ep divides dp x tp.
 // shardModel() gives the config one chip compiles; groups are laid on the
 // system's axes innermost first (tp, then ep), so the most frequent
 // collectives get the fastest links. docs/parallelism.md.
@@ -20,28 +22,44 @@
 namespace mlir::npu::parallel {
 
 struct Split {
-  int64_t dp = 1, tp = 1, ep = 1;
-  int64_t chips() const { return dp * tp; }
-  /// "dp=8,tp=1,ep=8".
+  int64_t dp = 1, tp = 1, ep = 1, pp = 1;
+  int64_t chips() const { return dp * tp * pp; }
+  /// "dp=8,tp=1,ep=8,pp=1".
   std::string str() const;
 };
 
-/// Parses "dp=2,tp=4,ep=1" (keys in any order, each at most once, missing
-/// ones 1). "pp" is refused by name: pipeline stages are not modelled yet.
+/// Parses "dp=2,tp=4,ep=1,pp=2" (keys in any order, each at most once,
+/// missing ones 1).
 llvm::Expected<Split> parseSplit(llvm::StringRef text);
 
-/// The config and options one chip compiles under `split`, for `global`
-/// options whose batch is the whole system's. Fails, naming what does not
-/// divide, when the split does not fit the model or the chips.
-llvm::Error shardModel(const ModelConfig &config, const ImportOptions &global,
-                       const Split &split, int64_t chips, ModelConfig &perChip,
-                       ImportOptions &perChipOptions);
+/// What one chip compiles under a split.
+struct ChipModel {
+  ModelConfig config;
+  /// One micro-batch of the chip's replica (the whole replica without
+  /// pipeline stages).
+  ImportOptions options;
+  /// Micro-batches of the replica's step: 1 without pipeline stages; with
+  /// pp stages, one sequence each in a prefill, and up to pp in a decode
+  /// (enough to keep every stage busy).
+  int64_t microBatches = 1;
+};
+
+/// The model one chip compiles under `split`, for `global` options whose
+/// batch is the whole system's. With pp stages the chip runs the last stage
+/// (ceil(L/pp) layers, the dense ones only where the stage reaches back to
+/// them, and the head): the slowest. Fails, naming what does not divide,
+/// when the split does not fit the model or the chips.
+llvm::Expected<ChipModel> shardModel(const ModelConfig &config,
+                                     const ImportOptions &global,
+                                     const Split &split, int64_t chips);
 
 /// The group of `chips` chips taken from the system's innermost axes, as a
 /// system of its own: whole axes first (keeping their wraparound), then a
 /// part of the next one (a line on a torus, a smaller domain on a switch).
-llvm::Expected<target::System> innerGroup(const target::System &system,
-                                          int64_t chips);
+/// With `outermost`, taken from the outermost axes instead (pipeline stages
+/// live there: they cross a boundary once per micro-batch).
+llvm::Expected<target::System>
+innerGroup(const target::System &system, int64_t chips, bool outermost = false);
 
 } // namespace mlir::npu::parallel
 

@@ -8,6 +8,7 @@
 #include "npu/Support/InputFiles.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
@@ -40,17 +41,22 @@ FailureOr<double> compileSide(ModuleOp module, int side,
   return cost.getTimeNs().convertToDouble() * 1e-9;
 }
 
-/// dp x tp = chips, and for a model with routed experts, ep over the chips
-/// with data-parallel attention.
+/// dp x tp x pp = chips; for a model with routed experts, ep over the dp
+/// chips of a stage (tp = 1). Stages: every divisor up to the layers.
 std::vector<Split> enumerateSplits(const ModelConfig &config, int64_t chips) {
   std::vector<Split> splits;
-  for (int64_t tp = 1; tp <= chips; ++tp)
-    if (chips % tp == 0)
-      splits.push_back({chips / tp, tp, 1});
-  if (config.numRoutedExperts)
-    for (int64_t ep = 2; ep <= chips; ++ep)
-      if (chips % ep == 0)
-        splits.push_back({chips, 1, ep});
+  for (int64_t pp = 1; pp <= std::min(chips, config.numLayers); ++pp) {
+    if (chips % pp != 0)
+      continue;
+    int64_t stage = chips / pp;
+    for (int64_t tp = 1; tp <= stage; ++tp)
+      if (stage % tp == 0)
+        splits.push_back({stage / tp, tp, 1, pp});
+    if (config.numRoutedExperts)
+      for (int64_t ep = 2; ep <= stage; ++ep)
+        if (stage % ep == 0)
+          splits.push_back({stage, 1, ep, pp});
+  }
   return splits;
 }
 
@@ -64,14 +70,20 @@ struct Evaluator {
 
   LogicalResult addCollective(SplitStep &step, StringRef what,
                               CollectiveKind kind, int64_t groupChips,
-                              double bytes, int64_t perStep, bool overlapped) {
-    llvm::Expected<target::System> group = innerGroup(system, groupChips);
+                              double bytes, int64_t perStep, bool overlapped,
+                              bool outermost = false) {
+    llvm::Expected<target::System> group =
+        innerGroup(system, groupChips, outermost);
     if (!group) {
       step.infeasible = llvm::toString(group.takeError());
       return failure();
     }
+    // A send goes to the next chip along the group's outermost axis.
+    std::vector<std::string> axes;
+    if (kind == CollectiveKind::SendRecv)
+      axes.push_back(group->axes.back().name);
     llvm::Expected<CollectiveCost> cost =
-        priceCollective(*group, kind, {}, bytes);
+        priceCollective(*group, kind, axes, bytes);
     if (!cost) {
       step.infeasible = llvm::toString(cost.takeError());
       return failure();
@@ -89,7 +101,12 @@ struct Evaluator {
     const target::Interconnect &ic = *system.chip.interconnect;
     bool out = llvm::any_of(
         group->axes, [](const target::SystemAxis &x) { return x.scaleOut; });
-    int64_t units = (out ? *ic.scaleOut : ic.scaleUp).computeUnitsPerCollective;
+    // A send between pipeline stages is a copy: copy engines or RDMA move
+    // it without SMs ("0 SM PP", DeepEP V2's README).
+    int64_t units =
+        kind == CollectiveKind::SendRecv
+            ? 0
+            : (out ? *ic.scaleOut : ic.scaleUp).computeUnitsPerCollective;
     TargetAttr chip = system.chip.attr;
     int64_t cores = chip.getGpu() ? chip.getGpu().getSmCount()
                                   : chip.getTpu().getTensorCoreCount();
@@ -98,60 +115,66 @@ struct Evaluator {
     return success();
   }
 
-  SplitStep evaluate(const Split &split) {
-    SplitStep step;
-    step.split = split;
-    ModelConfig perChip;
-    ImportOptions options;
-    if (llvm::Error e = shardModel(config, global, split, system.getChipCount(),
-                                   perChip, options)) {
-      step.infeasible = llvm::toString(std::move(e));
-      return step;
+  /// The chip's model under `split`, imported, with its bill checked
+  /// against the chip's HBM; null (and `step.infeasible`) otherwise.
+  OwningOpRef<ModuleOp> importChip(const Split &split, SplitStep &step,
+                                   ChipModel &chip) {
+    llvm::Expected<ChipModel> model =
+        shardModel(config, global, split, system.getChipCount());
+    if (!model) {
+      step.infeasible = llvm::toString(model.takeError());
+      return nullptr;
     }
-    OwningOpRef<ModuleOp> module = importModel(perChip, options, ctx);
+    chip = *model;
+    OwningOpRef<ModuleOp> module = importModel(chip.config, chip.options, ctx);
     if (!module || findOversizedType(*module) || failed(verify(*module))) {
       step.infeasible = "the per-chip model does not import";
-      return step;
+      return nullptr;
     }
-    TargetAttr chip = system.chip.attr;
-    FailureOr<ModelBill> bill = computeBill(*module, chip);
+    TargetAttr target = system.chip.attr;
+    FailureOr<ModelBill> bill = computeBill(*module, target);
     if (failed(bill)) {
       step.infeasible = "the per-chip bill overflows";
-      return step;
+      return nullptr;
     }
+    // The module is one micro-batch; the stage keeps every micro-batch's
+    // KV cache.
     auto bytes = [](Count c) { return static_cast<int64_t>(c.value()); };
     step.parameterBytes = bytes(bill->parameterBytes);
-    step.kvCacheBytes = bytes(bill->kvCacheBytes);
+    step.kvCacheBytes = bytes(bill->kvCacheBytes) * chip.microBatches;
     step.activationBytes = bytes(bill->peakLiveActivationBytes);
-    step.hbmNeededBytes = bytes(bill->hbmNeededBytes());
-    if (step.hbmNeededBytes > chip.getHbmBytes()) {
+    step.hbmNeededBytes =
+        step.parameterBytes + step.kvCacheBytes + step.activationBytes;
+    if (step.hbmNeededBytes > target.getHbmBytes()) {
       step.infeasible =
           llvm::formatv("needs {0:f1} GB of HBM per chip (weights {1:f1}, KV "
                         "cache {2:f1}, activations {3:f1}), the chip has "
                         "{4:f1}",
                         step.hbmNeededBytes / 1e9, step.parameterBytes / 1e9,
                         step.kvCacheBytes / 1e9, step.activationBytes / 1e9,
-                        chip.getHbmBytes() / 1e9)
+                        target.getHbmBytes() / 1e9)
               .str();
-      return step;
+      return nullptr;
     }
-    FailureOr<double> compute = compileSide(*module, side, system.chip.path);
-    FailureOr<ModelShape> shape = readModelShape(*module, chip);
-    if (failed(compute) || failed(shape)) {
-      step.infeasible = "the per-chip model does not compile";
-      return step;
-    }
-    step.computeSeconds = *compute;
-    double T = double(shape->tokens), D = double(shape->hidden),
-           a = double(shape->activationBytes);
+    return module;
+  }
+
+  /// The split's collectives for `m` micro-batches of `shape` each.
+  LogicalResult addCollectives(SplitStep &step, const ChipModel &chip,
+                               const ModelShape &shape) {
+    const Split &split = step.split;
+    const ImportOptions &options = chip.options;
+    int64_t m = chip.microBatches;
+    double T = double(shape.tokens), D = double(shape.hidden),
+           a = double(shape.activationBytes);
     bool tpu = side == 0;
     if (split.tp > 1 &&
         failed(addCollective(step, "TP all-reduce", CollectiveKind::AllReduce,
-                             split.tp, T * D * a, 2 * shape->layers, tpu)))
-      return step;
+                             split.tp, T * D * a, 2 * shape.layers * m, tpu)))
+      return failure();
     // DeepEP's two micro-batches: two sequences on the chip, or a prefill
     // cut in two chunks of tokens.
-    bool twoBatches = options.batch >= 2 ||
+    bool twoBatches = options.batch * m >= 2 ||
                       (options.phase == Phase::Prefill && options.seqLen >= 2);
     // Dispatch sends each token's k copies to their experts, in fp8 where
     // the experts' matmuls take fp8 (DeepEP quantizes before sending);
@@ -160,11 +183,45 @@ struct Evaluator {
     double dispatchBytes = options.weightDType == "fp8" ? 1.0 : a;
     if (split.ep > 1 &&
         (failed(addCollective(step, "EP dispatch", CollectiveKind::AllToAll,
-                              split.ep, rows * dispatchBytes, shape->moeLayers,
-                              tpu || twoBatches)) ||
+                              split.ep, rows * dispatchBytes,
+                              shape.moeLayers * m, tpu || twoBatches)) ||
          failed(addCollective(step, "EP combine", CollectiveKind::AllToAll,
-                              split.ep, rows * a, shape->moeLayers,
+                              split.ep, rows * a, shape.moeLayers * m,
                               tpu || twoBatches))))
+      return failure();
+    // A stage sends each micro-batch's residual to the next one, by DMA
+    // beside the next micro-batch's compute, on both sides.
+    if (split.pp > 1 &&
+        failed(addCollective(step, "PP send", CollectiveKind::SendRecv,
+                             split.pp, T * D * a, m, /*overlapped=*/true,
+                             /*outermost=*/true)))
+      return failure();
+    return success();
+  }
+
+  SplitStep evaluate(const Split &split) {
+    SplitStep step;
+    step.split = split;
+    ChipModel chip;
+    OwningOpRef<ModuleOp> module = importChip(split, step, chip);
+    if (!module)
+      return step;
+    FailureOr<double> compute = compileSide(*module, side, system.chip.path);
+    FailureOr<ModelShape> shape = readModelShape(*module, system.chip.attr);
+    if (failed(compute) || failed(shape)) {
+      step.infeasible = "the per-chip model does not compile";
+      return step;
+    }
+    // One stage's step: m micro-batches through pp stages. A prefill fills
+    // and drains the pipeline, (m + pp - 1) micro-batch times; a decode
+    // step keeps it full, max(m, pp).
+    int64_t m = chip.microBatches, pp = split.pp;
+    int64_t slots = pp == 1                                ? 1
+                    : chip.options.phase == Phase::Prefill ? m + pp - 1
+                                                           : std::max(m, pp);
+    step.computeSeconds = *compute * double(slots);
+    step.bubbleSeconds = *compute * double(slots - m);
+    if (failed(addCollectives(step, chip, *shape)))
       return step;
     // What a layer's compute can hide, layer by layer; the layers are
     // alike, so the sum over layers is the step's overlapped collectives
@@ -238,14 +295,16 @@ mlir::npu::compareMultiChip(MLIRContext *ctx, StringRef configPath,
     std::vector<Split> splits =
         fixed ? std::vector<Split>{*fixed}
               : enumerateSplits(*config, system->getChipCount());
-    for (const Split &split : splits) {
-      side.candidates.push_back(eval.evaluate(split));
-      const SplitStep &step = side.candidates.back();
+    // The candidates are independent: compiled on the context's threads.
+    side.candidates.resize(splits.size());
+    parallelFor(ctx, 0, splits.size(), [&](size_t i) {
+      side.candidates[i] = eval.evaluate(splits[i]);
+    });
+    for (auto [i, step] : llvm::enumerate(side.candidates))
       if (step.infeasible.empty() &&
           (side.best < 0 ||
            step.stepSeconds() < side.candidates[side.best].stepSeconds()))
-        side.best = static_cast<int>(side.candidates.size()) - 1;
-    }
+        side.best = static_cast<int>(i);
     if (side.best < 0) {
       InFlightDiagnostic diag = emitError(loc);
       diag << "no split of the model fits system '" << system->name << "'";

@@ -61,12 +61,13 @@ void mlir::npu::printMultiChip(llvm::raw_ostream &os,
         os << "  " << step.split.str() << ": " << step.infeasible << "\n";
       else
         os << llvm::formatv(
-            "  {0}: step {1} ms (compute {2}, exposed {3}, cores shared "
-            "{4}), {5} tokens/s/chip, {6} GB HBM\n",
+            "  {0}: step {1} ms (compute {2} with bubble {7}, exposed {3}, "
+            "cores shared {4}), {5} tokens/s/chip, {6} GB HBM\n",
             step.split.str(), num(step.stepSeconds() * 1e3),
             num(step.computeSeconds * 1e3), num(step.exposedSeconds * 1e3),
             num(step.sharedCoresSeconds * 1e3),
-            num(step.tokensPerSecondPerChip), num(step.hbmNeededBytes / 1e9));
+            num(step.tokensPerSecondPerChip), num(step.hbmNeededBytes / 1e9),
+            num(step.bubbleSeconds * 1e3));
     }
   }
 }
@@ -75,7 +76,8 @@ static llvm::json::Value stepToJSON(const SplitStep &step) {
   llvm::json::Object o{{"split", step.split.str()},
                        {"dp", step.split.dp},
                        {"tp", step.split.tp},
-                       {"ep", step.split.ep}};
+                       {"ep", step.split.ep},
+                       {"pp", step.split.pp}};
   if (!step.infeasible.empty()) {
     o["infeasible"] = step.infeasible;
     return llvm::json::Value(std::move(o));
@@ -95,6 +97,7 @@ static llvm::json::Value stepToJSON(const SplitStep &step) {
   o["compute_seconds"] = step.computeSeconds;
   o["comm_seconds"] = step.commSeconds;
   o["exposed_seconds"] = step.exposedSeconds;
+  o["bubble_seconds"] = step.bubbleSeconds;
   o["shared_cores_seconds"] = step.sharedCoresSeconds;
   o["step_seconds"] = step.stepSeconds();
   o["tokens_per_second_per_chip"] = step.tokensPerSecondPerChip;

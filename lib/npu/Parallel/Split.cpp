@@ -15,7 +15,7 @@ static llvm::Error fail(const llvm::Twine &message) {
 
 std::string Split::str() const {
   return "dp=" + std::to_string(dp) + ",tp=" + std::to_string(tp) +
-         ",ep=" + std::to_string(ep);
+         ",ep=" + std::to_string(ep) + ",pp=" + std::to_string(pp);
 }
 
 llvm::Expected<Split> parallel::parseSplit(StringRef text) {
@@ -36,20 +36,49 @@ llvm::Expected<Split> parallel::parseSplit(StringRef text) {
     else if (key == "ep")
       split.ep = n;
     else if (key == "pp")
-      return fail("split '" + text +
-                  "': pipeline stages (pp) are not modelled yet");
+      split.pp = n;
     else
       return fail("split '" + text + "': unknown key '" + key +
-                  "' (dp, tp, ep)");
+                  "' (dp, tp, ep, pp)");
   }
   return split;
 }
 
-llvm::Error parallel::shardModel(const ModelConfig &config,
-                                 const ImportOptions &global,
-                                 const Split &split, int64_t chips,
-                                 ModelConfig &perChip,
-                                 ImportOptions &perChipOptions) {
+/// The last of `split.pp` stages: ceil(L/pp) layers, the dense ones only
+/// where the stage reaches back to them, the micro-batches of the replica.
+static llvm::Error pipelineStage(const ModelConfig &config, const Split &split,
+                                 ChipModel &chip) {
+  if (split.pp == 1)
+    return llvm::Error::success();
+  if (split.pp > config.numLayers)
+    return fail("split " + split.str() +
+                ": more pipeline stages than layers (" +
+                llvm::Twine(config.numLayers) + ")");
+  int64_t layers = llvm::divideCeil(config.numLayers, split.pp);
+  chip.config.numLayers = layers;
+  chip.config.firstDenseLayers = std::max<int64_t>(
+      0, config.firstDenseLayers - (config.numLayers - layers));
+  chip.config.numMTPLayers = 0;
+  chip.options.includeMTP = false;
+  // Micro-batches: one sequence each in a prefill; in a decode as many as
+  // the stages (each stage busy with one), dividing the replica's batch.
+  int64_t batch = chip.options.batch;
+  int64_t m =
+      chip.options.phase == Phase::Prefill ? batch : std::min(batch, split.pp);
+  while (batch % m != 0)
+    --m;
+  chip.microBatches = m;
+  chip.options.batch = batch / m;
+  return llvm::Error::success();
+}
+
+llvm::Expected<ChipModel> parallel::shardModel(const ModelConfig &config,
+                                               const ImportOptions &global,
+                                               const Split &split,
+                                               int64_t chips) {
+  ChipModel chip;
+  ModelConfig &perChip = chip.config;
+  ImportOptions &perChipOptions = chip.options;
   std::string name = split.str();
   auto divides = [&](int64_t n, int64_t d, StringRef what) -> llvm::Error {
     if (n % d == 0)
@@ -58,18 +87,21 @@ llvm::Error parallel::shardModel(const ModelConfig &config,
                 what + " (" + llvm::Twine(n) + ")");
   };
   if (split.chips() != chips)
-    return fail("split " + name + ": dp x tp = " + llvm::Twine(split.chips()) +
+    return fail("split " + name +
+                ": dp x tp x pp = " + llvm::Twine(split.chips()) +
                 " chips, the system has " + llvm::Twine(chips));
   perChip = config;
   perChipOptions = global;
   if (llvm::Error e = divides(global.batch, split.dp, "the batch"))
-    return e;
+    return std::move(e);
   perChipOptions.batch = global.batch / split.dp;
+  if (llvm::Error e = pipelineStage(config, split, chip))
+    return std::move(e);
 
   // Tensor parallelism: heads, FFN columns and the vocabulary are cut; KV
   // heads too, or replicated where there are fewer than tp (as vLLM does).
   if (llvm::Error e = divides(config.numHeads, split.tp, "the heads"))
-    return e;
+    return std::move(e);
   perChip.numHeads = config.numHeads / split.tp;
   if (config.numKVHeads % split.tp == 0)
     perChip.numKVHeads = config.numKVHeads / split.tp;
@@ -82,7 +114,7 @@ llvm::Error parallel::shardModel(const ModelConfig &config,
                 llvm::Twine(config.numKVHeads) + ")");
   if (llvm::Error e =
           divides(config.intermediateSize, split.tp, "the FFN width"))
-    return e;
+    return std::move(e);
   perChip.intermediateSize = config.intermediateSize / split.tp;
   perChip.vocabSize = llvm::divideCeil(config.vocabSize, split.tp);
 
@@ -91,14 +123,19 @@ llvm::Error parallel::shardModel(const ModelConfig &config,
   // that do not divide evenly are rounded up per chip, as redundant experts
   // fill the last slots in DeepSeek-V3's deployment.
   if (split.ep > 1) {
+    if (split.ep > split.dp * split.tp)
+      return fail("split " + name +
+                  ": ep must divide dp x tp, the chips of "
+                  "a pipeline stage");
     if (!config.numRoutedExperts)
       return fail("split " + name + ": ep > 1 needs routed experts");
     if (split.tp != 1)
       return fail("split " + name +
                   ": ep > 1 is modelled with "
                   "data-parallel attention (tp=1), as DeepSeek-V3 is served");
-    if (llvm::Error e = divides(chips, split.ep, "the chips"))
-      return e;
+    if (llvm::Error e = divides(split.dp * split.tp, split.ep,
+                                "the chips of a pipeline stage (dp x tp)"))
+      return std::move(e);
     if (split.ep > config.numRoutedExperts)
       return fail("split " + name +
                   ": more expert-parallel chips than "
@@ -108,18 +145,22 @@ llvm::Error parallel::shardModel(const ModelConfig &config,
   } else if (config.numRoutedExperts) {
     if (llvm::Error e = divides(config.moeIntermediateSize, split.tp,
                                 "the expert FFN width"))
-      return e;
+      return std::move(e);
     perChip.moeIntermediateSize = config.moeIntermediateSize / split.tp;
   }
-  return llvm::Error::success();
+  return chip;
 }
 
 llvm::Expected<target::System>
-parallel::innerGroup(const target::System &system, int64_t chips) {
+parallel::innerGroup(const target::System &system, int64_t chips,
+                     bool outermost) {
   target::System group = system;
   group.axes.clear();
   int64_t left = chips;
-  for (const target::SystemAxis &axis : system.axes) {
+  std::vector<target::SystemAxis> axes = system.axes;
+  if (outermost)
+    std::reverse(axes.begin(), axes.end());
+  for (const target::SystemAxis &axis : axes) {
     if (left == 1)
       break;
     target::SystemAxis part = axis;
@@ -138,9 +179,9 @@ parallel::innerGroup(const target::System &system, int64_t chips) {
   }
   if (left != 1)
     return fail("a group of " + llvm::Twine(chips) +
-                " chips is larger than "
-                "system '" +
-                system.name + "'");
+                " chips is larger than system '" + system.name + "'");
+  if (outermost)
+    std::reverse(group.axes.begin(), group.axes.end());
   group.name = system.name + "[" + std::to_string(chips) + "]";
   return group;
 }
