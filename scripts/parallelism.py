@@ -132,7 +132,13 @@ def step_section():
            "max(m, pp); a stage sends each micro-batch's residual to the "
            "next over the system's outermost axis, as a copy beside the "
            "next micro-batch's compute (no SM held, on either side). The "
-           "HBM check counts every micro-batch's KV cache.", "",
+           "HBM check counts every micro-batch's KV cache. Stages are "
+           "searched only where no split without them fits: in place of "
+           "replicas they never speed an inference step (the bubble; a "
+           "decode reads each stage's weights once per micro-batch), so "
+           "they are memory relief. This is a heuristic: stages could still "
+           "beat a different split with heavy tensor-parallel traffic, "
+           "which the search then does not try.", "",
            "Weights are fp8, the KV cache bf16. `tokens/s/chip` is the "
            "system's tokens per step / step time / chips. Context "
            "parallelism is not searched yet. Experts that do not divide "

@@ -296,10 +296,30 @@ mlir::npu::compareMultiChip(MLIRContext *ctx, StringRef configPath,
         fixed ? std::vector<Split>{*fixed}
               : enumerateSplits(*config, system->getChipCount());
     // The candidates are independent: compiled on the context's threads.
+    // Pipeline stages only where nothing fits without them. Stages in place
+    // of replicas never speed an inference step (a prefill pays the bubble,
+    // a decode reads each stage's weights once per micro-batch), so they
+    // are memory relief; a heuristic all the same: stages could still beat
+    // a different split with heavy tensor-parallel traffic, which this
+    // skips. A fixed --split is always compiled.
     side.candidates.resize(splits.size());
-    parallelFor(ctx, 0, splits.size(), [&](size_t i) {
-      side.candidates[i] = eval.evaluate(splits[i]);
+    for (auto [i, step] : llvm::enumerate(side.candidates)) {
+      step.split = splits[i];
+      step.infeasible = "not compiled: a split without pipeline stages "
+                        "fits (stages are searched as memory relief)";
+    }
+    auto evaluate = [&](bool stages) {
+      parallelFor(ctx, 0, splits.size(), [&](size_t i) {
+        if ((splits[i].pp > 1) == stages)
+          side.candidates[i] = eval.evaluate(splits[i]);
+      });
+    };
+    evaluate(/*stages=*/false);
+    bool fits = llvm::any_of(side.candidates, [](const SplitStep &c) {
+      return c.split.pp == 1 && c.infeasible.empty();
     });
+    if (fixed || !fits)
+      evaluate(/*stages=*/true);
     for (auto [i, step] : llvm::enumerate(side.candidates))
       if (step.infeasible.empty() &&
           (side.best < 0 ||
