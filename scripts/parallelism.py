@@ -263,8 +263,9 @@ def main():
            "|",
            "| sequence (CP, ring attention), prefill | send_recv of K/V round "
            "the ring | (T/p) kv | L (p-1) |",
-           "| experts (EP), attention data-parallel | all_to_all: dispatch, "
-           "then combine | (T/p) k D a | 2 L_moe |",
+           "| experts (EP), attention data-parallel | all_to_all: dispatch "
+           "(in fp8 where the experts take fp8), then combine | (T/p) k D "
+           "(1 byte or a), then (T/p) k D a | L_moe each |",
            "| layers (PP) | send_recv of the residual at a stage boundary | "
            "T D a | p - 1 |", "",
            "Data parallelism in inference needs no collective (replicas); "

@@ -30,6 +30,10 @@ struct ModelShape {
   int64_t experts = 0;   ///< routed experts per MoE layer
   int64_t kvBytesPerTokenPerLayer = 0;
   int64_t parameterCount = 0;
+  /// Bytes of one element an expert-parallel dispatch sends: 1 where the
+  /// experts take fp8 (DeepEP quantizes before sending), else the
+  /// activations'.
+  int64_t dispatchBytes = 0;
 };
 
 /// Reads the shape of `module` (an imported model with an `npu.model`

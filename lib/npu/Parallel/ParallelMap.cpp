@@ -60,6 +60,9 @@ FailureOr<ModelShape> parallel::readModelShape(ModuleOp module,
   if (!shape.hidden)
     return module.emitError("the parallelism map needs the model's "
                             "embedding (npu.embedding) for the residual width");
+  auto weights = model.getAs<StringAttr>("weight_dtype");
+  shape.dispatchBytes =
+      weights && weights.getValue() == "fp8" ? 1 : shape.activationBytes;
   return shape;
 }
 
@@ -114,16 +117,24 @@ std::vector<RowSpec> rowSpecs(const ModelShape &s) {
         });
   // Experts (attention data-parallel, as DeepSeek-V3 is served): each of
   // the p chips holds T/p tokens and E/p experts; it sends its tokens' k
-  // routed copies out (dispatch) and takes the results back (combine), per
-  // MoE layer.
-  if (s.moeLayers)
-    add("experts (EP)", "inference", CollectiveKind::AllToAll,
+  // routed copies out (dispatch, in fp8 where the experts take fp8) and
+  // takes the results back (combine, at the activations' precision), once
+  // each per MoE layer.
+  if (s.moeLayers) {
+    auto routed = [=](double bytes) {
+      return [=](int64_t p) {
+        return std::make_pair(T / static_cast<double>(p) *
+                                  static_cast<double>(s.topK) * D * bytes,
+                              s.moeLayers);
+      };
+    };
+    add("experts (EP), dispatch", "inference", CollectiveKind::AllToAll,
         "k routed copies of the chip's T/p tokens [T/p, k, D]",
-        "2 per MoE layer (dispatch, combine)", [=](int64_t p) {
-          return std::make_pair(T / static_cast<double>(p) *
-                                    static_cast<double>(s.topK) * D * a,
-                                2 * s.moeLayers);
-        });
+        "1 per MoE layer", routed(static_cast<double>(s.dispatchBytes)));
+    add("experts (EP), combine", "inference", CollectiveKind::AllToAll,
+        "the k results of the chip's T/p tokens [T/p, k, D]", "1 per MoE layer",
+        routed(a));
+  }
   // Layers (pipeline): the residual crosses each stage boundary once per
   // step (split into micro-batches, the same bytes).
   add("layers (PP)", "inference", CollectiveKind::SendRecv,
@@ -192,7 +203,8 @@ llvm::json::Value parallel::toJSON(const ModelShape &shape,
       {"top_k", shape.topK},
       {"experts", shape.experts},
       {"kv_bytes_per_token_per_layer", shape.kvBytesPerTokenPerLayer},
-      {"parameters", shape.parameterCount}};
+      {"parameters", shape.parameterCount},
+      {"dispatch_bytes", shape.dispatchBytes}};
   llvm::json::Array array;
   for (const MapRow &row : rows) {
     llvm::json::Array levels;
