@@ -22,6 +22,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fcntl.h>
@@ -63,6 +64,19 @@ private:
   std::string diagnostics;
   mlir::ScopedDiagnosticHandler handler;
 };
+
+/// The file name a loader that requires "<name>.json" (targets, systems)
+/// is given for a JSON input: its string "name", else "fuzz.json".
+inline std::string jsonFileName(llvm::StringRef json) {
+  if (llvm::Expected<llvm::json::Value> v = llvm::json::parse(json)) {
+    if (const llvm::json::Object *o = v->getAsObject())
+      if (std::optional<llvm::StringRef> name = o->getString("name"))
+        return (*name + ".json").str();
+  } else {
+    llvm::consumeError(v.takeError());
+  }
+  return "fuzz.json";
+}
 
 /// Parses `data` as a module. The text is copied into a std::string so that
 /// the parser, which reads one byte past the end, finds a NUL there.

@@ -21,14 +21,7 @@ using namespace mlir;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   StringRef json(reinterpret_cast<const char *>(data), size);
-  std::string path = "fuzz.json";
-  if (llvm::Expected<llvm::json::Value> v = llvm::json::parse(json)) {
-    if (const llvm::json::Object *o = v->getAsObject())
-      if (std::optional<StringRef> name = o->getString("name"))
-        path = (*name + ".json").str();
-  } else {
-    llvm::consumeError(v.takeError());
-  }
+  std::string path = npu_fuzz::jsonFileName(json);
 
   npu_fuzz::FuzzContext context;
   llvm::Expected<npu::target::TargetFile> file =

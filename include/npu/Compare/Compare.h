@@ -117,6 +117,12 @@ FailureOr<TargetAttr> loadCompareTarget(MLIRContext *ctx, StringRef name,
 /// or "none"), `gpuLaunch` their `gpu-launch` one ("auto", "graph",
 /// "stream"). `module` itself is left unchanged. Errors (a pipeline
 /// failure) are emitted as diagnostics.
+/// Runs one side's backend pipeline (--npu-tpu-pipeline or
+/// --npu-gpu-pipeline) on `module` in place.
+LogicalResult runBackendPipeline(ModuleOp module, CompareSide side,
+                                 StringRef target, StringRef fusion = "cost",
+                                 StringRef gpuLaunch = "auto");
+
 FailureOr<Comparison> compareModule(ModuleOp module, StringRef tpuTarget,
                                     StringRef gpuTarget,
                                     StringRef fusion = "cost",

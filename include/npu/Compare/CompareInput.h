@@ -35,6 +35,10 @@ OwningOpRef<ModuleOp> readModuleFile(llvm::SourceMgr &sourceMgr,
 
 /// Imports the config.json in `path` with `options`; fails with a
 /// diagnostic naming the file and the field or option at fault.
+/// Reads and parses a config.json; emits at `loc` (naming the file and the
+/// field) and fails otherwise.
+FailureOr<ModelConfig> readConfigFile(StringRef path, Location loc);
+
 /// The importer's options, checked (phase, dtype); emits at `loc` and fails
 /// otherwise.
 FailureOr<ImportOptions> toImportOptions(const CompareImportOptions &options,

@@ -12,6 +12,7 @@
 #ifndef NPU_PARALLEL_PARALLELMAP_H
 #define NPU_PARALLEL_PARALLELMAP_H
 
+#include "npu/Analysis/Bill.h"
 #include "npu/Parallel/Collectives.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -37,8 +38,9 @@ struct ModelShape {
 };
 
 /// Reads the shape of `module` (an imported model with an `npu.model`
-/// description); emits an error and fails if it has none.
-FailureOr<ModelShape> readModelShape(ModuleOp module, TargetAttr target);
+/// description) from its ops and `bill` (computeBill of the same module);
+/// emits an error and fails if it has no description.
+FailureOr<ModelShape> readModelShape(ModuleOp module, const ModelBill &bill);
 
 /// One row of the map.
 struct MapRow {

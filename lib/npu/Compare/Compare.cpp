@@ -266,6 +266,21 @@ std::vector<CompareRow> matchRows(MLIRContext *ctx, StringRef function,
 
 } // namespace
 
+LogicalResult mlir::npu::runBackendPipeline(ModuleOp module, CompareSide side,
+                                            StringRef target, StringRef fusion,
+                                            StringRef gpuLaunch) {
+  PassManager pm(module.getContext());
+  BackendPipelineOptions options;
+  options.target = target.str();
+  options.fusion = fusion.str();
+  options.gpuLaunch = gpuLaunch.str();
+  if (side == CompareSide::Tpu)
+    buildTpuPipeline(pm, options);
+  else
+    buildGpuPipeline(pm, options);
+  return pm.run(module);
+}
+
 FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
                                                StringRef tpuTarget,
                                                StringRef gpuTarget,
@@ -279,16 +294,9 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
   for (int s = 0; s < 2; ++s) {
     cmp.module[s] = tagged->clone();
     applySideTilings(*cmp.module[s], s);
-    PassManager pm(ctx);
-    BackendPipelineOptions options;
-    options.target = (s == 0 ? tpuTarget : gpuTarget).str();
-    options.fusion = fusion.str();
-    options.gpuLaunch = gpuLaunch.str();
-    if (s == 0)
-      buildTpuPipeline(pm, options);
-    else
-      buildGpuPipeline(pm, options);
-    if (failed(pm.run(*cmp.module[s]))) {
+    if (failed(runBackendPipeline(*cmp.module[s], CompareSide(s),
+                                  s == 0 ? tpuTarget : gpuTarget, fusion,
+                                  gpuLaunch))) {
       emitError(module.getLoc())
           << "npu-compare: the " << (s == 0 ? "TPU" : "GPU")
           << "-like pipeline failed for target '"

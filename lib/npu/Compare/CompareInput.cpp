@@ -35,6 +35,15 @@ OwningOpRef<ModuleOp> mlir::npu::readModuleFile(llvm::SourceMgr &sourceMgr,
   return module;
 }
 
+FailureOr<ModelConfig> mlir::npu::readConfigFile(StringRef path, Location loc) {
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readInputFile(path, kMaxJsonBytes);
+  if (!buffer)
+    return emitError(loc) << "npu-compare: "
+                          << llvm::toString(buffer.takeError());
+  return parseHFConfig((*buffer)->getBuffer(), path, loc);
+}
+
 FailureOr<ImportOptions>
 mlir::npu::toImportOptions(const CompareImportOptions &opts, Location loc) {
   ImportOptions options;
@@ -57,14 +66,7 @@ OwningOpRef<ModuleOp>
 mlir::npu::importConfigFile(MLIRContext *ctx, StringRef path,
                             const CompareImportOptions &opts) {
   Location loc = FileLineColLoc::get(ctx, path, 0, 0);
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      readInputFile(path, kMaxJsonBytes);
-  if (!buffer) {
-    emitError(loc) << "npu-compare: " << llvm::toString(buffer.takeError());
-    return nullptr;
-  }
-  FailureOr<ModelConfig> config =
-      parseHFConfig((*buffer)->getBuffer(), path, loc);
+  FailureOr<ModelConfig> config = readConfigFile(path, loc);
   if (failed(config))
     return nullptr;
   FailureOr<ImportOptions> options = toImportOptions(opts, loc);

@@ -2,15 +2,16 @@
 
 #include "npu/Compare/MultiChip.h"
 
+#include "npu/Compare/Compare.h"
+#include "npu/Compare/CompareInput.h"
+
 #include "npu/Analysis/Bill.h"
+#include "npu/Compare/CompareInput.h"
 #include "npu/Parallel/ParallelMap.h"
-#include "npu/Pipelines/Pipelines.h"
-#include "npu/Support/InputFiles.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -24,14 +25,7 @@ namespace {
 FailureOr<double> compileSide(ModuleOp module, int side,
                               const std::string &target) {
   OwningOpRef<ModuleOp> copy = module.clone();
-  PassManager pm(module.getContext());
-  BackendPipelineOptions options;
-  options.target = target;
-  if (side == 0)
-    buildTpuPipeline(pm, options);
-  else
-    buildGpuPipeline(pm, options);
-  if (failed(pm.run(*copy)))
+  if (failed(runBackendPipeline(*copy, CompareSide(side), target)))
     return failure();
   auto model = copy->lookupSymbol<func::FuncOp>("model");
   auto cost = model ? model->getAttrOfType<CostAttr>("npu.cost") : CostAttr();
@@ -116,9 +110,10 @@ struct Evaluator {
   }
 
   /// The chip's model under `split`, imported, with its bill checked
-  /// against the chip's HBM; null (and `step.infeasible`) otherwise.
+  /// against the chip's HBM and its shape read; null (and
+  /// `step.infeasible`) otherwise.
   OwningOpRef<ModuleOp> importChip(const Split &split, SplitStep &step,
-                                   ChipModel &chip) {
+                                   ChipModel &chip, ModelShape &shape) {
     llvm::Expected<ChipModel> model =
         shardModel(config, global, split, system.getChipCount());
     if (!model) {
@@ -133,10 +128,14 @@ struct Evaluator {
     }
     TargetAttr target = system.chip.attr;
     FailureOr<ModelBill> bill = computeBill(*module, target);
-    if (failed(bill)) {
-      step.infeasible = "the per-chip bill overflows";
+    FailureOr<ModelShape> read = failure();
+    if (succeeded(bill))
+      read = readModelShape(*module, *bill);
+    if (failed(read)) {
+      step.infeasible = "the per-chip model has no bill (a count overflows)";
       return nullptr;
     }
+    shape = *read;
     // The module is one micro-batch; the stage keeps every micro-batch's
     // KV cache.
     auto bytes = [](Count c) { return static_cast<int64_t>(c.value()); };
@@ -203,12 +202,12 @@ struct Evaluator {
     SplitStep step;
     step.split = split;
     ChipModel chip;
-    OwningOpRef<ModuleOp> module = importChip(split, step, chip);
+    ModelShape shape;
+    OwningOpRef<ModuleOp> module = importChip(split, step, chip, shape);
     if (!module)
       return step;
     FailureOr<double> compute = compileSide(*module, side, system.chip.path);
-    FailureOr<ModelShape> shape = readModelShape(*module, system.chip.attr);
-    if (failed(compute) || failed(shape)) {
+    if (failed(compute)) {
       step.infeasible = "the per-chip model does not compile";
       return step;
     }
@@ -221,7 +220,7 @@ struct Evaluator {
                                                            : std::max(m, pp);
     step.computeSeconds = *compute * double(slots);
     step.bubbleSeconds = *compute * double(slots - m);
-    if (failed(addCollectives(step, chip, *shape)))
+    if (failed(addCollectives(step, chip, shape)))
       return step;
     // What a layer's compute can hide, layer by layer; the layers are
     // alike, so the sum over layers is the step's overlapped collectives
@@ -253,12 +252,7 @@ mlir::npu::compareMultiChip(MLIRContext *ctx, StringRef configPath,
                             const ImportOptions &globalIn, int64_t batchPerChip,
                             StringRef tpuSystem, StringRef gpuSystem,
                             StringRef splitText, Location loc) {
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      readInputFile(configPath, kMaxJsonBytes);
-  if (!buffer)
-    return emitError(loc) << llvm::toString(buffer.takeError());
-  FailureOr<ModelConfig> config =
-      parseHFConfig((*buffer)->getBuffer(), configPath, loc);
+  FailureOr<ModelConfig> config = readConfigFile(configPath, loc);
   if (failed(config) || failed(verifyImportOptions(*config, globalIn, loc)))
     return failure();
   std::optional<Split> fixed;

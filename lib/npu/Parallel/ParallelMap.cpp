@@ -9,8 +9,6 @@
 
 #include "npu/Parallel/ParallelMap.h"
 
-#include "npu/Analysis/Bill.h"
-
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -22,7 +20,7 @@ using target::System;
 using target::SystemAxis;
 
 FailureOr<ModelShape> parallel::readModelShape(ModuleOp module,
-                                               TargetAttr target) {
+                                               const ModelBill &bill) {
   auto model = module->getAttrOfType<DictionaryAttr>("npu.model");
   auto layers = model ? model.getAs<IntegerAttr>("layers") : IntegerAttr();
   auto phase = model ? model.getAs<StringAttr>("phase") : StringAttr();
@@ -30,19 +28,16 @@ FailureOr<ModelShape> parallel::readModelShape(ModuleOp module,
     return module.emitError("the parallelism map needs an imported model: "
                             "an 'npu.model' description with 'layers' and "
                             "'phase' (npu-translate --import-hf-config)");
-  FailureOr<ModelBill> bill = computeBill(module, target);
-  if (failed(bill))
-    return failure();
   ModelShape shape;
   shape.phase = phase.getValue().str();
   shape.layers = layers.getInt();
-  shape.tokens = bill->tokens;
-  shape.parameterCount = static_cast<int64_t>(bill->parameterCount.value());
+  shape.tokens = bill.tokens;
+  shape.parameterCount = static_cast<int64_t>(bill.parameterCount.value());
   shape.kvBytesPerTokenPerLayer =
-      static_cast<int64_t>(bill->kvCacheBytesPerToken.value()) /
+      static_cast<int64_t>(bill.kvCacheBytesPerToken.value()) /
       std::max<int64_t>(shape.layers, 1);
   llvm::StringMap<int64_t> calls;
-  for (const FunctionBill &f : bill->functions)
+  for (const FunctionBill &f : bill.functions)
     calls[f.name] = f.calls;
   module.walk([&](Operation *op) {
     auto func = op->getParentOfType<func::FuncOp>();

@@ -69,7 +69,10 @@ struct NpuReportParallelMapPass
         target::loadSystem(&getContext(), system);
     if (!sys)
       return fail(llvm::toString(sys.takeError()));
-    FailureOr<ModelShape> shape = readModelShape(module, sys->chip.attr);
+    FailureOr<ModelBill> bill = computeBill(module, sys->chip.attr);
+    if (failed(bill))
+      return signalPassFailure();
+    FailureOr<ModelShape> shape = readModelShape(module, *bill);
     if (failed(shape))
       return signalPassFailure();
     llvm::Expected<std::vector<MapRow>> rows = buildParallelMap(*shape, *sys);
