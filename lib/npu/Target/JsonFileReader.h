@@ -44,6 +44,13 @@ protected:
   std::string path;
 };
 
+/// The file `nameOrPath` names: itself if it contains a '/' or ends in
+/// ".json", else `<dir>/<nameOrPath>.json`, which must exist; otherwise
+/// "unknown <what> '<name>': no file <path> (known <what>s: ...)".
+llvm::Expected<std::string> resolveJsonFile(llvm::StringRef nameOrPath,
+                                            llvm::StringRef dir,
+                                            llvm::StringRef what);
+
 } // namespace mlir::npu::target
 
 #endif // NPU_LIB_TARGET_JSONFILEREADER_H

@@ -261,27 +261,15 @@ llvm::Expected<System> target::parseSystem(MLIRContext *context, StringRef json,
 llvm::Expected<System> target::loadSystem(MLIRContext *context,
                                           StringRef nameOrPath, StringRef dir,
                                           StringRef targetDir) {
-  llvm::SmallString<256> path(nameOrPath);
-  if (!nameOrPath.contains('/') && !nameOrPath.ends_with(".json")) {
-    path = dir.empty() ? getDefaultSystemDir() : dir.str();
-    llvm::sys::path::append(path, nameOrPath + ".json");
-    if (!llvm::sys::fs::exists(path)) {
-      std::string known;
-      if (auto names = listTargets(llvm::sys::path::parent_path(path)))
-        known = llvm::join(*names, ", ");
-      else
-        llvm::consumeError(names.takeError());
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "unknown system '" + nameOrPath +
-                                         "': no file " + path +
-                                         " (known systems: " + known + ")");
-    }
-  }
+  llvm::Expected<std::string> path = resolveJsonFile(
+      nameOrPath, dir.empty() ? getDefaultSystemDir() : dir.str(), "system");
+  if (!path)
+    return path.takeError();
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      readInputFile(path, kMaxJsonBytes);
+      readInputFile(*path, kMaxJsonBytes);
   if (!buffer)
     return buffer.takeError();
-  return parseSystem(context, (*buffer)->getBuffer(), path, targetDir);
+  return parseSystem(context, (*buffer)->getBuffer(), *path, targetDir);
 }
 
 JValue target::toJSON(const System &system) {

@@ -337,25 +337,32 @@ llvm::Expected<TargetFile> target::loadTargetFile(MLIRContext *context,
   return parseTarget(context, (*buffer)->getBuffer(), path);
 }
 
+llvm::Expected<std::string>
+target::resolveJsonFile(StringRef nameOrPath, StringRef dir, StringRef what) {
+  if (nameOrPath.contains('/') || nameOrPath.ends_with(".json"))
+    return nameOrPath.str();
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, nameOrPath + ".json");
+  if (llvm::sys::fs::exists(path))
+    return path.str().str();
+  std::string known;
+  if (llvm::Expected<std::vector<std::string>> names = listTargets(dir))
+    known = llvm::join(*names, ", ");
+  else
+    llvm::consumeError(names.takeError());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unknown " + what + " '" + nameOrPath +
+                                     "': no file " + path + " (known " + what +
+                                     "s: " + known + ")");
+}
+
 llvm::Expected<TargetFile>
 target::loadTarget(MLIRContext *context, StringRef nameOrPath, StringRef dir) {
-  if (nameOrPath.contains('/') || nameOrPath.ends_with(".json"))
-    return loadTargetFile(context, nameOrPath);
-  std::string directory = dir.empty() ? getDefaultTargetDir() : dir.str();
-  llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, nameOrPath + ".json");
-  if (!llvm::sys::fs::exists(path)) {
-    std::string known;
-    if (llvm::Expected<std::vector<std::string>> names = listTargets(directory))
-      known = llvm::join(*names, ", ");
-    else
-      llvm::consumeError(names.takeError());
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "unknown target '" + nameOrPath +
-                                       "': no file " + path +
-                                       " (known targets: " + known + ")");
-  }
-  return loadTargetFile(context, path);
+  llvm::Expected<std::string> path = resolveJsonFile(
+      nameOrPath, dir.empty() ? getDefaultTargetDir() : dir.str(), "target");
+  if (!path)
+    return path.takeError();
+  return loadTargetFile(context, *path);
 }
 
 llvm::Expected<std::vector<std::string>> target::listTargets(StringRef dir) {
