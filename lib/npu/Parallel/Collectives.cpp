@@ -337,11 +337,8 @@ parallel::priceCollective(const System &system, CollectiveKind kind,
   if (axisNames.empty())
     for (const SystemAxis &axis : system.axes)
       (axis.scaleOut ? out : up).push_back(&axis);
-  // Keep the system's order of axes (the loader's check order).
-  auto bySystemOrder = [&](const SystemAxis *a, const SystemAxis *b) {
-    return a < b;
-  };
-  llvm::sort(up, bySystemOrder);
+  // The system's order of axes: the pointers are into system.axes.
+  llvm::sort(up);
   if (kind == CollectiveKind::SendRecv && up.size() + out.size() != 1)
     return fail("send_recv goes along one axis; name exactly one");
 
@@ -363,7 +360,6 @@ parallel::priceCollective(const System &system, CollectiveKind kind,
   CollectiveCost cost;
   cost.kind = kind;
   cost.bytes = bytes;
-  cost.chips = 1;
   double upChips = 1;
   for (const SystemAxis *axis : up)
     upChips *= static_cast<double>(axis->size);
