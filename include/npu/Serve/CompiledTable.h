@@ -1,0 +1,54 @@
+//===- CompiledTable.h - a cost table from the backends ---------*- C++ -*-===//
+//
+// Fills a CostTable by importing a model at each shape the table needs and
+// compiling it with one side's backend pipeline (the same pipelines as
+// npu-opt and npu-compare): each point is the program's @model time and the
+// part of it in attention kernels (kernel kind attention or mla_absorbed,
+// times the runs of their function). The memory fields come from the
+// model's bill: the weights, the KV cache per token, and the activation
+// workspace of the largest prefill point. Shapes compile in parallel, each
+// once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_SERVE_COMPILEDTABLE_H
+#define NPU_SERVE_COMPILEDTABLE_H
+
+#include "npu/Compare/Compare.h"
+#include "npu/Import/HFConfig.h"
+#include "npu/Serve/CostTable.h"
+
+#include <vector>
+
+namespace mlir::npu::serve {
+
+/// The shapes to compile: prefill lengths (batch 1) and a decode grid.
+struct TableShapes {
+  std::vector<int64_t> prefillLengths;
+  std::vector<int64_t> decodeBatches, decodeLengths;
+};
+
+/// Powers of two from `from` up to the first one >= `to`.
+std::vector<int64_t> powersOfTwo(int64_t from, int64_t to);
+
+/// A table without points: the chip's HBM and the model's memory (weights,
+/// KV cache per token, and the activations of a prefill of
+/// `largestPrefill` tokens, the largest step the table will price) from the
+/// bill of `config` imported with the dtypes of `base` for `target` (a name
+/// or path, of `side`'s kind); `model` names the model in the table. Emits
+/// at `loc` and fails on a bad target or import.
+FailureOr<CostTable> describeMemory(MLIRContext *ctx, const ModelConfig &config,
+                                    StringRef model, const ImportOptions &base,
+                                    CompareSide side, StringRef target,
+                                    int64_t largestPrefill, Location loc);
+
+/// Compiles every shape of `shapes` (lengths and batches ascending) for
+/// the table's target and adds the points to `table`, then verifies it.
+LogicalResult compilePoints(MLIRContext *ctx, const ModelConfig &config,
+                            const ImportOptions &base, CompareSide side,
+                            StringRef target, const TableShapes &shapes,
+                            CostTable &table, Location loc);
+
+} // namespace mlir::npu::serve
+
+#endif // NPU_SERVE_COMPILEDTABLE_H

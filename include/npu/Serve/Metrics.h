@@ -1,0 +1,68 @@
+//===- Metrics.h - what a serving run delivers ------------------*- C++ -*-===//
+//
+// The serving metrics of one simulated run (docs/serving.md, "Metrics"):
+//  - TTFT: first token minus arrival; TPOT: (finish - first token) /
+//    (output - 1), over requests of two tokens or more; end-to-end latency:
+//    finish minus arrival. Each as mean and nearest-rank percentiles (the
+//    p-th percentile of n sorted values is the ceil(p n)-th);
+//  - throughput: output tokens per second of the run (first arrival to last
+//    token), per chip, and per user (1 / mean TPOT);
+//  - goodput: requests per second that meet both SLOs (TTFT and TPOT);
+//  - the engine's KV occupancy, padding and preemptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPU_SERVE_METRICS_H
+#define NPU_SERVE_METRICS_H
+
+#include "npu/Serve/Engine.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::npu::serve {
+
+struct Distribution {
+  double mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+  int64_t count = 0;
+};
+
+/// Mean and nearest-rank percentiles of `values` (all zero when empty).
+Distribution summarize(std::vector<double> values);
+
+struct Slo {
+  double ttftSeconds = 2.0;
+  double tpotSeconds = 0.1;
+};
+
+struct Metrics {
+  Distribution ttft, tpot, e2e; ///< seconds
+  int64_t completed = 0, rejected = 0, metSlo = 0;
+  double durationSeconds = 0; ///< first arrival to the last token
+  double outputTokensPerS = 0, outputTokensPerSPerChip = 0;
+  double tokensPerSPerUser = 0; ///< 1 / mean TPOT
+  double goodputRequestsPerS = 0;
+  double busyShare = 0; ///< share of the duration spent in steps
+};
+
+Metrics computeMetrics(const SimResult &run, const Slo &slo, int64_t chips);
+
+llvm::json::Object metricsToJSON(const Metrics &m);
+void printMetrics(llvm::raw_ostream &os, const Metrics &m,
+                  const SimResult &run);
+
+/// One point of a throughput-vs-interactivity curve: the load (requests
+/// per second) and what the run delivered.
+struct CurvePoint {
+  double rate = 0;
+  Metrics metrics;
+};
+
+/// The curves, one per side (tokens/s/chip against tokens/s/user), as SVG.
+std::string curvesToSvg(llvm::StringRef title,
+                        llvm::ArrayRef<std::string> names,
+                        llvm::ArrayRef<std::vector<CurvePoint>> curves);
+
+} // namespace mlir::npu::serve
+
+#endif // NPU_SERVE_METRICS_H

@@ -1,0 +1,156 @@
+//===- CompiledTable.cpp - a cost table from the backends -----------------===//
+
+#include "npu/Serve/CompiledTable.h"
+
+#include "npu/Analysis/Bill.h"
+#include "npu/Analysis/CallOrder.h"
+
+#include "mlir/IR/Threading.h"
+#include "mlir/IR/Verifier.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::serve;
+
+std::vector<int64_t> mlir::npu::serve::powersOfTwo(int64_t from, int64_t to) {
+  std::vector<int64_t> out;
+  for (int64_t v = std::max<int64_t>(from, 1);; v *= 2) {
+    out.push_back(v);
+    if (v >= to || v > (int64_t(1) << 40))
+      break;
+  }
+  return out;
+}
+
+namespace {
+
+double timeNs(CostAttr cost) { return cost.getTimeNs().convertToDouble(); }
+
+/// One shape, imported; null after a diagnostic.
+OwningOpRef<ModuleOp> importShape(MLIRContext *ctx, const ModelConfig &config,
+                                  ImportOptions options, Location loc) {
+  if (failed(verifyImportOptions(config, options, loc)))
+    return {};
+  OwningOpRef<ModuleOp> module = importModel(config, options, ctx);
+  if (!module)
+    return {};
+  if (Type big = findOversizedType(*module)) {
+    emitError(loc) << "npu-serve: the shape makes tensor " << big
+                   << " too large";
+    return {};
+  }
+  if (failed(mlir::verify(*module)))
+    return {};
+  return module;
+}
+
+/// `module` compiled: @model's time and the attention kernels' share.
+FailureOr<ShapePoint> priceShape(ModuleOp module, CompareSide side,
+                                 StringRef target, Location loc) {
+  if (failed(runBackendPipeline(module, side, target)))
+    return failure();
+  auto model = module.lookupSymbol<func::FuncOp>("model");
+  auto total = model ? model->getAttrOfType<CostAttr>("npu.cost") : CostAttr();
+  if (!total)
+    return emitError(loc, "npu-serve: the compiled model has no @model with "
+                          "a modelled cost");
+  FailureOr<CallOrder> order = getCallOrder(module, "npu-serve", model);
+  if (failed(order))
+    return failure();
+  ShapePoint point;
+  point.totalNs = timeNs(total);
+  for (func::FuncOp f : order->calleesFirst) {
+    double runs = double(order->getExecutions(f).value());
+    for (auto kernel : f.getBody().getOps<KernelOp>()) {
+      auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
+      if (cost && (kernel.getKind() == KernelKind::Attention ||
+                   kernel.getKind() == KernelKind::MlaAbsorbed))
+        point.attentionNs += runs * timeNs(cost);
+    }
+  }
+  // The makespan may hide a little of a kernel under another; the
+  // attention share stays within the total.
+  point.attentionNs = std::min(point.attentionNs, point.totalNs);
+  return point;
+}
+
+} // namespace
+
+FailureOr<CostTable>
+mlir::npu::serve::describeMemory(MLIRContext *ctx, const ModelConfig &config,
+                                 StringRef model, const ImportOptions &base,
+                                 CompareSide side, StringRef target,
+                                 int64_t largestPrefill, Location loc) {
+  FailureOr<TargetAttr> chip = loadCompareTarget(
+      ctx, target, side == CompareSide::Tpu ? TargetKind::Tpu : TargetKind::Gpu,
+      side == CompareSide::Tpu ? "--tpu" : "--gpu", loc);
+  if (failed(chip))
+    return failure();
+  ImportOptions options = base;
+  options.phase = Phase::Prefill;
+  options.batch = 1;
+  options.seqLen = largestPrefill;
+  OwningOpRef<ModuleOp> module = importShape(ctx, config, options, loc);
+  if (!module)
+    return failure();
+  FailureOr<ModelBill> bill = computeBill(*module, *chip);
+  if (failed(bill))
+    return failure();
+  CostTable table;
+  table.model = model.str();
+  table.target = chip->getName().str();
+  table.kind = side == CompareSide::Tpu ? "tpu" : "gpu";
+  table.hbmBytes = double(chip->getHbmBytes());
+  table.weightBytes = double(bill->parameterBytes.value());
+  table.kvBytesPerToken = double(bill->kvCacheBytesPerToken.value());
+  table.activationBytes = double(bill->peakLiveActivationBytes.value());
+  return table;
+}
+
+LogicalResult
+mlir::npu::serve::compilePoints(MLIRContext *ctx, const ModelConfig &config,
+                                const ImportOptions &base, CompareSide side,
+                                StringRef target, const TableShapes &shapes,
+                                CostTable &table, Location loc) {
+  std::vector<ImportOptions> jobs;
+  for (int64_t len : shapes.prefillLengths) {
+    ImportOptions o = base;
+    o.phase = Phase::Prefill;
+    o.batch = 1;
+    o.seqLen = len;
+    jobs.push_back(o);
+  }
+  for (int64_t b : shapes.decodeBatches)
+    for (int64_t len : shapes.decodeLengths) {
+      ImportOptions o = base;
+      o.phase = Phase::Decode;
+      o.batch = b;
+      o.contextLen = len;
+      jobs.push_back(o);
+    }
+  // Import in order (diagnostics in order), compile in parallel.
+  std::vector<OwningOpRef<ModuleOp>> modules;
+  for (const ImportOptions &o : jobs) {
+    modules.push_back(importShape(ctx, config, o, loc));
+    if (!modules.back())
+      return failure();
+  }
+  std::vector<FailureOr<ShapePoint>> points(jobs.size(), failure());
+  parallelFor(ctx, 0, jobs.size(), [&](size_t i) {
+    points[i] = priceShape(*modules[i], side, target, loc);
+  });
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (failed(points[i]))
+      return failure();
+    points[i]->batch = jobs[i].batch;
+    points[i]->length =
+        jobs[i].phase == Phase::Prefill ? jobs[i].seqLen : jobs[i].contextLen;
+    (jobs[i].phase == Phase::Prefill ? table.prefill : table.decode)
+        .push_back(*points[i]);
+  }
+  if (llvm::Error e = table.verify())
+    return emitError(loc) << "npu-serve: " << llvm::toString(std::move(e));
+  return success();
+}

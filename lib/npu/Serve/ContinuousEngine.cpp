@@ -1,0 +1,253 @@
+//===- ContinuousEngine.cpp - continuous batching over a paged KV cache ---===//
+//
+// Each sequence knows `known` tokens (its prompt and the tokens it made) and
+// holds the KV of `computed` of them. A step computes the missing ones, or a
+// chunk of them; a sequence whose KV then covers all it knows samples its
+// next token. A prefill, a chunk, a decode and the recompute after a
+// preemption are all this one rule (vLLM V1's scheduler works the same way).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Serve/Engine.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+#include <deque>
+
+using namespace mlir::npu::serve;
+
+namespace {
+
+llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+struct Sequence {
+  int64_t known = 0, computed = 0, generated = 0, blocks = 0;
+};
+
+struct Continuous {
+  llvm::ArrayRef<Request> trace;
+  const CostTable &table;
+  const ContinuousPolicy &policy;
+  bool record;
+  SimResult result;
+  std::vector<Sequence> seqs;
+  std::deque<int64_t> waiting;
+  std::vector<int64_t> running; ///< in admission order
+  int64_t freeBlocks = 0;
+  double t = 0;
+  size_t next = 0; ///< next arrival in the trace
+
+  int64_t blocksFor(int64_t tokens) const {
+    return (tokens + policy.blockSize - 1) / policy.blockSize;
+  }
+
+  void admitArrivals() {
+    for (; next < trace.size() && trace[next].arrival <= t; ++next) {
+      const Request &r = trace[next];
+      RequestResult &out = result.requests[next];
+      // A request whose whole context the pool or the table cannot hold,
+      // or whose context an unchunked step cannot recompute, is refused.
+      int64_t context = r.prompt + r.output;
+      if (blocksFor(context) > result.kvBlocks ||
+          context > table.maxContext() ||
+          (!policy.chunkedPrefill && context - 1 > policy.maxBatchedTokens)) {
+        out.rejected = true;
+        continue;
+      }
+      seqs[next].known = r.prompt;
+      waiting.push_back(next);
+    }
+  }
+
+  /// Frees the newest running sequence's blocks and puts it back at the
+  /// head of the queue, to recompute everything it knows.
+  void preemptLast(StepRecord &step) {
+    int64_t victim = running.back();
+    running.pop_back();
+    Sequence &s = seqs[victim];
+    freeBlocks += s.blocks;
+    s.blocks = 0;
+    result.recomputedTokens += s.computed;
+    s.computed = 0;
+    ++result.requests[victim].preemptions;
+    ++result.preemptions;
+    ++step.preempted;
+    waiting.push_front(victim);
+  }
+
+  /// Grows `id`'s blocks to hold `tokens`; false if the pool is short.
+  bool grow(int64_t id, int64_t tokens) {
+    int64_t need = blocksFor(tokens) - seqs[id].blocks;
+    if (need > freeBlocks)
+      return false;
+    freeBlocks -= need;
+    seqs[id].blocks += need;
+    return true;
+  }
+
+  llvm::Error run();
+};
+
+llvm::Error Continuous::run() {
+  const ContinuousPolicy &p = policy;
+  if (p.maxBatchedTokens < 1 || p.maxSeqs < 1 || p.blockSize < 1 ||
+      !(p.memoryUtilization > 0 && p.memoryUtilization <= 1))
+    return fail("continuous policy: token budget, sequences and block size "
+                "must be >= 1 and memory utilization in (0, 1]");
+  if (p.maxBatchedTokens > table.maxStepTokens())
+    return fail("continuous policy: a step of " +
+                llvm::Twine(p.maxBatchedTokens) +
+                " tokens is beyond the table's largest prefill point (" +
+                llvm::Twine(table.maxStepTokens()) + ")");
+  if (p.maxSeqs > table.maxDecodeBatch())
+    return fail("continuous policy: " + llvm::Twine(p.maxSeqs) +
+                " sequences per step is beyond the table's largest decode "
+                "batch (" +
+                llvm::Twine(table.maxDecodeBatch()) + ")");
+  double blockBytes = table.kvBytesPerToken * double(p.blockSize);
+  result.kvBlocks =
+      int64_t(table.kvCapacityBytes(p.memoryUtilization) / blockBytes);
+  result.kvCapacityTokens = result.kvBlocks * p.blockSize;
+  if (result.kvBlocks < 1)
+    return fail("continuous policy: the weights and activations leave no "
+                "room for one KV block");
+  freeBlocks = result.kvBlocks;
+  seqs.assign(trace.size(), {});
+  result.requests.resize(trace.size());
+  for (size_t i = 0; i < trace.size(); ++i)
+    result.requests[i].request = trace[i];
+  double occupancyTime = 0;
+
+  for (;;) {
+    admitArrivals();
+    if (running.empty() && waiting.empty()) {
+      if (next == trace.size())
+        break;
+      t = std::max(t, trace[next].arrival);
+      continue;
+    }
+    StepRecord step;
+    step.start = t;
+    // (sequence, tokens) computed by this step.
+    std::vector<std::pair<int64_t, int64_t>> batch;
+    int64_t budget = p.maxBatchedTokens;
+    // Without chunking, a step that can admit a waiting prompt runs
+    // prefills only (vLLM V0): decodes wait.
+    bool prefillOnly = false;
+    if (!p.chunkedPrefill && !waiting.empty() &&
+        int64_t(running.size()) < p.maxSeqs) {
+      const Sequence &head = seqs[waiting.front()];
+      prefillOnly = head.known <= budget && blocksFor(head.known) <= freeBlocks;
+    }
+    for (size_t i = 0; !prefillOnly && i < running.size() && budget > 0; ++i) {
+      int64_t id = running[i];
+      Sequence &s = seqs[id];
+      int64_t n = std::min(s.known - s.computed, budget);
+      while (!grow(id, s.computed + n)) {
+        bool self = running.back() == id;
+        preemptLast(step);
+        if (self)
+          break;
+      }
+      if (i >= running.size() || running[i] != id)
+        break; // preempted itself: nothing newer is left to run
+      batch.push_back({id, n});
+      budget -= n;
+    }
+    if (!step.preempted)
+      while (!waiting.empty() && budget > 0 &&
+             int64_t(running.size()) < p.maxSeqs) {
+        int64_t id = waiting.front();
+        Sequence &s = seqs[id];
+        int64_t n = s.known - s.computed;
+        if (!p.chunkedPrefill && n > budget)
+          break;
+        n = std::min(n, budget);
+        if (!grow(id, n))
+          break;
+        waiting.pop_front();
+        running.push_back(id);
+        batch.push_back({id, n});
+        budget -= n;
+      }
+    if (batch.empty()) {
+      // Nothing fits until a sequence ends, and none runs: impossible,
+      // since every admitted request fits the pool alone.
+      return fail("continuous engine: no sequence can run at t = " +
+                  std::to_string(t) + " s");
+    }
+    // Price the step.
+    int64_t tokens = 0, decodes = 0, cached = 0;
+    double attention = 0;
+    for (auto [id, n] : batch) {
+      const Sequence &s = seqs[id];
+      tokens += n;
+      if (n == 1 && s.computed > 0) {
+        ++decodes;
+        cached += s.computed;
+      } else {
+        attention += table.chunkAttentionNs(n, s.computed);
+        step.prefillTokens += n;
+      }
+    }
+    if (decodes)
+      attention += table.decodeAttentionNs(decodes, cached);
+    double seconds = (table.denseNs(tokens) + attention) * 1e-9;
+    t += seconds;
+    result.busySeconds += seconds;
+    ++result.stepCount;
+    int64_t used = result.kvBlocks - freeBlocks;
+    occupancyTime += seconds * double(used) / double(result.kvBlocks);
+    result.kvOccupancyPeak = std::max(result.kvOccupancyPeak,
+                                      double(used) / double(result.kvBlocks));
+    // Apply it: KV computed, tokens sampled, finished sequences freed.
+    for (auto [id, n] : batch) {
+      Sequence &s = seqs[id];
+      s.computed += n;
+      if (s.computed < s.known)
+        continue;
+      RequestResult &out = result.requests[id];
+      if (s.generated++ == 0)
+        out.firstToken = t;
+      ++s.known;
+      if (s.generated == out.request.output) {
+        out.finish = t;
+        freeBlocks += s.blocks;
+        s.blocks = 0;
+        llvm::erase(running, id);
+      }
+    }
+    step.seconds = seconds;
+    step.kind = step.prefillTokens == 0        ? "decode"
+                : step.prefillTokens == tokens ? "prefill"
+                                               : "mixed";
+    step.decodes = decodes;
+    step.usedBlocks = used;
+    if (record) {
+      for (auto [id, n] : batch)
+        step.ids.push_back(id);
+      result.steps.push_back(std::move(step));
+    }
+  }
+  result.makespan = t;
+  if (result.busySeconds > 0)
+    result.kvOccupancyMean = occupancyTime / result.busySeconds;
+  for (const RequestResult &r : result.requests)
+    if (!r.rejected)
+      result.usefulTokens += r.request.prompt + r.request.output - 1;
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<SimResult> mlir::npu::serve::simulateContinuous(
+    llvm::ArrayRef<Request> trace, const CostTable &table,
+    const ContinuousPolicy &policy, bool recordSteps) {
+  Continuous engine{trace, table, policy, recordSteps, {}, {}, {}, {}};
+  if (llvm::Error e = engine.run())
+    return std::move(e);
+  return std::move(engine.result);
+}

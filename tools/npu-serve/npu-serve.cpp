@@ -1,0 +1,572 @@
+//===- npu-serve.cpp - serving simulation on both kinds of target --------===//
+//
+// Simulates a stream of requests served by a compile-time engine (static
+// buckets, TPU-like) and a run-time engine (continuous batching over a
+// paged KV cache, GPU-like), each step priced from programs the backends
+// compiled once per shape (docs/serving.md). The work is in npu/Serve; this
+// file reads the options.
+//
+//   npu-serve --config=llama-3-8b.json --tpu=tpu-v7 --gpu=h200
+//             --requests=1000 --rate=4 --prompt=longtail:1024:8192
+//             --output=longtail:256:2048 [--rates=1,2,4,8 --svg=curve.svg]
+//   npu-serve --costs=table.json --trace=trace.csv --steps
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/InitAll.h"
+#include "npu/Serve/CompiledTable.h"
+#include "npu/Serve/Metrics.h"
+#include "npu/Support/InputFiles.h"
+#include "npu/Support/OutputFiles.h"
+
+#include "npu/Compare/CompareInput.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::serve;
+namespace cl = llvm::cl;
+
+namespace {
+cl::OptionCategory cat("npu-serve options");
+cl::opt<std::string> config("config",
+                            cl::desc("Hugging Face config.json to compile"),
+                            cl::cat(cat));
+cl::opt<std::string> tpu("tpu", cl::desc("TPU-like chip (static engine)"),
+                         cl::cat(cat));
+cl::opt<std::string> gpu("gpu", cl::desc("GPU-like chip (continuous engine)"),
+                         cl::cat(cat));
+cl::list<std::string>
+    costs("costs",
+          cl::desc("a cost table (npu-serve-costs/1) instead of "
+                   "compiling; may be given once per side"),
+          cl::cat(cat));
+cl::opt<std::string>
+    emitCosts("emit-costs",
+              cl::desc("write the compiled tables (a JSON array) here"),
+              cl::cat(cat));
+cl::opt<std::string> weightDType("weight-dtype",
+                                 cl::desc("bf16, fp8, f16 or f32"),
+                                 cl::init("bf16"), cl::cat(cat));
+cl::opt<std::string> traceFile("trace",
+                               cl::desc("CSV trace: arrival_s,prompt_tokens,"
+                                        "output_tokens per line"),
+                               cl::cat(cat));
+cl::opt<int64_t> requests("requests", cl::desc("requests to draw"),
+                          cl::init(1000), cl::cat(cat));
+cl::opt<double> rate("rate", cl::desc("mean arrivals per second"),
+                     cl::init(1.0), cl::cat(cat));
+cl::opt<std::string> rates("rates",
+                           cl::desc("a sweep of rates, comma-separated: one "
+                                    "curve point each"),
+                           cl::cat(cat));
+cl::opt<double> burstiness("burstiness",
+                           cl::desc("gamma shape of inter-arrivals (1: "
+                                    "Poisson, below 1: bursty)"),
+                           cl::init(1.0), cl::cat(cat));
+cl::opt<std::string> prompt("prompt", cl::desc("prompt length model"),
+                            cl::init("longtail:1024:8192"), cl::cat(cat));
+cl::opt<std::string> outputLen("output", cl::desc("output length model"),
+                               cl::init("longtail:256:2048"), cl::cat(cat));
+cl::opt<uint64_t> seed("seed", cl::desc("trace seed"), cl::init(0),
+                       cl::cat(cat));
+cl::opt<int64_t> maxBatchedTokens("max-batched-tokens",
+                                  cl::desc("continuous: tokens per step"),
+                                  cl::init(8192), cl::cat(cat));
+cl::opt<int64_t> maxSeqs("max-seqs", cl::desc("continuous: sequences per step"),
+                         cl::init(256), cl::cat(cat));
+cl::opt<int64_t> blockSize("block-size",
+                           cl::desc("continuous: tokens per KV block"),
+                           cl::init(16), cl::cat(cat));
+cl::opt<bool> chunkedPrefill("chunked-prefill",
+                             cl::desc("continuous: chunk prompts and mix "
+                                      "them with decodes"),
+                             cl::init(true), cl::cat(cat));
+cl::opt<int64_t> slots("slots",
+                       cl::desc("static: decode slots (0: the most, up to "
+                                "256, a power of two, whose KV fits)"),
+                       cl::init(0), cl::cat(cat));
+cl::opt<std::string> prefillBuckets(
+    "prefill-buckets",
+    cl::desc("static: prompt buckets (default: powers of two from 128)"),
+    cl::cat(cat));
+cl::opt<std::string> decodeBuckets(
+    "decode-buckets",
+    cl::desc("static: context buckets (default: powers of two from 512)"),
+    cl::cat(cat));
+cl::opt<bool> raggedAttention(
+    "ragged-attention",
+    cl::desc("static: decode attention reads each slot's own KV (ragged "
+             "kernel); off: every slot at the context bucket"),
+    cl::init(true), cl::cat(cat));
+cl::opt<int64_t> prefillsPerStep("prefills-per-step",
+                                 cl::desc("static: prefills between decodes"),
+                                 cl::init(1), cl::cat(cat));
+cl::opt<double> memoryUtilization("memory-utilization",
+                                  cl::desc("share of HBM the engine may use"),
+                                  cl::init(0.9), cl::cat(cat));
+cl::opt<double> ttftSlo("ttft-slo-ms", cl::desc("TTFT objective (ms)"),
+                        cl::init(2000), cl::cat(cat));
+cl::opt<double> tpotSlo("tpot-slo-ms", cl::desc("TPOT objective (ms)"),
+                        cl::init(100), cl::cat(cat));
+cl::opt<bool> steps("steps", cl::desc("print every engine step"), cl::cat(cat));
+cl::opt<std::string> format("format", cl::desc("text or json"),
+                            cl::init("text"), cl::cat(cat));
+cl::opt<std::string> svg("svg", cl::desc("write the curves (with --rates)"),
+                         cl::cat(cat));
+cl::opt<std::string> output("o", cl::desc("output file"), cl::init("-"),
+                            cl::cat(cat));
+
+/// One side: its table and its engine.
+struct Side {
+  CostTable table;
+  bool continuous = false;
+  ContinuousPolicy cpolicy;
+  StaticPolicy spolicy;
+  std::vector<CurvePoint> curve;
+  SimResult last; ///< the run at --rate (or the sweep's last)
+};
+
+std::optional<std::vector<int64_t>> parseList(StringRef text) {
+  std::vector<int64_t> out;
+  for (StringRef f : llvm::split(text, ',')) {
+    int64_t v = 0;
+    if (f.trim().getAsInteger(10, v) || v < 1 || v > kMaxContextLength)
+      return std::nullopt;
+    out.push_back(v);
+  }
+  return out;
+}
+
+llvm::Expected<std::vector<Request>> makeTrace(double at) {
+  if (!traceFile.empty()) {
+    auto buffer = readInputFile(traceFile, kMaxIrInputBytes);
+    if (!buffer)
+      return buffer.takeError();
+    return parseTraceCsv((*buffer)->getBuffer());
+  }
+  TraceSpec spec;
+  spec.requests = requests;
+  spec.rate = at;
+  spec.burstiness = burstiness;
+  spec.seed = seed;
+  std::string error;
+  for (auto [text, model] : {std::pair{&prompt, &spec.prompt},
+                             std::pair{&outputLen, &spec.output}}) {
+    std::optional<LengthModel> m = parseLengthModel(*text, error);
+    if (!m)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "--" + text->ArgStr + ": " + error);
+    *model = *m;
+  }
+  return generateTrace(spec);
+}
+
+LogicalResult setPolicies(Side &side, int64_t maxPrompt, int64_t maxContext,
+                          Location loc) {
+  side.cpolicy = {maxBatchedTokens, maxSeqs, blockSize, chunkedPrefill,
+                  memoryUtilization};
+  StaticPolicy &s = side.spolicy;
+  s.slots = slots;
+  s.prefillsPerStep = prefillsPerStep;
+  s.raggedAttention = raggedAttention;
+  s.memoryUtilization = memoryUtilization;
+  for (auto [text, buckets, from, to] :
+       {std::tuple{&prefillBuckets, &s.prefillBuckets, 128, maxPrompt},
+        std::tuple{&decodeBuckets, &s.decodeBuckets, 512, maxContext}}) {
+    if (text->empty()) {
+      *buckets = powersOfTwo(from, to);
+      continue;
+    }
+    std::optional<std::vector<int64_t>> list = parseList(*text);
+    if (!list)
+      return emitError(loc)
+             << "--" << text->ArgStr << " must be integers in [1, 2^40]";
+    *buckets = *list;
+  }
+  return success();
+}
+
+/// The most slots (a power of two up to 256) whose KV fits.
+int64_t autoSlots(const CostTable &t, int64_t longest) {
+  double room = t.kvCapacityBytes(memoryUtilization);
+  int64_t n = 256;
+  while (n > 1 && double(n) * double(longest) * t.kvBytesPerToken > room)
+    n /= 2;
+  return n;
+}
+
+LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
+                          CompareSide which, StringRef target, Side &side,
+                          Location loc) {
+  ImportOptions base;
+  base.weightDType = weightDType;
+  side.continuous = which == CompareSide::Gpu;
+  TableShapes shapes;
+  if (side.continuous) {
+    shapes.prefillLengths = powersOfTwo(1, maxBatchedTokens);
+    shapes.decodeBatches = powersOfTwo(1, maxSeqs);
+    shapes.decodeLengths = powersOfTwo(256, side.spolicy.decodeBuckets.back());
+  } else {
+    shapes.prefillLengths = side.spolicy.prefillBuckets;
+    shapes.decodeLengths = side.spolicy.decodeBuckets;
+  }
+  FailureOr<CostTable> table =
+      describeMemory(&ctx, model, llvm::sys::path::stem(config), base, which,
+                     target, shapes.prefillLengths.back(), loc);
+  if (failed(table))
+    return failure();
+  side.table = std::move(*table);
+  if (!side.continuous) {
+    if (!side.spolicy.slots)
+      side.spolicy.slots =
+          autoSlots(side.table, side.spolicy.decodeBuckets.back());
+    shapes.decodeBatches = {side.spolicy.slots};
+  }
+  return compilePoints(&ctx, model, base, which, target, shapes, side.table,
+                       loc);
+}
+
+llvm::json::Object policyToJSON(const Side &s) {
+  if (s.continuous)
+    return llvm::json::Object{
+        {"engine", "continuous"},
+        {"max_batched_tokens", s.cpolicy.maxBatchedTokens},
+        {"max_seqs", s.cpolicy.maxSeqs},
+        {"block_size", s.cpolicy.blockSize},
+        {"chunked_prefill", s.cpolicy.chunkedPrefill},
+        {"memory_utilization", s.cpolicy.memoryUtilization}};
+  return llvm::json::Object{
+      {"engine", "static"},
+      {"slots", s.spolicy.slots},
+      {"prefill_buckets", llvm::json::Array(s.spolicy.prefillBuckets)},
+      {"decode_buckets", llvm::json::Array(s.spolicy.decodeBuckets)},
+      {"prefills_per_step", s.spolicy.prefillsPerStep},
+      {"ragged_attention", s.spolicy.raggedAttention},
+      {"memory_utilization", s.spolicy.memoryUtilization}};
+}
+
+std::string num(double v) {
+  return llvm::formatv("{0}", llvm::format("%.6g", v)).str();
+}
+
+void printSteps(raw_ostream &os, const SimResult &run) {
+  os << llvm::formatv("  {0,4} {1,12} {2,12} {3,-8} {4,7} {5,8} {6,7} "
+                      "{7,7} {8,6}  {9}\n",
+                      "step", "start_ms", "ms", "kind", "decodes", "prefill",
+                      "padded", "blocks", "preempt", "requests");
+  for (size_t i = 0; i < run.steps.size(); ++i) {
+    const StepRecord &s = run.steps[i];
+    std::string ids;
+    for (int64_t id : s.ids)
+      ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    os << llvm::formatv("  {0,4} {1,12} {2,12} {3,-8} {4,7} {5,8} {6,7} "
+                        "{7,7} {8,6}  {9}\n",
+                        i, num(s.start * 1e3), num(s.seconds * 1e3), s.kind,
+                        s.decodes, s.prefillTokens, s.paddedTokens,
+                        s.usedBlocks, s.preempted, ids);
+  }
+  os << "  requests: id arrival_ms first_token_ms finish_ms preemptions\n";
+  for (const RequestResult &r : run.requests)
+    os << "    " << r.request.id << " " << num(r.request.arrival * 1e3) << " "
+       << (r.rejected ? "rejected"
+                      : num(r.firstToken * 1e3) + " " + num(r.finish * 1e3) +
+                            " " + std::to_string(r.preemptions))
+       << "\n";
+}
+
+void printSide(raw_ostream &os, const Side &s, const Slo &slo) {
+  const CostTable &t = s.table;
+  os << llvm::formatv("{0} on {1} ({2}-like): ", t.model, t.target,
+                      StringRef(t.kind).upper());
+  if (s.continuous)
+    os << llvm::formatv("continuous batching, {0} tokens and {1} sequences "
+                        "per step, KV blocks of {2} tokens, chunked prefill "
+                        "{3}\n",
+                        s.cpolicy.maxBatchedTokens, s.cpolicy.maxSeqs,
+                        s.cpolicy.blockSize,
+                        s.cpolicy.chunkedPrefill ? "on" : "off");
+  else
+    os << llvm::formatv("static buckets, {0} decode slots, {1} prefill and "
+                        "{2} decode programs, {3} decode attention\n",
+                        s.spolicy.slots, s.spolicy.prefillBuckets.size(),
+                        s.spolicy.decodeBuckets.size(),
+                        s.spolicy.raggedAttention ? "ragged" : "padded");
+  os << llvm::formatv("  memory: HBM {0} GB x {1}, weights {2} GB, "
+                      "activations {3} GB, KV {4} KB per token\n",
+                      num(t.hbmBytes / 1e9),
+                      s.continuous ? s.cpolicy.memoryUtilization
+                                   : s.spolicy.memoryUtilization,
+                      num(t.weightBytes / 1e9), num(t.activationBytes / 1e9),
+                      num(t.kvBytesPerToken / 1e3));
+  if (s.curve.size() > 1) {
+    os << llvm::formatv("  {0,8} {1,12} {2,12} {3,12} {4,12} {5,12} {6,10}\n",
+                        "req/s", "tok/s/chip", "tok/s/user", "TTFT_p50_ms",
+                        "TPOT_p50_ms", "goodput", "rejected");
+    for (const CurvePoint &p : s.curve)
+      os << llvm::formatv(
+          "  {0,8} {1,12} {2,12} {3,12} {4,12} {5,12} {6,10}\n", num(p.rate),
+          num(p.metrics.outputTokensPerSPerChip),
+          num(p.metrics.tokensPerSPerUser), num(p.metrics.ttft.p50 * 1e3),
+          num(p.metrics.tpot.p50 * 1e3), num(p.metrics.goodputRequestsPerS),
+          p.metrics.rejected);
+    os << "  at the last rate:\n";
+  }
+  printMetrics(os, computeMetrics(s.last, slo, 1), s.last);
+  if (steps)
+    printSteps(os, s.last);
+}
+
+llvm::Expected<SimResult> simulate(const Side &s,
+                                   llvm::ArrayRef<Request> trace) {
+  return s.continuous ? simulateContinuous(trace, s.table, s.cpolicy, steps)
+                      : simulateStatic(trace, s.table, s.spolicy, steps);
+}
+
+/// The sides: tables read from --costs, or compiled from --config.
+LogicalResult makeSides(MLIRContext &ctx, std::vector<Side> &sides,
+                        int64_t maxPrompt, int64_t maxContext, Location loc) {
+  if (costs.empty() == config.empty())
+    return emitError(loc) << "give either --config (with --tpu and/or "
+                             "--gpu) or --costs";
+  for (const std::string &path : costs) {
+    auto buffer = readInputFile(path, kMaxJsonBytes);
+    if (!buffer)
+      return emitError(loc) << llvm::toString(buffer.takeError());
+    llvm::Expected<llvm::json::Value> json =
+        parseJsonInput((*buffer)->getBuffer());
+    if (!json)
+      return emitError(loc) << path << ": " << toString(json.takeError());
+    // One table, or the array --emit-costs writes.
+    std::vector<const llvm::json::Value *> values{&*json};
+    if (const llvm::json::Array *array = json->getAsArray()) {
+      values.clear();
+      for (const llvm::json::Value &v : *array)
+        values.push_back(&v);
+    }
+    for (const llvm::json::Value *value : values) {
+      llvm::Expected<CostTable> table = costTableFromJSON(*value);
+      if (!table)
+        return emitError(loc) << path << ": " << toString(table.takeError());
+      Side side;
+      side.table = std::move(*table);
+      side.continuous = side.table.kind == "gpu";
+      if (failed(setPolicies(side, maxPrompt, maxContext, loc)))
+        return failure();
+      // A static engine runs the table's programs unless told otherwise.
+      StaticPolicy &sp = side.spolicy;
+      const CostTable &t = side.table;
+      if (prefillBuckets.empty()) {
+        sp.prefillBuckets.clear();
+        for (const ShapePoint &p : t.prefill)
+          sp.prefillBuckets.push_back(p.length);
+      }
+      if (!sp.slots)
+        sp.slots = t.maxDecodeBatch();
+      if (decodeBuckets.empty()) {
+        sp.decodeBuckets.clear();
+        for (const ShapePoint &p : t.decode)
+          if (p.batch == t.maxDecodeBatch())
+            sp.decodeBuckets.push_back(p.length);
+      }
+      sides.push_back(std::move(side));
+    }
+  }
+  if (config.empty())
+    return success();
+  if (tpu.empty() && gpu.empty())
+    return emitError(loc) << "--config needs --tpu and/or --gpu";
+  FailureOr<ModelConfig> model = readConfigFile(config, loc);
+  if (failed(model))
+    return failure();
+  for (auto [name, which] :
+       {std::pair{&tpu, CompareSide::Tpu}, std::pair{&gpu, CompareSide::Gpu}}) {
+    if (name->empty())
+      continue;
+    Side side;
+    if (failed(setPolicies(side, maxPrompt, maxContext, loc)) ||
+        failed(compileSide(ctx, *model, which, *name, side, loc)))
+      return failure();
+    sides.push_back(std::move(side));
+  }
+  return success();
+}
+
+int run(MLIRContext &ctx) {
+  Location loc = UnknownLoc::get(&ctx);
+  OutputTransaction outputs;
+  ScopedOutputTransaction scope(outputs);
+  if (format != "text" && format != "json") {
+    emitError(loc) << "--format must be 'text' or 'json', got '" << format
+                   << "'";
+    return 1;
+  }
+  if (!traceFile.empty() &&
+      (rates.getNumOccurrences() || rate.getNumOccurrences() ||
+       requests.getNumOccurrences())) {
+    emitError(loc) << "--trace gives the arrivals: no --rate, --rates or "
+                      "--requests";
+    return 1;
+  }
+  if (!svg.empty() && rates.empty()) {
+    emitError(loc) << "--svg draws the curve of a --rates sweep";
+    return 1;
+  }
+  if (!(ttftSlo > 0) || !(tpotSlo > 0) || !std::isfinite(ttftSlo) ||
+      !std::isfinite(tpotSlo)) {
+    emitError(loc) << "--ttft-slo-ms and --tpot-slo-ms must be finite and > 0";
+    return 1;
+  }
+  // A trace file's rate is not a knob: its point is rate 0.
+  std::vector<double> loads{traceFile.empty() ? double(rate) : 0.0};
+  if (!rates.empty()) {
+    loads.clear();
+    for (StringRef f : llvm::split(rates.getValue(), ',')) {
+      double r = 0;
+      if (f.trim().getAsDouble(r) || !std::isfinite(r) || r <= 0) {
+        emitError(loc) << "--rates: '" << f << "' is not a rate > 0";
+        return 1;
+      }
+      loads.push_back(r);
+    }
+  }
+  llvm::Expected<std::vector<Request>> first = makeTrace(loads.front());
+  if (!first) {
+    emitError(loc) << llvm::toString(first.takeError());
+    return 1;
+  }
+  int64_t maxPrompt = 1, maxContext = 1;
+  for (const Request &r : *first) {
+    maxPrompt = std::max(maxPrompt, r.prompt);
+    maxContext = std::max(maxContext, r.prompt + r.output);
+  }
+  std::vector<Side> sides;
+  if (failed(makeSides(ctx, sides, maxPrompt, maxContext, loc)))
+    return 1;
+  Slo slo{ttftSlo * 1e-3, tpotSlo * 1e-3};
+  for (double load : loads) {
+    llvm::Expected<std::vector<Request>> trace =
+        load == loads.front() ? std::move(first) : makeTrace(load);
+    if (!trace) {
+      emitError(loc) << llvm::toString(trace.takeError());
+      return 1;
+    }
+    first = std::vector<Request>(); // moved from: keep it valid
+    for (Side &s : sides) {
+      llvm::Expected<SimResult> run = simulate(s, *trace);
+      if (!run) {
+        emitError(loc) << s.table.target << ": "
+                       << llvm::toString(run.takeError());
+        return 1;
+      }
+      s.curve.push_back({load, computeMetrics(*run, slo, 1)});
+      s.last = std::move(*run);
+    }
+  }
+  std::string error;
+  auto open = [&](StringRef path) {
+    raw_ostream *os = outputs.open(path, error);
+    if (!os)
+      emitError(loc) << error;
+    return os;
+  };
+  if (!emitCosts.empty()) {
+    llvm::json::Array tables;
+    for (const Side &s : sides)
+      tables.push_back(s.table.toJSON());
+    raw_ostream *os = open(emitCosts);
+    if (!os || failed(printJson(*os, llvm::json::Value(std::move(tables)), 2,
+                                loc, "--emit-costs")))
+      return 1;
+  }
+  if (!svg.empty()) {
+    std::vector<std::string> names;
+    std::vector<std::vector<CurvePoint>> curves;
+    for (const Side &s : sides) {
+      names.push_back(s.table.target +
+                      (s.continuous ? " continuous" : " static"));
+      curves.push_back(s.curve);
+    }
+    raw_ostream *os = open(svg);
+    if (!os)
+      return 1;
+    *os << curvesToSvg(sides.front().table.model +
+                           ": throughput against interactivity",
+                       names, curves);
+  }
+  raw_ostream *os = open(output);
+  if (!os)
+    return 1;
+  if (format == "json") {
+    llvm::json::Array out;
+    for (const Side &s : sides) {
+      llvm::json::Array curve;
+      for (const CurvePoint &p : s.curve) {
+        llvm::json::Object o = metricsToJSON(p.metrics);
+        o["rate"] = p.rate;
+        curve.push_back(std::move(o));
+      }
+      out.push_back(
+          llvm::json::Object{{"model", s.table.model},
+                             {"target", s.table.target},
+                             {"kind", s.table.kind},
+                             {"policy", policyToJSON(s)},
+                             {"kv_capacity_tokens", s.last.kvCapacityTokens},
+                             {"kv_occupancy_mean", s.last.kvOccupancyMean},
+                             {"kv_occupancy_peak", s.last.kvOccupancyPeak},
+                             {"useful_tokens", s.last.usefulTokens},
+                             {"padded_tokens", s.last.paddedTokens},
+                             {"preemptions", s.last.preemptions},
+                             {"recomputed_tokens", s.last.recomputedTokens},
+                             {"steps", s.last.stepCount},
+                             {"curve", std::move(curve)}});
+    }
+    llvm::json::Object doc{{"format", "npu-serve/1"},
+                           {"sides", std::move(out)}};
+    if (failed(printJson(*os, llvm::json::Value(std::move(doc)), 2, loc,
+                         "npu-serve")))
+      return 1;
+  } else {
+    for (const Side &s : sides)
+      printSide(*os, s, slo);
+  }
+  if (failed(outputs.commit(error))) {
+    emitError(loc) << error;
+    return 1;
+  }
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(cat);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "npu-serve: requests served by a static and "
+                              "a continuous engine, priced from compiled "
+                              "programs\n");
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  ScopedDiagnosticHandler unlocated(&ctx, [](Diagnostic &diag) {
+    if (!isa<UnknownLoc>(diag.getLocation()))
+      return failure();
+    llvm::errs() << "npu-serve: "
+                 << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: "
+                                                                     : "note: ")
+                 << diag << "\n";
+    return success();
+  });
+  return run(ctx);
+}
