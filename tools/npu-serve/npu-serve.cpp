@@ -400,6 +400,81 @@ LogicalResult makeSides(MLIRContext &ctx, std::vector<Side> &sides,
   return success();
 }
 
+llvm::json::Array sidesToJSON(const std::vector<Side> &sides) {
+  llvm::json::Array out;
+  for (const Side &s : sides) {
+    llvm::json::Array curve;
+    for (const CurvePoint &p : s.curve) {
+      llvm::json::Object o = metricsToJSON(p.metrics);
+      o["rate"] = p.rate;
+      curve.push_back(std::move(o));
+    }
+    out.push_back(
+        llvm::json::Object{{"model", s.table.model},
+                           {"target", s.table.target},
+                           {"kind", s.table.kind},
+                           {"policy", policyToJSON(s)},
+                           {"kv_capacity_tokens", s.last.kvCapacityTokens},
+                           {"kv_occupancy_mean", s.last.kvOccupancyMean},
+                           {"kv_occupancy_peak", s.last.kvOccupancyPeak},
+                           {"useful_tokens", s.last.usefulTokens},
+                           {"padded_tokens", s.last.paddedTokens},
+                           {"preemptions", s.last.preemptions},
+                           {"recomputed_tokens", s.last.recomputedTokens},
+                           {"steps", s.last.stepCount},
+                           {"curve", std::move(curve)}});
+  }
+  return out;
+}
+
+/// --emit-costs, --svg and the report (-o), staged in `outputs`.
+LogicalResult writeOutputs(OutputTransaction &outputs,
+                           const std::vector<Side> &sides, const Slo &slo,
+                           Location loc) {
+  std::string error;
+  auto open = [&](StringRef path) {
+    raw_ostream *os = outputs.open(path, error);
+    if (!os)
+      emitError(loc) << error;
+    return os;
+  };
+  if (!emitCosts.empty()) {
+    llvm::json::Array tables;
+    for (const Side &s : sides)
+      tables.push_back(s.table.toJSON());
+    raw_ostream *os = open(emitCosts);
+    if (!os || failed(printJson(*os, llvm::json::Value(std::move(tables)), 2,
+                                loc, "--emit-costs")))
+      return failure();
+  }
+  if (!svg.empty()) {
+    std::vector<std::string> names;
+    std::vector<std::vector<CurvePoint>> curves;
+    for (const Side &s : sides) {
+      names.push_back(s.table.target +
+                      (s.continuous ? " continuous" : " static"));
+      curves.push_back(s.curve);
+    }
+    raw_ostream *os = open(svg);
+    if (!os)
+      return failure();
+    *os << curvesToSvg(sides.front().table.model +
+                           ": throughput against interactivity",
+                       names, curves);
+  }
+  raw_ostream *os = open(output);
+  if (!os)
+    return failure();
+  if (format != "json") {
+    for (const Side &s : sides)
+      printSide(*os, s, slo);
+    return success();
+  }
+  llvm::json::Object doc{{"format", "npu-serve/1"},
+                         {"sides", sidesToJSON(sides)}};
+  return printJson(*os, llvm::json::Value(std::move(doc)), 2, loc, "npu-serve");
+}
+
 int run(MLIRContext &ctx) {
   Location loc = UnknownLoc::get(&ctx);
   OutputTransaction outputs;
@@ -471,73 +546,9 @@ int run(MLIRContext &ctx) {
       s.last = std::move(*run);
     }
   }
-  std::string error;
-  auto open = [&](StringRef path) {
-    raw_ostream *os = outputs.open(path, error);
-    if (!os)
-      emitError(loc) << error;
-    return os;
-  };
-  if (!emitCosts.empty()) {
-    llvm::json::Array tables;
-    for (const Side &s : sides)
-      tables.push_back(s.table.toJSON());
-    raw_ostream *os = open(emitCosts);
-    if (!os || failed(printJson(*os, llvm::json::Value(std::move(tables)), 2,
-                                loc, "--emit-costs")))
-      return 1;
-  }
-  if (!svg.empty()) {
-    std::vector<std::string> names;
-    std::vector<std::vector<CurvePoint>> curves;
-    for (const Side &s : sides) {
-      names.push_back(s.table.target +
-                      (s.continuous ? " continuous" : " static"));
-      curves.push_back(s.curve);
-    }
-    raw_ostream *os = open(svg);
-    if (!os)
-      return 1;
-    *os << curvesToSvg(sides.front().table.model +
-                           ": throughput against interactivity",
-                       names, curves);
-  }
-  raw_ostream *os = open(output);
-  if (!os)
+  if (failed(writeOutputs(outputs, sides, slo, loc)))
     return 1;
-  if (format == "json") {
-    llvm::json::Array out;
-    for (const Side &s : sides) {
-      llvm::json::Array curve;
-      for (const CurvePoint &p : s.curve) {
-        llvm::json::Object o = metricsToJSON(p.metrics);
-        o["rate"] = p.rate;
-        curve.push_back(std::move(o));
-      }
-      out.push_back(
-          llvm::json::Object{{"model", s.table.model},
-                             {"target", s.table.target},
-                             {"kind", s.table.kind},
-                             {"policy", policyToJSON(s)},
-                             {"kv_capacity_tokens", s.last.kvCapacityTokens},
-                             {"kv_occupancy_mean", s.last.kvOccupancyMean},
-                             {"kv_occupancy_peak", s.last.kvOccupancyPeak},
-                             {"useful_tokens", s.last.usefulTokens},
-                             {"padded_tokens", s.last.paddedTokens},
-                             {"preemptions", s.last.preemptions},
-                             {"recomputed_tokens", s.last.recomputedTokens},
-                             {"steps", s.last.stepCount},
-                             {"curve", std::move(curve)}});
-    }
-    llvm::json::Object doc{{"format", "npu-serve/1"},
-                           {"sides", std::move(out)}};
-    if (failed(printJson(*os, llvm::json::Value(std::move(doc)), 2, loc,
-                         "npu-serve")))
-      return 1;
-  } else {
-    for (const Side &s : sides)
-      printSide(*os, s, slo);
-  }
+  std::string error;
   if (failed(outputs.commit(error))) {
     emitError(loc) << error;
     return 1;

@@ -88,10 +88,17 @@ struct Continuous {
     return true;
   }
 
+  /// (sequence, tokens) computed by one step.
+  using Batch = std::vector<std::pair<int64_t, int64_t>>;
+
+  llvm::Error init();
+  void schedule(StepRecord &step, Batch &batch);
+  double price(const Batch &batch, StepRecord &step) const;
+  void apply(const Batch &batch);
   llvm::Error run();
 };
 
-llvm::Error Continuous::run() {
+llvm::Error Continuous::init() {
   const ContinuousPolicy &p = policy;
   if (p.maxBatchedTokens < 1 || p.maxSeqs < 1 || p.blockSize < 1 ||
       !(p.memoryUtilization > 0 && p.memoryUtilization <= 1))
@@ -119,8 +126,103 @@ llvm::Error Continuous::run() {
   result.requests.resize(trace.size());
   for (size_t i = 0; i < trace.size(); ++i)
     result.requests[i].request = trace[i];
-  double occupancyTime = 0;
+  return llvm::Error::success();
+}
 
+/// The running sequences first (preempting the newest when the pool is
+/// short), then waiting ones up to the token budget and the sequence cap.
+void Continuous::schedule(StepRecord &step, Batch &batch) {
+  const ContinuousPolicy &p = policy;
+  int64_t budget = p.maxBatchedTokens;
+  // Without chunking, a step that can admit a waiting prompt runs
+  // prefills only (vLLM V0): decodes wait.
+  bool prefillOnly = false;
+  if (!p.chunkedPrefill && !waiting.empty() &&
+      int64_t(running.size()) < p.maxSeqs) {
+    const Sequence &head = seqs[waiting.front()];
+    prefillOnly = head.known <= budget && blocksFor(head.known) <= freeBlocks;
+  }
+  for (size_t i = 0; !prefillOnly && i < running.size() && budget > 0; ++i) {
+    int64_t id = running[i];
+    Sequence &s = seqs[id];
+    int64_t n = std::min(s.known - s.computed, budget);
+    while (!grow(id, s.computed + n)) {
+      bool self = running.back() == id;
+      preemptLast(step);
+      if (self)
+        break;
+    }
+    if (i >= running.size() || running[i] != id)
+      break; // preempted itself: nothing newer is left to run
+    batch.push_back({id, n});
+    budget -= n;
+  }
+  if (step.preempted)
+    return;
+  while (!waiting.empty() && budget > 0 &&
+         int64_t(running.size()) < p.maxSeqs) {
+    int64_t id = waiting.front();
+    Sequence &s = seqs[id];
+    int64_t n = s.known - s.computed;
+    if (!p.chunkedPrefill && n > budget)
+      break;
+    n = std::min(n, budget);
+    if (!grow(id, n))
+      break;
+    waiting.pop_front();
+    running.push_back(id);
+    batch.push_back({id, n});
+    budget -= n;
+  }
+}
+
+/// dense(T) + the decodes' attention + each chunk's (CostTable.h).
+double Continuous::price(const Batch &batch, StepRecord &step) const {
+  int64_t tokens = 0, cached = 0;
+  double attention = 0;
+  for (auto [id, n] : batch) {
+    const Sequence &s = seqs[id];
+    tokens += n;
+    if (n == 1 && s.computed > 0) {
+      ++step.decodes;
+      cached += s.computed;
+    } else {
+      attention += table.chunkAttentionNs(n, s.computed);
+      step.prefillTokens += n;
+    }
+  }
+  if (step.decodes)
+    attention += table.decodeAttentionNs(step.decodes, cached);
+  step.kind = step.prefillTokens == 0        ? "decode"
+              : step.prefillTokens == tokens ? "prefill"
+                                             : "mixed";
+  return (table.denseNs(tokens) + attention) * 1e-9;
+}
+
+/// KV computed, tokens sampled, finished sequences freed (at time t).
+void Continuous::apply(const Batch &batch) {
+  for (auto [id, n] : batch) {
+    Sequence &s = seqs[id];
+    s.computed += n;
+    if (s.computed < s.known)
+      continue;
+    RequestResult &out = result.requests[id];
+    if (s.generated++ == 0)
+      out.firstToken = t;
+    ++s.known;
+    if (s.generated == out.request.output) {
+      out.finish = t;
+      freeBlocks += s.blocks;
+      s.blocks = 0;
+      llvm::erase(running, id);
+    }
+  }
+}
+
+llvm::Error Continuous::run() {
+  if (llvm::Error e = init())
+    return e;
+  double occupancyTime = 0;
   for (;;) {
     admitArrivals();
     if (running.empty() && waiting.empty()) {
@@ -131,101 +233,22 @@ llvm::Error Continuous::run() {
     }
     StepRecord step;
     step.start = t;
-    // (sequence, tokens) computed by this step.
-    std::vector<std::pair<int64_t, int64_t>> batch;
-    int64_t budget = p.maxBatchedTokens;
-    // Without chunking, a step that can admit a waiting prompt runs
-    // prefills only (vLLM V0): decodes wait.
-    bool prefillOnly = false;
-    if (!p.chunkedPrefill && !waiting.empty() &&
-        int64_t(running.size()) < p.maxSeqs) {
-      const Sequence &head = seqs[waiting.front()];
-      prefillOnly = head.known <= budget && blocksFor(head.known) <= freeBlocks;
-    }
-    for (size_t i = 0; !prefillOnly && i < running.size() && budget > 0; ++i) {
-      int64_t id = running[i];
-      Sequence &s = seqs[id];
-      int64_t n = std::min(s.known - s.computed, budget);
-      while (!grow(id, s.computed + n)) {
-        bool self = running.back() == id;
-        preemptLast(step);
-        if (self)
-          break;
-      }
-      if (i >= running.size() || running[i] != id)
-        break; // preempted itself: nothing newer is left to run
-      batch.push_back({id, n});
-      budget -= n;
-    }
-    if (!step.preempted)
-      while (!waiting.empty() && budget > 0 &&
-             int64_t(running.size()) < p.maxSeqs) {
-        int64_t id = waiting.front();
-        Sequence &s = seqs[id];
-        int64_t n = s.known - s.computed;
-        if (!p.chunkedPrefill && n > budget)
-          break;
-        n = std::min(n, budget);
-        if (!grow(id, n))
-          break;
-        waiting.pop_front();
-        running.push_back(id);
-        batch.push_back({id, n});
-        budget -= n;
-      }
-    if (batch.empty()) {
-      // Nothing fits until a sequence ends, and none runs: impossible,
-      // since every admitted request fits the pool alone.
+    Batch batch;
+    schedule(step, batch);
+    // Nothing fits until a sequence ends, and none runs: impossible, since
+    // every admitted request fits the pool alone.
+    if (batch.empty())
       return fail("continuous engine: no sequence can run at t = " +
                   std::to_string(t) + " s");
-    }
-    // Price the step.
-    int64_t tokens = 0, decodes = 0, cached = 0;
-    double attention = 0;
-    for (auto [id, n] : batch) {
-      const Sequence &s = seqs[id];
-      tokens += n;
-      if (n == 1 && s.computed > 0) {
-        ++decodes;
-        cached += s.computed;
-      } else {
-        attention += table.chunkAttentionNs(n, s.computed);
-        step.prefillTokens += n;
-      }
-    }
-    if (decodes)
-      attention += table.decodeAttentionNs(decodes, cached);
-    double seconds = (table.denseNs(tokens) + attention) * 1e-9;
-    t += seconds;
-    result.busySeconds += seconds;
+    step.seconds = price(batch, step);
+    t += step.seconds;
+    result.busySeconds += step.seconds;
     ++result.stepCount;
-    int64_t used = result.kvBlocks - freeBlocks;
-    occupancyTime += seconds * double(used) / double(result.kvBlocks);
-    result.kvOccupancyPeak = std::max(result.kvOccupancyPeak,
-                                      double(used) / double(result.kvBlocks));
-    // Apply it: KV computed, tokens sampled, finished sequences freed.
-    for (auto [id, n] : batch) {
-      Sequence &s = seqs[id];
-      s.computed += n;
-      if (s.computed < s.known)
-        continue;
-      RequestResult &out = result.requests[id];
-      if (s.generated++ == 0)
-        out.firstToken = t;
-      ++s.known;
-      if (s.generated == out.request.output) {
-        out.finish = t;
-        freeBlocks += s.blocks;
-        s.blocks = 0;
-        llvm::erase(running, id);
-      }
-    }
-    step.seconds = seconds;
-    step.kind = step.prefillTokens == 0        ? "decode"
-                : step.prefillTokens == tokens ? "prefill"
-                                               : "mixed";
-    step.decodes = decodes;
-    step.usedBlocks = used;
+    step.usedBlocks = result.kvBlocks - freeBlocks;
+    double share = double(step.usedBlocks) / double(result.kvBlocks);
+    occupancyTime += step.seconds * share;
+    result.kvOccupancyPeak = std::max(result.kvOccupancyPeak, share);
+    apply(batch);
     if (record) {
       for (auto [id, n] : batch)
         step.ids.push_back(id);
