@@ -17,6 +17,7 @@ config.test_exec_root = os.path.join(config.npu_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%npu_src", config.npu_src_root))
+config.substitutions.append(("%npu_bin", config.npu_tools_dir))
 # Shared libraries mlir-runner needs to print memrefs.
 runner_libs = ",".join(
     os.path.join(config.mlir_lib_dir, lib)
