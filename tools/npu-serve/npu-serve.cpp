@@ -117,6 +117,11 @@ cl::opt<double> ttftSlo("ttft-slo-ms", cl::desc("TTFT objective (ms)"),
                         cl::init(2000), cl::cat(cat));
 cl::opt<double> tpotSlo("tpot-slo-ms", cl::desc("TPOT objective (ms)"),
                         cl::init(100), cl::cat(cat));
+cl::opt<bool> checkInterp(
+    "check-interpolation",
+    cl::desc("compile the shapes between the table's points and print the "
+             "error of the interpolated step times (with --config)"),
+    cl::cat(cat));
 cl::opt<bool> steps("steps", cl::desc("print every engine step"), cl::cat(cat));
 cl::opt<std::string> format("format", cl::desc("text or json"),
                             cl::init("text"), cl::cat(cat));
@@ -124,6 +129,10 @@ cl::opt<std::string> svg("svg", cl::desc("write the curves (with --rates)"),
                          cl::cat(cat));
 cl::opt<std::string> output("o", cl::desc("output file"), cl::init("-"),
                             cl::cat(cat));
+
+std::string num(double v) {
+  return llvm::formatv("{0}", llvm::format("%.6g", v)).str();
+}
 
 /// One side: its table and its engine.
 struct Side {
@@ -133,6 +142,7 @@ struct Side {
   StaticPolicy spolicy;
   std::vector<CurvePoint> curve;
   SimResult last; ///< the run at --rate (or the sweep's last)
+  std::vector<InterpolationCheck> checks; ///< --check-interpolation
 };
 
 std::optional<std::vector<int64_t>> parseList(StringRef text) {
@@ -212,7 +222,7 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
   side.continuous = which == CompareSide::Gpu;
   TableShapes shapes;
   if (side.continuous) {
-    shapes.prefillLengths = powersOfTwo(1, maxBatchedTokens);
+    shapes.prefillLengths = stepGrid(maxBatchedTokens);
     shapes.decodeBatches = powersOfTwo(1, maxSeqs);
     shapes.decodeLengths = powersOfTwo(256, side.spolicy.decodeBuckets.back());
   } else {
@@ -231,8 +241,29 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
           autoSlots(side.table, side.spolicy.decodeBuckets.back());
     shapes.decodeBatches = {side.spolicy.slots};
   }
-  return compilePoints(&ctx, model, base, which, target, shapes, side.table,
-                       loc);
+  if (failed(compilePoints(&ctx, model, base, which, target, shapes, side.table,
+                           loc)))
+    return failure();
+  if (!checkInterp)
+    return success();
+  FailureOr<std::vector<InterpolationCheck>> checks =
+      checkInterpolation(&ctx, model, base, which, target, side.table, loc);
+  if (failed(checks))
+    return failure();
+  side.checks = std::move(*checks);
+  return success();
+}
+
+void printChecks(raw_ostream &os, const Side &s) {
+  os << "  interpolation against compiled shapes between the points:\n";
+  const char *row = "  {0,-8} {1,6} {2,8} {3,14} {4,14} {5,8}\n";
+  os << llvm::formatv(row, "phase", "batch", "length", "compiled_us",
+                      "table_us", "error%");
+  for (const InterpolationCheck &c : s.checks)
+    os << llvm::formatv(row, c.prefill ? "prefill" : "decode", c.batch,
+                        c.length, num(c.compiledNs / 1e3),
+                        num(c.predictedNs / 1e3),
+                        llvm::format("%.2f", 100 * c.error()));
 }
 
 llvm::json::Object policyToJSON(const Side &s) {
@@ -252,10 +283,6 @@ llvm::json::Object policyToJSON(const Side &s) {
       {"prefills_per_step", s.spolicy.prefillsPerStep},
       {"ragged_attention", s.spolicy.raggedAttention},
       {"memory_utilization", s.spolicy.memoryUtilization}};
-}
-
-std::string num(double v) {
-  return llvm::formatv("{0}", llvm::format("%.6g", v)).str();
 }
 
 void printSteps(raw_ostream &os, const SimResult &run) {
@@ -321,6 +348,8 @@ void printSide(raw_ostream &os, const Side &s, const Slo &slo) {
     os << "  at the last rate:\n";
   }
   printMetrics(os, computeMetrics(s.last, slo, 1), s.last);
+  if (!s.checks.empty())
+    printChecks(os, s);
   if (steps)
     printSteps(os, s.last);
 }
@@ -400,6 +429,18 @@ LogicalResult makeSides(MLIRContext &ctx, std::vector<Side> &sides,
   return success();
 }
 
+llvm::json::Array checksToJSON(const std::vector<InterpolationCheck> &v) {
+  llvm::json::Array out;
+  for (const InterpolationCheck &c : v)
+    out.push_back(
+        llvm::json::Object{{"phase", c.prefill ? "prefill" : "decode"},
+                           {"batch", c.batch},
+                           {"length", c.length},
+                           {"compiled_ns", c.compiledNs},
+                           {"table_ns", c.predictedNs}});
+  return out;
+}
+
 llvm::json::Array sidesToJSON(const std::vector<Side> &sides) {
   llvm::json::Array out;
   for (const Side &s : sides) {
@@ -422,6 +463,7 @@ llvm::json::Array sidesToJSON(const std::vector<Side> &sides) {
                            {"preemptions", s.last.preemptions},
                            {"recomputed_tokens", s.last.recomputedTokens},
                            {"steps", s.last.stepCount},
+                           {"interpolation", checksToJSON(s.checks)},
                            {"curve", std::move(curve)}});
   }
   return out;

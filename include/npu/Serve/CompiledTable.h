@@ -31,6 +31,12 @@ struct TableShapes {
 /// Powers of two from `from` up to the first one >= `to`.
 std::vector<int64_t> powersOfTwo(int64_t from, int64_t to);
 
+/// The step sizes a continuous table compiles: the powers of two up to
+/// the first one >= `to`, with 3 x 2^(k-1) between them from 64 on (the
+/// kernels' tiles and waves step there, and linear interpolation over a
+/// doubling misses them by up to ~14%: docs/serving.md).
+std::vector<int64_t> stepGrid(int64_t to);
+
 /// A table without points: the chip's HBM and the model's memory (weights,
 /// KV cache per token, and the activations of a prefill of
 /// `largestPrefill` tokens, the largest step the table will price) from the
@@ -48,6 +54,26 @@ LogicalResult compilePoints(MLIRContext *ctx, const ModelConfig &config,
                             const ImportOptions &base, CompareSide side,
                             StringRef target, const TableShapes &shapes,
                             CostTable &table, Location loc);
+
+/// One shape between the table's points, compiled, beside what the engine
+/// of the table's kind prices for it from the table.
+struct InterpolationCheck {
+  bool prefill = true;
+  int64_t batch = 1, length = 1;
+  double compiledNs = 0, predictedNs = 0;
+  double error() const { return predictedNs / compiledNs - 1; }
+};
+
+/// Compiles the midpoint between each two consecutive prefill lengths
+/// (predicted: dense + chunk attention at that length) and of each cell of
+/// the decode grid (a continuous table: dense(B) + decode attention at B
+/// sequences of the mean context; a static one: the program of the next
+/// context bucket with its attention at the actual context, as the ragged
+/// static engine prices it). docs/serving.md reports these errors.
+FailureOr<std::vector<InterpolationCheck>>
+checkInterpolation(MLIRContext *ctx, const ModelConfig &config,
+                   const ImportOptions &base, CompareSide side,
+                   StringRef target, const CostTable &table, Location loc);
 
 } // namespace mlir::npu::serve
 

@@ -16,10 +16,11 @@
 //   step = dense(T) + decodeAttention(B, K) + sum of chunkAttention(q, p)
 // where T is the step's tokens, dense(T) the non-attention time of the
 // prefill program of T tokens (linear between points: the kernels are
-// GEMMs of T rows), decodeAttention(B, K) the decode programs' attention
-// time at B sequences holding K cached tokens in all (linear in K at each
-// grid B, then in B), and chunkAttention(q, p) that of a prefill chunk of q
-// tokens after p cached ones, read off the prefill programs at the causal
+// GEMMs of T rows; a step of decodes only takes it from the decode
+// programs instead, decodeDenseNs), decodeAttention(B, K) the decode programs'
+// attention time at B sequences holding K cached tokens in all (linear in K at
+// each grid B, then in B), and chunkAttention(q, p) that of a prefill chunk of
+// q tokens after p cached ones, read off the prefill programs at the causal
 // work q p + q (q + 1) / 2 (linear in that work between points).
 //
 //===----------------------------------------------------------------------===//
@@ -78,6 +79,10 @@ struct CostTable {
   double denseNs(int64_t tokens) const;
   double chunkAttentionNs(int64_t tokens, int64_t prefix) const;
   double decodeAttentionNs(int64_t batch, int64_t cachedTokens) const;
+  /// The non-attention time of a step of decodes only, from the decode
+  /// programs' first length (linear between batches): a decode program is
+  /// launched as such (a CUDA graph on a GPU-like chip), unlike a prefill.
+  double decodeDenseNs(int64_t batch) const;
 
   /// Exact programs, for a static engine: null if not in the table.
   const ShapePoint *findPrefill(int64_t length) const;

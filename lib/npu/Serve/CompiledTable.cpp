@@ -14,6 +14,16 @@ using namespace mlir;
 using namespace mlir::npu;
 using namespace mlir::npu::serve;
 
+std::vector<int64_t> mlir::npu::serve::stepGrid(int64_t to) {
+  std::vector<int64_t> powers = powersOfTwo(1, to), out;
+  for (size_t i = 0; i < powers.size(); ++i) {
+    out.push_back(powers[i]);
+    if (powers[i] >= 64 && i + 1 < powers.size())
+      out.push_back(powers[i] / 2 * 3);
+  }
+  return out;
+}
+
 std::vector<int64_t> mlir::npu::serve::powersOfTwo(int64_t from, int64_t to) {
   std::vector<int64_t> out;
   for (int64_t v = std::max<int64_t>(from, 1);; v *= 2) {
@@ -153,4 +163,61 @@ mlir::npu::serve::compilePoints(MLIRContext *ctx, const ModelConfig &config,
   if (llvm::Error e = table.verify())
     return emitError(loc) << "npu-serve: " << llvm::toString(std::move(e));
   return success();
+}
+
+FailureOr<std::vector<InterpolationCheck>> mlir::npu::serve::checkInterpolation(
+    MLIRContext *ctx, const ModelConfig &config, const ImportOptions &base,
+    CompareSide side, StringRef target, const CostTable &table, Location loc) {
+  std::vector<InterpolationCheck> checks;
+  for (size_t i = 1; i < table.prefill.size(); ++i) {
+    int64_t a = table.prefill[i - 1].length, b = table.prefill[i].length;
+    if (b - a >= 2)
+      checks.push_back({true, 1, (a + b) / 2, 0, 0});
+  }
+  std::vector<int64_t> batches, lengths;
+  for (const ShapePoint &p : table.decode) {
+    if (batches.empty() || batches.back() != p.batch)
+      batches.push_back(p.batch);
+    if (p.batch == table.decode.front().batch)
+      lengths.push_back(p.length);
+  }
+  // Each cell's midpoint; a single batch (a static table): its lengths'.
+  for (size_t i = batches.size() > 1 ? 1 : 0; i < batches.size(); ++i)
+    for (size_t j = 1; j < lengths.size(); ++j) {
+      int64_t b = i ? (batches[i - 1] + batches[i]) / 2 : batches[0];
+      checks.push_back({false, b, (lengths[j - 1] + lengths[j]) / 2, 0, 0});
+    }
+  std::vector<OwningOpRef<ModuleOp>> modules;
+  for (const InterpolationCheck &c : checks) {
+    ImportOptions o = base;
+    o.phase = c.prefill ? Phase::Prefill : Phase::Decode;
+    o.batch = c.batch;
+    (c.prefill ? o.seqLen : o.contextLen) = c.length;
+    modules.push_back(importShape(ctx, config, o, loc));
+    if (!modules.back())
+      return failure();
+  }
+  std::vector<FailureOr<ShapePoint>> points(checks.size(), failure());
+  parallelFor(ctx, 0, checks.size(), [&](size_t i) {
+    points[i] = priceShape(*modules[i], side, target, loc);
+  });
+  for (size_t i = 0; i < checks.size(); ++i) {
+    if (failed(points[i]))
+      return failure();
+    InterpolationCheck &c = checks[i];
+    c.compiledNs = points[i]->totalNs;
+    if (c.prefill) {
+      c.predictedNs =
+          table.denseNs(c.length) + table.chunkAttentionNs(c.length, 0);
+    } else if (table.kind == "gpu") {
+      c.predictedNs = table.decodeDenseNs(c.batch) +
+                      table.decodeAttentionNs(c.batch, c.batch * c.length);
+    } else {
+      const ShapePoint *program =
+          table.findDecode(c.batch, *llvm::lower_bound(lengths, c.length));
+      c.predictedNs = program->totalNs - program->attentionNs +
+                      table.decodeAttentionNs(c.batch, c.batch * c.length);
+    }
+  }
+  return checks;
 }

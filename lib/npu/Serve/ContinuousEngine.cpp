@@ -176,7 +176,8 @@ void Continuous::schedule(StepRecord &step, Batch &batch) {
   }
 }
 
-/// dense(T) + the decodes' attention + each chunk's (CostTable.h).
+/// dense(T) (decodes only: decodeDense(B)) + the decodes' attention + each
+/// chunk's (CostTable.h).
 double Continuous::price(const Batch &batch, StepRecord &step) const {
   int64_t tokens = 0, cached = 0;
   double attention = 0;
@@ -196,7 +197,9 @@ double Continuous::price(const Batch &batch, StepRecord &step) const {
   step.kind = step.prefillTokens == 0        ? "decode"
               : step.prefillTokens == tokens ? "prefill"
                                              : "mixed";
-  return (table.denseNs(tokens) + attention) * 1e-9;
+  double dense = step.prefillTokens ? table.denseNs(tokens)
+                                    : table.decodeDenseNs(step.decodes);
+  return (dense + attention) * 1e-9;
 }
 
 /// KV computed, tokens sampled, finished sequences freed (at time t).

@@ -128,6 +128,18 @@ double CostTable::decodeAttentionNs(int64_t batch, int64_t cached) const {
       double(batch));
 }
 
+double CostTable::decodeDenseNs(int64_t batch) const {
+  std::vector<int64_t> batches = decodeBatches(decode);
+  size_t perBatch = decode.size() / batches.size();
+  return interpolate(
+      batches.size(), [&](size_t i) { return double(batches[i]); },
+      [&](size_t i) {
+        const ShapePoint &p = decode[i * perBatch];
+        return p.totalNs - p.attentionNs;
+      },
+      double(batch));
+}
+
 const ShapePoint *CostTable::findPrefill(int64_t length) const {
   auto it = llvm::find_if(
       prefill, [&](const ShapePoint &p) { return p.length == length; });
