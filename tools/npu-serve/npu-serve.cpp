@@ -49,6 +49,14 @@ cl::list<std::string>
           cl::desc("a cost table (npu-serve-costs/1) instead of "
                    "compiling; may be given once per side"),
           cl::cat(cat));
+cl::opt<std::string> tpuEngine("tpu-engine",
+                               cl::desc("static (default: compiled buckets, "
+                                        "as JetStream) or continuous (as "
+                                        "vLLM on TPU)"),
+                               cl::init("static"), cl::cat(cat));
+cl::opt<std::string> gpuEngine("gpu-engine",
+                               cl::desc("continuous (default) or static"),
+                               cl::init("continuous"), cl::cat(cat));
 cl::opt<std::string>
     emitCosts("emit-costs",
               cl::desc("write the compiled tables (a JSON array) here"),
@@ -56,6 +64,10 @@ cl::opt<std::string>
 cl::opt<std::string> weightDType("weight-dtype",
                                  cl::desc("bf16, fp8, f16 or f32"),
                                  cl::init("bf16"), cl::cat(cat));
+cl::opt<std::string> actDType("act-dtype",
+                              cl::desc("activations and KV cache: bf16, f16, "
+                                       "f32 or fp8 (an fp8 KV cache)"),
+                              cl::init("bf16"), cl::cat(cat));
 cl::opt<std::string> traceFile("trace",
                                cl::desc("CSV trace: arrival_s,prompt_tokens,"
                                         "output_tokens per line"),
@@ -90,6 +102,12 @@ cl::opt<bool> chunkedPrefill("chunked-prefill",
                              cl::desc("continuous: chunk prompts and mix "
                                       "them with decodes"),
                              cl::init(true), cl::cat(cat));
+cl::opt<bool> reserveContext(
+    "reserve-context",
+    cl::desc("continuous: admit a sequence only with the KV blocks of its "
+             "whole context free, taken at once (TensorRT-LLM's "
+             "GUARANTEED_NO_EVICT): no preemption"),
+    cl::cat(cat));
 cl::opt<int64_t> slots("slots",
                        cl::desc("static: decode slots (0: the most, up to "
                                 "256, a power of two, whose KV fits)"),
@@ -110,6 +128,15 @@ cl::opt<bool> raggedAttention(
 cl::opt<int64_t> prefillsPerStep("prefills-per-step",
                                  cl::desc("static: prefills between decodes"),
                                  cl::init(1), cl::cat(cat));
+cl::opt<std::string> disaggregate(
+    "disaggregate",
+    cl::desc("P:D: prefill on P chips, decode on D others, the KV moved "
+             "between them over the scale-up link"),
+    cl::cat(cat));
+cl::opt<double> kvLinkGBps("kv-link-gbps",
+                           cl::desc("--disaggregate: the link's GB/s (default: "
+                                    "the chip's scale-up link)"),
+                           cl::init(0), cl::cat(cat));
 cl::opt<double> memoryUtilization("memory-utilization",
                                   cl::desc("share of HBM the engine may use"),
                                   cl::init(0.9), cl::cat(cat));
@@ -141,7 +168,8 @@ struct Side {
   ContinuousPolicy cpolicy;
   StaticPolicy spolicy;
   std::vector<CurvePoint> curve;
-  SimResult last; ///< the run at --rate (or the sweep's last)
+  SimResult last;                ///< the run at --rate (or the sweep's last)
+  DisaggregatedPlan split{0, 0}; ///< prefillChips = 0: not disaggregated
   std::vector<InterpolationCheck> checks; ///< --check-interpolation
 };
 
@@ -182,8 +210,8 @@ llvm::Expected<std::vector<Request>> makeTrace(double at) {
 
 LogicalResult setPolicies(Side &side, int64_t maxPrompt, int64_t maxContext,
                           Location loc) {
-  side.cpolicy = {maxBatchedTokens, maxSeqs, blockSize, chunkedPrefill,
-                  memoryUtilization};
+  side.cpolicy = {maxBatchedTokens, maxSeqs,           blockSize,
+                  chunkedPrefill,   memoryUtilization, reserveContext};
   StaticPolicy &s = side.spolicy;
   s.slots = slots;
   s.prefillsPerStep = prefillsPerStep;
@@ -205,6 +233,11 @@ LogicalResult setPolicies(Side &side, int64_t maxPrompt, int64_t maxContext,
   return success();
 }
 
+/// The engine a table of `kind` runs (--tpu-engine, --gpu-engine).
+bool isContinuous(StringRef kind) {
+  return (kind == "gpu" ? gpuEngine : tpuEngine) == "continuous";
+}
+
 /// The most slots (a power of two up to 256) whose KV fits.
 int64_t autoSlots(const CostTable &t, int64_t longest) {
   double room = t.kvCapacityBytes(memoryUtilization);
@@ -219,7 +252,8 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
                           Location loc) {
   ImportOptions base;
   base.weightDType = weightDType;
-  side.continuous = which == CompareSide::Gpu;
+  base.actDType = actDType;
+  side.continuous = isContinuous(which == CompareSide::Gpu ? "gpu" : "tpu");
   TableShapes shapes;
   if (side.continuous) {
     shapes.prefillLengths = stepGrid(maxBatchedTokens);
@@ -266,6 +300,10 @@ void printChecks(raw_ostream &os, const Side &s) {
                         llvm::format("%.2f", 100 * c.error()));
 }
 
+int64_t chipsOf(const Side &s) {
+  return s.split.prefillChips ? s.split.prefillChips + s.split.decodeChips : 1;
+}
+
 llvm::json::Object policyToJSON(const Side &s) {
   if (s.continuous)
     return llvm::json::Object{
@@ -274,7 +312,8 @@ llvm::json::Object policyToJSON(const Side &s) {
         {"max_seqs", s.cpolicy.maxSeqs},
         {"block_size", s.cpolicy.blockSize},
         {"chunked_prefill", s.cpolicy.chunkedPrefill},
-        {"memory_utilization", s.cpolicy.memoryUtilization}};
+        {"memory_utilization", s.cpolicy.memoryUtilization},
+        {"reserve_context", s.cpolicy.reserveContext}};
   return llvm::json::Object{
       {"engine", "static"},
       {"slots", s.spolicy.slots},
@@ -347,7 +386,12 @@ void printSide(raw_ostream &os, const Side &s, const Slo &slo) {
           p.metrics.rejected);
     os << "  at the last rate:\n";
   }
-  printMetrics(os, computeMetrics(s.last, slo, 1), s.last);
+  if (s.split.prefillChips)
+    os << llvm::formatv("  disaggregated: prefill on {0} chip(s), decode on "
+                        "{1}, KV moved at {2} GB/s\n",
+                        s.split.prefillChips, s.split.decodeChips,
+                        num(s.split.linkBytesPerS / 1e9));
+  printMetrics(os, computeMetrics(s.last, slo, chipsOf(s)), s.last);
   if (!s.checks.empty())
     printChecks(os, s);
   if (steps)
@@ -356,8 +400,40 @@ void printSide(raw_ostream &os, const Side &s, const Slo &slo) {
 
 llvm::Expected<SimResult> simulate(const Side &s,
                                    llvm::ArrayRef<Request> trace) {
-  return s.continuous ? simulateContinuous(trace, s.table, s.cpolicy, steps)
-                      : simulateStatic(trace, s.table, s.spolicy, steps);
+  EngineFn engine = [&](llvm::ArrayRef<Request> t) {
+    return s.continuous ? simulateContinuous(t, s.table, s.cpolicy, steps)
+                        : simulateStatic(t, s.table, s.spolicy, steps);
+  };
+  if (!s.split.prefillChips)
+    return engine(trace);
+  return simulateDisaggregated(trace, s.split, engine, engine);
+}
+
+/// --disaggregate on every side.
+LogicalResult setSplits(std::vector<Side> &sides, Location loc) {
+  if (disaggregate.empty())
+    return success();
+  auto [p, d] = StringRef(disaggregate).split(':');
+  DisaggregatedPlan plan;
+  if (p.getAsInteger(10, plan.prefillChips) ||
+      d.getAsInteger(10, plan.decodeChips) || plan.prefillChips < 1 ||
+      plan.decodeChips < 1 || plan.prefillChips > 4096 ||
+      plan.decodeChips > 4096)
+    return emitError(loc) << "--disaggregate must be P:D, each in [1, 4096]";
+  if (kvLinkGBps.getNumOccurrences() &&
+      (!std::isfinite(kvLinkGBps) || kvLinkGBps <= 0))
+    return emitError(loc) << "--kv-link-gbps must be a finite number > 0";
+  for (Side &s : sides) {
+    s.split = plan;
+    s.split.kvBytesPerToken = s.table.kvBytesPerToken;
+    s.split.linkBytesPerS =
+        kvLinkGBps > 0 ? kvLinkGBps * 1e9 : s.table.linkBytesPerS;
+    if (s.split.linkBytesPerS <= 0)
+      return emitError(loc) << s.table.target
+                            << " has no scale-up link in its target file: "
+                               "give --kv-link-gbps";
+  }
+  return success();
 }
 
 /// The sides: tables read from --costs, or compiled from --config.
@@ -387,7 +463,7 @@ LogicalResult makeSides(MLIRContext &ctx, std::vector<Side> &sides,
         return emitError(loc) << path << ": " << toString(table.takeError());
       Side side;
       side.table = std::move(*table);
-      side.continuous = side.table.kind == "gpu";
+      side.continuous = isContinuous(side.table.kind);
       if (failed(setPolicies(side, maxPrompt, maxContext, loc)))
         return failure();
       // A static engine runs the table's programs unless told otherwise.
@@ -463,6 +539,7 @@ llvm::json::Array sidesToJSON(const std::vector<Side> &sides) {
                            {"preemptions", s.last.preemptions},
                            {"recomputed_tokens", s.last.recomputedTokens},
                            {"steps", s.last.stepCount},
+                           {"chips", chipsOf(s)},
                            {"interpolation", checksToJSON(s.checks)},
                            {"curve", std::move(curve)}});
   }
@@ -566,7 +643,8 @@ int run(MLIRContext &ctx) {
     maxContext = std::max(maxContext, r.prompt + r.output);
   }
   std::vector<Side> sides;
-  if (failed(makeSides(ctx, sides, maxPrompt, maxContext, loc)))
+  if (failed(makeSides(ctx, sides, maxPrompt, maxContext, loc)) ||
+      failed(setSplits(sides, loc)))
     return 1;
   Slo slo{ttftSlo * 1e-3, tpotSlo * 1e-3};
   for (double load : loads) {
@@ -584,7 +662,7 @@ int run(MLIRContext &ctx) {
                        << llvm::toString(run.takeError());
         return 1;
       }
-      s.curve.push_back({load, computeMetrics(*run, slo, 1)});
+      s.curve.push_back({load, computeMetrics(*run, slo, chipsOf(s))});
       s.last = std::move(*run);
     }
   }

@@ -57,6 +57,11 @@ struct CostTable {
   /// layers).
   double hbmBytes = 0, weightBytes = 0, activationBytes = 0;
   double kvBytesPerToken = 0;
+  /// Sustained bandwidth from one chip to another over the scale-up
+  /// network, one direction (0: unknown): all of a chip's links through a
+  /// switch, one link to a torus neighbour. It moves a KV cache in a
+  /// disaggregated deployment.
+  double linkBytesPerS = 0;
   std::vector<ShapePoint> prefill; ///< batch 1, lengths ascending
   std::vector<ShapePoint> decode;  ///< sorted by (batch, length), full grid
 

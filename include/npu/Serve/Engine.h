@@ -32,6 +32,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,11 @@ struct ContinuousPolicy {
   bool chunkedPrefill = true;      ///< split a prompt over steps; off: a prompt
                               ///< runs whole in one step, alone with decodes
   double memoryUtilization = 0.9; ///< share of HBM the engine may use
+  /// Admit a sequence only when the blocks of its whole context (prompt
+  /// and every output token) are free, and take them at once: no
+  /// preemption ever (TensorRT-LLM's GUARANTEED_NO_EVICT scheduler). Off:
+  /// blocks on demand, preemption when short (vLLM).
+  bool reserveContext = false;
 };
 
 struct StaticPolicy {
@@ -110,6 +116,31 @@ llvm::Expected<SimResult> simulateStatic(llvm::ArrayRef<Request> trace,
                                          const CostTable &table,
                                          const StaticPolicy &policy,
                                          bool recordSteps = false);
+
+/// One engine (a table and a policy) run over a trace.
+using EngineFn =
+    std::function<llvm::Expected<SimResult>(llvm::ArrayRef<Request>)>;
+
+/// Prefill and decode on separate chips (DistServe, Splitwise; vLLM's and
+/// SGLang's PD disaggregation, JetStream's disaggregated serving).
+struct DisaggregatedPlan {
+  int64_t prefillChips = 1, decodeChips = 1;
+  double kvBytesPerToken = 0;
+  double linkBytesPerS = 0; ///< a prefill chip to a decode chip, one way
+};
+
+/// Requests go round-robin to the prefill chips, each running `prefill` on
+/// its share with one output token (the first); each request's KV then
+/// moves to a decode chip (prompt x kvBytesPerToken / linkBytesPerS after
+/// its first token) and arrives there prefilled, round-robin in handoff
+/// order, each decode chip running `decode` on its share. The merged
+/// result: first tokens from the prefill chips, finishes from the decode
+/// chips; steps, busy time, padding and preemptions summed; KV occupancy of
+/// the decode chips (their mean).
+llvm::Expected<SimResult> simulateDisaggregated(llvm::ArrayRef<Request> trace,
+                                                const DisaggregatedPlan &plan,
+                                                const EngineFn &prefill,
+                                                const EngineFn &decode);
 
 } // namespace mlir::npu::serve
 

@@ -42,7 +42,7 @@ struct Metrics {
   double outputTokensPerS = 0, outputTokensPerSPerChip = 0;
   double tokensPerSPerUser = 0; ///< 1 / mean TPOT
   double goodputRequestsPerS = 0;
-  double busyShare = 0; ///< share of the duration spent in steps
+  double busyShare = 0; ///< share of the chips' time spent in steps
 };
 
 Metrics computeMetrics(const SimResult &run, const Slo &slo, int64_t chips);

@@ -27,6 +27,10 @@ struct Request {
   double arrival = 0; ///< seconds from the start of the trace
   int64_t prompt = 1; ///< prompt tokens (>= 1)
   int64_t output = 1; ///< tokens to generate, the first one included (>= 1)
+  /// Arrives with its prompt's KV and its first token, made elsewhere (a
+  /// prefill instance of a disaggregated deployment): the engine only
+  /// decodes it.
+  bool prefilled = false;
 };
 
 /// Most requests a trace holds (each request costs a few hundred bytes of

@@ -4,6 +4,8 @@
 
 #include "npu/Analysis/Bill.h"
 #include "npu/Analysis/CallOrder.h"
+#include "npu/Target/Interconnect.h"
+#include "npu/Target/Target.h"
 
 #include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
@@ -116,6 +118,17 @@ mlir::npu::serve::describeMemory(MLIRContext *ctx, const ModelConfig &config,
   table.weightBytes = double(bill->parameterBytes.value());
   table.kvBytesPerToken = double(bill->kvCacheBytesPerToken.value());
   table.activationBytes = double(bill->peakLiveActivationBytes.value());
+  llvm::Expected<target::TargetFile> file = target::loadTarget(ctx, target);
+  if (!file)
+    return emitError(loc) << llvm::toString(file.takeError());
+  // To one other chip: through a switch at all of the chip's links, on a
+  // torus over the one link to a neighbour.
+  if (file->interconnect) {
+    const target::LinkLevel &up = file->interconnect->scaleUp;
+    table.linkBytesPerS = up.topology == target::LinkTopology::Torus
+                              ? up.sustainedLinkBytesPerSPerDirection
+                              : up.chipBytesPerSPerDirection();
+  }
   return table;
 }
 

@@ -57,7 +57,20 @@ struct Continuous {
         out.rejected = true;
         continue;
       }
-      seqs[next].known = r.prompt;
+      Sequence &s = seqs[next];
+      s.known = r.prompt;
+      if (r.prefilled) {
+        // Its prompt's KV arrives with it (blocks taken when it is
+        // scheduled); its first token was made at the handoff.
+        s.computed = r.prompt;
+        s.known = r.prompt + 1;
+        s.generated = 1;
+        out.firstToken = r.arrival;
+        if (r.output == 1) {
+          out.finish = r.arrival; // nothing left to make
+          continue;
+        }
+      }
       waiting.push_back(next);
     }
   }
@@ -78,9 +91,10 @@ struct Continuous {
     waiting.push_front(victim);
   }
 
-  /// Grows `id`'s blocks to hold `tokens`; false if the pool is short.
+  /// Grows `id`'s blocks to hold `tokens` (never shrinks them: a reserved
+  /// sequence holds its whole context); false if the pool is short.
   bool grow(int64_t id, int64_t tokens) {
-    int64_t need = blocksFor(tokens) - seqs[id].blocks;
+    int64_t need = std::max<int64_t>(0, blocksFor(tokens) - seqs[id].blocks);
     if (need > freeBlocks)
       return false;
     freeBlocks -= need;
@@ -167,7 +181,8 @@ void Continuous::schedule(StepRecord &step, Batch &batch) {
     if (!p.chunkedPrefill && n > budget)
       break;
     n = std::min(n, budget);
-    if (!grow(id, n))
+    const Request &r = trace[id];
+    if (!grow(id, p.reserveContext ? r.prompt + r.output - 1 : s.computed + n))
       break;
     waiting.pop_front();
     running.push_back(id);

@@ -48,7 +48,8 @@ std::vector<int64_t> decodeBatches(const std::vector<ShapePoint> &decode) {
 llvm::Error CostTable::verify() const {
   if (kind != "tpu" && kind != "gpu")
     return fail("cost table kind '" + kind + "' is neither tpu nor gpu");
-  for (double v : {hbmBytes, weightBytes, activationBytes, kvBytesPerToken})
+  for (double v :
+       {hbmBytes, weightBytes, activationBytes, kvBytesPerToken, linkBytesPerS})
     if (!std::isfinite(v) || v < 0)
       return fail("cost table memory sizes must be finite and >= 0");
   if (kvBytesPerToken <= 0)
@@ -197,6 +198,7 @@ llvm::json::Value CostTable::toJSON() const {
                             {"weight_bytes", weightBytes},
                             {"activation_bytes", activationBytes},
                             {"kv_bytes_per_token", kvBytesPerToken},
+                            {"link_bytes_per_s", linkBytesPerS},
                             {"prefill", pointsToJSON(prefill)},
                             {"decode", pointsToJSON(decode)}};
 }
@@ -230,6 +232,8 @@ mlir::npu::serve::costTableFromJSON(const llvm::json::Value &value) {
         {"kv_bytes_per_token", &t.kvBytesPerToken}})
     if (!num(key, *field))
       return fail("cost table: '" + key + "' must be a number");
+  if (o->get("link_bytes_per_s") && !num("link_bytes_per_s", t.linkBytesPerS))
+    return fail("cost table: 'link_bytes_per_s' must be a number");
   if (llvm::Error e = pointsFromJSON(*o, "prefill", t.prefill))
     return std::move(e);
   if (llvm::Error e = pointsFromJSON(*o, "decode", t.decode))

@@ -72,7 +72,7 @@ Metrics mlir::npu::serve::computeMetrics(const SimResult &run, const Slo &slo,
   if (m.durationSeconds > 0) {
     m.outputTokensPerS = double(outputTokens) / m.durationSeconds;
     m.goodputRequestsPerS = double(m.metSlo) / m.durationSeconds;
-    m.busyShare = run.busySeconds / m.durationSeconds;
+    m.busyShare = run.busySeconds / (m.durationSeconds * double(chips));
   }
   m.outputTokensPerSPerChip = m.outputTokensPerS / double(chips);
   if (m.tpot.mean > 0)

@@ -119,7 +119,22 @@ mlir::npu::serve::simulateStatic(llvm::ArrayRef<Request> trace,
   for (;;) {
     admit();
     bool ran = false;
-    for (int64_t k = 0; k < p.prefillsPerStep && !waiting.empty(); ++k) {
+    // Requests prefilled elsewhere go straight into free slots (their KV
+    // copied in); then at most prefillsPerStep prefills.
+    while (!waiting.empty() && trace[waiting.front()].prefilled) {
+      auto slot = llvm::find_if(slots, [](const Slot &s) { return s.id < 0; });
+      if (slot == slots.end())
+        break;
+      int64_t id = waiting.front();
+      waiting.pop_front();
+      result.requests[id].firstToken = trace[id].arrival;
+      *slot = {id, trace[id].prompt};
+      if (trace[id].output == 1)
+        finish(*slot);
+    }
+    for (int64_t k = 0; k < p.prefillsPerStep && !waiting.empty() &&
+                        !trace[waiting.front()].prefilled;
+         ++k) {
       auto slot = llvm::find_if(slots, [](const Slot &s) { return s.id < 0; });
       if (slot == slots.end())
         break;
