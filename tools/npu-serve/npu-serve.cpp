@@ -125,6 +125,11 @@ cl::opt<bool> raggedAttention(
     cl::desc("static: decode attention reads each slot's own KV (ragged "
              "kernel); off: every slot at the context bucket"),
     cl::init(true), cl::cat(cat));
+cl::opt<int64_t> designBucketsOpt(
+    "design-buckets",
+    cl::desc("static: choose the buckets for the trace, greedily, up to this "
+             "many programs (prefill and decode), and run the best"),
+    cl::init(0), cl::cat(cat));
 cl::opt<int64_t> prefillsPerStep("prefills-per-step",
                                  cl::desc("static: prefills between decodes"),
                                  cl::init(1), cl::cat(cat));
@@ -168,8 +173,9 @@ struct Side {
   ContinuousPolicy cpolicy;
   StaticPolicy spolicy;
   std::vector<CurvePoint> curve;
-  SimResult last;                ///< the run at --rate (or the sweep's last)
-  DisaggregatedPlan split{0, 0}; ///< prefillChips = 0: not disaggregated
+  SimResult last;                   ///< the run at --rate (or the sweep's last)
+  DisaggregatedPlan split{0, 0};    ///< prefillChips = 0: not disaggregated
+  std::vector<BucketChoice> design; ///< --design-buckets
   std::vector<InterpolationCheck> checks; ///< --check-interpolation
 };
 
@@ -259,6 +265,16 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
     shapes.prefillLengths = stepGrid(maxBatchedTokens);
     shapes.decodeBatches = powersOfTwo(1, maxSeqs);
     shapes.decodeLengths = powersOfTwo(256, side.spolicy.decodeBuckets.back());
+  } else if (designBucketsOpt > 0) {
+    // Candidates: the step grid's lengths from 64 (prompts) and 512
+    // (contexts) up.
+    for (auto [out, from, to] : {std::tuple{&shapes.prefillLengths, 64,
+                                            side.spolicy.prefillBuckets.back()},
+                                 std::tuple{&shapes.decodeLengths, 512,
+                                            side.spolicy.decodeBuckets.back()}})
+      for (int64_t v : stepGrid(to))
+        if (v >= from)
+          out->push_back(v);
   } else {
     shapes.prefillLengths = side.spolicy.prefillBuckets;
     shapes.decodeLengths = side.spolicy.decodeBuckets;
@@ -349,6 +365,25 @@ void printSteps(raw_ostream &os, const SimResult &run) {
        << "\n";
 }
 
+void printDesign(raw_ostream &os, const Side &s) {
+  os << "  bucket design (each row adds the program that most raises "
+        "goodput):\n";
+  const char *row = "  {0,8} {1,-14} {2,12} {3,12} {4,12} {5,12}  {6}\n";
+  os << llvm::formatv(row, "programs", "added", "goodput", "tok/s/chip",
+                      "TTFT_p50_ms", "padded", "prefill | decode buckets");
+  for (size_t i = 0; i < s.design.size(); ++i) {
+    const BucketChoice &c = s.design[i];
+    std::string buckets;
+    llvm::raw_string_ostream b(buckets);
+    llvm::interleave(c.policy.prefillBuckets, b, ",");
+    b << " | ";
+    llvm::interleave(c.policy.decodeBuckets, b, ",");
+    os << llvm::formatv(row, i + 2, c.added, num(c.metrics.goodputRequestsPerS),
+                        num(c.metrics.outputTokensPerSPerChip),
+                        num(c.metrics.ttft.p50 * 1e3), c.paddedTokens, buckets);
+  }
+}
+
 void printSide(raw_ostream &os, const Side &s, const Slo &slo) {
   const CostTable &t = s.table;
   os << llvm::formatv("{0} on {1} ({2}-like): ", t.model, t.target,
@@ -394,6 +429,8 @@ void printSide(raw_ostream &os, const Side &s, const Slo &slo) {
   printMetrics(os, computeMetrics(s.last, slo, chipsOf(s)), s.last);
   if (!s.checks.empty())
     printChecks(os, s);
+  if (!s.design.empty())
+    printDesign(os, s);
   if (steps)
     printSteps(os, s.last);
 }
@@ -594,6 +631,36 @@ LogicalResult writeOutputs(OutputTransaction &outputs,
   return printJson(*os, llvm::json::Value(std::move(doc)), 2, loc, "npu-serve");
 }
 
+/// --design-buckets on every static side, on the first trace; each side
+/// then runs the best design.
+LogicalResult designSides(std::vector<Side> &sides,
+                          llvm::ArrayRef<Request> trace, const Slo &slo,
+                          Location loc) {
+  for (Side &s : sides) {
+    if (s.continuous)
+      continue;
+    llvm::Expected<std::vector<BucketChoice>> design =
+        designBuckets(trace, s.table, s.spolicy, designBucketsOpt, slo);
+    if (!design)
+      return emitError(loc)
+             << s.table.target << ": " << llvm::toString(design.takeError());
+    s.design = std::move(*design);
+    // The design's own order: goodput, then throughput, then padding; the
+    // fewest programs on a tie.
+    auto key = [](const BucketChoice &c) {
+      return std::make_tuple(c.metrics.goodputRequestsPerS,
+                             c.metrics.outputTokensPerS, -c.paddedTokens);
+    };
+    const BucketChoice *best = &s.design.front();
+    for (const BucketChoice &c : s.design)
+      if (key(c) > key(*best))
+        best = &c;
+    s.spolicy = best->policy;
+  }
+  return success();
+}
+
+
 int run(MLIRContext &ctx) {
   Location loc = UnknownLoc::get(&ctx);
   OutputTransaction outputs;
@@ -647,6 +714,8 @@ int run(MLIRContext &ctx) {
       failed(setSplits(sides, loc)))
     return 1;
   Slo slo{ttftSlo * 1e-3, tpotSlo * 1e-3};
+  if (designBucketsOpt && failed(designSides(sides, *first, slo, loc)))
+    return 1;
   for (double load : loads) {
     llvm::Expected<std::vector<Request>> trace =
         load == loads.front() ? std::move(first) : makeTrace(load);

@@ -63,6 +63,25 @@ std::string curvesToSvg(llvm::StringRef title,
                         llvm::ArrayRef<std::string> names,
                         llvm::ArrayRef<std::vector<CurvePoint>> curves);
 
+/// One step of the greedy bucket design: the program added and what the
+/// static engine then delivers on the trace.
+struct BucketChoice {
+  std::string added; ///< "prefill 1024", "decode 4096" or "start"
+  StaticPolicy policy;
+  Metrics metrics;
+  int64_t paddedTokens = 0;
+};
+
+/// Chooses a static engine's buckets for `trace` (docs/serving.md, "Bucket
+/// design"): it starts from the largest prefill and decode programs of the
+/// table (at base.slots: every request needs them) and adds, one at a
+/// time, the table's program that most raises goodput (then output
+/// tokens/s, then fewer padded tokens), until `maxPrograms` programs or no
+/// program is left. Each step is returned: what each extra program buys.
+llvm::Expected<std::vector<BucketChoice>>
+designBuckets(llvm::ArrayRef<Request> trace, const CostTable &table,
+              const StaticPolicy &base, int64_t maxPrograms, const Slo &slo);
+
 } // namespace mlir::npu::serve
 
 #endif // NPU_SERVE_METRICS_H
