@@ -15,7 +15,7 @@
 
 #include "npu/InitAll.h"
 #include "npu/Serve/CompiledTable.h"
-#include "npu/Serve/Metrics.h"
+#include "npu/Serve/Report.h"
 #include "npu/Support/InputFiles.h"
 #include "npu/Support/OutputFiles.h"
 
@@ -162,23 +162,6 @@ cl::opt<std::string> svg("svg", cl::desc("write the curves (with --rates)"),
 cl::opt<std::string> output("o", cl::desc("output file"), cl::init("-"),
                             cl::cat(cat));
 
-std::string num(double v) {
-  return llvm::formatv("{0}", llvm::format("%.6g", v)).str();
-}
-
-/// One side: its table and its engine.
-struct Side {
-  CostTable table;
-  bool continuous = false;
-  ContinuousPolicy cpolicy;
-  StaticPolicy spolicy;
-  std::vector<CurvePoint> curve;
-  SimResult last;                   ///< the run at --rate (or the sweep's last)
-  DisaggregatedPlan split{0, 0};    ///< prefillChips = 0: not disaggregated
-  std::vector<BucketChoice> design; ///< --design-buckets
-  std::vector<InterpolationCheck> checks; ///< --check-interpolation
-};
-
 std::optional<std::vector<int64_t>> parseList(StringRef text) {
   std::vector<int64_t> out;
   for (StringRef f : llvm::split(text, ',')) {
@@ -214,7 +197,7 @@ llvm::Expected<std::vector<Request>> makeTrace(double at) {
   return generateTrace(spec);
 }
 
-LogicalResult setPolicies(Side &side, int64_t maxPrompt, int64_t maxContext,
+LogicalResult setPolicies(SideRun &side, int64_t maxPrompt, int64_t maxContext,
                           Location loc) {
   side.cpolicy = {maxBatchedTokens, maxSeqs,           blockSize,
                   chunkedPrefill,   memoryUtilization, reserveContext};
@@ -254,7 +237,7 @@ int64_t autoSlots(const CostTable &t, int64_t longest) {
 }
 
 LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
-                          CompareSide which, StringRef target, Side &side,
+                          CompareSide which, StringRef target, SideRun &side,
                           Location loc) {
   ImportOptions base;
   base.weightDType = weightDType;
@@ -304,138 +287,7 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
   return success();
 }
 
-void printChecks(raw_ostream &os, const Side &s) {
-  os << "  interpolation against compiled shapes between the points:\n";
-  const char *row = "  {0,-8} {1,6} {2,8} {3,14} {4,14} {5,8}\n";
-  os << llvm::formatv(row, "phase", "batch", "length", "compiled_us",
-                      "table_us", "error%");
-  for (const InterpolationCheck &c : s.checks)
-    os << llvm::formatv(row, c.prefill ? "prefill" : "decode", c.batch,
-                        c.length, num(c.compiledNs / 1e3),
-                        num(c.predictedNs / 1e3),
-                        llvm::format("%.2f", 100 * c.error()));
-}
-
-int64_t chipsOf(const Side &s) {
-  return s.split.prefillChips ? s.split.prefillChips + s.split.decodeChips : 1;
-}
-
-llvm::json::Object policyToJSON(const Side &s) {
-  if (s.continuous)
-    return llvm::json::Object{
-        {"engine", "continuous"},
-        {"max_batched_tokens", s.cpolicy.maxBatchedTokens},
-        {"max_seqs", s.cpolicy.maxSeqs},
-        {"block_size", s.cpolicy.blockSize},
-        {"chunked_prefill", s.cpolicy.chunkedPrefill},
-        {"memory_utilization", s.cpolicy.memoryUtilization},
-        {"reserve_context", s.cpolicy.reserveContext}};
-  return llvm::json::Object{
-      {"engine", "static"},
-      {"slots", s.spolicy.slots},
-      {"prefill_buckets", llvm::json::Array(s.spolicy.prefillBuckets)},
-      {"decode_buckets", llvm::json::Array(s.spolicy.decodeBuckets)},
-      {"prefills_per_step", s.spolicy.prefillsPerStep},
-      {"ragged_attention", s.spolicy.raggedAttention},
-      {"memory_utilization", s.spolicy.memoryUtilization}};
-}
-
-void printSteps(raw_ostream &os, const SimResult &run) {
-  os << llvm::formatv("  {0,4} {1,12} {2,12} {3,-8} {4,7} {5,8} {6,7} "
-                      "{7,7} {8,6}  {9}\n",
-                      "step", "start_ms", "ms", "kind", "decodes", "prefill",
-                      "padded", "blocks", "preempt", "requests");
-  for (size_t i = 0; i < run.steps.size(); ++i) {
-    const StepRecord &s = run.steps[i];
-    std::string ids;
-    for (int64_t id : s.ids)
-      ids += (ids.empty() ? "" : ",") + std::to_string(id);
-    os << llvm::formatv("  {0,4} {1,12} {2,12} {3,-8} {4,7} {5,8} {6,7} "
-                        "{7,7} {8,6}  {9}\n",
-                        i, num(s.start * 1e3), num(s.seconds * 1e3), s.kind,
-                        s.decodes, s.prefillTokens, s.paddedTokens,
-                        s.usedBlocks, s.preempted, ids);
-  }
-  os << "  requests: id arrival_ms first_token_ms finish_ms preemptions\n";
-  for (const RequestResult &r : run.requests)
-    os << "    " << r.request.id << " " << num(r.request.arrival * 1e3) << " "
-       << (r.rejected ? "rejected"
-                      : num(r.firstToken * 1e3) + " " + num(r.finish * 1e3) +
-                            " " + std::to_string(r.preemptions))
-       << "\n";
-}
-
-void printDesign(raw_ostream &os, const Side &s) {
-  os << "  bucket design (each row adds the program that most raises "
-        "goodput):\n";
-  const char *row = "  {0,8} {1,-14} {2,12} {3,12} {4,12} {5,12}  {6}\n";
-  os << llvm::formatv(row, "programs", "added", "goodput", "tok/s/chip",
-                      "TTFT_p50_ms", "padded", "prefill | decode buckets");
-  for (size_t i = 0; i < s.design.size(); ++i) {
-    const BucketChoice &c = s.design[i];
-    std::string buckets;
-    llvm::raw_string_ostream b(buckets);
-    llvm::interleave(c.policy.prefillBuckets, b, ",");
-    b << " | ";
-    llvm::interleave(c.policy.decodeBuckets, b, ",");
-    os << llvm::formatv(row, i + 2, c.added, num(c.metrics.goodputRequestsPerS),
-                        num(c.metrics.outputTokensPerSPerChip),
-                        num(c.metrics.ttft.p50 * 1e3), c.paddedTokens, buckets);
-  }
-}
-
-void printSide(raw_ostream &os, const Side &s, const Slo &slo) {
-  const CostTable &t = s.table;
-  os << llvm::formatv("{0} on {1} ({2}-like): ", t.model, t.target,
-                      StringRef(t.kind).upper());
-  if (s.continuous)
-    os << llvm::formatv("continuous batching, {0} tokens and {1} sequences "
-                        "per step, KV blocks of {2} tokens, chunked prefill "
-                        "{3}\n",
-                        s.cpolicy.maxBatchedTokens, s.cpolicy.maxSeqs,
-                        s.cpolicy.blockSize,
-                        s.cpolicy.chunkedPrefill ? "on" : "off");
-  else
-    os << llvm::formatv("static buckets, {0} decode slots, {1} prefill and "
-                        "{2} decode programs, {3} decode attention\n",
-                        s.spolicy.slots, s.spolicy.prefillBuckets.size(),
-                        s.spolicy.decodeBuckets.size(),
-                        s.spolicy.raggedAttention ? "ragged" : "padded");
-  os << llvm::formatv("  memory: HBM {0} GB x {1}, weights {2} GB, "
-                      "activations {3} GB, KV {4} KB per token\n",
-                      num(t.hbmBytes / 1e9),
-                      s.continuous ? s.cpolicy.memoryUtilization
-                                   : s.spolicy.memoryUtilization,
-                      num(t.weightBytes / 1e9), num(t.activationBytes / 1e9),
-                      num(t.kvBytesPerToken / 1e3));
-  if (s.curve.size() > 1) {
-    os << llvm::formatv("  {0,8} {1,12} {2,12} {3,12} {4,12} {5,12} {6,10}\n",
-                        "req/s", "tok/s/chip", "tok/s/user", "TTFT_p50_ms",
-                        "TPOT_p50_ms", "goodput", "rejected");
-    for (const CurvePoint &p : s.curve)
-      os << llvm::formatv(
-          "  {0,8} {1,12} {2,12} {3,12} {4,12} {5,12} {6,10}\n", num(p.rate),
-          num(p.metrics.outputTokensPerSPerChip),
-          num(p.metrics.tokensPerSPerUser), num(p.metrics.ttft.p50 * 1e3),
-          num(p.metrics.tpot.p50 * 1e3), num(p.metrics.goodputRequestsPerS),
-          p.metrics.rejected);
-    os << "  at the last rate:\n";
-  }
-  if (s.split.prefillChips)
-    os << llvm::formatv("  disaggregated: prefill on {0} chip(s), decode on "
-                        "{1}, KV moved at {2} GB/s\n",
-                        s.split.prefillChips, s.split.decodeChips,
-                        num(s.split.linkBytesPerS / 1e9));
-  printMetrics(os, computeMetrics(s.last, slo, chipsOf(s)), s.last);
-  if (!s.checks.empty())
-    printChecks(os, s);
-  if (!s.design.empty())
-    printDesign(os, s);
-  if (steps)
-    printSteps(os, s.last);
-}
-
-llvm::Expected<SimResult> simulate(const Side &s,
+llvm::Expected<SimResult> simulate(const SideRun &s,
                                    llvm::ArrayRef<Request> trace) {
   EngineFn engine = [&](llvm::ArrayRef<Request> t) {
     return s.continuous ? simulateContinuous(t, s.table, s.cpolicy, steps)
@@ -447,7 +299,7 @@ llvm::Expected<SimResult> simulate(const Side &s,
 }
 
 /// --disaggregate on every side.
-LogicalResult setSplits(std::vector<Side> &sides, Location loc) {
+LogicalResult setSplits(std::vector<SideRun> &sides, Location loc) {
   if (disaggregate.empty())
     return success();
   auto [p, d] = StringRef(disaggregate).split(':');
@@ -460,7 +312,7 @@ LogicalResult setSplits(std::vector<Side> &sides, Location loc) {
   if (kvLinkGBps.getNumOccurrences() &&
       (!std::isfinite(kvLinkGBps) || kvLinkGBps <= 0))
     return emitError(loc) << "--kv-link-gbps must be a finite number > 0";
-  for (Side &s : sides) {
+  for (SideRun &s : sides) {
     s.split = plan;
     s.split.kvBytesPerToken = s.table.kvBytesPerToken;
     s.split.linkBytesPerS =
@@ -474,7 +326,7 @@ LogicalResult setSplits(std::vector<Side> &sides, Location loc) {
 }
 
 /// The sides: tables read from --costs, or compiled from --config.
-LogicalResult makeSides(MLIRContext &ctx, std::vector<Side> &sides,
+LogicalResult makeSides(MLIRContext &ctx, std::vector<SideRun> &sides,
                         int64_t maxPrompt, int64_t maxContext, Location loc) {
   if (costs.empty() == config.empty())
     return emitError(loc) << "give either --config (with --tpu and/or "
@@ -498,7 +350,7 @@ LogicalResult makeSides(MLIRContext &ctx, std::vector<Side> &sides,
       llvm::Expected<CostTable> table = costTableFromJSON(*value);
       if (!table)
         return emitError(loc) << path << ": " << toString(table.takeError());
-      Side side;
+      SideRun side;
       side.table = std::move(*table);
       side.continuous = isContinuous(side.table.kind);
       if (failed(setPolicies(side, maxPrompt, maxContext, loc)))
@@ -533,7 +385,7 @@ LogicalResult makeSides(MLIRContext &ctx, std::vector<Side> &sides,
        {std::pair{&tpu, CompareSide::Tpu}, std::pair{&gpu, CompareSide::Gpu}}) {
     if (name->empty())
       continue;
-    Side side;
+    SideRun side;
     if (failed(setPolicies(side, maxPrompt, maxContext, loc)) ||
         failed(compileSide(ctx, *model, which, *name, side, loc)))
       return failure();
@@ -542,50 +394,9 @@ LogicalResult makeSides(MLIRContext &ctx, std::vector<Side> &sides,
   return success();
 }
 
-llvm::json::Array checksToJSON(const std::vector<InterpolationCheck> &v) {
-  llvm::json::Array out;
-  for (const InterpolationCheck &c : v)
-    out.push_back(
-        llvm::json::Object{{"phase", c.prefill ? "prefill" : "decode"},
-                           {"batch", c.batch},
-                           {"length", c.length},
-                           {"compiled_ns", c.compiledNs},
-                           {"table_ns", c.predictedNs}});
-  return out;
-}
-
-llvm::json::Array sidesToJSON(const std::vector<Side> &sides) {
-  llvm::json::Array out;
-  for (const Side &s : sides) {
-    llvm::json::Array curve;
-    for (const CurvePoint &p : s.curve) {
-      llvm::json::Object o = metricsToJSON(p.metrics);
-      o["rate"] = p.rate;
-      curve.push_back(std::move(o));
-    }
-    out.push_back(
-        llvm::json::Object{{"model", s.table.model},
-                           {"target", s.table.target},
-                           {"kind", s.table.kind},
-                           {"policy", policyToJSON(s)},
-                           {"kv_capacity_tokens", s.last.kvCapacityTokens},
-                           {"kv_occupancy_mean", s.last.kvOccupancyMean},
-                           {"kv_occupancy_peak", s.last.kvOccupancyPeak},
-                           {"useful_tokens", s.last.usefulTokens},
-                           {"padded_tokens", s.last.paddedTokens},
-                           {"preemptions", s.last.preemptions},
-                           {"recomputed_tokens", s.last.recomputedTokens},
-                           {"steps", s.last.stepCount},
-                           {"chips", chipsOf(s)},
-                           {"interpolation", checksToJSON(s.checks)},
-                           {"curve", std::move(curve)}});
-  }
-  return out;
-}
-
 /// --emit-costs, --svg and the report (-o), staged in `outputs`.
 LogicalResult writeOutputs(OutputTransaction &outputs,
-                           const std::vector<Side> &sides, const Slo &slo,
+                           const std::vector<SideRun> &sides, const Slo &slo,
                            Location loc) {
   std::string error;
   auto open = [&](StringRef path) {
@@ -596,7 +407,7 @@ LogicalResult writeOutputs(OutputTransaction &outputs,
   };
   if (!emitCosts.empty()) {
     llvm::json::Array tables;
-    for (const Side &s : sides)
+    for (const SideRun &s : sides)
       tables.push_back(s.table.toJSON());
     raw_ostream *os = open(emitCosts);
     if (!os || failed(printJson(*os, llvm::json::Value(std::move(tables)), 2,
@@ -606,7 +417,7 @@ LogicalResult writeOutputs(OutputTransaction &outputs,
   if (!svg.empty()) {
     std::vector<std::string> names;
     std::vector<std::vector<CurvePoint>> curves;
-    for (const Side &s : sides) {
+    for (const SideRun &s : sides) {
       names.push_back(s.table.target +
                       (s.continuous ? " continuous" : " static"));
       curves.push_back(s.curve);
@@ -622,21 +433,21 @@ LogicalResult writeOutputs(OutputTransaction &outputs,
   if (!os)
     return failure();
   if (format != "json") {
-    for (const Side &s : sides)
-      printSide(*os, s, slo);
+    for (const SideRun &s : sides)
+      printSideRun(*os, s, slo, steps);
     return success();
   }
   llvm::json::Object doc{{"format", "npu-serve/1"},
-                         {"sides", sidesToJSON(sides)}};
+                         {"sides", sideRunsToJSON(sides)}};
   return printJson(*os, llvm::json::Value(std::move(doc)), 2, loc, "npu-serve");
 }
 
 /// --design-buckets on every static side, on the first trace; each side
 /// then runs the best design.
-LogicalResult designSides(std::vector<Side> &sides,
+LogicalResult designSides(std::vector<SideRun> &sides,
                           llvm::ArrayRef<Request> trace, const Slo &slo,
                           Location loc) {
-  for (Side &s : sides) {
+  for (SideRun &s : sides) {
     if (s.continuous)
       continue;
     llvm::Expected<std::vector<BucketChoice>> design =
@@ -659,7 +470,6 @@ LogicalResult designSides(std::vector<Side> &sides,
   }
   return success();
 }
-
 
 int run(MLIRContext &ctx) {
   Location loc = UnknownLoc::get(&ctx);
@@ -709,7 +519,7 @@ int run(MLIRContext &ctx) {
     maxPrompt = std::max(maxPrompt, r.prompt);
     maxContext = std::max(maxContext, r.prompt + r.output);
   }
-  std::vector<Side> sides;
+  std::vector<SideRun> sides;
   if (failed(makeSides(ctx, sides, maxPrompt, maxContext, loc)) ||
       failed(setSplits(sides, loc)))
     return 1;
@@ -724,7 +534,7 @@ int run(MLIRContext &ctx) {
       return 1;
     }
     first = std::vector<Request>(); // moved from: keep it valid
-    for (Side &s : sides) {
+    for (SideRun &s : sides) {
       llvm::Expected<SimResult> run = simulate(s, *trace);
       if (!run) {
         emitError(loc) << s.table.target << ": "
