@@ -262,6 +262,17 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
     shapes.prefillLengths = side.spolicy.prefillBuckets;
     shapes.decodeLengths = side.spolicy.decodeBuckets;
   }
+  if (!side.continuous && side.spolicy.raggedAttention) {
+    // The ragged attention is priced at the slots' mean context, which is
+    // short when few slots are busy: decode points down to 64 tokens (a
+    // price below the table's first point would be the first point's).
+    std::vector<int64_t> shorter;
+    for (int64_t v : powersOfTwo(64, shapes.decodeLengths.front()))
+      if (v < shapes.decodeLengths.front())
+        shorter.push_back(v);
+    shapes.decodeLengths.insert(shapes.decodeLengths.begin(), shorter.begin(),
+                                shorter.end());
+  }
   FailureOr<CostTable> table =
       describeMemory(&ctx, model, llvm::sys::path::stem(config), base, which,
                      target, shapes.prefillLengths.back(), loc);
@@ -279,8 +290,8 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
     return failure();
   if (!checkInterp)
     return success();
-  FailureOr<std::vector<InterpolationCheck>> checks =
-      checkInterpolation(&ctx, model, base, which, target, side.table, loc);
+  FailureOr<std::vector<InterpolationCheck>> checks = checkInterpolation(
+      &ctx, model, base, which, target, side.table, side.continuous, loc);
   if (failed(checks))
     return failure();
   side.checks = std::move(*checks);

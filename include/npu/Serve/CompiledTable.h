@@ -66,14 +66,16 @@ struct InterpolationCheck {
 
 /// Compiles the midpoint between each two consecutive prefill lengths
 /// (predicted: dense + chunk attention at that length) and of each cell of
-/// the decode grid (a continuous table: dense(B) + decode attention at B
-/// sequences of the mean context; a static one: the program of the next
-/// context bucket with its attention at the actual context, as the ragged
-/// static engine prices it). docs/serving.md reports these errors.
+/// the decode grid (`continuous`: decodeDense(B) + decode attention at B
+/// sequences of the mean context; static, whose table has one batch: the
+/// program of the next context bucket with its attention at the actual
+/// context, as the ragged static engine prices it). docs/serving.md reports
+/// these errors.
 FailureOr<std::vector<InterpolationCheck>>
 checkInterpolation(MLIRContext *ctx, const ModelConfig &config,
                    const ImportOptions &base, CompareSide side,
-                   StringRef target, const CostTable &table, Location loc);
+                   StringRef target, const CostTable &table, bool continuous,
+                   Location loc);
 
 } // namespace mlir::npu::serve
 

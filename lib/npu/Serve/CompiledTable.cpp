@@ -180,7 +180,8 @@ mlir::npu::serve::compilePoints(MLIRContext *ctx, const ModelConfig &config,
 
 FailureOr<std::vector<InterpolationCheck>> mlir::npu::serve::checkInterpolation(
     MLIRContext *ctx, const ModelConfig &config, const ImportOptions &base,
-    CompareSide side, StringRef target, const CostTable &table, Location loc) {
+    CompareSide side, StringRef target, const CostTable &table, bool continuous,
+    Location loc) {
   std::vector<InterpolationCheck> checks;
   for (size_t i = 1; i < table.prefill.size(); ++i) {
     int64_t a = table.prefill[i - 1].length, b = table.prefill[i].length;
@@ -222,7 +223,7 @@ FailureOr<std::vector<InterpolationCheck>> mlir::npu::serve::checkInterpolation(
     if (c.prefill) {
       c.predictedNs =
           table.denseNs(c.length) + table.chunkAttentionNs(c.length, 0);
-    } else if (table.kind == "gpu") {
+    } else if (continuous) {
       c.predictedNs = table.decodeDenseNs(c.batch) +
                       table.decodeAttentionNs(c.batch, c.batch * c.length);
     } else {

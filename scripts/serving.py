@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Writes docs/serving.md and its SVGs (issue 26): Llama-3-8B served on one
+tpu-v7 and one h200, both ways of deciding, for a chat-like and a
+long-prompt trace. One command: python3 scripts/serving.py (after a build).
+
+Each chip's cost tables are compiled once per trace (npu-serve --emit-costs,
+both engines' grids) and every run after that prices steps from them
+(--costs), so the sweeps take seconds.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("NPU_BIN", os.path.join(ROOT, "build", "bin"))
+CONFIG = os.path.join(ROOT, "examples", "configs", "llama-3-8b.json")
+OUT = os.path.join(ROOT, "docs", "serving")
+TMP = tempfile.mkdtemp(prefix="npu-serving-")
+
+TRACES = {
+    "chat": {"title": "chat-like", "prompt": "longtail:512:4096",
+             "output": "longtail:256:2048", "requests": 2000,
+             "rates": [2, 4, 6, 8, 10, 11, 12, 14], "at": 8},
+    "long": {"title": "long-prompt", "prompt": "uniform:4096:7168",
+             "output": "longtail:128:1024", "requests": 1000,
+             "rates": [0.5, 1, 1.5, 2, 2.5, 3, 3.5], "at": 2},
+}
+CHIPS = [("tpu-v7", "--tpu", "tpu"), ("h200", "--gpu", "gpu")]
+BUCKET_BUDGET = 8
+
+
+def serve(*args, json_out=True):
+    argv = [os.path.join(BIN, "npu-serve"), *args]
+    if json_out:
+        argv.append("--format=json")
+    p = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+    if p.returncode:
+        sys.exit(f"serving.py: {' '.join(argv)}:\n{p.stderr}")
+    return json.loads(p.stdout) if json_out else p.stdout
+
+
+def trace_args(t, rate=None):
+    return [f"--prompt={t['prompt']}", f"--output={t['output']}",
+            f"--requests={t['requests']}", f"--rate={rate or t['at']}"]
+
+
+def tables(name, t):
+    """Per chip: a static table (every candidate bucket) and a continuous
+    one, as files."""
+    out = {}
+    for engine, extra in (("static", ["--design-buckets=2"]),
+                          ("continuous", [])):
+        path = os.path.join(TMP, f"{name}-{engine}.json")
+        serve(f"--config={CONFIG}", "--tpu=tpu-v7", "--gpu=h200",
+              f"--tpu-engine={engine}", f"--gpu-engine={engine}",
+              f"--emit-costs={path}", *extra, *trace_args(t))
+        for table in json.load(open(path)):
+            one = os.path.join(TMP, f"{name}-{engine}-{table['target']}.json")
+            json.dump(table, open(one, "w"))
+            out[(table["target"], engine)] = one
+    return out
+
+
+def design(t, costs):
+    """The greedy bucket design of the static engine on a chip."""
+    text = serve(f"--costs={costs}", f"--design-buckets={BUCKET_BUDGET}",
+                 "--tpu-engine=static", "--gpu-engine=static",
+                 *trace_args(t), json_out=False)
+    rows = text.split("bucket design")[1].splitlines()[2:]
+    best = serve(f"--costs={costs}", f"--design-buckets={BUCKET_BUDGET}",
+                 "--tpu-engine=static", "--gpu-engine=static",
+                 *trace_args(t))["sides"][0]["policy"]
+    return rows, best
+
+
+def buckets(policy):
+    return [f"--prefill-buckets={','.join(map(str, policy['prefill_buckets']))}",
+            f"--decode-buckets={','.join(map(str, policy['decode_buckets']))}",
+            f"--slots={policy['slots']}"]
+
+
+def ms(x):
+    return f"{1e3 * x:.1f}"
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    doc = open(os.path.join(ROOT, "docs", "serving.head.md")).read()
+    lines = [doc.rstrip(), ""]
+    for name, t in TRACES.items():
+        tab = tables(name, t)
+        lines += [f"## {t['title'].capitalize()} trace", "",
+                  f"{t['requests']} requests, Poisson arrivals, prompts "
+                  f"`{t['prompt']}`, outputs `{t['output']}` (seed 0). "
+                  f"The static engine's buckets are the greedy design for "
+                  f"this trace at {t['at']} requests/s with a budget of "
+                  f"{BUCKET_BUDGET} programs (table below); the continuous "
+                  f"engine takes 8192 tokens and 256 sequences per step, KV "
+                  f"blocks of 16 tokens, chunked prefill.", ""]
+        policies, designs = {}, {}
+        for chip, _, _ in CHIPS:
+            designs[chip], policies[chip] = design(t, tab[(chip, "static")])
+        # The four ways: each engine on each chip, swept.
+        curves, at = {}, {}
+        for chip, _, kind in CHIPS:
+            for engine in ("static", "continuous"):
+                extra = buckets(policies[chip]) if engine == "static" else []
+                res = serve(f"--costs={tab[(chip, engine)]}",
+                            f"--{kind}-engine={engine}",
+                            f"--rates={','.join(map(str, t['rates']))}",
+                            *trace_args(t)[:3], *extra)["sides"][0]
+                curves[(chip, engine)] = res
+                one = serve(f"--costs={tab[(chip, engine)]}",
+                            f"--{kind}-engine={engine}", *trace_args(t),
+                            *extra)["sides"][0]
+                at[(chip, engine)] = one
+        # The curves of the native pairing (TPU static, GPU continuous).
+        svg = os.path.join(OUT, f"{name}.svg")
+        serve(f"--costs={tab[('tpu-v7', 'static')]}",
+              f"--costs={tab[('h200', 'continuous')]}",
+              *buckets(policies["tpu-v7"]),
+              f"--rates={','.join(map(str, t['rates']))}",
+              *trace_args(t)[:3], f"--svg={svg}")
+        lines += [f"![{t['title']} curves](serving/{name}.svg)", "",
+                  "Throughput against interactivity, each point a load "
+                  "(requests/s); TPU static is JetStream's way, GPU "
+                  "continuous vLLM's:", "",
+                  "| chip | engine | req/s | tok/s/chip | tok/s/user | "
+                  "TTFT p50 ms | TTFT p99 ms | TPOT p50 ms | TPOT p99 ms | "
+                  "goodput req/s |", "|---|---|---:|---:|---:|---:|---:|"
+                  "---:|---:|---:|"]
+        for (chip, engine), res in curves.items():
+            for p in res["curve"]:
+                lines.append(
+                    f"| {chip} | {engine} | {p['rate']:g} | "
+                    f"{p['output_tokens_per_s_per_chip']:.0f} | "
+                    f"{p['tokens_per_s_per_user']:.1f} | "
+                    f"{ms(p['ttft_s']['p50'])} | {ms(p['ttft_s']['p99'])} | "
+                    f"{ms(p['tpot_s']['p50'])} | {ms(p['tpot_s']['p99'])} | "
+                    f"{p['goodput_requests_per_s']:.2f} |")
+        lines += ["", f"At {t['at']} requests/s, what each way wastes:", "",
+                  "| chip | engine | KV capacity (tokens) | KV occupancy mean / "
+                  "peak | padded tokens | useful tokens | padded share | "
+                  "preemptions | TPOT p50 ms |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for (chip, engine), res in at.items():
+            p = res["curve"][0]
+            pad, use = res["padded_tokens"], res["useful_tokens"]
+            lines.append(
+                f"| {chip} | {engine} | {res['kv_capacity_tokens']} | "
+                f"{100 * res['kv_occupancy_mean']:.1f}% / "
+                f"{100 * res['kv_occupancy_peak']:.1f}% | {pad} | {use} | "
+                f"{100 * pad / (pad + use):.1f}% | {res['preemptions']} | "
+                f"{ms(p['tpot_s']['p50'])} |")
+        # Chunked prefill and disaggregation on the native pairing.
+        lines += ["", f"Chunked prefill and disaggregation at {t['at']} "
+                  "requests/s (disaggregated: 1 prefill chip and 1 decode "
+                  "chip at the full rate, beside one chip at half the rate, "
+                  "which is what 2 chips serving independently deliver per "
+                  "chip):", "",
+                  "| chip | engine | variant | chips | tok/s/chip | TTFT "
+                  "p50 ms | TTFT p99 ms | TPOT p50 ms | TPOT p99 ms |",
+                  "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+        for chip, _, kind in CHIPS:
+            for engine in ("static", "continuous"):
+                extra = buckets(policies[chip]) if engine == "static" else []
+                base = [f"--costs={tab[(chip, engine)]}",
+                        f"--{kind}-engine={engine}", *extra]
+                variants = [("one chip", trace_args(t), 1)]
+                if engine == "continuous":
+                    variants.append(("no chunked prefill", trace_args(t) +
+                                     ["--chunked-prefill=false"], 1))
+                variants += [
+                    ("2 chips, each at half the rate",
+                     trace_args(t, t["at"] / 2), 2),
+                    ("disaggregated 1:1", trace_args(t) +
+                     ["--disaggregate=1:1"], 2)]
+                for label, args, chips in variants:
+                    p = serve(*base, *args)["sides"][0]["curve"][0]
+                    lines.append(
+                        f"| {chip} | {engine} | {label} | {chips} | "
+                        f"{p['output_tokens_per_s_per_chip']:.0f} | "
+                        f"{ms(p['ttft_s']['p50'])} | {ms(p['ttft_s']['p99'])} "
+                        f"| {ms(p['tpot_s']['p50'])} | "
+                        f"{ms(p['tpot_s']['p99'])} |")
+        lines += ["", "Bucket design of the static engine (each row adds "
+                  "the program that most raises goodput):", ""]
+        for chip, _, _ in CHIPS:
+            lines += [f"{chip}:", "", "```"] + designs[chip] + ["```", ""]
+    # Interpolation errors of the continuous tables.
+    text = serve(f"--config={CONFIG}", "--tpu=tpu-v7", "--gpu=h200",
+                 "--tpu-engine=continuous", "--check-interpolation",
+                 *trace_args(TRACES["chat"]), json_out=False)
+    lines += ["## Interpolation error", "",
+              "`npu-serve --check-interpolation` on the chat trace's "
+              "continuous tables: every shape between two points compiled "
+              "and set beside the table's price for it.", ""]
+    for chip, block in zip(("tpu-v7", "h200"),
+                           text.split("interpolation against")[1:]):
+        lines.append(f"{chip}:")
+        lines.append("")
+        rows = [r.split() for r in block.splitlines()[2:]
+                if r.strip().startswith(("prefill", "decode"))]
+        for phase in ("prefill", "decode"):
+            errs = [abs(float(r[5])) for r in rows if r[0] == phase]
+            if errs:
+                lines.append(f"- {len(errs)} {phase} shapes: median "
+                             f"|error| {statistics.median(errs):.2f}%, max "
+                             f"{max(errs):.2f}%")
+        lines.append("")
+    with open(os.path.join(ROOT, "docs", "serving.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("serving.py: wrote docs/serving.md and docs/serving/*.svg")
+
+
+if __name__ == "__main__":
+    main()
