@@ -193,6 +193,21 @@ def main():
     }
     for name, text in seeds.items():
         (options / name).write_text(text)
+    # npu-fuzz-serve: a cost table, a line "%%", a CSV trace.
+    serve = args.out / "seeds/serve"
+    serve.mkdir(parents=True, exist_ok=True)
+    inputs = ROOT / "test/Serve/Inputs"
+    for table in sorted(inputs.glob("*.json")):
+        for trace in sorted(inputs.glob("*.csv")):
+            (serve / f"{table.stem}-{trace.stem}").write_text(
+                table.read_text() + "\n%%\n" + trace.read_text())
+    write_dict(dicts / "serve.dict",
+               ['"npu-serve-costs/1"', '"prefill"', '"decode"', '"batch"',
+                '"length"', '"total_ns"', '"attention_ns"', '"hbm_bytes"',
+                '"weight_bytes"', '"activation_bytes"',
+                '"kv_bytes_per_token"', '"link_bytes_per_s"', '"kind"',
+                '"tpu"', '"gpu"', "%%", ",", "1e18", "1e19",
+                "1099511627776", "0.000001"] + json_tokens)
     print(f"{count} MLIR seeds, {len(TINY)} tiny configs, dictionaries in "
           f"{dicts}")
 

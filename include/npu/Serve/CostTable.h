@@ -40,6 +40,9 @@
 
 namespace mlir::npu::serve {
 
+/// Largest time (ns), size (bytes) or bandwidth (bytes/s) a table holds.
+constexpr double kMaxTableValue = 1e18;
+
 /// One compiled program: `batch` sequences of `length` tokens (prefill) or
 /// of one new token over `length` cached ones (decode).
 struct ShapePoint {
@@ -65,8 +68,9 @@ struct CostTable {
   std::vector<ShapePoint> prefill; ///< batch 1, lengths ascending
   std::vector<ShapePoint> decode;  ///< sorted by (batch, length), full grid
 
-  /// Checks the invariants above (positive, finite, attention <= total,
-  /// sorted, a full decode grid with at least one point).
+  /// Checks the invariants above (positive, finite, at most
+  /// kMaxTableValue, attention <= total, sorted, a full decode grid with at
+  /// least one point).
   llvm::Error verify() const;
 
   /// The bytes left for the KV cache when a fraction `utilization` of HBM

@@ -48,22 +48,27 @@ std::vector<int64_t> decodeBatches(const std::vector<ShapePoint> &decode) {
 llvm::Error CostTable::verify() const {
   if (kind != "tpu" && kind != "gpu")
     return fail("cost table kind '" + kind + "' is neither tpu nor gpu");
+  // kMaxTableValue is far beyond any chip and keeps every sum of a run
+  // finite.
   for (double v :
        {hbmBytes, weightBytes, activationBytes, kvBytesPerToken, linkBytesPerS})
-    if (!std::isfinite(v) || v < 0)
-      return fail("cost table memory sizes must be finite and >= 0");
+    if (!std::isfinite(v) || v < 0 || v > kMaxTableValue)
+      return fail("cost table memory sizes and bandwidth must be in [0, "
+                  "1e18]");
   if (kvBytesPerToken <= 0)
     return fail("cost table kv_bytes_per_token must be above 0");
   if (prefill.empty() || decode.empty())
     return fail("cost table needs at least one prefill and one decode point");
   auto check = [](const ShapePoint &p, const char *what) -> llvm::Error {
-    if (p.batch < 1 || p.length < 1 || !std::isfinite(p.totalNs) ||
-        !std::isfinite(p.attentionNs) || p.totalNs <= 0 || p.attentionNs < 0 ||
+    if (p.batch < 1 || p.length < 1 || p.batch > (int64_t(1) << 40) ||
+        p.length > (int64_t(1) << 40) || !std::isfinite(p.totalNs) ||
+        !std::isfinite(p.attentionNs) || p.totalNs <= 0 ||
+        p.totalNs > kMaxTableValue || p.attentionNs < 0 ||
         p.attentionNs > p.totalNs)
       return fail(llvm::Twine("cost table ") + what + " point (batch " +
                   llvm::Twine(p.batch) + ", length " + llvm::Twine(p.length) +
-                  ") needs batch, length and time > 0 and 0 <= attention "
-                  "<= total");
+                  ") needs batch and length in [1, 2^40], time in (0, 1e18] "
+                  "ns and 0 <= attention <= total");
     return llvm::Error::success();
   };
   for (size_t i = 0; i < prefill.size(); ++i) {
