@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh libbenchmark-dev
 scripts/setup.sh >/dev/null
 cmake -S . -B build >/dev/null
-ninja -C build npu-bench npu-opt npu-translate npu-compare >/dev/null
+ninja -C build npu-bench npu-opt npu-translate npu-compare npu-serve >/dev/null
 out=$(mktemp)
 ./build/bin/npu-bench --benchmark_min_time=0.5 --benchmark_format=json > "$out"
 # End-to-end: the command-line tools, one process per step and tool (includes
@@ -36,6 +36,25 @@ for args in "--phase=prefill --seq-len=4096" "--phase=prefill --seq-len=131072" 
   # shellcheck disable=SC2086
   timed compare ./build/bin/npu-compare --config $cfg $args --format=json -o /dev/null
 done
-python3 scripts/bench_table.py "$out" "$e2e" > docs/benchmarks.md
-rm -f "$out" "$e2e" $model
+# Serving simulation (issue 26): 100,000 requests through each engine, the
+# cost tables compiled once beforehand (--emit-costs), so the timing is the
+# simulation's alone: one process per engine, start-up and JSON output
+# included.
+serve=$(mktemp)
+tables=$(mktemp --suffix=.json)
+trace=(--requests=100000 --rate=10 --prompt=longtail:512:4096 --output=longtail:256:2048)
+ninja -C build npu-serve >/dev/null
+for engine in static continuous; do
+  ./build/bin/npu-serve --config=examples/configs/llama-3-8b.json --tpu=tpu-v7 \
+    --gpu=h200 --tpu-engine=$engine --gpu-engine=$engine "${trace[@]}" \
+    --emit-costs="$tables" >/dev/null
+  start=$EPOCHREALTIME
+  rss=$( { /usr/bin/env time -f "%M" ./build/bin/npu-serve --costs="$tables" \
+    --tpu-engine=$engine --gpu-engine=$engine "${trace[@]}" --format=json \
+    -o "$serve.$engine.json"; } 2>&1 | tail -1)
+  end=$EPOCHREALTIME
+  echo "$engine|$start|$end|$rss|$serve.$engine.json" >> "$serve"
+done
+python3 scripts/bench_table.py "$out" "$e2e" "$serve" > docs/benchmarks.md
+rm -f "$out" "$e2e" $model "$serve" "$serve".*.json "$tables"
 echo "wrote docs/benchmarks.md"

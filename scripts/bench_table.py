@@ -79,3 +79,21 @@ print("""
 """ % (min(compare), max(compare),
        "within the goal" if max(compare) < 5 else "over the goal",
        100 * (max(prefill) - min(prefill)) / min(prefill)))
+
+print("## Serving simulation (npu-serve, issue 26)\n")
+print("100,000 requests (Poisson at 10 per second, prompts `longtail:512:4096`, "
+      "outputs `longtail:256:2048`: about 40 million output tokens) through "
+      "both sides of one engine, Llama-3-8B on tpu-v7 and h200, from cost "
+      "tables compiled beforehand (`npu-serve --emit-costs`), so the time is "
+      "the simulation's: one process per engine, reading the tables and "
+      "writing JSON included. Goal (issue 26): 100,000 requests in under 10 s "
+      "on 2 cores.\n")
+print("| engine | sides | steps | wall time (s) | peak RSS (MiB) |")
+print("|---|---|---:|---:|---:|")
+for line in open(sys.argv[3]):
+    engine, start, end, rss, result = line.rstrip("\n").split("|")
+    sides = json.load(open(result))["sides"]
+    print("| %s | %s | %s | %.2f | %s |" % (
+        engine, ", ".join(x["target"] for x in sides),
+        " + ".join(str(x["steps"]) for x in sides), float(end) - float(start),
+        "%.0f" % (int(rss) / 1024) if rss.isdigit() else "?"))

@@ -37,6 +37,7 @@ import sys
 import tempfile
 
 import validation_collectives
+import validation_serving
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("NPU_BIN", os.path.join(ROOT, "build", "bin"))
@@ -455,13 +456,18 @@ def table(rows):
     collective_lines, (collective_rows, collective_median) = \
         validation_collectives.section()
     out += collective_lines
+    serving_lines, (serving_rows, serving_median) = \
+        validation_serving.section()
+    out += serving_lines
     with open(os.path.join(TARGETS, "validation.md"), "w") as f:
         f.write("\n".join(out) + "\n")
     print(f"validation.py: {len(allm)} rows, median |error| "
           f"{100 * statistics.median(allm):.1f}% (roofline "
           f"{100 * statistics.median(allr):.1f}%); collectives: "
           f"{collective_rows} rows, median |error| "
-          f"{100 * collective_median:.1f}%; wrote npu-target/validation.md")
+          f"{100 * collective_median:.1f}%; serving: {serving_rows} "
+          f"comparisons, median |error| {100 * serving_median:.1f}%; wrote "
+          f"npu-target/validation.md")
 
 
 def main():
