@@ -17,12 +17,16 @@ out=$(mktemp)
 e2e=$(mktemp)
 cfg=examples/configs/deepseek-v3.json
 model=/tmp/npu-bench-model.mlir
-timed() { # label, command...
-  local label=$1 start end rss
+timed() { # label, command...; a failed run is recorded as such
+  local label=$1 start end tf stat rss
   shift
+  tf=$(mktemp)
   start=$EPOCHREALTIME
-  rss=$( { /usr/bin/env time -f "%M" "$@" >/dev/null; } 2>&1 | tail -1 || echo "?")
+  /usr/bin/env time -o "$tf" -f "%x %M" "$@" >/dev/null 2>&1 || true
   end=$EPOCHREALTIME
+  read -r stat rss < "$tf"
+  rm -f "$tf"
+  [ "$stat" = 0 ] || rss=fail
   echo "$args|$label|$start|$end|$rss" >> "$e2e"
 }
 for args in "--phase=prefill --seq-len=4096" "--phase=prefill --seq-len=131072" \
@@ -55,6 +59,8 @@ for engine in static continuous; do
   end=$EPOCHREALTIME
   echo "$engine|$start|$end|$rss|$serve.$engine.json" >> "$serve"
 done
-python3 scripts/bench_table.py "$out" "$e2e" "$serve" > docs/benchmarks.md
+# Written whole or not at all.
+python3 scripts/bench_table.py "$out" "$e2e" "$serve" > "$serve.md"
+mv "$serve.md" docs/benchmarks.md
 rm -f "$out" "$e2e" $model "$serve" "$serve".*.json "$tables"
 echo "wrote docs/benchmarks.md"

@@ -86,6 +86,44 @@ def ms(x):
     return f"{1e3 * x:.1f}"
 
 
+def reading(t, at, policies, tab):
+    """What the numbers at the reference rate say, computed from them."""
+    tpot = {k: r["curve"][0]["tpot_s"]["p50"] for k, r in at.items()}
+    ttft = {k: r["curve"][0]["ttft_s"]["p50"] for k, r in at.items()}
+    out = ["", f"Reading the numbers at {t['at']} requests/s:", ""]
+    for chip, _, _ in CHIPS:
+        s, c = (chip, "static"), (chip, "continuous")
+        pad = at[s]["padded_tokens"]
+        out.append(
+            f"- {chip}, the same chip decided two ways: static TPOT p50 "
+            f"{ms(tpot[s])} ms against continuous {ms(tpot[c])} ms "
+            f"({tpot[s] / tpot[c]:.2f}x), TTFT p50 {ms(ttft[s])} against "
+            f"{ms(ttft[c])} ms; the static plan computes {pad} padded "
+            f"tokens ({100 * pad / (pad + at[s]['useful_tokens']):.0f}% of "
+            f"its work) and allocates KV for {at[s]['kv_capacity_tokens']} "
+            f"tokens ahead ({policies[chip]['slots']} slots of the longest "
+            f"context) while the paged pool holds "
+            f"{at[c]['kv_capacity_tokens']}.")
+    for engine in ("static", "continuous"):
+        a, b = ("tpu-v7", engine), ("h200", engine)
+        out.append(f"- The same way of deciding on two chips ({engine}): "
+                   f"TPOT p50 tpu-v7 {ms(tpot[a])} ms, h200 {ms(tpot[b])} "
+                   f"ms ({tpot[a] / tpot[b]:.2f}x).")
+    # The TPU-like static decode program's attention share at its shortest
+    # context: the cost model's per-program overheads (issue 23).
+    table = json.load(open(tab[("tpu-v7", "static")]))
+    first = min((p for p in table["decode"]), key=lambda p: p["length"])
+    out.append(
+        f"- Assumption this rests on: tpu-v7's decode program of "
+        f"{first['batch']} slots at {first['length']} cached tokens costs "
+        f"{first['total_ns'] / 1e6:.2f} ms, {first['attention_ns'] / 1e6:.2f} "
+        f"ms of it in attention, almost none of it moving KV: the TPU-like "
+        f"decode attention is priced with per-program overheads that "
+        f"published ragged paged attention kernels do not show (issue 23, "
+        f"open). The static engine's TPOT on tpu-v7 follows that price.")
+    return out
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     doc = open(os.path.join(ROOT, "docs", "serving.head.md")).read()
@@ -186,6 +224,7 @@ def main():
                         f"{ms(p['ttft_s']['p50'])} | {ms(p['ttft_s']['p99'])} "
                         f"| {ms(p['tpot_s']['p50'])} | "
                         f"{ms(p['tpot_s']['p99'])} |")
+        lines += reading(t, at, policies, tab)
         lines += ["", "Bucket design of the static engine (each row adds "
                   "the program that most raises goodput):", ""]
         for chip, _, _ in CHIPS:

@@ -102,6 +102,12 @@ struct SimResult {
   int64_t paddedTokens = 0;     ///< tokens computed for nothing (static)
   int64_t recomputedTokens = 0; ///< prefilled again after a preemption
   int64_t preemptions = 0;
+
+  /// Ends a run at `end`: the mean KV occupancy from its integral over the
+  /// steps (`occupancySeconds`), and the useful tokens of the served
+  /// requests (each prompt and every output token but the last, whose KV
+  /// is never needed).
+  void close(double end, double occupancySeconds);
 };
 
 /// Runs the trace (sorted by arrival) through one engine. Fails when the

@@ -88,6 +88,44 @@ FailureOr<ShapePoint> priceShape(ModuleOp module, CompareSide side,
   return point;
 }
 
+/// Each shape imported in order (diagnostics in order) and compiled in
+/// parallel: its @model time and attention share, with its batch and length.
+FailureOr<std::vector<ShapePoint>>
+compileShapes(MLIRContext *ctx, const ModelConfig &config,
+              ArrayRef<ImportOptions> jobs, CompareSide side, StringRef target,
+              Location loc) {
+  std::vector<OwningOpRef<ModuleOp>> modules;
+  for (const ImportOptions &o : jobs) {
+    modules.push_back(importShape(ctx, config, o, loc));
+    if (!modules.back())
+      return failure();
+  }
+  std::vector<FailureOr<ShapePoint>> points(jobs.size(), failure());
+  parallelFor(ctx, 0, jobs.size(), [&](size_t i) {
+    points[i] = priceShape(*modules[i], side, target, loc);
+  });
+  std::vector<ShapePoint> out;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (failed(points[i]))
+      return failure();
+    out.push_back(*points[i]);
+    out.back().batch = jobs[i].batch;
+    out.back().length =
+        jobs[i].phase == Phase::Prefill ? jobs[i].seqLen : jobs[i].contextLen;
+  }
+  return out;
+}
+
+/// The import options of one shape.
+ImportOptions shapeOptions(const ImportOptions &base, bool prefill,
+                           int64_t batch, int64_t length) {
+  ImportOptions o = base;
+  o.phase = prefill ? Phase::Prefill : Phase::Decode;
+  o.batch = batch;
+  (prefill ? o.seqLen : o.contextLen) = length;
+  return o;
+}
+
 } // namespace
 
 FailureOr<CostTable>
@@ -100,11 +138,8 @@ mlir::npu::serve::describeMemory(MLIRContext *ctx, const ModelConfig &config,
       side == CompareSide::Tpu ? "--tpu" : "--gpu", loc);
   if (failed(chip))
     return failure();
-  ImportOptions options = base;
-  options.phase = Phase::Prefill;
-  options.batch = 1;
-  options.seqLen = largestPrefill;
-  OwningOpRef<ModuleOp> module = importShape(ctx, config, options, loc);
+  OwningOpRef<ModuleOp> module = importShape(
+      ctx, config, shapeOptions(base, true, 1, largestPrefill), loc);
   if (!module)
     return failure();
   FailureOr<ModelBill> bill = computeBill(*module, *chip);
@@ -138,41 +173,18 @@ mlir::npu::serve::compilePoints(MLIRContext *ctx, const ModelConfig &config,
                                 StringRef target, const TableShapes &shapes,
                                 CostTable &table, Location loc) {
   std::vector<ImportOptions> jobs;
-  for (int64_t len : shapes.prefillLengths) {
-    ImportOptions o = base;
-    o.phase = Phase::Prefill;
-    o.batch = 1;
-    o.seqLen = len;
-    jobs.push_back(o);
-  }
+  for (int64_t len : shapes.prefillLengths)
+    jobs.push_back(shapeOptions(base, true, 1, len));
   for (int64_t b : shapes.decodeBatches)
-    for (int64_t len : shapes.decodeLengths) {
-      ImportOptions o = base;
-      o.phase = Phase::Decode;
-      o.batch = b;
-      o.contextLen = len;
-      jobs.push_back(o);
-    }
-  // Import in order (diagnostics in order), compile in parallel.
-  std::vector<OwningOpRef<ModuleOp>> modules;
-  for (const ImportOptions &o : jobs) {
-    modules.push_back(importShape(ctx, config, o, loc));
-    if (!modules.back())
-      return failure();
-  }
-  std::vector<FailureOr<ShapePoint>> points(jobs.size(), failure());
-  parallelFor(ctx, 0, jobs.size(), [&](size_t i) {
-    points[i] = priceShape(*modules[i], side, target, loc);
-  });
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    if (failed(points[i]))
-      return failure();
-    points[i]->batch = jobs[i].batch;
-    points[i]->length =
-        jobs[i].phase == Phase::Prefill ? jobs[i].seqLen : jobs[i].contextLen;
+    for (int64_t len : shapes.decodeLengths)
+      jobs.push_back(shapeOptions(base, false, b, len));
+  FailureOr<std::vector<ShapePoint>> points =
+      compileShapes(ctx, config, jobs, side, target, loc);
+  if (failed(points))
+    return failure();
+  for (size_t i = 0; i < jobs.size(); ++i)
     (jobs[i].phase == Phase::Prefill ? table.prefill : table.decode)
-        .push_back(*points[i]);
-  }
+        .push_back((*points)[i]);
   if (llvm::Error e = table.verify())
     return emitError(loc) << "npu-serve: " << llvm::toString(std::move(e));
   return success();
@@ -201,25 +213,16 @@ FailureOr<std::vector<InterpolationCheck>> mlir::npu::serve::checkInterpolation(
       int64_t b = i ? (batches[i - 1] + batches[i]) / 2 : batches[0];
       checks.push_back({false, b, (lengths[j - 1] + lengths[j]) / 2, 0, 0});
     }
-  std::vector<OwningOpRef<ModuleOp>> modules;
-  for (const InterpolationCheck &c : checks) {
-    ImportOptions o = base;
-    o.phase = c.prefill ? Phase::Prefill : Phase::Decode;
-    o.batch = c.batch;
-    (c.prefill ? o.seqLen : o.contextLen) = c.length;
-    modules.push_back(importShape(ctx, config, o, loc));
-    if (!modules.back())
-      return failure();
-  }
-  std::vector<FailureOr<ShapePoint>> points(checks.size(), failure());
-  parallelFor(ctx, 0, checks.size(), [&](size_t i) {
-    points[i] = priceShape(*modules[i], side, target, loc);
-  });
+  std::vector<ImportOptions> jobs;
+  for (const InterpolationCheck &c : checks)
+    jobs.push_back(shapeOptions(base, c.prefill, c.batch, c.length));
+  FailureOr<std::vector<ShapePoint>> points =
+      compileShapes(ctx, config, jobs, side, target, loc);
+  if (failed(points))
+    return failure();
   for (size_t i = 0; i < checks.size(); ++i) {
-    if (failed(points[i]))
-      return failure();
     InterpolationCheck &c = checks[i];
-    c.compiledNs = points[i]->totalNs;
+    c.compiledNs = (*points)[i].totalNs;
     if (c.prefill) {
       c.predictedNs =
           table.denseNs(c.length) + table.chunkAttentionNs(c.length, 0);

@@ -273,12 +273,7 @@ llvm::Error Continuous::run() {
       result.steps.push_back(std::move(step));
     }
   }
-  result.makespan = t;
-  if (result.busySeconds > 0)
-    result.kvOccupancyMean = occupancyTime / result.busySeconds;
-  for (const RequestResult &r : result.requests)
-    if (!r.rejected)
-      result.usefulTokens += r.request.prompt + r.request.output - 1;
+  result.close(t, occupancyTime);
   return llvm::Error::success();
 }
 

@@ -18,6 +18,16 @@ std::string num(double v) {
 }
 } // namespace
 
+void SimResult::close(double end, double occupancySeconds) {
+  makespan = end;
+  if (busySeconds > 0)
+    kvOccupancyMean = occupancySeconds / busySeconds;
+  usefulTokens = 0;
+  for (const RequestResult &r : requests)
+    if (!r.rejected)
+      usefulTokens += r.request.prompt + r.request.output - 1;
+}
+
 Distribution mlir::npu::serve::summarize(std::vector<double> values) {
   Distribution d;
   d.count = int64_t(values.size());

@@ -201,11 +201,6 @@ mlir::npu::serve::simulateStatic(llvm::ArrayRef<Request> trace,
     if (next < trace.size())
       t = std::max(t, trace[next].arrival);
   }
-  result.makespan = t;
-  if (result.busySeconds > 0)
-    result.kvOccupancyMean = occupancyTime / result.busySeconds;
-  for (const RequestResult &r : result.requests)
-    if (!r.rejected)
-      result.usefulTokens += r.request.prompt + r.request.output - 1;
+  result.close(t, occupancyTime);
   return result;
 }
