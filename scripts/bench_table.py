@@ -80,11 +80,12 @@ print("""
 - Issue #7's goal, the whole model (61 layers) through both pipelines and the
   comparison in under 5 s on 2 cores: npu-compare takes %.2f-%.2f s per step
   here, %s.
-- Sequence length changes compile time little: the IR has the same ops at every
-  length (shapes are attributes), and every count is a closed form (attention
-  pairs, expected active experts): npu-compare's prefill times differ by %.0f%%
-  across the prefill steps that compile (%s; a step marked `fails` is refused
-  with a diagnostic, issue 27).
+- Sequence length still changes compile time (issue 29): the IR has the same
+  ops at every length (shapes are attributes) and every count is a closed form,
+  but the GPU-like L2 simulation and the TPU-like decide passes do more work on
+  longer sequences: npu-compare's prefill times differ by %.0f%% across the
+  prefill steps that compile (%s; a step marked `fails` is refused with a
+  diagnostic, issue 27).
 - Time grows linearly with depth (one call and one set of weights per layer; the
   layer functions are shared); the peak-liveness sweep is linear in ops.
 - The GPU-like pipeline's time is dominated by the bounded L2 simulation of
@@ -99,7 +100,7 @@ print("""
 
 print("## Serving simulation (npu-serve, issue 26)\n")
 print("100,000 requests (Poisson at 10 per second, prompts `longtail:512:4096`, "
-      "outputs `longtail:256:2048`: about 40 million output tokens) through "
+      "outputs `longtail:256:2048`) through "
       "both sides of one engine, Llama-3-8B on tpu-v7 and h200, from cost "
       "tables compiled beforehand (`npu-serve --emit-costs`), so the time is "
       "the simulation's: one process per engine, reading the tables and "

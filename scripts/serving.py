@@ -113,11 +113,16 @@ def reading(t, at, policies, tab):
     # context: the cost model's per-program overheads (issue 23).
     table = json.load(open(tab[("tpu-v7", "static")]))
     first = min((p for p in table["decode"]), key=lambda p: p["length"])
+    kv = first["batch"] * (first["length"] + 1) * table["kv_bytes_per_token"]
+    chip = json.load(open(os.path.join(ROOT, "npu-target", "tpu-v7.json")))
+    bw = chip["sustained_hbm_bandwidth_bytes_per_s"]
     out.append(
         f"- Assumption this rests on: tpu-v7's decode program of "
         f"{first['batch']} slots at {first['length']} cached tokens costs "
         f"{first['total_ns'] / 1e6:.2f} ms, {first['attention_ns'] / 1e6:.2f} "
-        f"ms of it in attention, almost none of it moving KV: the TPU-like "
+        f"ms of it in attention, which reads {kv / 1e9:.2f} GB of KV "
+        f"({kv / bw * 1e3:.2f} ms at tpu-v7's sustained "
+        f"{bw / 1e12:.2f} TB/s): the TPU-like "
         f"decode attention is priced with per-program overheads that "
         f"published ragged paged attention kernels do not show (issue 23, "
         f"open). The static engine's TPOT on tpu-v7 follows that price.")
