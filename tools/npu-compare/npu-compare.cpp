@@ -264,8 +264,17 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
                    << gpuLaunch << "'";
     return 1;
   }
-  if (systems.getNumOccurrences())
-    return runSystems(ctx, outputs, loc);
+  if (systems.getNumOccurrences()) {
+    // Its -o is staged in `outputs` like every other output: committed here.
+    if (int rc = runSystems(ctx, outputs, loc))
+      return rc;
+    std::string error;
+    if (failed(outputs.commit(error))) {
+      emitError(loc) << error;
+      return 1;
+    }
+    return 0;
+  }
   if (split.getNumOccurrences() || batchPerChip.getNumOccurrences()) {
     emitError(loc) << "--split and --batch-per-chip need --systems";
     return 1;

@@ -18,6 +18,7 @@
 #include "npu/Serve/Report.h"
 #include "npu/Support/InputFiles.h"
 #include "npu/Support/OutputFiles.h"
+#include "npu/Target/System.h"
 
 #include "npu/Compare/CompareInput.h"
 
@@ -49,6 +50,20 @@ cl::list<std::string>
           cl::desc("a cost table (npu-serve-costs/1) instead of "
                    "compiling; may be given once per side"),
           cl::cat(cat));
+cl::opt<std::string>
+    tpuSystem("tpu-system",
+              cl::desc("a system of TPU-like chips serving as one instance "
+                       "(npu-target/systems), instead of --tpu"),
+              cl::cat(cat));
+cl::opt<std::string>
+    gpuSystem("gpu-system",
+              cl::desc("a system of GPU-like chips serving as one instance, "
+                       "instead of --gpu"),
+              cl::cat(cat));
+cl::opt<std::string> split("split",
+                           cl::desc("with a system: its tensor/pipeline split "
+                                    "(default tp=<chips>)"),
+                           cl::cat(cat));
 cl::opt<std::string> tpuEngine("tpu-engine",
                                cl::desc("static (default: compiled buckets, "
                                         "as JetStream) or continuous (as "
@@ -236,13 +251,9 @@ int64_t autoSlots(const CostTable &t, int64_t longest) {
   return n;
 }
 
-LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
-                          CompareSide which, StringRef target, SideRun &side,
-                          Location loc) {
-  ImportOptions base;
-  base.weightDType = weightDType;
-  base.actDType = actDType;
-  side.continuous = isContinuous(which == CompareSide::Gpu ? "gpu" : "tpu");
+/// The shapes a side's table compiles: the continuous engine's grid, or
+/// the static engine's programs (every candidate with --design-buckets).
+TableShapes sideShapes(const SideRun &side) {
   TableShapes shapes;
   if (side.continuous) {
     shapes.prefillLengths = stepGrid(maxBatchedTokens);
@@ -273,6 +284,17 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
     shapes.decodeLengths.insert(shapes.decodeLengths.begin(), shorter.begin(),
                                 shorter.end());
   }
+  return shapes;
+}
+
+LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
+                          CompareSide which, StringRef target, SideRun &side,
+                          Location loc) {
+  ImportOptions base;
+  base.weightDType = weightDType;
+  base.actDType = actDType;
+  side.continuous = isContinuous(which == CompareSide::Gpu ? "gpu" : "tpu");
+  TableShapes shapes = sideShapes(side);
   FailureOr<CostTable> table =
       describeMemory(&ctx, model, llvm::sys::path::stem(config), base, which,
                      target, shapes.prefillLengths.back(), loc);
@@ -295,6 +317,47 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
   if (failed(checks))
     return failure();
   side.checks = std::move(*checks);
+  return success();
+}
+
+/// A side served by a system of chips as one instance (--tpu-system,
+/// --gpu-system): its table from compileSystemTable under --split
+/// (default: tensor parallel over every chip).
+LogicalResult compileSystemSide(MLIRContext &ctx, const ModelConfig &model,
+                                StringRef name, SideRun &side, Location loc) {
+  llvm::Expected<target::System> system = target::loadSystem(&ctx, name);
+  if (!system)
+    return emitError(loc) << llvm::toString(system.takeError());
+  side.chips = system->getChipCount();
+  std::string text =
+      split.empty() ? "tp=" + std::to_string(side.chips) : split.getValue();
+  llvm::Expected<parallel::Split> cut = parallel::parseSplit(text);
+  if (!cut)
+    return emitError(loc) << "--split: " << llvm::toString(cut.takeError());
+  ImportOptions base;
+  base.weightDType = weightDType;
+  base.actDType = actDType;
+  bool tpu = system->chip.attr.getKind() == TargetKind::Tpu;
+  side.continuous = isContinuous(tpu ? "tpu" : "gpu");
+  TableShapes shapes = sideShapes(side);
+  StringRef stem = llvm::sys::path::stem(config);
+  if (!side.continuous && !side.spolicy.slots) {
+    // The slots whose KV fits: the memory of one prefill and one decode.
+    TableShapes probe{
+        {shapes.prefillLengths.back()}, {1}, {shapes.decodeLengths.front()}};
+    FailureOr<CostTable> memory =
+        compileSystemTable(&ctx, model, stem, base, *system, *cut, probe, loc);
+    if (failed(memory))
+      return failure();
+    side.spolicy.slots = autoSlots(*memory, side.spolicy.decodeBuckets.back());
+  }
+  if (!side.continuous)
+    shapes.decodeBatches = {side.spolicy.slots};
+  FailureOr<CostTable> table =
+      compileSystemTable(&ctx, model, stem, base, *system, *cut, shapes, loc);
+  if (failed(table))
+    return failure();
+  side.table = std::move(*table);
   return success();
 }
 
@@ -387,8 +450,15 @@ LogicalResult makeSides(MLIRContext &ctx, std::vector<SideRun> &sides,
   }
   if (config.empty())
     return success();
-  if (tpu.empty() && gpu.empty())
-    return emitError(loc) << "--config needs --tpu and/or --gpu";
+  if (tpu.empty() && gpu.empty() && tpuSystem.empty() && gpuSystem.empty())
+    return emitError(loc) << "--config needs --tpu, --gpu, --tpu-system or "
+                             "--gpu-system";
+  if ((!tpu.empty() && !tpuSystem.empty()) ||
+      (!gpu.empty() && !gpuSystem.empty()))
+    return emitError(loc) << "give a side either a chip or a system";
+  if (checkInterp && (!tpuSystem.empty() || !gpuSystem.empty()))
+    return emitError(loc) << "--check-interpolation checks single-chip "
+                             "tables";
   FailureOr<ModelConfig> model = readConfigFile(config, loc);
   if (failed(model))
     return failure();
@@ -399,6 +469,16 @@ LogicalResult makeSides(MLIRContext &ctx, std::vector<SideRun> &sides,
     SideRun side;
     if (failed(setPolicies(side, maxPrompt, maxContext, loc)) ||
         failed(compileSide(ctx, *model, which, *name, side, loc)))
+      return failure();
+    sides.push_back(std::move(side));
+  }
+  for (const std::string *name :
+       {&tpuSystem.getValue(), &gpuSystem.getValue()}) {
+    if (name->empty())
+      continue;
+    SideRun side;
+    if (failed(setPolicies(side, maxPrompt, maxContext, loc)) ||
+        failed(compileSystemSide(ctx, *model, *name, side, loc)))
       return failure();
     sides.push_back(std::move(side));
   }
@@ -461,8 +541,8 @@ LogicalResult designSides(std::vector<SideRun> &sides,
   for (SideRun &s : sides) {
     if (s.continuous)
       continue;
-    llvm::Expected<std::vector<BucketChoice>> design =
-        designBuckets(trace, s.table, s.spolicy, designBucketsOpt, slo);
+    llvm::Expected<std::vector<BucketChoice>> design = designBuckets(
+        trace, s.table, s.spolicy, designBucketsOpt, slo, s.chips);
     if (!design)
       return emitError(loc)
              << s.table.target << ": " << llvm::toString(design.takeError());
@@ -552,7 +632,7 @@ int run(MLIRContext &ctx) {
                        << llvm::toString(run.takeError());
         return 1;
       }
-      s.curve.push_back({load, computeMetrics(*run, slo, chipsOf(s))});
+      s.curve.push_back({load, sideMetrics(*run, s, slo)});
       s.last = std::move(*run);
     }
   }

@@ -123,6 +123,21 @@ LogicalResult runBackendPipeline(ModuleOp module, CompareSide side,
                                  StringRef target, StringRef fusion = "cost",
                                  StringRef gpuLaunch = "auto");
 
+/// A compiled model's step: @model's npu.cost time and the part of it in
+/// attention kernels (kind attention or mla_absorbed, each times the runs
+/// of its function per @model), capped at the total (the schedule's
+/// makespan may hide a little of a kernel under another).
+struct ModelTime {
+  double totalNs = 0, attentionNs = 0;
+};
+
+/// Compiles `module` in place with `side`'s pipeline for `target` and
+/// prices it. Emits at `loc` (prefixed by `tool`) and fails when a pipeline
+/// fails or there is no @model with a cost.
+FailureOr<ModelTime> compileModelTime(ModuleOp module, CompareSide side,
+                                      StringRef target, StringRef tool,
+                                      Location loc);
+
 FailureOr<Comparison> compareModule(ModuleOp module, StringRef tpuTarget,
                                     StringRef gpuTarget,
                                     StringRef fusion = "cost",

@@ -61,6 +61,8 @@ struct SplitStep {
   /// pipeline's fill and drain.
   double computeSeconds = 0;
   double bubbleSeconds = 0; ///< the part of computeSeconds a stage waits
+  /// The part of computeSeconds in the chip's attention kernels.
+  double attentionSeconds = 0;
   std::vector<StepCollective> collectives;
   double commSeconds = 0;    ///< every collective, in full
   double exposedSeconds = 0; ///< what stays on the critical path
@@ -100,6 +102,17 @@ compareMultiChip(MLIRContext *ctx, StringRef configPath,
                  const ImportOptions &global, int64_t batchPerChip,
                  StringRef tpuSystem, StringRef gpuSystem, StringRef split,
                  Location loc);
+
+/// One side (the system's chip kind) under one split: the chip's model
+/// imported, its bill checked against its HBM, compiled, and the split's
+/// collectives added with that side's overlap (as compareMultiChip does for
+/// each candidate). `global.batch` is the whole system's. Infeasible:
+/// `infeasible` says why. `checkHbm` false skips the check of the bill
+/// against the chip's HBM (the step is still priced).
+SplitStep evaluateSplit(MLIRContext *ctx, const ModelConfig &config,
+                        const ImportOptions &global,
+                        const target::System &system,
+                        const parallel::Split &split, bool checkHbm = true);
 
 void printMultiChip(llvm::raw_ostream &os, const MultiChipComparison &cmp);
 llvm::json::Value multiChipToJSON(const MultiChipComparison &cmp);

@@ -16,6 +16,7 @@
 
 #include "npu/Compare/Compare.h"
 #include "npu/Import/HFConfig.h"
+#include "npu/Parallel/Split.h"
 #include "npu/Serve/CostTable.h"
 
 #include <vector>
@@ -54,6 +55,23 @@ LogicalResult compilePoints(MLIRContext *ctx, const ModelConfig &config,
                             const ImportOptions &base, CompareSide side,
                             StringRef target, const TableShapes &shapes,
                             CostTable &table, Location loc);
+
+/// A table for a group of chips serving as one instance: `system` under
+/// `split`, which cuts every step across its chips (tensor and pipeline
+/// parallel: dp = 1 and no expert split, since a table point of one
+/// sequence cannot be cut by data; data-parallel replicas serve as separate
+/// instances). Each point is the system's step as npu-compare --systems
+/// prices it (evaluateSplit: the chip's program, the split's collectives
+/// and what the chip's kind overlaps), its attention the chip's. The memory
+/// fields are the whole system's: per-chip weights, activations and KV per
+/// token (from the largest prefill point's bill) times the chips. The link
+/// is one chip's. Fails, with the split's reason, on a shape that does not
+/// fit.
+FailureOr<CostTable>
+compileSystemTable(MLIRContext *ctx, const ModelConfig &config, StringRef model,
+                   const ImportOptions &base, const target::System &system,
+                   const parallel::Split &split, const TableShapes &shapes,
+                   Location loc);
 
 /// One shape between the table's points, compiled, beside what the engine
 /// of the table's kind prices for it from the table.

@@ -42,10 +42,14 @@ struct Metrics {
   double outputTokensPerS = 0, outputTokensPerSPerChip = 0;
   double tokensPerSPerUser = 0; ///< 1 / mean TPOT
   double goodputRequestsPerS = 0;
-  double busyShare = 0; ///< share of the chips' time spent in steps
+  double busyShare = 0; ///< share of the instances' time spent in steps
 };
 
-Metrics computeMetrics(const SimResult &run, const Slo &slo, int64_t chips);
+/// `chips`: all the run's chips (per-chip throughput); `instances`: the
+/// engines that ran steps (one, or the prefill and decode ones), each
+/// `chips / instances` chips (the busy share).
+Metrics computeMetrics(const SimResult &run, const Slo &slo, int64_t chips,
+                       int64_t instances = 1);
 
 llvm::json::Object metricsToJSON(const Metrics &m);
 void printMetrics(llvm::raw_ostream &os, const Metrics &m,
@@ -80,7 +84,8 @@ struct BucketChoice {
 /// program is left. Each step is returned: what each extra program buys.
 llvm::Expected<std::vector<BucketChoice>>
 designBuckets(llvm::ArrayRef<Request> trace, const CostTable &table,
-              const StaticPolicy &base, int64_t maxPrograms, const Slo &slo);
+              const StaticPolicy &base, int64_t maxPrograms, const Slo &slo,
+              int64_t chips = 1);
 
 } // namespace mlir::npu::serve
 

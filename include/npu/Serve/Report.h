@@ -18,6 +18,7 @@ namespace mlir::npu::serve {
 /// One side of a run: its table, its engine, and what it delivered.
 struct SideRun {
   CostTable table;
+  int64_t chips = 1; ///< chips of one instance (a system's)
   bool continuous = false;
   ContinuousPolicy cpolicy;
   StaticPolicy spolicy;
@@ -30,6 +31,8 @@ struct SideRun {
 
 /// Chips the side runs on (prefill and decode ones when disaggregated).
 int64_t chipsOf(const SideRun &s);
+/// Its metrics: per chip of all its chips, busy share per instance.
+Metrics sideMetrics(const SimResult &run, const SideRun &s, const Slo &slo);
 
 /// The text report; `steps`: every step and request of the last run.
 void printSideRun(llvm::raw_ostream &os, const SideRun &s, const Slo &slo,

@@ -281,6 +281,36 @@ LogicalResult mlir::npu::runBackendPipeline(ModuleOp module, CompareSide side,
   return pm.run(module);
 }
 
+FailureOr<ModelTime> mlir::npu::compileModelTime(ModuleOp module,
+                                                 CompareSide side,
+                                                 StringRef target,
+                                                 StringRef tool, Location loc) {
+  if (failed(runBackendPipeline(module, side, target)))
+    return failure();
+  auto model = module.lookupSymbol<func::FuncOp>("model");
+  auto total = model ? model->getAttrOfType<CostAttr>("npu.cost") : CostAttr();
+  if (!total)
+    return emitError(loc) << tool
+                          << ": the compiled model has no @model with a "
+                             "modelled cost";
+  FailureOr<CallOrder> order = getCallOrder(module, tool, model);
+  if (failed(order))
+    return failure();
+  ModelTime time;
+  time.totalNs = total.getTimeNs().convertToDouble();
+  for (func::FuncOp f : order->calleesFirst) {
+    double runs = double(order->getExecutions(f).value());
+    for (auto kernel : f.getBody().getOps<KernelOp>()) {
+      auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
+      if (cost && (kernel.getKind() == KernelKind::Attention ||
+                   kernel.getKind() == KernelKind::MlaAbsorbed))
+        time.attentionNs += runs * cost.getTimeNs().convertToDouble();
+    }
+  }
+  time.attentionNs = std::min(time.attentionNs, time.totalNs);
+  return time;
+}
+
 FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
                                                StringRef tpuTarget,
                                                StringRef gpuTarget,

@@ -21,20 +21,6 @@ using namespace mlir::npu::parallel;
 
 namespace {
 
-/// The step time of `module` on one side's backend: @model's npu.cost.
-FailureOr<double> compileSide(ModuleOp module, int side,
-                              const std::string &target) {
-  OwningOpRef<ModuleOp> copy = module.clone();
-  if (failed(runBackendPipeline(*copy, CompareSide(side), target)))
-    return failure();
-  auto model = copy->lookupSymbol<func::FuncOp>("model");
-  auto cost = model ? model->getAttrOfType<CostAttr>("npu.cost") : CostAttr();
-  if (!cost)
-    return emitError(module.getLoc(), "npu-compare: the per-chip model has "
-                                      "no @model with a modelled cost");
-  return cost.getTimeNs().convertToDouble() * 1e-9;
-}
-
 /// dp x tp x pp = chips; for a model with routed experts, ep over the dp
 /// chips of a stage (tp = 1). Stages: every divisor up to the layers.
 std::vector<Split> enumerateSplits(const ModelConfig &config, int64_t chips) {
@@ -61,6 +47,9 @@ struct Evaluator {
   const target::System &system;
   int side;
   int64_t globalTokens;
+  /// Refuse a split whose bill exceeds the chip's HBM (off: the caller
+  /// manages the KV cache itself, as a serving engine's pool does).
+  bool checkHbm = true;
 
   LogicalResult addCollective(SplitStep &step, StringRef what,
                               CollectiveKind kind, int64_t groupChips,
@@ -144,7 +133,7 @@ struct Evaluator {
     step.activationBytes = bytes(bill->peakLiveActivationBytes);
     step.hbmNeededBytes =
         step.parameterBytes + step.kvCacheBytes + step.activationBytes;
-    if (step.hbmNeededBytes > target.getHbmBytes()) {
+    if (checkHbm && step.hbmNeededBytes > target.getHbmBytes()) {
       step.infeasible =
           llvm::formatv("needs {0:f1} GB of HBM per chip (weights {1:f1}, KV "
                         "cache {2:f1}, activations {3:f1}), the chip has "
@@ -206,11 +195,14 @@ struct Evaluator {
     OwningOpRef<ModuleOp> module = importChip(split, step, chip, shape);
     if (!module)
       return step;
-    FailureOr<double> compute = compileSide(*module, side, system.chip.path);
-    if (failed(compute)) {
+    FailureOr<ModelTime> time =
+        compileModelTime(*module, CompareSide(side), system.chip.path,
+                         "npu-compare", module->getLoc());
+    if (failed(time)) {
       step.infeasible = "the per-chip model does not compile";
       return step;
     }
+    double compute = time->totalNs * 1e-9;
     // One stage's step: m micro-batches through pp stages. A prefill fills
     // and drains the pipeline, (m + pp - 1) micro-batch times; a decode
     // step keeps it full, max(m, pp).
@@ -218,8 +210,9 @@ struct Evaluator {
     int64_t slots = pp == 1                                ? 1
                     : chip.options.phase == Phase::Prefill ? m + pp - 1
                                                            : std::max(m, pp);
-    step.computeSeconds = *compute * double(slots);
-    step.bubbleSeconds = *compute * double(slots - m);
+    step.computeSeconds = compute * double(slots);
+    step.bubbleSeconds = compute * double(slots - m);
+    step.attentionSeconds = time->attentionNs * 1e-9 * double(slots);
     if (failed(addCollectives(step, chip, shape)))
       return step;
     // What a layer's compute can hide, layer by layer; the layers are
@@ -246,6 +239,18 @@ struct Evaluator {
 };
 
 } // namespace
+
+SplitStep mlir::npu::evaluateSplit(MLIRContext *ctx, const ModelConfig &config,
+                                   const ImportOptions &global,
+                                   const target::System &system,
+                                   const Split &split, bool checkHbm) {
+  int side = system.chip.attr.getKind() == TargetKind::Tpu ? 0 : 1;
+  int64_t perSequence =
+      global.phase == Phase::Prefill ? global.seqLen : int64_t(1);
+  Evaluator eval{
+      ctx, config, global, system, side, global.batch * perSequence, checkHbm};
+  return eval.evaluate(split);
+}
 
 FailureOr<MultiChipComparison>
 mlir::npu::compareMultiChip(MLIRContext *ctx, StringRef configPath,

@@ -9,9 +9,11 @@
 
 using namespace mlir::npu::serve;
 
-llvm::Expected<std::vector<BucketChoice>> mlir::npu::serve::designBuckets(
-    llvm::ArrayRef<Request> trace, const CostTable &table,
-    const StaticPolicy &base, int64_t maxPrograms, const Slo &slo) {
+llvm::Expected<std::vector<BucketChoice>>
+mlir::npu::serve::designBuckets(llvm::ArrayRef<Request> trace,
+                                const CostTable &table,
+                                const StaticPolicy &base, int64_t maxPrograms,
+                                const Slo &slo, int64_t chips) {
   if (maxPrograms < 2)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "bucket design needs a budget of at "
@@ -35,8 +37,8 @@ llvm::Expected<std::vector<BucketChoice>> mlir::npu::serve::designBuckets(
     llvm::Expected<SimResult> run = simulateStatic(trace, table, policy);
     if (!run)
       return run.takeError();
-    return BucketChoice{std::move(added), policy, computeMetrics(*run, slo, 1),
-                        run->paddedTokens};
+    return BucketChoice{std::move(added), policy,
+                        computeMetrics(*run, slo, chips), run->paddedTokens};
   };
   StaticPolicy start = base;
   start.prefillBuckets = {prefill.back()};

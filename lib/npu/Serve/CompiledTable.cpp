@@ -3,7 +3,7 @@
 #include "npu/Serve/CompiledTable.h"
 
 #include "npu/Analysis/Bill.h"
-#include "npu/Analysis/CallOrder.h"
+#include "npu/Compare/MultiChip.h"
 #include "npu/Target/Interconnect.h"
 #include "npu/Target/Target.h"
 
@@ -38,8 +38,6 @@ std::vector<int64_t> mlir::npu::serve::powersOfTwo(int64_t from, int64_t to) {
 
 namespace {
 
-double timeNs(CostAttr cost) { return cost.getTimeNs().convertToDouble(); }
-
 /// One shape, imported; null after a diagnostic.
 OwningOpRef<ModuleOp> importShape(MLIRContext *ctx, const ModelConfig &config,
                                   ImportOptions options, Location loc) {
@@ -49,8 +47,7 @@ OwningOpRef<ModuleOp> importShape(MLIRContext *ctx, const ModelConfig &config,
   if (!module)
     return {};
   if (Type big = findOversizedType(*module)) {
-    emitError(loc) << "npu-serve: the shape makes tensor " << big
-                   << " too large";
+    emitError(loc) << "the shape makes tensor " << big << " too large";
     return {};
   }
   if (failed(mlir::verify(*module)))
@@ -61,30 +58,13 @@ OwningOpRef<ModuleOp> importShape(MLIRContext *ctx, const ModelConfig &config,
 /// `module` compiled: @model's time and the attention kernels' share.
 FailureOr<ShapePoint> priceShape(ModuleOp module, CompareSide side,
                                  StringRef target, Location loc) {
-  if (failed(runBackendPipeline(module, side, target)))
-    return failure();
-  auto model = module.lookupSymbol<func::FuncOp>("model");
-  auto total = model ? model->getAttrOfType<CostAttr>("npu.cost") : CostAttr();
-  if (!total)
-    return emitError(loc, "npu-serve: the compiled model has no @model with "
-                          "a modelled cost");
-  FailureOr<CallOrder> order = getCallOrder(module, "npu-serve", model);
-  if (failed(order))
+  FailureOr<ModelTime> time =
+      compileModelTime(module, side, target, "npu-serve", loc);
+  if (failed(time))
     return failure();
   ShapePoint point;
-  point.totalNs = timeNs(total);
-  for (func::FuncOp f : order->calleesFirst) {
-    double runs = double(order->getExecutions(f).value());
-    for (auto kernel : f.getBody().getOps<KernelOp>()) {
-      auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
-      if (cost && (kernel.getKind() == KernelKind::Attention ||
-                   kernel.getKind() == KernelKind::MlaAbsorbed))
-        point.attentionNs += runs * timeNs(cost);
-    }
-  }
-  // The makespan may hide a little of a kernel under another; the
-  // attention share stays within the total.
-  point.attentionNs = std::min(point.attentionNs, point.totalNs);
+  point.totalNs = time->totalNs;
+  point.attentionNs = time->attentionNs;
   return point;
 }
 
@@ -126,6 +106,16 @@ ImportOptions shapeOptions(const ImportOptions &base, bool prefill,
   return o;
 }
 
+/// The sustained bandwidth to one other chip (CostTable::linkBytesPerS).
+double linkBandwidth(const std::optional<target::Interconnect> &ic) {
+  if (!ic)
+    return 0;
+  const target::LinkLevel &up = ic->scaleUp;
+  return up.topology == target::LinkTopology::Torus
+             ? up.sustainedLinkBytesPerSPerDirection
+             : up.chipBytesPerSPerDirection();
+}
+
 } // namespace
 
 FailureOr<CostTable>
@@ -158,12 +148,7 @@ mlir::npu::serve::describeMemory(MLIRContext *ctx, const ModelConfig &config,
     return emitError(loc) << llvm::toString(file.takeError());
   // To one other chip: through a switch at all of the chip's links, on a
   // torus over the one link to a neighbour.
-  if (file->interconnect) {
-    const target::LinkLevel &up = file->interconnect->scaleUp;
-    table.linkBytesPerS = up.topology == target::LinkTopology::Torus
-                              ? up.sustainedLinkBytesPerSPerDirection
-                              : up.chipBytesPerSPerDirection();
-  }
+  table.linkBytesPerS = linkBandwidth(file->interconnect);
   return table;
 }
 
@@ -186,7 +171,7 @@ mlir::npu::serve::compilePoints(MLIRContext *ctx, const ModelConfig &config,
     (jobs[i].phase == Phase::Prefill ? table.prefill : table.decode)
         .push_back((*points)[i]);
   if (llvm::Error e = table.verify())
-    return emitError(loc) << "npu-serve: " << llvm::toString(std::move(e));
+    return emitError(loc) << llvm::toString(std::move(e));
   return success();
 }
 
@@ -237,4 +222,60 @@ FailureOr<std::vector<InterpolationCheck>> mlir::npu::serve::checkInterpolation(
     }
   }
   return checks;
+}
+
+FailureOr<CostTable> mlir::npu::serve::compileSystemTable(
+    MLIRContext *ctx, const ModelConfig &config, StringRef model,
+    const ImportOptions &base, const target::System &system,
+    const parallel::Split &split, const TableShapes &shapes, Location loc) {
+  if (split.dp != 1 || split.ep != 1)
+    return emitError(loc) << "a system serves as one instance "
+                             "under a tensor or pipeline split (dp=1, ep=1); "
+                             "got "
+                          << split.str();
+  std::vector<ImportOptions> jobs;
+  for (int64_t len : shapes.prefillLengths)
+    jobs.push_back(shapeOptions(base, true, 1, len));
+  for (int64_t b : shapes.decodeBatches)
+    for (int64_t len : shapes.decodeLengths)
+      jobs.push_back(shapeOptions(base, false, b, len));
+  for (const ImportOptions &o : jobs)
+    if (failed(verifyImportOptions(config, o, loc)))
+      return failure();
+  std::vector<SplitStep> steps(jobs.size());
+  parallelFor(ctx, 0, jobs.size(), [&](size_t i) {
+    // The engine's KV pool bounds the cache, not each point's bill.
+    steps[i] = evaluateSplit(ctx, config, jobs[i], system, split,
+                             /*checkHbm=*/false);
+  });
+  CostTable table;
+  table.model = model.str();
+  table.target = system.name;
+  table.kind = system.chip.attr.getKind() == TargetKind::Tpu ? "tpu" : "gpu";
+  double chips = double(system.getChipCount());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const SplitStep &step = steps[i];
+    bool prefill = jobs[i].phase == Phase::Prefill;
+    int64_t length = prefill ? jobs[i].seqLen : jobs[i].contextLen;
+    if (!step.infeasible.empty())
+      return emitError(loc)
+             << system.name << " under " << split.str() << ": the "
+             << (prefill ? "prefill" : "decode") << " of " << jobs[i].batch
+             << " x " << length << " tokens: " << step.infeasible;
+    ShapePoint p{jobs[i].batch, length, step.stepSeconds() * 1e9,
+                 step.attentionSeconds * 1e9};
+    (prefill ? table.prefill : table.decode).push_back(p);
+  }
+  // The memory of the largest prefill's chip, times the chips; its KV
+  // cache holds that prompt.
+  const SplitStep &largest = steps[shapes.prefillLengths.size() - 1];
+  table.hbmBytes = chips * double(system.chip.attr.getHbmBytes());
+  table.weightBytes = chips * double(largest.parameterBytes);
+  table.activationBytes = chips * double(largest.activationBytes);
+  table.kvBytesPerToken = chips * double(largest.kvCacheBytes) /
+                          double(shapes.prefillLengths.back());
+  table.linkBytesPerS = linkBandwidth(system.chip.interconnect);
+  if (llvm::Error e = table.verify())
+    return emitError(loc) << llvm::toString(std::move(e));
+  return table;
 }

@@ -50,7 +50,7 @@ Distribution mlir::npu::serve::summarize(std::vector<double> values) {
 }
 
 Metrics mlir::npu::serve::computeMetrics(const SimResult &run, const Slo &slo,
-                                         int64_t chips) {
+                                         int64_t chips, int64_t instances) {
   Metrics m;
   std::vector<double> ttft, tpot, e2e;
   double first =
@@ -82,7 +82,7 @@ Metrics mlir::npu::serve::computeMetrics(const SimResult &run, const Slo &slo,
   if (m.durationSeconds > 0) {
     m.outputTokensPerS = double(outputTokens) / m.durationSeconds;
     m.goodputRequestsPerS = double(m.metSlo) / m.durationSeconds;
-    m.busyShare = run.busySeconds / (m.durationSeconds * double(chips));
+    m.busyShare = run.busySeconds / (m.durationSeconds * double(instances));
   }
   m.outputTokensPerSPerChip = m.outputTokensPerS / double(chips);
   if (m.tpot.mean > 0)

@@ -107,15 +107,25 @@ llvm::json::Array checksToJSON(const std::vector<InterpolationCheck> &v) {
 
 } // namespace
 
+Metrics mlir::npu::serve::sideMetrics(const SimResult &run, const SideRun &s,
+                                      const Slo &slo) {
+  return computeMetrics(run, slo, chipsOf(s), chipsOf(s) / s.chips);
+}
+
 int64_t mlir::npu::serve::chipsOf(const SideRun &s) {
-  return s.split.prefillChips ? s.split.prefillChips + s.split.decodeChips : 1;
+  int64_t instances =
+      s.split.prefillChips ? s.split.prefillChips + s.split.decodeChips : 1;
+  return instances * s.chips;
 }
 
 void mlir::npu::serve::printSideRun(raw_ostream &os, const SideRun &s,
                                     const Slo &slo, bool steps) {
   const CostTable &t = s.table;
-  os << llvm::formatv("{0} on {1} ({2}-like): ", t.model, t.target,
-                      StringRef(t.kind).upper());
+  os << llvm::formatv("{0} on {1} ({2}-like{3}): ", t.model, t.target,
+                      StringRef(t.kind).upper(),
+                      s.chips > 1 ? ", " + std::to_string(s.chips) +
+                                        " chips as one instance"
+                                  : std::string());
   if (s.continuous)
     os << llvm::formatv("continuous batching, {0} tokens and {1} sequences "
                         "per step, KV blocks of {2} tokens, chunked prefill "
@@ -150,11 +160,11 @@ void mlir::npu::serve::printSideRun(raw_ostream &os, const SideRun &s,
     os << "  at the last rate:\n";
   }
   if (s.split.prefillChips)
-    os << llvm::formatv("  disaggregated: prefill on {0} chip(s), decode on "
-                        "{1}, KV moved at {2} GB/s\n",
+    os << llvm::formatv("  disaggregated: prefill on {0} instance(s), "
+                        "decode on {1}, KV moved at {2} GB/s\n",
                         s.split.prefillChips, s.split.decodeChips,
                         num(s.split.linkBytesPerS / 1e9));
-  printMetrics(os, computeMetrics(s.last, slo, chipsOf(s)), s.last);
+  printMetrics(os, sideMetrics(s.last, s, slo), s.last);
   if (!s.checks.empty())
     printChecks(os, s);
   if (!s.design.empty())
