@@ -243,6 +243,15 @@ int runSystems(MLIRContext &ctx, npu::OutputTransaction &outputs,
   return 0;
 }
 
+/// Renames every staged output onto its path; 1 after a diagnostic.
+int commit(npu::OutputTransaction &outputs, Location loc) {
+  std::string error;
+  if (succeeded(outputs.commit(error)))
+    return 0;
+  emitError(loc) << error;
+  return 1;
+}
+
 int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
   Location loc = UnknownLoc::get(&ctx);
   // Every file of the run (-o, traces, SVGs) is committed at the end, or
@@ -265,15 +274,9 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     return 1;
   }
   if (systems.getNumOccurrences()) {
-    // Its -o is staged in `outputs` like every other output: committed here.
-    if (int rc = runSystems(ctx, outputs, loc))
-      return rc;
-    std::string error;
-    if (failed(outputs.commit(error))) {
-      emitError(loc) << error;
-      return 1;
-    }
-    return 0;
+    // Its -o is staged in `outputs` like every other output.
+    int rc = runSystems(ctx, outputs, loc);
+    return rc ? rc : commit(outputs, loc);
   }
   if (split.getNumOccurrences() || batchPerChip.getNumOccurrences()) {
     emitError(loc) << "--split and --batch-per-chip need --systems";
@@ -366,11 +369,7 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     if (sens)
       npu::printSensitivityText(*sens, *os);
   }
-  if (failed(outputs.commit(error))) {
-    emitError(loc) << error;
-    return 1;
-  }
-  return 0;
+  return commit(outputs, loc);
 }
 } // namespace
 

@@ -127,14 +127,16 @@ cl::opt<int64_t> slots("slots",
                        cl::desc("static: decode slots (0: the most, up to "
                                 "256, a power of two, whose KV fits)"),
                        cl::init(0), cl::cat(cat));
-cl::opt<std::string> prefillBuckets(
+cl::list<int64_t> prefillBuckets(
     "prefill-buckets",
-    cl::desc("static: prompt buckets (default: powers of two from 128)"),
-    cl::cat(cat));
-cl::opt<std::string> decodeBuckets(
+    cl::desc("static: prompt buckets, comma-separated (default: powers of "
+             "two from 128)"),
+    cl::CommaSeparated, cl::cat(cat));
+cl::list<int64_t> decodeBuckets(
     "decode-buckets",
-    cl::desc("static: context buckets (default: powers of two from 512)"),
-    cl::cat(cat));
+    cl::desc("static: context buckets, comma-separated (default: powers of "
+             "two from 512)"),
+    cl::CommaSeparated, cl::cat(cat));
 cl::opt<bool> raggedAttention(
     "ragged-attention",
     cl::desc("static: decode attention reads each slot's own KV (ragged "
@@ -177,17 +179,6 @@ cl::opt<std::string> svg("svg", cl::desc("write the curves (with --rates)"),
 cl::opt<std::string> output("o", cl::desc("output file"), cl::init("-"),
                             cl::cat(cat));
 
-std::optional<std::vector<int64_t>> parseList(StringRef text) {
-  std::vector<int64_t> out;
-  for (StringRef f : llvm::split(text, ',')) {
-    int64_t v = 0;
-    if (f.trim().getAsInteger(10, v) || v < 1 || v > kMaxContextLength)
-      return std::nullopt;
-    out.push_back(v);
-  }
-  return out;
-}
-
 llvm::Expected<std::vector<Request>> makeTrace(double at) {
   if (!traceFile.empty()) {
     auto buffer = readInputFile(traceFile, kMaxIrInputBytes);
@@ -221,19 +212,15 @@ LogicalResult setPolicies(SideRun &side, int64_t maxPrompt, int64_t maxContext,
   s.prefillsPerStep = prefillsPerStep;
   s.raggedAttention = raggedAttention;
   s.memoryUtilization = memoryUtilization;
-  for (auto [text, buckets, from, to] :
-       {std::tuple{&prefillBuckets, &s.prefillBuckets, 128, maxPrompt},
-        std::tuple{&decodeBuckets, &s.decodeBuckets, 512, maxContext}}) {
-    if (text->empty()) {
-      *buckets = powersOfTwo(from, to);
-      continue;
-    }
-    std::optional<std::vector<int64_t>> list = parseList(*text);
-    if (!list)
-      return emitError(loc)
-             << "--" << text->ArgStr << " must be integers in [1, 2^40]";
-    *buckets = *list;
-  }
+  // Given buckets are checked by the engine (>= 1, ascending, compiled).
+  s.prefillBuckets =
+      prefillBuckets.empty()
+          ? powersOfTwo(128, maxPrompt)
+          : std::vector<int64_t>(prefillBuckets.begin(), prefillBuckets.end());
+  s.decodeBuckets =
+      decodeBuckets.empty()
+          ? powersOfTwo(512, maxContext)
+          : std::vector<int64_t>(decodeBuckets.begin(), decodeBuckets.end());
   return success();
 }
 
@@ -242,49 +229,12 @@ bool isContinuous(StringRef kind) {
   return (kind == "gpu" ? gpuEngine : tpuEngine) == "continuous";
 }
 
-/// The most slots (a power of two up to 256) whose KV fits.
-int64_t autoSlots(const CostTable &t, int64_t longest) {
-  double room = t.kvCapacityBytes(memoryUtilization);
-  int64_t n = 256;
-  while (n > 1 && double(n) * double(longest) * t.kvBytesPerToken > room)
-    n /= 2;
-  return n;
-}
-
-/// The shapes a side's table compiles: the continuous engine's grid, or
-/// the static engine's programs (every candidate with --design-buckets).
+/// The shapes a side's table compiles (CompiledTable.h).
 TableShapes sideShapes(const SideRun &side) {
-  TableShapes shapes;
-  if (side.continuous) {
-    shapes.prefillLengths = stepGrid(maxBatchedTokens);
-    shapes.decodeBatches = powersOfTwo(1, maxSeqs);
-    shapes.decodeLengths = powersOfTwo(256, side.spolicy.decodeBuckets.back());
-  } else if (designBucketsOpt > 0) {
-    // Candidates: the step grid's lengths from 64 (prompts) and 512
-    // (contexts) up.
-    for (auto [out, from, to] : {std::tuple{&shapes.prefillLengths, 64,
-                                            side.spolicy.prefillBuckets.back()},
-                                 std::tuple{&shapes.decodeLengths, 512,
-                                            side.spolicy.decodeBuckets.back()}})
-      for (int64_t v : stepGrid(to))
-        if (v >= from)
-          out->push_back(v);
-  } else {
-    shapes.prefillLengths = side.spolicy.prefillBuckets;
-    shapes.decodeLengths = side.spolicy.decodeBuckets;
-  }
-  if (!side.continuous && side.spolicy.raggedAttention) {
-    // The ragged attention is priced at the slots' mean context, which is
-    // short when few slots are busy: decode points down to 64 tokens (a
-    // price below the table's first point would be the first point's).
-    std::vector<int64_t> shorter;
-    for (int64_t v : powersOfTwo(64, shapes.decodeLengths.front()))
-      if (v < shapes.decodeLengths.front())
-        shorter.push_back(v);
-    shapes.decodeLengths.insert(shapes.decodeLengths.begin(), shorter.begin(),
-                                shorter.end());
-  }
-  return shapes;
+  if (side.continuous)
+    return continuousShapes(maxBatchedTokens, maxSeqs,
+                            side.spolicy.decodeBuckets.back());
+  return staticShapes(side.spolicy, designBucketsOpt > 0);
 }
 
 LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
@@ -303,8 +253,8 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
   side.table = std::move(*table);
   if (!side.continuous) {
     if (!side.spolicy.slots)
-      side.spolicy.slots =
-          autoSlots(side.table, side.spolicy.decodeBuckets.back());
+      side.spolicy.slots = autoSlots(
+          side.table, side.spolicy.decodeBuckets.back(), memoryUtilization);
     shapes.decodeBatches = {side.spolicy.slots};
   }
   if (failed(compilePoints(&ctx, model, base, which, target, shapes, side.table,
@@ -349,7 +299,8 @@ LogicalResult compileSystemSide(MLIRContext &ctx, const ModelConfig &model,
         compileSystemTable(&ctx, model, stem, base, *system, *cut, probe, loc);
     if (failed(memory))
       return failure();
-    side.spolicy.slots = autoSlots(*memory, side.spolicy.decodeBuckets.back());
+    side.spolicy.slots = autoSlots(*memory, side.spolicy.decodeBuckets.back(),
+                                   memoryUtilization);
   }
   if (!side.continuous)
     shapes.decodeBatches = {side.spolicy.slots};
@@ -359,17 +310,6 @@ LogicalResult compileSystemSide(MLIRContext &ctx, const ModelConfig &model,
     return failure();
   side.table = std::move(*table);
   return success();
-}
-
-llvm::Expected<SimResult> simulate(const SideRun &s,
-                                   llvm::ArrayRef<Request> trace) {
-  EngineFn engine = [&](llvm::ArrayRef<Request> t) {
-    return s.continuous ? simulateContinuous(t, s.table, s.cpolicy, steps)
-                        : simulateStatic(t, s.table, s.spolicy, steps);
-  };
-  if (!s.split.prefillChips)
-    return engine(trace);
-  return simulateDisaggregated(trace, s.split, engine, engine);
 }
 
 /// --disaggregate on every side.
@@ -533,35 +473,6 @@ LogicalResult writeOutputs(OutputTransaction &outputs,
   return printJson(*os, llvm::json::Value(std::move(doc)), 2, loc, "npu-serve");
 }
 
-/// --design-buckets on every static side, on the first trace; each side
-/// then runs the best design.
-LogicalResult designSides(std::vector<SideRun> &sides,
-                          llvm::ArrayRef<Request> trace, const Slo &slo,
-                          Location loc) {
-  for (SideRun &s : sides) {
-    if (s.continuous)
-      continue;
-    llvm::Expected<std::vector<BucketChoice>> design = designBuckets(
-        trace, s.table, s.spolicy, designBucketsOpt, slo, s.chips);
-    if (!design)
-      return emitError(loc)
-             << s.table.target << ": " << llvm::toString(design.takeError());
-    s.design = std::move(*design);
-    // The design's own order: goodput, then throughput, then padding; the
-    // fewest programs on a tie.
-    auto key = [](const BucketChoice &c) {
-      return std::make_tuple(c.metrics.goodputRequestsPerS,
-                             c.metrics.outputTokensPerS, -c.paddedTokens);
-    };
-    const BucketChoice *best = &s.design.front();
-    for (const BucketChoice &c : s.design)
-      if (key(c) > key(*best))
-        best = &c;
-    s.spolicy = best->policy;
-  }
-  return success();
-}
-
 int run(MLIRContext &ctx) {
   Location loc = UnknownLoc::get(&ctx);
   OutputTransaction outputs;
@@ -615,8 +526,12 @@ int run(MLIRContext &ctx) {
       failed(setSplits(sides, loc)))
     return 1;
   Slo slo{ttftSlo * 1e-3, tpotSlo * 1e-3};
-  if (designBucketsOpt && failed(designSides(sides, *first, slo, loc)))
-    return 1;
+  for (SideRun &s : sides)
+    if (designBucketsOpt && !s.continuous)
+      if (llvm::Error e = designSide(s, *first, designBucketsOpt, slo)) {
+        emitError(loc) << s.table.target << ": " << toString(std::move(e));
+        return 1;
+      }
   for (double load : loads) {
     llvm::Expected<std::vector<Request>> trace =
         load == loads.front() ? std::move(first) : makeTrace(load);
@@ -626,7 +541,7 @@ int run(MLIRContext &ctx) {
     }
     first = std::vector<Request>(); // moved from: keep it valid
     for (SideRun &s : sides) {
-      llvm::Expected<SimResult> run = simulate(s, *trace);
+      llvm::Expected<SimResult> run = simulateSide(s, *trace, steps);
       if (!run) {
         emitError(loc) << s.table.target << ": "
                        << llvm::toString(run.takeError());

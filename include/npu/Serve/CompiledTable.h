@@ -18,6 +18,7 @@
 #include "npu/Import/HFConfig.h"
 #include "npu/Parallel/Split.h"
 #include "npu/Serve/CostTable.h"
+#include "npu/Serve/Engine.h"
 
 #include <vector>
 
@@ -37,6 +38,26 @@ std::vector<int64_t> powersOfTwo(int64_t from, int64_t to);
 /// kernels' tiles and waves step there, and linear interpolation over a
 /// doubling misses them by up to ~14%: docs/serving.md).
 std::vector<int64_t> stepGrid(int64_t to);
+
+/// The continuous engine's grid: prefill (step) lengths stepGrid(budget),
+/// decode batches the powers of two up to `maxSeqs`, decode lengths the
+/// powers of two from 256 up to `maxContext`.
+TableShapes continuousShapes(int64_t budget, int64_t maxSeqs,
+                             int64_t maxContext);
+
+/// The static engine's programs: its buckets, or with `candidates` every
+/// step-grid length from 64 prompt tokens and 512 context tokens up to its
+/// largest buckets (for designBuckets). With ragged attention the decode
+/// lengths reach down to 64 tokens, since that attention is priced at the
+/// slots' mean context, short when few slots are busy (a price below the
+/// table's first point would be the first point's). Decode batches are left
+/// to the caller (the slots).
+TableShapes staticShapes(const StaticPolicy &policy, bool candidates);
+
+/// The most slots, a power of two up to 256, whose KV cache at `longest`
+/// tokens each fits what `utilization` of the table's HBM leaves; at
+/// least 1.
+int64_t autoSlots(const CostTable &table, int64_t longest, double utilization);
 
 /// A table without points: the chip's HBM and the model's memory (weights,
 /// KV cache per token, and the activations of a prefill of

@@ -87,6 +87,10 @@ designBuckets(llvm::ArrayRef<Request> trace, const CostTable &table,
               const StaticPolicy &base, int64_t maxPrograms, const Slo &slo,
               int64_t chips = 1);
 
+/// The best step of a design, in the design's own order (goodput, then
+/// output tokens/s, then fewer padded tokens); the fewest programs on a tie.
+const BucketChoice &bestDesign(llvm::ArrayRef<BucketChoice> design);
+
 } // namespace mlir::npu::serve
 
 #endif // NPU_SERVE_METRICS_H

@@ -29,6 +29,16 @@ struct SideRun {
   std::vector<InterpolationCheck> checks; ///< --check-interpolation
 };
 
+/// Runs `trace` through the side's engine (disaggregated when its split
+/// says so); `recordSteps` keeps every step.
+llvm::Expected<SimResult>
+simulateSide(const SideRun &s, llvm::ArrayRef<Request> trace, bool recordSteps);
+
+/// --design-buckets on a static side: designBuckets over its table, then
+/// the best design becomes its policy.
+llvm::Error designSide(SideRun &s, llvm::ArrayRef<Request> trace,
+                       int64_t maxPrograms, const Slo &slo);
+
 /// Chips the side runs on (prefill and decode ones when disaggregated).
 int64_t chipsOf(const SideRun &s);
 /// Its metrics: per chip of all its chips, busy share per instance.

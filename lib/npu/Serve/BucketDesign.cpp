@@ -9,6 +9,21 @@
 
 using namespace mlir::npu::serve;
 
+/// The design's order: goodput, then output tokens/s, then less padding.
+static auto key(const BucketChoice &c) {
+  return std::make_tuple(c.metrics.goodputRequestsPerS,
+                         c.metrics.outputTokensPerS, -c.paddedTokens);
+}
+
+const BucketChoice &
+mlir::npu::serve::bestDesign(llvm::ArrayRef<BucketChoice> design) {
+  const BucketChoice *best = &design.front();
+  for (const BucketChoice &c : design)
+    if (key(c) > key(*best))
+      best = &c;
+  return *best;
+}
+
 llvm::Expected<std::vector<BucketChoice>>
 mlir::npu::serve::designBuckets(llvm::ArrayRef<Request> trace,
                                 const CostTable &table,
@@ -47,10 +62,6 @@ mlir::npu::serve::designBuckets(llvm::ArrayRef<Request> trace,
   if (!first)
     return first.takeError();
   std::vector<BucketChoice> steps{std::move(*first)};
-  auto key = [](const BucketChoice &c) {
-    return std::make_tuple(c.metrics.goodputRequestsPerS,
-                           c.metrics.outputTokensPerS, -c.paddedTokens);
-  };
   for (int64_t programs = 2; programs < maxPrograms; ++programs) {
     const StaticPolicy &now = steps.back().policy;
     std::optional<BucketChoice> best;

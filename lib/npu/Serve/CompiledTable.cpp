@@ -36,6 +36,50 @@ std::vector<int64_t> mlir::npu::serve::powersOfTwo(int64_t from, int64_t to) {
   return out;
 }
 
+TableShapes mlir::npu::serve::continuousShapes(int64_t budget, int64_t maxSeqs,
+                                               int64_t maxContext) {
+  TableShapes shapes;
+  shapes.prefillLengths = stepGrid(budget);
+  shapes.decodeBatches = powersOfTwo(1, maxSeqs);
+  shapes.decodeLengths = powersOfTwo(256, maxContext);
+  return shapes;
+}
+
+TableShapes mlir::npu::serve::staticShapes(const StaticPolicy &policy,
+                                           bool candidates) {
+  TableShapes shapes;
+  shapes.prefillLengths = policy.prefillBuckets;
+  shapes.decodeLengths = policy.decodeBuckets;
+  if (candidates) {
+    shapes.prefillLengths.clear();
+    shapes.decodeLengths.clear();
+    for (auto [out, from, to] :
+         {std::tuple{&shapes.prefillLengths, 64, policy.prefillBuckets.back()},
+          std::tuple{&shapes.decodeLengths, 512, policy.decodeBuckets.back()}})
+      for (int64_t v : stepGrid(to))
+        if (v >= from)
+          out->push_back(v);
+  }
+  if (policy.raggedAttention) {
+    std::vector<int64_t> shorter;
+    for (int64_t v : powersOfTwo(64, shapes.decodeLengths.front()))
+      if (v < shapes.decodeLengths.front())
+        shorter.push_back(v);
+    shapes.decodeLengths.insert(shapes.decodeLengths.begin(), shorter.begin(),
+                                shorter.end());
+  }
+  return shapes;
+}
+
+int64_t mlir::npu::serve::autoSlots(const CostTable &table, int64_t longest,
+                                    double utilization) {
+  double room = table.kvCapacityBytes(utilization);
+  int64_t n = 256;
+  while (n > 1 && double(n) * double(longest) * table.kvBytesPerToken > room)
+    n /= 2;
+  return n;
+}
+
 namespace {
 
 /// One shape, imported; null after a diagnostic.

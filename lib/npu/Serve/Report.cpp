@@ -107,6 +107,30 @@ llvm::json::Array checksToJSON(const std::vector<InterpolationCheck> &v) {
 
 } // namespace
 
+llvm::Expected<SimResult>
+mlir::npu::serve::simulateSide(const SideRun &s, llvm::ArrayRef<Request> trace,
+                               bool recordSteps) {
+  EngineFn engine = [&](llvm::ArrayRef<Request> t) {
+    return s.continuous ? simulateContinuous(t, s.table, s.cpolicy, recordSteps)
+                        : simulateStatic(t, s.table, s.spolicy, recordSteps);
+  };
+  if (!s.split.prefillChips)
+    return engine(trace);
+  return simulateDisaggregated(trace, s.split, engine, engine);
+}
+
+llvm::Error mlir::npu::serve::designSide(SideRun &s,
+                                         llvm::ArrayRef<Request> trace,
+                                         int64_t maxPrograms, const Slo &slo) {
+  llvm::Expected<std::vector<BucketChoice>> design =
+      designBuckets(trace, s.table, s.spolicy, maxPrograms, slo, s.chips);
+  if (!design)
+    return design.takeError();
+  s.design = std::move(*design);
+  s.spolicy = bestDesign(s.design).policy;
+  return llvm::Error::success();
+}
+
 Metrics mlir::npu::serve::sideMetrics(const SimResult &run, const SideRun &s,
                                       const Slo &slo) {
   return computeMetrics(run, slo, chipsOf(s), chipsOf(s) / s.chips);
