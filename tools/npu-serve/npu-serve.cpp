@@ -278,9 +278,9 @@ LogicalResult compileSystemSide(MLIRContext &ctx, const ModelConfig &model,
   llvm::Expected<target::System> system = target::loadSystem(&ctx, name);
   if (!system)
     return emitError(loc) << llvm::toString(system.takeError());
-  side.chips = system->getChipCount();
-  std::string text =
-      split.empty() ? "tp=" + std::to_string(side.chips) : split.getValue();
+  std::string text = split.empty()
+                         ? "tp=" + std::to_string(system->getChipCount())
+                         : split.getValue();
   llvm::Expected<parallel::Split> cut = parallel::parseSplit(text);
   if (!cut)
     return emitError(loc) << "--split: " << llvm::toString(cut.takeError());

@@ -55,6 +55,9 @@ struct CostTable {
   std::string model;  ///< what was compiled (a config's name)
   std::string target; ///< the chip
   std::string kind;   ///< "tpu" or "gpu": who decides
+  /// Chips that run each program together as one instance (a system's; the
+  /// memory fields are all of theirs).
+  int64_t chips = 1;
   /// Memory of one chip: HBM capacity, the weights, the activation
   /// workspace of the largest step, and the KV cache per token (all
   /// layers).

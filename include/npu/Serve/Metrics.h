@@ -84,8 +84,7 @@ struct BucketChoice {
 /// program is left. Each step is returned: what each extra program buys.
 llvm::Expected<std::vector<BucketChoice>>
 designBuckets(llvm::ArrayRef<Request> trace, const CostTable &table,
-              const StaticPolicy &base, int64_t maxPrograms, const Slo &slo,
-              int64_t chips = 1);
+              const StaticPolicy &base, int64_t maxPrograms, const Slo &slo);
 
 /// The best step of a design, in the design's own order (goodput, then
 /// output tokens/s, then fewer padded tokens); the fewest programs on a tie.

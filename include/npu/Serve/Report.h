@@ -18,7 +18,6 @@ namespace mlir::npu::serve {
 /// One side of a run: its table, its engine, and what it delivered.
 struct SideRun {
   CostTable table;
-  int64_t chips = 1; ///< chips of one instance (a system's)
   bool continuous = false;
   ContinuousPolicy cpolicy;
   StaticPolicy spolicy;

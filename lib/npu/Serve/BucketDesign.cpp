@@ -53,7 +53,8 @@ mlir::npu::serve::designBuckets(llvm::ArrayRef<Request> trace,
     if (!run)
       return run.takeError();
     return BucketChoice{std::move(added), policy,
-                        computeMetrics(*run, slo, chips), run->paddedTokens};
+                        computeMetrics(*run, slo, table.chips),
+                        run->paddedTokens};
   };
   StaticPolicy start = base;
   start.prefillBuckets = {prefill.back()};

@@ -296,7 +296,8 @@ FailureOr<CostTable> mlir::npu::serve::compileSystemTable(
   table.model = model.str();
   table.target = system.name;
   table.kind = system.chip.attr.getKind() == TargetKind::Tpu ? "tpu" : "gpu";
-  double chips = double(system.getChipCount());
+  table.chips = system.getChipCount();
+  double chips = double(table.chips);
   for (size_t i = 0; i < jobs.size(); ++i) {
     const SplitStep &step = steps[i];
     bool prefill = jobs[i].phase == Phase::Prefill;

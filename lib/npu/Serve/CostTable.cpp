@@ -55,6 +55,8 @@ llvm::Error CostTable::verify() const {
     if (!std::isfinite(v) || v < 0 || v > kMaxTableValue)
       return fail("cost table memory sizes and bandwidth must be in [0, "
                   "1e18]");
+  if (chips < 1 || chips > (int64_t(1) << 20))
+    return fail("cost table chips must be in [1, 2^20]");
   if (kvBytesPerToken <= 0)
     return fail("cost table kv_bytes_per_token must be above 0");
   if (prefill.empty() || decode.empty())
@@ -199,6 +201,7 @@ llvm::json::Value CostTable::toJSON() const {
                             {"model", model},
                             {"target", target},
                             {"kind", kind},
+                            {"chips", chips},
                             {"hbm_bytes", hbmBytes},
                             {"weight_bytes", weightBytes},
                             {"activation_bytes", activationBytes},
@@ -237,6 +240,12 @@ mlir::npu::serve::costTableFromJSON(const llvm::json::Value &value) {
         {"kv_bytes_per_token", &t.kvBytesPerToken}})
     if (!num(key, *field))
       return fail("cost table: '" + key + "' must be a number");
+  if (const llvm::json::Value *c = o->get("chips")) {
+    std::optional<int64_t> n = c->getAsInteger();
+    if (!n)
+      return fail("cost table: 'chips' must be an integer");
+    t.chips = *n;
+  }
   if (o->get("link_bytes_per_s") && !num("link_bytes_per_s", t.linkBytesPerS))
     return fail("cost table: 'link_bytes_per_s' must be a number");
   if (llvm::Error e = pointsFromJSON(*o, "prefill", t.prefill))

@@ -123,7 +123,7 @@ llvm::Error mlir::npu::serve::designSide(SideRun &s,
                                          llvm::ArrayRef<Request> trace,
                                          int64_t maxPrograms, const Slo &slo) {
   llvm::Expected<std::vector<BucketChoice>> design =
-      designBuckets(trace, s.table, s.spolicy, maxPrograms, slo, s.chips);
+      designBuckets(trace, s.table, s.spolicy, maxPrograms, slo);
   if (!design)
     return design.takeError();
   s.design = std::move(*design);
@@ -133,13 +133,13 @@ llvm::Error mlir::npu::serve::designSide(SideRun &s,
 
 Metrics mlir::npu::serve::sideMetrics(const SimResult &run, const SideRun &s,
                                       const Slo &slo) {
-  return computeMetrics(run, slo, chipsOf(s), chipsOf(s) / s.chips);
+  return computeMetrics(run, slo, chipsOf(s), chipsOf(s) / s.table.chips);
 }
 
 int64_t mlir::npu::serve::chipsOf(const SideRun &s) {
   int64_t instances =
       s.split.prefillChips ? s.split.prefillChips + s.split.decodeChips : 1;
-  return instances * s.chips;
+  return instances * s.table.chips;
 }
 
 void mlir::npu::serve::printSideRun(raw_ostream &os, const SideRun &s,
@@ -147,9 +147,9 @@ void mlir::npu::serve::printSideRun(raw_ostream &os, const SideRun &s,
   const CostTable &t = s.table;
   os << llvm::formatv("{0} on {1} ({2}-like{3}): ", t.model, t.target,
                       StringRef(t.kind).upper(),
-                      s.chips > 1 ? ", " + std::to_string(s.chips) +
-                                        " chips as one instance"
-                                  : std::string());
+                      s.table.chips > 1 ? ", " + std::to_string(s.table.chips) +
+                                              " chips as one instance"
+                                        : std::string());
   if (s.continuous)
     os << llvm::formatv("continuous batching, {0} tokens and {1} sequences "
                         "per step, KV blocks of {2} tokens, chunked prefill "
