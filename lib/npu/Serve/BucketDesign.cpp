@@ -24,11 +24,9 @@ mlir::npu::serve::bestDesign(llvm::ArrayRef<BucketChoice> design) {
   return *best;
 }
 
-llvm::Expected<std::vector<BucketChoice>>
-mlir::npu::serve::designBuckets(llvm::ArrayRef<Request> trace,
-                                const CostTable &table,
-                                const StaticPolicy &base, int64_t maxPrograms,
-                                const Slo &slo, int64_t chips) {
+llvm::Expected<std::vector<BucketChoice>> mlir::npu::serve::designBuckets(
+    llvm::ArrayRef<Request> trace, const CostTable &table,
+    const StaticPolicy &base, int64_t maxPrograms, const Slo &slo) {
   if (maxPrograms < 2)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "bucket design needs a budget of at "
