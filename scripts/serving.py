@@ -129,6 +129,85 @@ def reading(t, at, policies, tab):
     return out
 
 
+DEEPSEEK = [
+    {"title": "chat-like", "name": "chat", "prompt": "longtail:512:4096",
+     "output": "longtail:256:2048", "requests": 1000,
+     "rates": [0.5, 1, 2, 3, 4, 5], "at": 2},
+    {"title": "long-prompt", "name": "long", "prompt": "uniform:4096:7168",
+     "output": "longtail:128:1024", "requests": 500,
+     "rates": [0.25, 0.5, 0.75, 1, 1.25], "at": 0.5},
+]
+DEEPSEEK_SETUP = {"config": os.path.join(ROOT, "examples", "configs",
+                                         "deepseek-v3.json"),
+                  "systems": [("tpu-v7-2x2x2", "tpu"), ("8xh200", "gpu")],
+                  "split": "tp=8"}
+
+
+def deepseek_section(trace_spec):
+    """DeepSeek-V3 on a TPU slice and a GPU node of 8 chips, each serving
+    as one tensor-parallel instance."""
+    d = dict(DEEPSEEK_SETUP, **trace_spec)
+    trace = [f"--prompt={d['prompt']}", f"--output={d['output']}",
+             f"--requests={d['requests']}"]
+    base = [f"--config={d['config']}", "--weight-dtype=fp8",
+            f"--split={d['split']}"] + [
+                f"--{kind}-system={name}" for name, kind in d["systems"]]
+    tab = {}
+    for engine in ("static", "continuous"):
+        path = os.path.join(TMP, f"deepseek-{d['name']}-{engine}.json")
+        serve(*base, f"--tpu-engine={engine}", f"--gpu-engine={engine}",
+              f"--emit-costs={path}", *trace, f"--rate={d['at']}")
+        for table in json.load(open(path)):
+            one = os.path.join(
+                TMP, f"deepseek-{d['name']}-{engine}-{table['target']}.json")
+            json.dump(table, open(one, "w"))
+            tab[(table["target"], engine)] = one
+    lines = [f"## DeepSeek-V3 (fp8) on 8 chips, {d['title']} trace", "",
+             f"Each side serves with 8 chips as one instance under "
+             f"`--split={d['split']}` (`npu-serve --tpu-system=tpu-v7-2x2x2 "
+             f"--gpu-system=8xh200`): every table point is the system's step "
+             f"as `npu-compare --systems` prices it, the chip's program with "
+             f"the tensor-parallel all-reduces on its links and what its kind "
+             f"overlaps (docs/parallelism.md). A tensor split, not DeepSeek's "
+             f"own expert-parallel deployment (prefill units of 32 GPUs, "
+             f"decode units of 144: docs/parallelism.md): one instance of 8 "
+             f"chips is the common single-node deployment (SGLang serves "
+             f"DeepSeek-V3 on one 8 x H200 node with TP8). MLA's latent KV "
+             f"cache is whole on every chip of a tensor split, so the KV per "
+             f"token is 8 times one chip's. Trace: {d['requests']} requests, "
+             f"prompts `{d['prompt']}`, outputs `{d['output']}`, Poisson.", "",
+             "| system | engine | req/s | tok/s/chip | tok/s/user | TTFT p50 ms "
+             "| TTFT p99 ms | TPOT p50 ms | TPOT p99 ms | goodput req/s |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, kind in d["systems"]:
+        for engine in ("static", "continuous"):
+            res = serve(f"--costs={tab[(name, engine)]}",
+                        f"--{kind}-engine={engine}",
+                        f"--rates={','.join(map(str, d['rates']))}",
+                        *trace)["sides"][0]
+            for p in res["curve"]:
+                lines.append(
+                    f"| {name} | {engine} | {p['rate']:g} | "
+                    f"{p['output_tokens_per_s_per_chip']:.1f} | "
+                    f"{p['tokens_per_s_per_user']:.1f} | "
+                    f"{ms(p['ttft_s']['p50'])} | {ms(p['ttft_s']['p99'])} | "
+                    f"{ms(p['tpot_s']['p50'])} | {ms(p['tpot_s']['p99'])} | "
+                    f"{p['goodput_requests_per_s']:.2f} |")
+    svg = os.path.join(OUT, f"deepseek-{d['name']}.svg")
+    serve(f"--costs={tab[('tpu-v7-2x2x2', 'static')]}",
+          f"--costs={tab[('8xh200', 'continuous')]}",
+          f"--rates={','.join(map(str, d['rates']))}", *trace, f"--svg={svg}")
+    lines += ["", f"![DeepSeek-V3 curves](serving/deepseek-{d['name']}.svg)",
+              ""]
+    for name, _ in d["systems"]:
+        t = json.load(open(tab[(name, "continuous")]))
+        lines.append(
+            f"- {name}: weights {t['weight_bytes'] / 1e9:.0f} GB over "
+            f"{t['chips']} chips, KV {t['kv_bytes_per_token'] / 1e3:.0f} KB "
+            f"per token, HBM {t['hbm_bytes'] / 1e9:.0f} GB in all.")
+    return lines + [""]
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     doc = open(os.path.join(ROOT, "docs", "serving.head.md")).read()
@@ -234,6 +313,8 @@ def main():
                   "the program that most raises goodput):", ""]
         for chip, _, _ in CHIPS:
             lines += [f"{chip}:", "", "```"] + designs[chip] + ["```", ""]
+    for spec in DEEPSEEK:
+        lines += deepseek_section(spec)
     # Interpolation errors of the continuous tables.
     text = serve(f"--config={CONFIG}", "--tpu=tpu-v7", "--gpu=h200",
                  "--tpu-engine=continuous", "--check-interpolation",
