@@ -5,7 +5,8 @@
 // trace. Each part must parse or fail with an llvm::Error. When both parse
 // (and the trace asks for at most 20,000 output tokens, so that an input
 // runs in well under a second), every engine runs it -- continuous with
-// blocks on demand and with reserved contexts, static over the table's
+// blocks on demand, with reserved contexts and (a table with draft points)
+// speculative, static over the table's
 // programs, and both disaggregated -- and each must succeed or fail with
 // an llvm::Error, and a run must be consistent: every request rejected or
 // served with arrival <= first token <= finish, finite times, blocks held
@@ -78,6 +79,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   c.maxSeqs = std::min<int64_t>(4, table->maxDecodeBatch());
   c.blockSize = 4;
   consume(simulateContinuous(*trace, *table, c, true), "continuous");
+  if (!table->draft.empty() && table->maxDecodeBatch() >= 2) {
+    ContinuousPolicy spec = c;
+    spec.maxSeqs = std::min<int64_t>(4, table->maxDecodeBatch() / 2);
+    spec.draftTokens = 1;
+    spec.acceptance = 0.7;
+    consume(simulateContinuous(*trace, *table, spec, true), "speculative");
+  }
   ContinuousPolicy reserve = c;
   reserve.reserveContext = true;
   consume(simulateContinuous(*trace, *table, reserve, true), "reserve");

@@ -30,6 +30,7 @@ TRACES = {
 }
 CHIPS = [("tpu-v7", "--tpu", "tpu"), ("h200", "--gpu", "gpu")]
 BUCKET_BUDGET = 8
+MTP = "1:0.85"
 
 
 def serve(*args, json_out=True):
@@ -162,6 +163,16 @@ def deepseek_section(trace_spec):
                 TMP, f"deepseek-{d['name']}-{engine}-{table['target']}.json")
             json.dump(table, open(one, "w"))
             tab[(table["target"], engine)] = one
+    # The continuous engine with DeepSeek-V3's MTP module drafting one token
+    # (the report's 85-90% acceptance: 0.85).
+    path = os.path.join(TMP, f"deepseek-{d['name']}-mtp.json")
+    serve(*base, "--tpu-engine=continuous", "--gpu-engine=continuous",
+          f"--speculative={MTP}", f"--emit-costs={path}", *trace,
+          f"--rate={d['at']}")
+    for table in json.load(open(path)):
+        one = os.path.join(TMP, f"deepseek-{d['name']}-mtp-{table['target']}.json")
+        json.dump(table, open(one, "w"))
+        tab[(table["target"], "continuous + MTP")] = one
     lines = [f"## DeepSeek-V3 (fp8) on 8 chips, {d['title']} trace", "",
              f"Each side serves with 8 chips as one instance under "
              f"`--split={d['split']}` (`npu-serve --tpu-system=tpu-v7-2x2x2 "
@@ -174,15 +185,19 @@ def deepseek_section(trace_spec):
              f"chips is the common single-node deployment (SGLang serves "
              f"DeepSeek-V3 on one 8 x H200 node with TP8). MLA's latent KV "
              f"cache is whole on every chip of a tensor split, so the KV per "
-             f"token is 8 times one chip's. Trace: {d['requests']} requests, "
+             f"token is 8 times one chip's. `continuous + MTP`: the continuous "
+             f"engine with the MTP module drafting one token per step, "
+             f"accepted at 0.85 (`--speculative={MTP}`; the drafter priced "
+             f"from its own compiled programs). Trace: {d['requests']} requests, "
              f"prompts `{d['prompt']}`, outputs `{d['output']}`, Poisson.", "",
              "| system | engine | req/s | tok/s/chip | tok/s/user | TTFT p50 ms "
              "| TTFT p99 ms | TPOT p50 ms | TPOT p99 ms | goodput req/s |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, kind in d["systems"]:
-        for engine in ("static", "continuous"):
+        for engine in ("static", "continuous", "continuous + MTP"):
+            mtp = [f"--speculative={MTP}"] if "MTP" in engine else []
             res = serve(f"--costs={tab[(name, engine)]}",
-                        f"--{kind}-engine={engine}",
+                        f"--{kind}-engine={engine.split()[0]}", *mtp,
                         f"--rates={','.join(map(str, d['rates']))}",
                         *trace)["sides"][0]
             for p in res["curve"]:

@@ -3,8 +3,7 @@
 // Simulates a stream of requests served by a compile-time engine (static
 // buckets, TPU-like) and a run-time engine (continuous batching over a
 // paged KV cache, GPU-like), each step priced from programs the backends
-// compiled once per shape (docs/serving.md). The work is in npu/Serve; this
-// file reads the options.
+// compiled once per shape (docs/serving.md). This file reads the options.
 //
 //   npu-serve --config=llama-3-8b.json --tpu=tpu-v7 --gpu=h200
 //             --requests=1000 --rate=4 --prompt=longtail:1024:8192
@@ -123,6 +122,12 @@ cl::opt<bool> reserveContext(
              "whole context free, taken at once (TensorRT-LLM's "
              "GUARANTEED_NO_EVICT): no preemption"),
     cl::cat(cat));
+cl::opt<std::string> speculative(
+    "speculative",
+    cl::desc("continuous: K:A, K drafted tokens per step each accepted with "
+             "probability A (DeepSeek-V3 reports 0.85-0.9 for its MTP "
+             "token); the drafter is the config's MTP module"),
+    cl::cat(cat));
 cl::opt<int64_t> slots("slots",
                        cl::desc("static: decode slots (0: the most, up to "
                                 "256, a power of two, whose KV fits)"),
@@ -207,6 +212,9 @@ LogicalResult setPolicies(SideRun &side, int64_t maxPrompt, int64_t maxContext,
                           Location loc) {
   side.cpolicy = {maxBatchedTokens, maxSeqs,           blockSize,
                   chunkedPrefill,   memoryUtilization, reserveContext};
+  if (!speculative.empty())
+    if (llvm::Error e = parseSpeculative(speculative, side.cpolicy))
+      return emitError(loc) << "--speculative " << toString(std::move(e));
   StaticPolicy &s = side.spolicy;
   s.slots = slots;
   s.prefillsPerStep = prefillsPerStep;
@@ -232,7 +240,8 @@ bool isContinuous(StringRef kind) {
 /// The shapes a side's table compiles (CompiledTable.h).
 TableShapes sideShapes(const SideRun &side) {
   if (side.continuous)
-    return continuousShapes(maxBatchedTokens, maxSeqs,
+    return continuousShapes(maxBatchedTokens,
+                            maxSeqs * (1 + side.cpolicy.draftTokens),
                             side.spolicy.decodeBuckets.back());
   return staticShapes(side.spolicy, designBucketsOpt > 0);
 }
@@ -259,6 +268,10 @@ LogicalResult compileSide(MLIRContext &ctx, const ModelConfig &model,
   }
   if (failed(compilePoints(&ctx, model, base, which, target, shapes, side.table,
                            loc)))
+    return failure();
+  if (side.continuous && side.cpolicy.draftTokens &&
+      failed(compileDraftPoints(&ctx, model, base, which, target, nullptr,
+                                nullptr, maxSeqs, side.table, loc)))
     return failure();
   if (!checkInterp)
     return success();
@@ -309,6 +322,9 @@ LogicalResult compileSystemSide(MLIRContext &ctx, const ModelConfig &model,
   if (failed(table))
     return failure();
   side.table = std::move(*table);
+  if (side.continuous && side.cpolicy.draftTokens)
+    return compileDraftPoints(&ctx, model, base, CompareSide::Gpu, "", &*system,
+                              &*cut, maxSeqs, side.table, loc);
   return success();
 }
 
@@ -316,13 +332,9 @@ LogicalResult compileSystemSide(MLIRContext &ctx, const ModelConfig &model,
 LogicalResult setSplits(std::vector<SideRun> &sides, Location loc) {
   if (disaggregate.empty())
     return success();
-  auto [p, d] = StringRef(disaggregate).split(':');
   DisaggregatedPlan plan;
-  if (p.getAsInteger(10, plan.prefillChips) ||
-      d.getAsInteger(10, plan.decodeChips) || plan.prefillChips < 1 ||
-      plan.decodeChips < 1 || plan.prefillChips > 4096 ||
-      plan.decodeChips > 4096)
-    return emitError(loc) << "--disaggregate must be P:D, each in [1, 4096]";
+  if (llvm::Error e = parseDisaggregation(disaggregate, plan))
+    return emitError(loc) << "--disaggregate " << toString(std::move(e));
   if (kvLinkGBps.getNumOccurrences() &&
       (!std::isfinite(kvLinkGBps) || kvLinkGBps <= 0))
     return emitError(loc) << "--kv-link-gbps must be a finite number > 0";

@@ -94,6 +94,19 @@ compileSystemTable(MLIRContext *ctx, const ModelConfig &config, StringRef model,
                    const parallel::Split &split, const TableShapes &shapes,
                    Location loc);
 
+/// Adds the drafter's points to `table` (a single chip's or, with
+/// `system`, a system's under `split`): for each prefill length of the
+/// table up to `maxSequences`, the prefill program compiled with DeepSeek's
+/// MTP module minus the one without it, i.e. the module's cost on that many
+/// tokens (one per decoding sequence in a step). Fails, naming the field,
+/// when the config has no MTP module (num_nextn_predict_layers).
+LogicalResult compileDraftPoints(MLIRContext *ctx, const ModelConfig &config,
+                                 const ImportOptions &base, CompareSide side,
+                                 StringRef target, const target::System *system,
+                                 const parallel::Split *split,
+                                 int64_t maxSequences, CostTable &table,
+                                 Location loc);
+
 /// One shape between the table's points, compiled, beside what the engine
 /// of the table's kind prices for it from the table.
 struct InterpolationCheck {

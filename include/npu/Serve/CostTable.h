@@ -70,6 +70,11 @@ struct CostTable {
   double linkBytesPerS = 0;
   std::vector<ShapePoint> prefill; ///< batch 1, lengths ascending
   std::vector<ShapePoint> decode;  ///< sorted by (batch, length), full grid
+  /// A drafter's cost per drafted token for a step of `length` sequences
+  /// (batch 1 in the points; total = the drafter's time, attention 0):
+  /// DeepSeek-V3's MTP module, the difference of the prefill programs with
+  /// and without it. Empty: no drafter priced.
+  std::vector<ShapePoint> draft;
 
   /// Checks the invariants above (positive, finite, at most
   /// kMaxTableValue, attention <= total, sorted, a full decode grid with at
@@ -95,6 +100,8 @@ struct CostTable {
   /// programs' first length (linear between batches): a decode program is
   /// launched as such (a CUDA graph on a GPU-like chip), unlike a prefill.
   double decodeDenseNs(int64_t batch) const;
+  /// One drafted token for each of `sequences` (linear between points).
+  double draftNs(int64_t sequences) const;
 
   /// Exact programs, for a static engine: null if not in the table.
   const ShapePoint *findPrefill(int64_t length) const;

@@ -51,6 +51,14 @@ struct ContinuousPolicy {
   /// preemption ever (TensorRT-LLM's GUARANTEED_NO_EVICT scheduler). Off:
   /// blocks on demand, preemption when short (vLLM).
   bool reserveContext = false;
+  /// Speculative decoding: each decoding sequence verifies this many
+  /// drafted tokens per step (the drafter's cost: the table's draft points),
+  /// each accepted with probability `acceptance` given the ones before it
+  /// were; the step makes the accepted drafts plus one token of the target.
+  /// Accepted drafts are counted deterministically: a sequence accepts its
+  /// expected a + a^2 + ... + a^d drafts on average, carried over steps.
+  int64_t draftTokens = 0;
+  double acceptance = 0;
 };
 
 struct StaticPolicy {
@@ -123,6 +131,10 @@ llvm::Expected<SimResult> simulateStatic(llvm::ArrayRef<Request> trace,
                                          const StaticPolicy &policy,
                                          bool recordSteps = false);
 
+/// "K:A" (K drafted tokens in [1, 16], acceptance A in [0, 1]) into the
+/// policy's draftTokens and acceptance.
+llvm::Error parseSpeculative(llvm::StringRef text, ContinuousPolicy &policy);
+
 /// One engine (a table and a policy) run over a trace.
 using EngineFn =
     std::function<llvm::Expected<SimResult>(llvm::ArrayRef<Request>)>;
@@ -134,6 +146,9 @@ struct DisaggregatedPlan {
   double kvBytesPerToken = 0;
   double linkBytesPerS = 0; ///< a prefill chip to a decode chip, one way
 };
+
+/// "P:D" (each in [1, 4096]) into the plan's prefill and decode chips.
+llvm::Error parseDisaggregation(llvm::StringRef text, DisaggregatedPlan &plan);
 
 /// Requests go round-robin to the prefill chips, each running `prefill` on
 /// its share with one output token (the first); each request's KV then

@@ -324,3 +324,55 @@ FailureOr<CostTable> mlir::npu::serve::compileSystemTable(
     return emitError(loc) << llvm::toString(std::move(e));
   return table;
 }
+
+LogicalResult mlir::npu::serve::compileDraftPoints(
+    MLIRContext *ctx, const ModelConfig &config, const ImportOptions &base,
+    CompareSide side, StringRef target, const target::System *system,
+    const parallel::Split *split, int64_t maxSequences, CostTable &table,
+    Location loc) {
+  if (config.numMTPLayers < 1)
+    return emitError(loc) << "speculative decoding needs a drafter to "
+                             "price: the config has no MTP module "
+                             "(num_nextn_predict_layers)";
+  ImportOptions mtp = base;
+  mtp.includeMTP = true;
+  std::vector<ImportOptions> jobs;
+  std::vector<const ShapePoint *> without;
+  for (const ShapePoint &p : table.prefill)
+    if (p.length <= std::max<int64_t>(maxSequences, 1)) {
+      jobs.push_back(shapeOptions(mtp, true, 1, p.length));
+      without.push_back(&p);
+    }
+  std::vector<double> with(jobs.size());
+  if (system) {
+    std::vector<SplitStep> steps(jobs.size());
+    parallelFor(ctx, 0, jobs.size(), [&](size_t i) {
+      steps[i] = evaluateSplit(ctx, config, jobs[i], *system, *split,
+                               /*checkHbm=*/false);
+    });
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      if (!steps[i].infeasible.empty())
+        return emitError(loc) << "the prefill with MTP of " << jobs[i].seqLen
+                              << " tokens: " << steps[i].infeasible;
+      with[i] = steps[i].stepSeconds() * 1e9;
+    }
+  } else {
+    FailureOr<std::vector<ShapePoint>> points =
+        compileShapes(ctx, config, jobs, side, target, loc);
+    if (failed(points))
+      return failure();
+    for (size_t i = 0; i < jobs.size(); ++i)
+      with[i] = (*points)[i].totalNs;
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    double cost = with[i] - without[i]->totalNs;
+    if (!(cost > 0))
+      return emitError(loc) << "the MTP module adds no time to the prefill "
+                               "of "
+                            << jobs[i].seqLen << " tokens";
+    table.draft.push_back({1, jobs[i].seqLen, cost, 0});
+  }
+  if (llvm::Error e = table.verify())
+    return emitError(loc) << llvm::toString(std::move(e));
+  return success();
+}

@@ -25,6 +25,9 @@ llvm::Error fail(const llvm::Twine &message) {
 
 struct Sequence {
   int64_t known = 0, computed = 0, generated = 0, blocks = 0;
+  double credit = 0; ///< expected accepted drafts not yet taken
+  /// Decoding: the KV of all it knows but its last token.
+  bool decoding() const { return computed > 0 && known - computed == 1; }
 };
 
 struct Continuous {
@@ -123,11 +126,18 @@ llvm::Error Continuous::init() {
                 llvm::Twine(p.maxBatchedTokens) +
                 " tokens is beyond the table's largest prefill point (" +
                 llvm::Twine(table.maxStepTokens()) + ")");
-  if (p.maxSeqs > table.maxDecodeBatch())
+  if (p.maxSeqs * (1 + p.draftTokens) > table.maxDecodeBatch())
     return fail("continuous policy: " + llvm::Twine(p.maxSeqs) +
-                " sequences per step is beyond the table's largest decode "
-                "batch (" +
+                " sequences per step (each with its drafts) is beyond the "
+                "table's largest decode batch (" +
                 llvm::Twine(table.maxDecodeBatch()) + ")");
+  if (p.draftTokens < 0 || p.draftTokens > 16 ||
+      !(p.acceptance >= 0 && p.acceptance <= 1))
+    return fail("continuous policy: 0 to 16 drafted tokens, acceptance in "
+                "[0, 1]");
+  if (p.draftTokens && table.draft.empty())
+    return fail("continuous policy: speculative decoding needs the "
+                "drafter's cost (the table has no draft points)");
   double blockBytes = table.kvBytesPerToken * double(p.blockSize);
   result.kvBlocks =
       int64_t(table.kvCapacityBytes(p.memoryUtilization) / blockBytes);
@@ -159,7 +169,12 @@ void Continuous::schedule(StepRecord &step, Batch &batch) {
   for (size_t i = 0; !prefillOnly && i < running.size() && budget > 0; ++i) {
     int64_t id = running[i];
     Sequence &s = seqs[id];
-    int64_t n = std::min(s.known - s.computed, budget);
+    // A decoding sequence feeds its last token and its drafts (no more
+    // than it still has to make).
+    int64_t drafts = s.decoding() ? std::min(p.draftTokens,
+                                             trace[id].output - s.generated - 1)
+                                  : 0;
+    int64_t n = std::min(s.known - s.computed + drafts, budget);
     while (!grow(id, s.computed + n)) {
       bool self = running.back() == id;
       preemptLast(step);
@@ -194,14 +209,17 @@ void Continuous::schedule(StepRecord &step, Batch &batch) {
 /// dense(T) (decodes only: decodeDense(B)) + the decodes' attention + each
 /// chunk's (CostTable.h).
 double Continuous::price(const Batch &batch, StepRecord &step) const {
-  int64_t tokens = 0, cached = 0;
+  int64_t tokens = 0, cached = 0, drafting = 0;
   double attention = 0;
   for (auto [id, n] : batch) {
     const Sequence &s = seqs[id];
     tokens += n;
-    if (n == 1 && s.computed > 0) {
+    if (s.decoding()) {
+      // Its drafts' query rows read the same KV (memory-bound decode
+      // attention): the decode attention of its context.
       ++step.decodes;
       cached += s.computed;
+      drafting += n > 1;
     } else {
       attention += table.chunkAttentionNs(n, s.computed);
       step.prefillTokens += n;
@@ -212,22 +230,39 @@ double Continuous::price(const Batch &batch, StepRecord &step) const {
   step.kind = step.prefillTokens == 0        ? "decode"
               : step.prefillTokens == tokens ? "prefill"
                                              : "mixed";
-  double dense = step.prefillTokens ? table.denseNs(tokens)
-                                    : table.decodeDenseNs(step.decodes);
-  return (dense + attention) * 1e-9;
+  double dense =
+      step.prefillTokens ? table.denseNs(tokens) : table.decodeDenseNs(tokens);
+  // The drafter proposes each of the next step's drafts one after another.
+  double draft =
+      drafting ? double(policy.draftTokens) * table.draftNs(drafting) : 0;
+  return (dense + attention + draft) * 1e-9;
 }
 
 /// KV computed, tokens sampled, finished sequences freed (at time t).
 void Continuous::apply(const Batch &batch) {
   for (auto [id, n] : batch) {
     Sequence &s = seqs[id];
-    s.computed += n;
-    if (s.computed < s.known)
-      continue;
     RequestResult &out = result.requests[id];
-    if (s.generated++ == 0)
+    // Tokens made: one of the target's, and the accepted drafts.
+    int64_t made = 1;
+    if (s.decoding() && n > 1) {
+      double expected = 0, power = 1;
+      for (int64_t i = 1; i < n; ++i)
+        expected += power *= policy.acceptance;
+      s.credit += expected;
+      int64_t accepted = std::min<int64_t>(n - 1, int64_t(s.credit));
+      s.credit -= double(accepted);
+      made += accepted;
+      s.computed += 1 + accepted;
+    } else {
+      s.computed += n;
+      if (s.computed < s.known)
+        continue;
+    }
+    if (s.generated == 0)
       out.firstToken = t;
-    ++s.known;
+    s.generated += made;
+    s.known += made;
     if (s.generated == out.request.output) {
       out.finish = t;
       freeBlocks += s.blocks;
@@ -286,4 +321,15 @@ llvm::Expected<SimResult> mlir::npu::serve::simulateContinuous(
   if (llvm::Error e = engine.run())
     return std::move(e);
   return std::move(engine.result);
+}
+
+llvm::Error mlir::npu::serve::parseSpeculative(llvm::StringRef text,
+                                               ContinuousPolicy &c) {
+  auto [k, a] = text.split(':');
+  if (k.getAsInteger(10, c.draftTokens) || c.draftTokens < 1 ||
+      c.draftTokens > 16 || a.getAsDouble(c.acceptance) ||
+      !(c.acceptance >= 0 && c.acceptance <= 1))
+    return fail("must be K:A, K drafted tokens in [1, 16] and an acceptance "
+                "in [0, 1]");
+  return llvm::Error::success();
 }

@@ -81,6 +81,14 @@ llvm::Error CostTable::verify() const {
     if (i && prefill[i].length <= prefill[i - 1].length)
       return fail("cost table prefill lengths must ascend");
   }
+  for (size_t i = 0; i < draft.size(); ++i) {
+    if (llvm::Error e = check(draft[i], "draft"))
+      return e;
+    if (draft[i].batch != 1 || draft[i].attentionNs != 0 ||
+        (i && draft[i].length <= draft[i - 1].length))
+      return fail("cost table draft points have batch 1, no attention and "
+                  "ascending lengths");
+  }
   for (size_t i = 0; i < decode.size(); ++i) {
     if (llvm::Error e = check(decode[i], "decode"))
       return e;
@@ -148,6 +156,12 @@ double CostTable::decodeDenseNs(int64_t batch) const {
       double(batch));
 }
 
+double CostTable::draftNs(int64_t sequences) const {
+  return interpolate(
+      draft.size(), [&](size_t i) { return double(draft[i].length); },
+      [&](size_t i) { return draft[i].totalNs; }, double(sequences));
+}
+
 const ShapePoint *CostTable::findPrefill(int64_t length) const {
   auto it = llvm::find_if(
       prefill, [&](const ShapePoint &p) { return p.length == length; });
@@ -208,7 +222,8 @@ llvm::json::Value CostTable::toJSON() const {
                             {"kv_bytes_per_token", kvBytesPerToken},
                             {"link_bytes_per_s", linkBytesPerS},
                             {"prefill", pointsToJSON(prefill)},
-                            {"decode", pointsToJSON(decode)}};
+                            {"decode", pointsToJSON(decode)},
+                            {"draft", pointsToJSON(draft)}};
 }
 
 llvm::Expected<CostTable>
@@ -252,6 +267,9 @@ mlir::npu::serve::costTableFromJSON(const llvm::json::Value &value) {
     return std::move(e);
   if (llvm::Error e = pointsFromJSON(*o, "decode", t.decode))
     return std::move(e);
+  if (o->get("draft"))
+    if (llvm::Error e = pointsFromJSON(*o, "draft", t.draft))
+      return std::move(e);
   if (llvm::Error e = t.verify())
     return std::move(e);
   return t;

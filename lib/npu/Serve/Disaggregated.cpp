@@ -120,3 +120,14 @@ llvm::Expected<SimResult> mlir::npu::serve::simulateDisaggregated(
   out.kvOccupancyMean = mean;
   return out;
 }
+
+llvm::Error mlir::npu::serve::parseDisaggregation(llvm::StringRef text,
+                                                  DisaggregatedPlan &plan) {
+  auto [p, d] = text.split(':');
+  if (p.getAsInteger(10, plan.prefillChips) ||
+      d.getAsInteger(10, plan.decodeChips) || plan.prefillChips < 1 ||
+      plan.decodeChips < 1 || plan.prefillChips > 4096 ||
+      plan.decodeChips > 4096)
+    return fail("must be P:D, each in [1, 4096]");
+  return llvm::Error::success();
+}

@@ -38,7 +38,9 @@ llvm::json::Object policyToJSON(const SideRun &s) {
         {"block_size", s.cpolicy.blockSize},
         {"chunked_prefill", s.cpolicy.chunkedPrefill},
         {"memory_utilization", s.cpolicy.memoryUtilization},
-        {"reserve_context", s.cpolicy.reserveContext}};
+        {"reserve_context", s.cpolicy.reserveContext},
+        {"draft_tokens", s.cpolicy.draftTokens},
+        {"acceptance", s.cpolicy.acceptance}};
   return llvm::json::Object{
       {"engine", "static"},
       {"slots", s.spolicy.slots},
@@ -157,7 +159,11 @@ void mlir::npu::serve::printSideRun(raw_ostream &os, const SideRun &s,
                         s.cpolicy.maxBatchedTokens, s.cpolicy.maxSeqs,
                         s.cpolicy.blockSize,
                         s.cpolicy.chunkedPrefill ? "on" : "off");
-  else
+  if (s.continuous && s.cpolicy.draftTokens)
+    os << llvm::formatv("  speculative: {0} drafted token(s) per step, each "
+                        "accepted at {1}\n",
+                        s.cpolicy.draftTokens, s.cpolicy.acceptance);
+  if (!s.continuous)
     os << llvm::formatv("static buckets, {0} decode slots, {1} prefill and "
                         "{2} decode programs, {3} decode attention\n",
                         s.spolicy.slots, s.spolicy.prefillBuckets.size(),
