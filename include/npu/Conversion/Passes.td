@@ -113,7 +113,9 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
     Option<"markKernels", "mark-kernels", "bool", /*default=*/"false",
            "mark the linalg ops of each kernel whose tiling was applied with "
            "`npu.kernel_id` (the kernel's number), for "
-           "npu-tpu-assign-memory-spaces">,
+           "npu-tpu-assign-memory-spaces; a module with ops that do work "
+           "and no npu.kernel is then an error (the memory pipeline needs "
+           "--npu-tpu-pipeline first)">,
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",

@@ -49,6 +49,25 @@ struct NpuTileKernelsPass
     }
     SmallVector<KernelOp> kernels;
     getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
+    // The memory pipeline (markKernels) lowers kernels: a module of graph
+    // ops and no kernel has not been through --npu-tpu-pipeline, and would
+    // be staged whole into on-chip memory.
+    if (markKernels && kernels.empty()) {
+      Operation *work = nullptr;
+      getOperation()->walk([&](WorkOpInterface op) {
+        if (!work && !isa<WeightOp>(op.getOperation()))
+          work = op.getOperation();
+        return work ? WalkResult::interrupt() : WalkResult::advance();
+      });
+      if (work) {
+        work->emitError()
+            << "npu-tile-kernels: this op is in no npu.kernel (the module "
+               "has none): the memory pipeline lowers the kernels "
+               "--npu-tpu-pipeline builds (fusion, tiles, schedule); run it "
+               "first";
+        return signalPassFailure();
+      }
+    }
     IRRewriter rewriter(&getContext());
     bool gpuBlocks = blockMapping == "gpu";
     int64_t kernelId = 0;
