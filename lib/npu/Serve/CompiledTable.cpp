@@ -150,6 +150,56 @@ ImportOptions shapeOptions(const ImportOptions &base, bool prefill,
   return o;
 }
 
+/// A table's programs: each prefill length (batch 1), then the decode grid
+/// batch-major.
+std::vector<ImportOptions> tableJobs(const ImportOptions &base,
+                                     const TableShapes &shapes) {
+  std::vector<ImportOptions> jobs;
+  for (int64_t len : shapes.prefillLengths)
+    jobs.push_back(shapeOptions(base, true, 1, len));
+  for (int64_t b : shapes.decodeBatches)
+    for (int64_t len : shapes.decodeLengths)
+      jobs.push_back(shapeOptions(base, false, b, len));
+  return jobs;
+}
+
+/// Adds each priced job to the table's prefill or decode points.
+void addPoints(ArrayRef<ImportOptions> jobs, ArrayRef<ShapePoint> points,
+               CostTable &table) {
+  for (size_t i = 0; i < jobs.size(); ++i)
+    (jobs[i].phase == Phase::Prefill ? table.prefill : table.decode)
+        .push_back(points[i]);
+}
+
+/// Each job as `system` runs it under `split` (evaluateSplit, in parallel):
+/// the system's step and the chip's memory. The engine's KV pool bounds
+/// the cache, not each job's bill. Fails, naming the shape, on a job that
+/// does not import or does not fit the split.
+FailureOr<std::vector<SplitStep>>
+evaluateShapes(MLIRContext *ctx, const ModelConfig &config,
+               ArrayRef<ImportOptions> jobs, const target::System &system,
+               const parallel::Split &split, Location loc) {
+  for (const ImportOptions &o : jobs)
+    if (failed(verifyImportOptions(config, o, loc)))
+      return failure();
+  std::vector<SplitStep> steps(jobs.size());
+  parallelFor(ctx, 0, jobs.size(), [&](size_t i) {
+    steps[i] = evaluateSplit(ctx, config, jobs[i], system, split,
+                             /*checkHbm=*/false);
+  });
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (steps[i].infeasible.empty())
+      continue;
+    bool prefill = jobs[i].phase == Phase::Prefill;
+    return emitError(loc) << system.name << " under " << split.str() << ": the "
+                          << (prefill ? "prefill" : "decode") << " of "
+                          << jobs[i].batch << " x "
+                          << (prefill ? jobs[i].seqLen : jobs[i].contextLen)
+                          << " tokens: " << steps[i].infeasible;
+  }
+  return steps;
+}
+
 /// The sustained bandwidth to one other chip (CostTable::linkBytesPerS).
 double linkBandwidth(const std::optional<target::Interconnect> &ic) {
   if (!ic)
@@ -201,19 +251,12 @@ mlir::npu::serve::compilePoints(MLIRContext *ctx, const ModelConfig &config,
                                 const ImportOptions &base, CompareSide side,
                                 StringRef target, const TableShapes &shapes,
                                 CostTable &table, Location loc) {
-  std::vector<ImportOptions> jobs;
-  for (int64_t len : shapes.prefillLengths)
-    jobs.push_back(shapeOptions(base, true, 1, len));
-  for (int64_t b : shapes.decodeBatches)
-    for (int64_t len : shapes.decodeLengths)
-      jobs.push_back(shapeOptions(base, false, b, len));
+  std::vector<ImportOptions> jobs = tableJobs(base, shapes);
   FailureOr<std::vector<ShapePoint>> points =
       compileShapes(ctx, config, jobs, side, target, loc);
   if (failed(points))
     return failure();
-  for (size_t i = 0; i < jobs.size(); ++i)
-    (jobs[i].phase == Phase::Prefill ? table.prefill : table.decode)
-        .push_back((*points)[i]);
+  addPoints(jobs, *points, table);
   if (llvm::Error e = table.verify())
     return emitError(loc) << llvm::toString(std::move(e));
   return success();
@@ -277,43 +320,27 @@ FailureOr<CostTable> mlir::npu::serve::compileSystemTable(
                              "under a tensor or pipeline split (dp=1, ep=1); "
                              "got "
                           << split.str();
-  std::vector<ImportOptions> jobs;
-  for (int64_t len : shapes.prefillLengths)
-    jobs.push_back(shapeOptions(base, true, 1, len));
-  for (int64_t b : shapes.decodeBatches)
-    for (int64_t len : shapes.decodeLengths)
-      jobs.push_back(shapeOptions(base, false, b, len));
-  for (const ImportOptions &o : jobs)
-    if (failed(verifyImportOptions(config, o, loc)))
-      return failure();
-  std::vector<SplitStep> steps(jobs.size());
-  parallelFor(ctx, 0, jobs.size(), [&](size_t i) {
-    // The engine's KV pool bounds the cache, not each point's bill.
-    steps[i] = evaluateSplit(ctx, config, jobs[i], system, split,
-                             /*checkHbm=*/false);
-  });
+  std::vector<ImportOptions> jobs = tableJobs(base, shapes);
+  FailureOr<std::vector<SplitStep>> steps =
+      evaluateShapes(ctx, config, jobs, system, split, loc);
+  if (failed(steps))
+    return failure();
   CostTable table;
   table.model = model.str();
   table.target = system.name;
   table.kind = system.chip.attr.getKind() == TargetKind::Tpu ? "tpu" : "gpu";
   table.chips = system.getChipCount();
   double chips = double(table.chips);
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const SplitStep &step = steps[i];
-    bool prefill = jobs[i].phase == Phase::Prefill;
-    int64_t length = prefill ? jobs[i].seqLen : jobs[i].contextLen;
-    if (!step.infeasible.empty())
-      return emitError(loc)
-             << system.name << " under " << split.str() << ": the "
-             << (prefill ? "prefill" : "decode") << " of " << jobs[i].batch
-             << " x " << length << " tokens: " << step.infeasible;
-    ShapePoint p{jobs[i].batch, length, step.stepSeconds() * 1e9,
-                 step.attentionSeconds * 1e9};
-    (prefill ? table.prefill : table.decode).push_back(p);
-  }
+  std::vector<ShapePoint> points;
+  for (size_t i = 0; i < jobs.size(); ++i)
+    points.push_back(
+        {jobs[i].batch,
+         jobs[i].phase == Phase::Prefill ? jobs[i].seqLen : jobs[i].contextLen,
+         (*steps)[i].stepSeconds() * 1e9, (*steps)[i].attentionSeconds * 1e9});
+  addPoints(jobs, points, table);
   // The memory of the largest prefill's chip, times the chips; its KV
   // cache holds that prompt.
-  const SplitStep &largest = steps[shapes.prefillLengths.size() - 1];
+  const SplitStep &largest = (*steps)[shapes.prefillLengths.size() - 1];
   table.hbmBytes = chips * double(system.chip.attr.getHbmBytes());
   table.weightBytes = chips * double(largest.parameterBytes);
   table.activationBytes = chips * double(largest.activationBytes);
@@ -345,17 +372,12 @@ LogicalResult mlir::npu::serve::compileDraftPoints(
     }
   std::vector<double> with(jobs.size());
   if (system) {
-    std::vector<SplitStep> steps(jobs.size());
-    parallelFor(ctx, 0, jobs.size(), [&](size_t i) {
-      steps[i] = evaluateSplit(ctx, config, jobs[i], *system, *split,
-                               /*checkHbm=*/false);
-    });
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      if (!steps[i].infeasible.empty())
-        return emitError(loc) << "the prefill with MTP of " << jobs[i].seqLen
-                              << " tokens: " << steps[i].infeasible;
-      with[i] = steps[i].stepSeconds() * 1e9;
-    }
+    FailureOr<std::vector<SplitStep>> steps =
+        evaluateShapes(ctx, config, jobs, *system, *split, loc);
+    if (failed(steps))
+      return failure();
+    for (size_t i = 0; i < jobs.size(); ++i)
+      with[i] = (*steps)[i].stepSeconds() * 1e9;
   } else {
     FailureOr<std::vector<ShapePoint>> points =
         compileShapes(ctx, config, jobs, side, target, loc);
