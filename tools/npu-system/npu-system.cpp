@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npu/Parallel/Collectives.h"
+#include "npu/Support/FormatReal.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -120,10 +121,8 @@ void printSystem(llvm::raw_ostream &os, const System &system) {
   os << "\n";
 }
 
-/// Six significant digits: what a reader checks by hand.
-std::string num(double value) {
-  return llvm::formatv("{0}", llvm::format("%.6g", value)).str();
-}
+/// Six significant digits (formatSignificant).
+std::string num(double v) { return formatSignificant(v, 6); }
 /// Bytes, to the byte.
 std::string bytes(double value) {
   return llvm::formatv("{0}", llvm::format("%.0f", value)).str();

@@ -32,6 +32,14 @@ inline std::string formatShortestReal(double v) {
   return buf;
 }
 
+/// `v` with `digits` significant digits ("%.*g"): what a report prints for
+/// a reader to check by hand.
+inline std::string formatSignificant(double v, int digits) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%.*g", digits, v);
+  return buf;
+}
+
 } // namespace mlir::npu
 
 #endif // NPU_SUPPORT_FORMATREAL_H

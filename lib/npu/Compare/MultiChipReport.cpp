@@ -1,6 +1,7 @@
 //===- MultiChipReport.cpp - npu-compare --systems as text and JSON -------===//
 
 #include "npu/Compare/MultiChip.h"
+#include "npu/Support/FormatReal.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -8,9 +9,8 @@
 using namespace mlir;
 using namespace mlir::npu;
 
-static std::string num(double value) {
-  return llvm::formatv("{0}", llvm::format("%.4g", value)).str();
-}
+/// Four significant digits (formatSignificant).
+static std::string num(double v) { return formatSignificant(v, 4); }
 
 void mlir::npu::printMultiChip(llvm::raw_ostream &os,
                                const MultiChipComparison &cmp) {

@@ -1,9 +1,11 @@
 //===- RaggedDecode.cpp - decode batches with different context lengths ---===//
 
 #include "npu/Compare/RaggedDecode.h"
+
 #include "npu/Analysis/GpuCostModel.h"
 #include "npu/Analysis/TpuCostModel.h"
 #include "npu/GpuModel/Dispatch.h"
+#include "npu/Support/Random.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -41,10 +43,6 @@ std::optional<int64_t> parseLength(StringRef field, StringRef spec,
   }
   return v;
 }
-
-/// Uniform in [0, 1) from the top 53 bits of the generator's raw output,
-/// which the standard fixes (std::*_distribution's algorithms it does not).
-double unit(std::mt19937_64 &rng) { return double(rng() >> 11) * 0x1.0p-53; }
 } // namespace
 
 std::optional<LengthModel> mlir::npu::parseLengthModel(StringRef text,
@@ -116,13 +114,12 @@ std::vector<int64_t> mlir::npu::sampleContextLengths(int64_t batch,
   for (int64_t b = 0; b < batch; ++b) {
     if (m.shape == LengthModel::Shape::Uniform) {
       double span = double(m.max - m.min + 1);
-      out.push_back(std::min(m.max, m.min + int64_t(unit(rng) * span)));
+      out.push_back(std::min(m.max, m.min + int64_t(drawUnit(rng) * span)));
       continue;
     }
     // Lognormal by Box-Muller: z standard normal, length = median * e^(s z),
     // rounded and clipped to [1, max].
-    double u1 = 1.0 - unit(rng), u2 = unit(rng);
-    double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+    double z = drawNormal(rng);
     double len = std::round(double(m.median) * std::exp(m.sigma * z));
     out.push_back(int64_t(std::clamp(len, 1.0, double(m.max))));
   }

@@ -50,6 +50,15 @@ std::string mlir::npu::svg::decadeLabel(double v) {
   return "1e" + std::to_string(k);
 }
 
+double mlir::npu::svg::niceStep(double span, int parts) {
+  double raw = span / parts;
+  double p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= raw)
+      return m * p;
+  return 10 * p;
+}
+
 static std::string num(double v) {
   std::string s;
   llvm::raw_string_ostream(s) << llvm::format("%.2f", v);

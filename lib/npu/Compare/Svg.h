@@ -25,6 +25,9 @@ double decadeAbove(double v);
 
 /// "1e12"-style label of a decade.
 std::string decadeLabel(double v);
+/// A round step (1, 2 or 5 x 10^k) that cuts `span` (> 0) in about
+/// `parts`.
+double niceStep(double span, int parts);
 
 class Canvas {
 public:

@@ -26,16 +26,6 @@ const char *colorOf(StringRef label) {
     h = (h ^ uint8_t(c)) * 16777619u;
   return palette[h % 10];
 }
-
-/// A round step (1, 2 or 5 x 10^k) that cuts `span` in about `parts`.
-double niceStep(double span, int parts) {
-  double raw = span / parts;
-  double p = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * p >= raw)
-      return m * p;
-  return 10 * p;
-}
 } // namespace
 
 std::string mlir::npu::renderTimelineSvg(const Comparison &cmp) {
@@ -79,7 +69,7 @@ std::string mlir::npu::renderTimelineSvg(const Comparison &cmp) {
   }
   double axisY = laneY[1] + laneH + 10;
   c.line(left, axisY, right, axisY, "axis", "black");
-  double step = niceStep(span / 1e3, 5) * 1e3;
+  double step = svg::niceStep(span / 1e3, 5) * 1e3;
   for (double t = 0; t <= span * 1.0001; t += step) {
     c.line(X(t), axisY, X(t), axisY + 5, "tick", "black");
     // Whole microseconds when the step allows, else as many decimals as it

@@ -20,15 +20,6 @@ using namespace mlir::npu::serve;
 
 namespace {
 
-/// A round step (1, 2 or 5 x 10^k) giving about five ticks up to `max`.
-double tickStep(double max) {
-  double raw = max / 5, decade = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0})
-    if (m * decade >= raw)
-      return m * decade;
-  return 10 * decade;
-}
-
 std::string label(double v) {
   return llvm::formatv("{0}", llvm::format("%g", v)).str();
 }
@@ -46,8 +37,9 @@ mlir::npu::serve::curvesToSvg(llvm::StringRef title,
       maxX = std::max(maxX, p.metrics.tokensPerSPerUser);
       maxY = std::max(maxY, p.metrics.outputTokensPerSPerChip);
     }
-  double stepX = tickStep(maxX > 0 ? maxX : 1),
-         stepY = tickStep(maxY > 0 ? maxY : 1);
+  // About five ticks on each axis.
+  double stepX = svg::niceStep(maxX > 0 ? maxX : 1, 5),
+         stepY = svg::niceStep(maxY > 0 ? maxY : 1, 5);
   maxX = stepX * std::ceil((maxX > 0 ? maxX : 1) / stepX);
   maxY = stepY * std::ceil((maxY > 0 ? maxY : 1) / stepY);
   double pw = w - left - right, ph = h - top - bottom;

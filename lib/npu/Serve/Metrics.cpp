@@ -1,6 +1,7 @@
 //===- Metrics.cpp - what a serving run delivers --------------------------===//
 
 #include "npu/Serve/Metrics.h"
+#include "npu/Support/FormatReal.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -12,10 +13,8 @@ using namespace mlir::npu;
 using namespace mlir::npu::serve;
 
 namespace {
-/// Six significant digits: what a reader checks by hand.
-std::string num(double v) {
-  return llvm::formatv("{0}", llvm::format("%.6g", v)).str();
-}
+/// Six significant digits (formatSignificant).
+std::string num(double v) { return formatSignificant(v, 6); }
 } // namespace
 
 void SimResult::close(double end, double occupancySeconds) {

@@ -1,6 +1,7 @@
 //===- Report.cpp - npu-serve's report of one side -----------------------===//
 
 #include "npu/Serve/Report.h"
+#include "npu/Support/FormatReal.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -13,9 +14,8 @@ using llvm::raw_ostream;
 
 namespace {
 
-std::string num(double v) {
-  return llvm::formatv("{0}", llvm::format("%.6g", v)).str();
-}
+/// Six significant digits (formatSignificant).
+std::string num(double v) { return npu::formatSignificant(v, 6); }
 
 void printChecks(raw_ostream &os, const SideRun &s) {
   os << "  interpolation against compiled shapes between the points:\n";

@@ -2,6 +2,8 @@
 
 #include "npu/Serve/Trace.h"
 
+#include "npu/Support/Random.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -18,29 +20,20 @@ llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Uniform in [0, 1) from the top 53 bits of one draw.
-double unit(std::mt19937_64 &rng) { return double(rng() >> 11) * 0x1.0p-53; }
-
-/// Standard normal by Box-Muller (one of the pair).
-double normal(std::mt19937_64 &rng) {
-  double u1 = 1.0 - unit(rng), u2 = unit(rng);
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-}
-
 /// Gamma(shape, 1) by Marsaglia and Tsang (2000); a shape below 1 through
 /// Gamma(shape + 1) * U^(1/shape).
 double gamma(std::mt19937_64 &rng, double shape) {
   if (shape < 1.0) {
     double g = gamma(rng, shape + 1.0);
-    return g * std::pow(1.0 - unit(rng), 1.0 / shape);
+    return g * std::pow(1.0 - drawUnit(rng), 1.0 / shape);
   }
   double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
   for (;;) {
-    double x = normal(rng), v = 1.0 + c * x;
+    double x = drawNormal(rng), v = 1.0 + c * x;
     if (v <= 0)
       continue;
     v = v * v * v;
-    double u = 1.0 - unit(rng);
+    double u = 1.0 - drawUnit(rng);
     if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v))
       return d * v;
   }

@@ -2,6 +2,7 @@
 
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 #include "npu/Parallel/ParallelMap.h"
+#include "npu/Support/FormatReal.h"
 #include "npu/Support/InputFiles.h"
 
 #include "llvm/Support/Format.h"
@@ -19,9 +20,8 @@ using namespace mlir::npu::parallel;
 
 namespace {
 
-std::string num(double value) {
-  return llvm::formatv("{0}", llvm::format("%.4g", value)).str();
-}
+/// Four significant digits (formatSignificant).
+std::string num(double v) { return formatSignificant(v, 4); }
 
 void printText(llvm::raw_ostream &os, const target::System &system,
                const ModelShape &s, const std::vector<MapRow> &rows) {
