@@ -139,8 +139,11 @@ llvm::Error Continuous::init() {
     return fail("continuous policy: speculative decoding needs the "
                 "drafter's cost (the table has no draft points)");
   double blockBytes = table.kvBytesPerToken * double(p.blockSize);
-  result.kvBlocks =
-      int64_t(table.kvCapacityBytes(p.memoryUtilization) / blockBytes);
+  // A pool of more than 2^62 tokens holds any trace: capped there so that
+  // the count stays an integer.
+  double blocks = table.kvCapacityBytes(p.memoryUtilization) / blockBytes;
+  double most = double(int64_t(1) << 62) / double(p.blockSize);
+  result.kvBlocks = int64_t(std::min(blocks, most));
   result.kvCapacityTokens = result.kvBlocks * p.blockSize;
   if (result.kvBlocks < 1)
     return fail("continuous policy: the weights and activations leave no "

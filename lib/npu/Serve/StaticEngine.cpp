@@ -2,10 +2,13 @@
 
 #include "npu/Serve/Engine.h"
 
+#include "npu/Support/FormatReal.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 using namespace mlir::npu::serve;
@@ -69,10 +72,11 @@ mlir::npu::serve::simulateStatic(llvm::ArrayRef<Request> trace,
   if (need > room)
     return fail(
         "static policy: " + llvm::Twine(p.slots) + " slots of " +
-        llvm::Twine(longest) + " tokens need " + llvm::Twine(int64_t(need)) +
-        " bytes of KV cache; " + llvm::Twine(int64_t(room)) +
-        " are left (at most " +
-        llvm::Twine(int64_t(room / (double(longest) * table.kvBytesPerToken))) +
+        llvm::Twine(longest) + " tokens need " +
+        formatSignificant(std::floor(need), 15) + " bytes of KV cache; " +
+        formatSignificant(std::floor(room), 15) + " are left (at most " +
+        formatSignificant(
+            std::floor(room / (double(longest) * table.kvBytesPerToken)), 15) +
         " slots)");
 
   result.requests.resize(trace.size());
