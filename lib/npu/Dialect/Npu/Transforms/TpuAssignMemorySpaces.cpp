@@ -303,18 +303,27 @@ struct Staging {
   SmallVector<OpOperand *> uses; ///< the linalg operands it replaces
 };
 
-LogicalResult stage(OpBuilder &b, const Staging &s) {
-  auto type = cast<MemRefType>(s.value.getType());
-  Operation *anchor = s.uses.front()->getOwner();
-  // The actual sizes: the dynamic sizes of the subview that made the tile.
-  SmallVector<Value> dynSizes;
-  if (auto sub = s.value.getDefiningOp<memref::SubViewOp>()) {
+/// The actual sizes of a tile's view: the dynamic sizes of the subview that
+/// made it, or of the expand_shape that split its columns (a rotary
+/// embedding's [rows, pairs, 2] view of a row tile); none otherwise.
+SmallVector<Value> dynamicSizesOf(Value view) {
+  SmallVector<Value> sizes;
+  if (auto sub = view.getDefiningOp<memref::SubViewOp>()) {
     llvm::SmallBitVector dropped = sub.getDroppedDims();
     for (auto [i, size] : llvm::enumerate(sub.getMixedSizes()))
       if (!dropped.test(i))
         if (auto v = dyn_cast<Value>(size))
-          dynSizes.push_back(v);
+          sizes.push_back(v);
+  } else if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>()) {
+    llvm::append_range(sizes, expand.getOutputShape());
   }
+  return sizes;
+}
+
+LogicalResult stage(OpBuilder &b, const Staging &s) {
+  auto type = cast<MemRefType>(s.value.getType());
+  Operation *anchor = s.uses.front()->getOwner();
+  SmallVector<Value> dynSizes = dynamicSizesOf(s.value);
   std::optional<SmallVector<int64_t>> bounded;
   if (dynSizes.size() == static_cast<size_t>(type.getNumDynamicDims()))
     bounded = boundShape(type.getShape(), dynSizes);
