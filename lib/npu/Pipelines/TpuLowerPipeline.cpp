@@ -4,7 +4,6 @@
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 #include "npu/Pipelines/Pipelines.h"
 
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -31,13 +30,10 @@ void buildLowerPipeline(OpPassManager &pm,
   pm.addPass(npu::createNpuTileKernels(tileOpts));
   pm.addPass(npu::createNpuLowerToLinalg());
   pm.addPass(createCanonicalizerPass());
-  // Tensors to buffers; identity layouts at function boundaries. CSE and
-  // canonicalize then fold the self-copies of in-place tile inserts.
-  bufferization::OneShotBufferizePassOptions bufOpts;
-  bufOpts.bufferizeFunctionBoundaries = true;
-  bufOpts.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufOpts));
+  // Tensors to buffers (one-shot, identity layouts at function boundaries,
+  // in time linear in layers and kernels). CSE and canonicalize then fold
+  // the self-copies of in-place tile inserts.
+  pm.addPass(npu::createNpuBufferize());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());

@@ -48,6 +48,45 @@ def NpuWeightsToGlobals : Pass<"npu-weights-to-globals", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def NpuBufferize : Pass<"npu-bufferize", "ModuleOp"> {
+  let summary = "One-shot module bufferization in time linear in layers and "
+                "kernels";
+  let description = [{
+    Tensors to buffers for the TPU-like memory program: upstream one-shot
+    module bufferization (function boundaries bufferized, identity layouts
+    at them), with two work-arounds for costs that grow with the square of
+    the program in LLVM 22 (issue 29; docs/benchmarks.md measures both):
+
+    - Symbol tables. The call-op bufferization looks its callee up through a
+      symbol table of the module built again per query, so a module with a
+      `memref.global` per weight (npu-weights-to-globals: ~17 per layer) and
+      a call per layer costs O(layers^2): 4,096 layers took 35 s. The
+      globals are set aside (unlinked from the module, in order) while the
+      bufferization runs and put back after it: nothing in it reads them
+      (`memref.get_global` is already a buffer op) and a global it creates
+      for a constant keeps its own name (a clash is a verifier error, not a
+      silent merge). Upstream LLVM caches the tables after 22; when
+      Debian's LLVM carries that, this step can go.
+    - Fan-out. The analysis decides each tensor operand in place by
+      collecting every read of the operand's alias set; a tile's
+      `tensor.extract_slice` aliases its source, so a function argument
+      read by N kernels (a residual input, a table every layer reads) costs
+      O(N) per slice, O(N^2) in all: a chain of 20,000 `x = x + b` kernels
+      took minutes. A tensor argument whose every use only reads it (a
+      slice read by linalg inputs, or a linalg input itself) is read through
+      one `bufferization.to_buffer read_only` at the function's entry; each
+      slice becomes a `memref.subview` of it, seen as a tensor by a
+      non-writable `bufferization.to_tensor restrict`. Nothing writes the
+      argument, so no read-after-write conflict can be hidden; a write into
+      one of the views is made out of place, as for any non-writable tensor.
+
+    The lowered program is the one plain one-shot bufferization gives
+    (test/Backend/tpu-bufferize.mlir).
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def NpuTpuAssignMemorySpaces
     : Pass<"npu-tpu-assign-memory-spaces", "ModuleOp"> {
   let summary = "Place every buffer in HBM or VMEM and stage tiles into VMEM";
