@@ -54,7 +54,7 @@ def NpuBufferize : Pass<"npu-bufferize", "ModuleOp"> {
   let description = [{
     Tensors to buffers for the TPU-like memory program: upstream one-shot
     module bufferization (function boundaries bufferized, identity layouts
-    at them), with two work-arounds for costs that grow with the square of
+    at them), with three work-arounds for costs that grow with the square of
     the program in LLVM 22 (issue 29; docs/benchmarks.md measures both):
 
     - Symbol tables. The call-op bufferization looks its callee up through a
@@ -79,6 +79,14 @@ def NpuBufferize : Pass<"npu-bufferize", "ModuleOp"> {
       non-writable `bufferization.to_tensor restrict`. Nothing writes the
       argument, so no read-after-write conflict can be hidden; a write into
       one of the views is made out of place, as for any non-writable tensor.
+    - Entry boundary. For each function the module analysis relates every
+      tensor argument to every returned tensor (aliasing, equivalence), for
+      its callers: O(layers^2) for a model entry with a KV cache argument
+      and result per layer. A public function nothing calls gets its
+      boundary bufferized here instead: tensor arguments become
+      identity-layout buffers read by `bufferization.to_tensor restrict
+      writable` (one-shot's own assumption for a function argument), and
+      each returned tensor is returned through `bufferization.to_buffer`.
 
     The lowered program is the one plain one-shot bufferization gives
     (test/Backend/tpu-bufferize.mlir).
