@@ -4,6 +4,7 @@
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 #include "npu/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -29,14 +30,14 @@ void buildLowerPipeline(OpPassManager &pm,
   tileOpts.markKernels = true;
   pm.addPass(npu::createNpuTileKernels(tileOpts));
   pm.addPass(npu::createNpuLowerToLinalg());
-  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Tensors to buffers (one-shot, identity layouts at function boundaries,
   // in time linear in layers and kernels). CSE and canonicalize then fold
   // the self-copies of in-place tile inserts.
   pm.addPass(npu::createNpuBufferize());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // HBM for what crosses kernels, VMEM for tiles (staged by copies), then
   // the copies become asynchronous DMAs, then loads move one tile ahead.
   pm.addPass(npu::createNpuTpuAssignMemorySpaces());
@@ -45,7 +46,7 @@ void buildLowerPipeline(OpPassManager &pm,
   pm.addPass(npu::createNpuTpuDoubleBuffer({options.buffers}));
   // Gathered rows: one DMA engine each, up to the core's engines in flight.
   pm.addPass(npu::createNpuTpuPipelineRowDmas());
-  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Decide VMEM offsets, then check them independently of the planner.
   pm.addPass(npu::createNpuTpuPlanSram());
   pm.addPass(npu::createNpuTpuVerifySram());
