@@ -29,6 +29,11 @@ using StepFn = std::function<bool(int64_t block, int64_t step)>;
 
 constexpr int64_t kMaxWaves = 3;
 constexpr double kLineBudget = double(1 << 21);
+/// Attention's K/V sweep is issued in at most this many lockstep steps per
+/// block (consecutive K/V tiles merged into one contiguous read), so that
+/// the simulation's work does not grow with the context (issue 29): at
+/// 4K tokens a block has 64-128 K/V tiles, at 1M up to 16K.
+constexpr int64_t kMaxKvSteps = 128;
 
 } // namespace
 
@@ -127,7 +132,9 @@ AccessStream attentionStream(const KernelDesc &k, ArrayRef<int64_t> t,
   int64_t kvWidth = k.kvWidth();
   int64_t nkv = llvm::divideCeil(skv, tkv);
   double calls = double(simBlocks) * double(nkv) * 2;
-  int64_t merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
+  int64_t merge =
+      std::max<int64_t>({1, int64_t(std::ceil(calls / kLineBudget)),
+                         int64_t(llvm::divideCeil(nkv, kMaxKvSteps))});
   out.maxSteps = llvm::divideCeil(nkv, merge) + 1;
   int64_t hb = plan.headsPerBlock, chunks = k.group / hb;
   // Split KV: the kvSplits blocks of a query tile are consecutive, each

@@ -242,11 +242,13 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
                                                   int64_t buffers,
                                                   const TpuParams &p,
                                                   int64_t chunks) {
-  std::optional<LoopTotals> l = getLoopTotals(k, t, buffers, p, chunks);
-  if (!l)
-    return std::nullopt;
+  // The working set first: the tile search tries many tiles that do not
+  // fit, and it is the cheaper test.
   int64_t sram = getTpuWorkingSet(k, t, buffers);
   if (sram <= 0 || sram > p.sramBytes)
+    return std::nullopt;
+  std::optional<LoopTotals> l = getLoopTotals(k, t, buffers, p, chunks);
+  if (!l)
     return std::nullopt;
 
   // Parallel tiles are dealt to the cores in equal shares (the last share

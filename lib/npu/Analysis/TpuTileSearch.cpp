@@ -148,6 +148,10 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
         tiles.emplace_back(tile);
       }
       for (ArrayRef<int64_t> t : tiles) {
+        // The working set does not depend on the chunks.
+        int64_t sram = getTpuWorkingSet(k, t, buffers);
+        if (sram <= 0 || sram > p.sramBytes)
+          continue;
         for (int64_t chunks : chunkChoices) {
           std::optional<TpuCost> cost =
               getTpuPhaseCost(k, t, buffers, p, chunks);
