@@ -20,6 +20,7 @@
 #include "npu/Compare/Compare.h"
 #include "npu/Compare/CompareReport.h"
 #include "npu/Compare/CompareSvg.h"
+#include "npu/Support/JsonStream.h"
 #include "npu/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -50,7 +51,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text;
   llvm::raw_string_ostream os(text);
   npu::printComparisonText(*cmp, os, /*top=*/0);
-  os << npu::comparisonToJSON(*cmp);
+  npu::JsonStream js(os, 0);
+  npu::writeComparisonJSON(js, *cmp);
+  (void)js.finish(UnknownLoc::get(context.get()), "npu-compare");
   os << npu::renderRooflineSvg(*cmp, npu::CompareSide::Tpu)
      << npu::renderRooflineSvg(*cmp, npu::CompareSide::Gpu)
      << npu::renderTimelineSvg(*cmp) << npu::renderDeltaSvg(*cmp);

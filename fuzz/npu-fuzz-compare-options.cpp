@@ -26,6 +26,7 @@
 #include "npu/Compare/DynamicMoE.h"
 #include "npu/Compare/RaggedDecode.h"
 #include "npu/Support/InputFiles.h"
+#include "npu/Support/JsonStream.h"
 #include "npu/Target/Target.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -147,7 +148,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         npu::compareModule(*module, "mock-tpu", "mock-gpu", fusion);
     if (succeeded(cmp)) {
       npu::printComparisonText(*cmp, os, /*top=*/0);
-      checkJson(npu::comparisonToJSON(*cmp), "the comparison", input);
+      // Written as npu-compare writes it (a row at a time), then read back.
+      std::string text;
+      llvm::raw_string_ostream json(text);
+      npu::JsonStream js(json, 0);
+      npu::writeComparisonJSON(js, *cmp);
+      if (failed(js.finish(UnknownLoc::get(context.get()), "npu-compare")))
+        npu_fuzz::fail("the comparison JSON holds a non-finite number for "
+                       "the options:\n" +
+                       input);
+      if (llvm::Expected<llvm::json::Value> v = llvm::json::parse(text); !v)
+        npu_fuzz::fail("the comparison JSON does not parse (" +
+                       llvm::toString(v.takeError()) + ") for the options:\n" +
+                       input);
     }
   }
   return 0;

@@ -17,6 +17,7 @@
 #include "npu/Compare/Sensitivity.h"
 #include "npu/InitAll.h"
 #include "npu/Support/InputFiles.h"
+#include "npu/Support/JsonStream.h"
 #include "npu/Support/OutputFiles.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -350,17 +351,16 @@ int run(MLIRContext &ctx, llvm::SourceMgr &sourceMgr) {
     return 1;
   }
   if (format == "json") {
-    llvm::json::Value json = npu::comparisonToJSON(*cmp);
-    if (!scenarios.empty())
-      json.getAsObject()->try_emplace("dynamic_moe",
-                                      npu::moeScenariosToJSON(scenarios));
-    if (!ragged.empty())
-      json.getAsObject()->try_emplace("ragged_decode",
-                                      npu::raggedScenariosToJSON(ragged));
-    if (sens)
-      json.getAsObject()->try_emplace("sensitivity",
-                                      npu::sensitivityToJSON(*sens));
-    if (failed(npu::printJson(*os, json, 2, loc, "npu-compare")))
+    npu::JsonStream js(*os, 2);
+    npu::writeComparisonJSON(js, *cmp, [&](npu::JsonStream &js) {
+      if (!scenarios.empty())
+        js.attribute("dynamic_moe", npu::moeScenariosToJSON(scenarios));
+      if (!ragged.empty())
+        js.attribute("ragged_decode", npu::raggedScenariosToJSON(ragged));
+      if (sens)
+        js.attribute("sensitivity", npu::sensitivityToJSON(*sens));
+    });
+    if (failed(js.finish(loc, "npu-compare")))
       return 1;
   } else {
     npu::printComparisonText(*cmp, *os, top);

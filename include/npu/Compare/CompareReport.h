@@ -17,6 +17,8 @@
 
 namespace mlir::npu {
 
+class JsonStream;
+
 /// Launch overhead side `side` of `cmp` pays for `group`: its kernels'
 /// launches (getGpuKernelLaunches: 2 for gated_mlp, 3 for moe_ffn (its dispatch
 /// and two grouped GEMMs), else 1) at the GPU-like cost of one launch
@@ -31,8 +33,12 @@ double getTailFraction(double waves);
 void printComparisonText(const Comparison &cmp, llvm::raw_ostream &os,
                          unsigned top = 0);
 
-/// The report as JSON, schema npu-compare/1.
-llvm::json::Value comparisonToJSON(const Comparison &cmp);
+/// Writes the report as JSON, schema npu-compare/1, a kernel row at a time
+/// (JsonStream); `extra` writes more attributes of the top-level object
+/// (npu-compare's scenarios) before it closes.
+void writeComparisonJSON(
+    JsonStream &js, const Comparison &cmp,
+    llvm::function_ref<void(JsonStream &)> extra = [](JsonStream &) {});
 
 } // namespace mlir::npu
 

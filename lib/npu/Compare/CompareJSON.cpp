@@ -2,6 +2,7 @@
 
 #include "npu/Analysis/CostReport.h"
 #include "npu/Compare/CompareReport.h"
+#include "npu/Support/JsonStream.h"
 #include "npu/Support/JsonText.h"
 
 #include <cmath>
@@ -73,54 +74,67 @@ llvm::json::Object rowToJSON(const CompareRow &r, const Comparison &cmp) {
 }
 } // namespace
 
-llvm::json::Value mlir::npu::comparisonToJSON(const Comparison &cmp) {
-  llvm::json::Array functions;
+void mlir::npu::writeComparisonJSON(
+    JsonStream &js, const Comparison &cmp,
+    llvm::function_ref<void(JsonStream &)> extra) {
+  js.objectBegin();
+  js.attribute("schema", "npu-compare/1");
+  js.attribute("tpu", targetToJSON(cmp.target[0]));
+  js.attribute("gpu", targetToJSON(cmp.target[1]));
+  js.attribute("fusion", cmp.fusion);
+  js.attribute("gpu_launch", cmp.gpuGraphLaunches ? "graph" : "stream");
+  js.attribute("gpu_launch_ns", cmp.gpuLaunchNs);
+  js.attribute("entry", jsonText(cmp.entry));
+  llvm::json::Array roots;
+  for (const std::string &r : cmp.roots)
+    roots.push_back(jsonText(r));
+  js.attribute("roots", std::move(roots));
+  js.attribute("total",
+               llvm::json::Object{{"tpu", costToJSON(cmp.total[0])},
+                                  {"gpu", costToJSON(cmp.total[1])},
+                                  {"delta_ns", ns(cmp.total[0].getTimeNs()) -
+                                                   ns(cmp.total[1].getTimeNs())}});
+  // A function's rows one at a time: the report's size grows with the
+  // kernels, the memory it takes does not.
+  js.attributeBegin("functions");
+  js.arrayBegin();
   for (const CompareFunction &f : cmp.functions) {
-    llvm::json::Array rows;
-    for (const CompareRow &r : f.rows)
-      rows.push_back(rowToJSON(r, cmp));
+    js.objectBegin();
     double d = ns(f.total[0].getTimeNs()) - ns(f.total[1].getTimeNs());
-    functions.push_back(
-        llvm::json::Object{{"name", jsonText(f.name)},
-                           {"calls", f.calls},
-                           {"root", f.isRoot},
-                           {"tpu", costToJSON(f.total[0])},
-                           {"gpu", costToJSON(f.total[1])},
-                           {"delta_ns", d},
-                           {"weighted_delta_ns", d * double(f.calls)},
-                           {"rows", std::move(rows)}});
+    js.attribute("name", jsonText(f.name));
+    js.attribute("calls", f.calls);
+    js.attribute("root", f.isRoot);
+    js.attribute("tpu", costToJSON(f.total[0]));
+    js.attribute("gpu", costToJSON(f.total[1]));
+    js.attribute("delta_ns", d);
+    js.attribute("weighted_delta_ns", d * double(f.calls));
+    js.attributeBegin("rows");
+    js.arrayBegin();
+    for (const CompareRow &r : f.rows)
+      js.value(rowToJSON(r, cmp));
+    js.arrayEnd();
+    js.attributeEnd();
+    js.objectEnd();
   }
+  js.arrayEnd();
+  js.attributeEnd();
   // The ranking refers to rows by function and index.
-  llvm::json::Array ranking;
+  js.attributeBegin("ranking");
+  js.arrayBegin();
   for (const CompareRow *r : cmp.rankedKernelRows()) {
     for (const CompareFunction &f : cmp.functions) {
       if (f.name != r->function)
         continue;
       int64_t index = r - f.rows.data();
-      ranking.push_back(llvm::json::Object{
+      js.value(llvm::json::Object{
           {"function", jsonText(f.name)},
           {"row", index},
           {"label", jsonText(r->side[r->side[0].empty() ? 1 : 0].label())},
           {"weighted_delta_ns", r->weightedDeltaNs()}});
     }
   }
-  llvm::json::Object total{{"tpu", costToJSON(cmp.total[0])},
-                           {"gpu", costToJSON(cmp.total[1])},
-                           {"delta_ns", ns(cmp.total[0].getTimeNs()) -
-                                            ns(cmp.total[1].getTimeNs())}};
-  llvm::json::Array roots;
-  for (const std::string &r : cmp.roots)
-    roots.push_back(jsonText(r));
-  return llvm::json::Object{
-      {"schema", "npu-compare/1"},
-      {"tpu", targetToJSON(cmp.target[0])},
-      {"gpu", targetToJSON(cmp.target[1])},
-      {"fusion", cmp.fusion},
-      {"gpu_launch", cmp.gpuGraphLaunches ? "graph" : "stream"},
-      {"gpu_launch_ns", cmp.gpuLaunchNs},
-      {"entry", jsonText(cmp.entry)},
-      {"roots", std::move(roots)},
-      {"total", std::move(total)},
-      {"functions", std::move(functions)},
-      {"ranking", std::move(ranking)}};
+  js.arrayEnd();
+  js.attributeEnd();
+  extra(js);
+  js.objectEnd();
 }
