@@ -20,8 +20,8 @@
 #include "npu/Compare/Compare.h"
 #include "npu/Compare/CompareReport.h"
 #include "npu/Compare/CompareSvg.h"
-#include "npu/Support/JsonStream.h"
 #include "npu/Pipelines/Pipelines.h"
+#include "npu/Support/JsonStream.h"
 
 #include "mlir/Pass/PassManager.h"
 

@@ -25,7 +25,7 @@ namespace mlir::npu {
 
 class JsonStream {
 public:
-  JsonStream(raw_ostream &os, unsigned indent) : out(os, indent) {}
+  JsonStream(raw_ostream &os, unsigned indent) : os(os), out(os, indent) {}
 
   /// Open and close an object or an array: the document, an attribute's
   /// value (after attributeBegin) or an element of an open array.
@@ -59,6 +59,7 @@ private:
   /// After a value or a closing: the element's level, if it had one.
   void endElement();
 
+  raw_ostream &os;
   llvm::json::OStream out;
   struct Level {
     std::string name; ///< `.key`, `key` at the top, or `[i]`

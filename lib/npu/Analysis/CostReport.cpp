@@ -3,6 +3,7 @@
 #include "npu/Analysis/CostReport.h"
 #include "npu/Analysis/CallOrder.h"
 #include "npu/Support/InputFiles.h"
+#include "npu/Support/JsonStream.h"
 #include "npu/Support/JsonText.h"
 #include "npu/Support/OutputFiles.h"
 
@@ -104,7 +105,7 @@ CostAttr mlir::npu::getItemCost(Operation *op) {
 /// the grid repeats) and one for the tail. The launch overhead is what the
 /// kernel's time leaves after its grids' waves.
 static void addWaveEvents(Operation *kernel, double startNs, double endNs,
-                          int64_t pid, int64_t tid, llvm::json::Array &events) {
+                          int64_t pid, int64_t tid, JsonStream &events) {
   auto grids = kernel->getAttrOfType<ArrayAttr>("npu.grid");
   if (!grids)
     return;
@@ -113,14 +114,14 @@ static void addWaveEvents(Operation *kernel, double startNs, double endNs,
                  llvm::json::Object args) {
     if (dur <= 0)
       return;
-    events.push_back(llvm::json::Object{{"name", std::move(name)},
-                                        {"cat", "wave"},
-                                        {"ph", "X"},
-                                        {"ts", at / 1e3},
-                                        {"dur", dur / 1e3},
-                                        {"pid", pid},
-                                        {"tid", tid},
-                                        {"args", std::move(args)}});
+    events.value(llvm::json::Object{{"name", std::move(name)},
+                                    {"cat", "wave"},
+                                    {"ph", "X"},
+                                    {"ts", at / 1e3},
+                                    {"dur", dur / 1e3},
+                                    {"pid", pid},
+                                    {"tid", tid},
+                                    {"args", std::move(args)}});
   };
   double body = 0;
   for (auto g : grids.getAsRange<GridAttr>())
@@ -167,11 +168,10 @@ static void addWaveEvents(Operation *kernel, double startNs, double endNs,
   }
 }
 
-LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
-  llvm::json::Array events;
-  FailureOr<CallOrder> order = getCallOrder(module, "trace");
-  if (failed(order))
-    return failure();
+/// The trace's events, one at a time (JsonStream): its size grows with the
+/// kernels, the memory it takes does not.
+static void writeTraceEvents(ModuleOp module, const CallOrder &order,
+                             JsonStream &events) {
   int64_t pid = 0;
   auto addKernels = [&](func::FuncOp func, double offsetNs, int64_t p,
                         int64_t tid) {
@@ -183,7 +183,7 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
         continue;
       llvm::json::Object args = costToJSON(cost);
       args["tile"] = getTileString(&op);
-      events.push_back(llvm::json::Object{
+      events.value(llvm::json::Object{
           {"name", getKernelLabel(kernel)},
           {"cat", stringifyKernelKind(kernel.getKind())},
           {"ph", "X"},
@@ -197,10 +197,10 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
     }
   };
   for (auto func : module.getOps<func::FuncOp>()) {
-    if (!order->isRoot(func) || !func->hasAttr("npu.cost"))
+    if (!order.isRoot(func) || !func->hasAttr("npu.cost"))
       continue;
     ++pid;
-    events.push_back(llvm::json::Object{
+    events.value(llvm::json::Object{
         {"name", "process_name"},
         {"ph", "M"},
         {"pid", pid},
@@ -212,11 +212,11 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
       auto slot = op.getAttrOfType<SlotAttr>("npu.slot");
       if (!call || !slot)
         continue;
-      func::FuncOp callee = order->getCallee(call);
+      func::FuncOp callee = order.getCallee(call);
       if (!callee)
         continue;
       double start = ns(slot.getStartNs());
-      events.push_back(
+      events.value(
           llvm::json::Object{{"name", jsonText("@" + call.getCallee().str())},
                              {"cat", "call"},
                              {"ph", "X"},
@@ -227,12 +227,27 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
       addKernels(callee, start, pid, 2);
     }
   }
-  llvm::json::Value root(llvm::json::Object{{"traceEvents", std::move(events)},
-                                            {"displayTimeUnit", "ns"}});
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (failed(printJson(os, root, 0, module.getLoc(), "trace")))
+}
+
+LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
+  FailureOr<CallOrder> order = getCallOrder(module, "trace");
+  if (failed(order))
     return failure();
-  return writeOutputFile(
-      path, [&](llvm::raw_ostream &out) { out << text; }, module.getLoc());
+  LogicalResult written = success();
+  LogicalResult staged = writeOutputFile(
+      path,
+      [&](llvm::raw_ostream &out) {
+        JsonStream js(out, 0);
+        js.objectBegin();
+        js.attributeBegin("traceEvents");
+        js.arrayBegin();
+        writeTraceEvents(module, *order, js);
+        js.arrayEnd();
+        js.attributeEnd();
+        js.attribute("displayTimeUnit", "ns");
+        js.objectEnd();
+        written = js.finish(module.getLoc(), "trace");
+      },
+      module.getLoc());
+  return success(succeeded(written) && succeeded(staged));
 }

@@ -89,11 +89,11 @@ void mlir::npu::writeComparisonJSON(
   for (const std::string &r : cmp.roots)
     roots.push_back(jsonText(r));
   js.attribute("roots", std::move(roots));
-  js.attribute("total",
-               llvm::json::Object{{"tpu", costToJSON(cmp.total[0])},
-                                  {"gpu", costToJSON(cmp.total[1])},
-                                  {"delta_ns", ns(cmp.total[0].getTimeNs()) -
-                                                   ns(cmp.total[1].getTimeNs())}});
+  js.attribute("total", llvm::json::Object{
+                            {"tpu", costToJSON(cmp.total[0])},
+                            {"gpu", costToJSON(cmp.total[1])},
+                            {"delta_ns", ns(cmp.total[0].getTimeNs()) -
+                                             ns(cmp.total[1].getTimeNs())}});
   // A function's rows one at a time: the report's size grows with the
   // kernels, the memory it takes does not.
   js.attributeBegin("functions");

@@ -53,7 +53,8 @@ void JsonStream::arrayEnd() {
 }
 
 void JsonStream::attributeBegin(StringRef key) {
-  bool top = llvm::all_of(levels, [](const Level &l) { return l.name.empty(); });
+  bool top =
+      llvm::all_of(levels, [](const Level &l) { return l.name.empty(); });
   levels.push_back({(top ? "" : ".") + key.str(), -1});
   out.attributeBegin(key);
 }
@@ -78,6 +79,7 @@ void JsonStream::value(const llvm::json::Value &v) {
 
 LogicalResult JsonStream::finish(Location loc, StringRef what) {
   out.flush();
+  os << "\n";
   if (nonFinite) {
     emitError(loc) << what << ": the JSON report would hold a non-finite "
                    << "number at '" << (nonFinite->empty() ? "." : *nonFinite)

@@ -2,8 +2,10 @@
 //
 // Prints #npu.cost per kernel and per function (text or JSON, schema
 // npu-cost/1 in docs/cost-model-tpu.md) and writes the timeline of #npu.slot
-// as a Chrome trace. Everything is rendered into memory first, so that a
-// failure leaves no partial output.
+// as a Chrome trace. Both are written as they are made (a kernel row at a
+// time), so memory does not grow with the kernels; every check that can
+// fail runs before the first byte (the numbers come from verified
+// attributes: #npu.cost holds finite values only).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 #include "npu/Support/InputFiles.h"
+#include "npu/Support/JsonStream.h"
 #include "npu/Support/JsonText.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -56,21 +59,43 @@ struct NpuReportCostPass
     FailureOr<CallOrder> order = getCallOrder(module, "npu-report-cost");
     if (failed(order))
       return signalPassFailure();
-    std::string out;
-    llvm::raw_string_ostream os(out);
-    llvm::json::Array functions;
-    bool any = false;
-    for (auto func : module.getOps<func::FuncOp>()) {
+    auto costed = llvm::make_filter_range(
+        module.getOps<func::FuncOp>(),
+        [](func::FuncOp f) { return f->hasAttr("npu.cost"); });
+    if (costed.empty()) {
+      mlir::emitError(module.getLoc(),
+                      "npu-report-cost: no function has a modelled cost "
+                      "(run a backend pipeline first)");
+      return signalPassFailure();
+    }
+    // The trace first (staged, committed with the tool's other outputs):
+    // the report then goes to stdout as it is made, a row at a time.
+    if (!trace.empty() && failed(writeCostTrace(module, trace)))
+      return signalPassFailure();
+    llvm::raw_ostream &os = llvm::outs();
+    std::optional<JsonStream> js;
+    if (format == "json") {
+      js.emplace(os, 2);
+      js->objectBegin();
+      js->attribute("schema", "npu-cost/1");
+      js->attribute("target", jsonText(target ? target.getName() : ""));
+      js->attributeBegin("functions");
+      js->arrayBegin();
+    }
+    for (func::FuncOp func : costed) {
       auto total = func->getAttrOfType<CostAttr>("npu.cost");
-      if (!total)
-        continue;
-      any = true;
       // Runs per run of the roots, for a function that is called.
       int64_t n = 0;
       if (!order->isRoot(func))
         n = order->getExecutions(func).toInt64().value_or(INT64_MAX);
-      llvm::json::Array kernels;
-      if (format == "text") {
+      if (js) {
+        js->objectBegin();
+        js->attribute("name", jsonText(func.getSymName()));
+        js->attribute("calls", n);
+        js->attribute("total", costToJSON(total));
+        js->attributeBegin("kernels");
+        js->arrayBegin();
+      } else {
         os << "function @" << func.getSymName();
         if (n)
           os << " (called " << n << " times)";
@@ -99,46 +124,33 @@ struct NpuReportCostPass
         std::optional<double> start;
         if (slot)
           start = ns(slot.getStartNs());
-        if (format == "text") {
+        if (!js) {
           printCostRow(os, name, getTileString(&op), cost, start);
-        } else {
-          llvm::json::Object k = costToJSON(cost);
-          k["name"] = name;
-          k["tile"] = getTileString(&op);
-          if (start)
-            k["start_ns"] = *start;
-          kernels.push_back(std::move(k));
+          continue;
         }
+        llvm::json::Object k = costToJSON(cost);
+        k["name"] = name;
+        k["tile"] = getTileString(&op);
+        if (start)
+          k["start_ns"] = *start;
+        js->value(std::move(k));
       }
-      if (format == "text") {
+      if (js) {
+        js->arrayEnd();
+        js->attributeEnd();
+        js->objectEnd();
+      } else {
         printCostRow(os, "total", "", total, std::nullopt);
         os << "\n";
-      } else {
-        functions.push_back(
-            llvm::json::Object{{"name", jsonText(func.getSymName())},
-                               {"calls", n},
-                               {"total", costToJSON(total)},
-                               {"kernels", std::move(kernels)}});
       }
     }
-    if (!any) {
-      mlir::emitError(module.getLoc(),
-                      "npu-report-cost: no function has a modelled cost "
-                      "(run a backend pipeline first)");
-      return signalPassFailure();
-    }
-    if (format == "json") {
-      llvm::json::Object root{
-          {"schema", "npu-cost/1"},
-          {"target", jsonText(target ? target.getName() : "")},
-          {"functions", std::move(functions)}};
-      if (failed(printJson(os, llvm::json::Value(std::move(root)), 2,
-                           module.getLoc(), "npu-report-cost")))
+    if (js) {
+      js->arrayEnd();
+      js->attributeEnd();
+      js->objectEnd();
+      if (failed(js->finish(module.getLoc(), "npu-report-cost")))
         return signalPassFailure();
     }
-    if (!trace.empty() && failed(writeCostTrace(module, trace)))
-      return signalPassFailure();
-    llvm::outs() << out;
   }
 };
 } // namespace
