@@ -1,6 +1,7 @@
 //===- InputFilesTest.cpp - JSON limits and non-finite numbers ------------===//
 
 #include "npu/Support/InputFiles.h"
+#include "npu/Support/JsonStream.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -71,6 +72,62 @@ TEST(InputFiles, NonFiniteNumbersAreFoundAndNotPrinted) {
   EXPECT_TRUE(succeeded(printJson(os, llvm::json::Value(1.5), 0,
                                   UnknownLoc::get(&ctx), "report")));
   EXPECT_EQ(out, "1.5\n");
+}
+
+// JsonStream writes what printJson prints for the same document, and
+// names a non-finite number by the path findNonFiniteNumber gives.
+TEST(InputFiles, JsonStreamMatchesTheTreeAndLocatesNonFiniteNumbers) {
+  double inf = std::numeric_limits<double>::infinity();
+  auto write = [](JsonStream &js, double last) {
+    js.objectBegin();
+    js.attribute("ok", 1.5);
+    js.attributeBegin("functions");
+    js.arrayBegin();
+    js.value(llvm::json::Object{{"time_ns", 2.0}});
+    js.objectBegin();
+    js.attributeBegin("rows");
+    js.arrayBegin();
+    js.value(1);
+    js.value(llvm::json::Array{3, last});
+    js.arrayEnd();
+    js.attributeEnd();
+    js.objectEnd();
+    js.arrayEnd();
+    js.attributeEnd();
+    js.objectEnd();
+  };
+  MLIRContext ctx;
+  std::string diag;
+  ctx.getDiagEngine().registerHandler([&](Diagnostic &d) {
+    diag = d.str();
+    return success();
+  });
+  std::string streamed, printed;
+  llvm::raw_string_ostream so(streamed), po(printed);
+  JsonStream js(so, 0);
+  write(js, 4.0);
+  EXPECT_TRUE(succeeded(js.finish(UnknownLoc::get(&ctx), "report")));
+  llvm::json::Value tree(llvm::json::Object{
+      {"ok", 1.5},
+      {"functions",
+       llvm::json::Array{
+           llvm::json::Object{{"time_ns", 2.0}},
+           llvm::json::Object{
+               {"rows", llvm::json::Array{1, llvm::json::Array{3, 4.0}}}}}}});
+  EXPECT_TRUE(succeeded(printJson(po, tree, 0, UnknownLoc::get(&ctx), "r")));
+  llvm::Expected<llvm::json::Value> back = llvm::json::parse(streamed);
+  ASSERT_TRUE(bool(back));
+  EXPECT_EQ(*back, tree);
+  EXPECT_EQ(streamed.back(), '\n');
+
+  std::string bad;
+  llvm::raw_string_ostream bo(bad);
+  JsonStream js2(bo, 2);
+  write(js2, inf);
+  EXPECT_TRUE(failed(js2.finish(UnknownLoc::get(&ctx), "report")));
+  EXPECT_NE(diag.find("non-finite number at 'functions[1].rows[1][1]'"),
+            std::string::npos)
+      << diag;
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 #include "npu/Support/InputFiles.h"
+#include "npu/Support/JsonStream.h"
 #include "npu/Support/JsonText.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -132,23 +133,31 @@ struct NpuReportWorkPass
       printText(llvm::outs(), reports);
       return;
     }
-    llvm::json::Array funcs;
+    // Written as it is made, an op at a time (JsonStream).
+    JsonStream js(llvm::outs(), 2);
+    js.objectBegin();
+    js.attributeBegin("functions");
+    js.arrayBegin();
     for (const FunctionReport &r : reports) {
-      llvm::json::Array ops;
+      js.objectBegin();
+      js.attribute("name", jsonText(r.name));
+      js.attributeBegin("ops");
+      js.arrayBegin();
       for (const Row &row : r.rows) {
         llvm::json::Object o = toJson(row.work);
         o["op"] = row.name;
         o["loc"] = jsonText(row.loc);
-        ops.push_back(std::move(o));
+        js.value(std::move(o));
       }
-      funcs.push_back(llvm::json::Object{{"name", jsonText(r.name)},
-                                         {"ops", std::move(ops)},
-                                         {"total", toJson(r.total)}});
+      js.arrayEnd();
+      js.attributeEnd();
+      js.attribute("total", toJson(r.total));
+      js.objectEnd();
     }
-    if (mlir::failed(printJson(llvm::outs(),
-                               llvm::json::Value(llvm::json::Object{
-                                   {"functions", std::move(funcs)}}),
-                               2, getOperation().getLoc(), "npu-report-work")))
+    js.arrayEnd();
+    js.attributeEnd();
+    js.objectEnd();
+    if (mlir::failed(js.finish(getOperation().getLoc(), "npu-report-work")))
       return signalPassFailure();
   }
 };
