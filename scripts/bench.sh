@@ -59,8 +59,11 @@ for engine in static continuous; do
   end=$EPOCHREALTIME
   echo "$engine|$start|$end|$rss|$serve.$engine.json" >> "$serve"
 done
-# Written whole or not at all.
+# Written whole or not at all. Then the scaling section (issue 29): paired
+# ratios in the sequence length, exponents in layers and kernels, and the
+# memory of reports of 100k kernels.
 python3 scripts/bench_table.py "$out" "$e2e" "$serve" > "$serve.md"
+python3 scripts/compile_scaling.py --full >> "$serve.md"
 mv "$serve.md" docs/benchmarks.md
 rm -f "$out" "$e2e" $model "$serve" "$serve".*.json "$tables"
 echo "wrote docs/benchmarks.md"
