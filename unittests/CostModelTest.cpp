@@ -74,7 +74,8 @@ TEST_F(CostModelTest, GpuLikeLaunchModes) {
   EXPECT_DOUBLE_EQ(*s - *g, 500.0);
   // The price of the decided plan is the model's, in #npu.cost.
   TilingAttr tiling = TilingAttr::get(&context, k.phases[0].loops, d->tile,
-                                      d->buffers, d->sramBytes, d->chunks, {});
+                                      d->buffers, d->sramBytes, d->chunks, {},
+                                      /*tablePerTile=*/0);
   std::optional<KernelPrice> price = stream->price(k, tiling, d->launches);
   ASSERT_TRUE(price);
   FailureOr<GpuParams> p = GpuParams::get(target("mock-gpu"));

@@ -36,6 +36,8 @@ struct TileDecision {
   int64_t chunks = 1;
   /// moe_ffn with a shared expert (TPU-like): its own tile.
   llvm::SmallVector<int64_t, 4> sharedTile;
+  /// A stream kernel's rotary table computed per tile (TPU-like).
+  bool tablePerTile = false;
 };
 
 /// What a kernel's plan costs: `#npu.cost`, and on a GPU-like target its

@@ -65,6 +65,13 @@ struct KernelDesc {
   /// stream: what the kernel computes once and holds for all its tiles (a
   /// rotary embedding's inverse frequencies and cos/sin table, f32).
   int64_t tableBytes = 0;
+  /// stream: the table's positions (the rotary embeddings' sequence length;
+  /// 0 if it has none, or ropes of different lengths) and its entries per
+  /// position (the sum of their R/2: an f32 cos and sin each), for a table
+  /// computed per tile instead (`tablePerTile`, #npu.tiling's
+  /// table_per_tile): a tile holds its positions' share and recomputes it.
+  int64_t tableRows = 0, tableEntries = 0;
+  bool tablePerTile = false;
   /// stream: of the bytes read, the inputs that are not row-tiled (a norm's
   /// weight, a bias): loaded once and held whole for all the tiles
   /// (npu-tpu-assign-memory-spaces hoists them out of the row loop).

@@ -89,6 +89,8 @@ struct TpuTileChoice {
   int64_t buffers = 2;
   int64_t chunks = 1;
   TpuCost cost;
+  /// A stream kernel's rotary table computed per tile (KernelDesc).
+  bool tablePerTile = false;
 };
 std::optional<TpuTileChoice>
 chooseTpuTile(const KernelDesc &desc, const TpuParams &p,

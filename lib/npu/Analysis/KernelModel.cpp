@@ -399,6 +399,10 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
       if (!bytes)
         return failure();
       k.tableBytes = *bytes;
+      // One length for the per-tile form; ropes of two lengths keep the
+      // table whole.
+      k.tableRows = (k.tableEntries == 0 || k.tableRows == seq) ? seq : 0;
+      k.tableEntries += half;
     }
   // Inputs that are not row-tiled (one row's worth, broadcast over the
   // rows: a norm's weight, a bias) are loaded once and held whole for all

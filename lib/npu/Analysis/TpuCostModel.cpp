@@ -135,8 +135,15 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     Count perRow = (k.work.bytesRead + k.work.bytesWritten - c(k.heldBytes) +
                     c(rows - 1)) /
                    c(rows);
-    s = (nb * perRow + c(k.rowStateBytes)) * c(RowNest<>::from(t).rows) +
-        c(k.tableBytes) + c(k.heldBytes);
+    int64_t tileRows = RowNest<>::from(t).rows;
+    // The rotary table: whole, or (per tile) the inverse frequencies and the
+    // tile's positions' cos and sin, f32.
+    Count table = c(k.tableBytes);
+    if (k.tablePerTile && k.tableRows > 0)
+      table = c(4) * c(k.tableEntries) *
+              (c(1) + c(2) * c(std::min(tileRows, k.tableRows)));
+    s = (nb * perRow + c(k.rowStateBytes)) * c(tileRows) + table +
+        c(k.heldBytes);
     break;
   }
   }

@@ -28,6 +28,7 @@ public:
     d.buffers = choice->buffers;
     d.sramBytes = choice->cost.sramBytes;
     d.chunks = choice->chunks;
+    d.tablePerTile = choice->tablePerTile;
     // The shared expert's own tile, with the main phase's buffers.
     if (model.sharedPhase >= 0) {
       const KernelDesc &shared = model.phases[model.sharedPhase];
@@ -69,8 +70,10 @@ public:
 
   std::optional<KernelPrice> price(const KernelModel &model, TilingAttr tiling,
                                    ArrayAttr) const override {
+    KernelModel planned = model;
+    planned.phases[planned.mainPhase].tablePerTile = tiling.getTablePerTile();
     std::optional<TpuCost> cost =
-        getTpuKernelCost(model, tiling.getTile(), tiling.getBuffers(), p,
+        getTpuKernelCost(planned, tiling.getTile(), tiling.getBuffers(), p,
                          tiling.getChunks(), tiling.getSharedTile());
     if (!cost || cost->isOverflow())
       return std::nullopt;
@@ -90,8 +93,10 @@ public:
     std::optional<TileDecision> choice = chooseTile(model);
     if (!choice)
       return std::nullopt;
+    KernelModel planned = model;
+    planned.phases[planned.mainPhase].tablePerTile = choice->tablePerTile;
     std::optional<TpuCost> cost =
-        getTpuKernelCost(model, choice->tile, choice->buffers, p,
+        getTpuKernelCost(planned, choice->tile, choice->buffers, p,
                          choice->chunks, choice->sharedTile);
     if (!cost)
       return std::nullopt;

@@ -367,6 +367,18 @@ std::optional<LoopTotals> tpu_detail::streamTotals(const KernelDesc &k,
   l.writeTransfers = c(l.steps);
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
+  // A rotary table computed per tile: each tile computes its positions'
+  // entries (a multiply, a cos and a sin each), where the work counts the
+  // table once. A tile within one sequence (part of a head) computes its
+  // rows' positions, so all rows are computed once each; a tile of whole
+  // sequences computes the whole table.
+  if (k.tablePerTile && k.tableRows > 0) {
+    int64_t seq = k.tableRows;
+    int64_t positions = t.rows < seq ? loops.rows : l.steps * seq;
+    Count extra = c(positions - seq) * c(k.tableEntries);
+    l.vectorFlops += extra;
+    l.transcendentalFlops += c(2) * extra;
+  }
   // Matrix work in a stream kernel (none in practice) runs unpadded.
   l.paddedMatrixFlops = k.work.matrixFlops;
   return l;

@@ -112,9 +112,16 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
   SmallVector<int64_t> chunkChoices{1};
   if (k.kind == KernelKind::Gemm)
     chunkChoices.append({2, 4, 8, 16});
+  // A rotary table held whole, or computed per tile (#npu.tiling's
+  // table_per_tile).
+  SmallVector<KernelDesc, 2> variants = {k};
+  if (k.tableRows > 0 && !k.tablePerTile) {
+    variants.push_back(k);
+    variants.back().tablePerTile = true;
+  }
   std::optional<TpuTileChoice> best;
   auto better = [&](const TpuCost &a, int64_t sramA, int64_t chunksA,
-                    const TpuTileChoice &b) {
+                    bool tableA, const TpuTileChoice &b) {
     double tb = b.cost.timeNs;
     if (a.timeNs < tb * 0.995)
       return true;
@@ -124,6 +131,9 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
     uint64_t bb = (b.cost.hbmReadBytes + b.cost.hbmWriteBytes).value();
     if (ba != bb)
       return ba < bb;
+    // A held table does no work twice.
+    if (tableA != b.tablePerTile)
+      return !tableA;
     if (sramA != b.cost.sramBytes)
       return sramA < b.cost.sramBytes;
     if (chunksA != b.chunks)
@@ -148,16 +158,19 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
         tiles.emplace_back(tile);
       }
       for (ArrayRef<int64_t> t : tiles) {
-        // The working set does not depend on the chunks.
-        int64_t sram = getTpuWorkingSet(k, t, buffers);
-        if (sram <= 0 || sram > p.sramBytes)
-          continue;
-        for (int64_t chunks : chunkChoices) {
-          std::optional<TpuCost> cost =
-              getTpuPhaseCost(k, t, buffers, p, chunks);
-          if (cost && (!best || better(*cost, cost->sramBytes, chunks, *best)))
-            best = TpuTileChoice{SmallVector<int64_t, 4>(t), buffers, chunks,
-                                 *cost};
+        for (const KernelDesc &kv : variants) {
+          // The working set does not depend on the chunks.
+          int64_t sram = getTpuWorkingSet(kv, t, buffers);
+          if (sram <= 0 || sram > p.sramBytes)
+            continue;
+          for (int64_t chunks : chunkChoices) {
+            std::optional<TpuCost> cost =
+                getTpuPhaseCost(kv, t, buffers, p, chunks);
+            if (cost && (!best || better(*cost, cost->sramBytes, chunks,
+                                         kv.tablePerTile, *best)))
+              best = TpuTileChoice{SmallVector<int64_t, 4>(t), buffers,
+                                   chunks, *cost, kv.tablePerTile};
+          }
         }
       }
     }

@@ -32,14 +32,16 @@ class Case:
     %<result>; result: (name, shape); checks: FileCheck lines for the output
     of --npu-tile-kernels; extra_inputs: [(name, shape, dtype, values)]
     (integer operands); kv_splits: a split-KV decision (#npu.launch), for
-    attention."""
+    attention; table_per_tile: a stream kernel's rotary table computed in
+    each tile (#npu.tiling's table_per_tile)."""
 
     def __init__(self, name, doc, inputs, kind, tiling, body, result, checks,
-                 extra_inputs=(), seed=1, kv_splits=None):
+                 extra_inputs=(), seed=1, kv_splits=None, table_per_tile=False):
         self.name, self.doc, self.inputs, self.kind = name, doc, inputs, kind
         self.tiling, self.body, self.result, self.checks = tiling, body, result, checks
         self.extra_inputs, self.seed = list(extra_inputs), seed
         self.kv_splits = kv_splits
+        self.table_per_tile = table_per_tile
 
     def render(self):
         rng = Rng(self.seed)
@@ -76,6 +78,8 @@ class Case:
             shared = ""
             if len(self.tiling) > 2:
                 shared = ", shared_tile = [%s]" % ", ".join(map(str, self.tiling[2]))
+            if self.table_per_tile:
+                shared += ", table_per_tile = 1"
             attrs.append("npu.tiling = #npu.tiling<loops = [%s], tile = [%s], buffers = 2, "
                          "sram_bytes = 0%s>" % (", ".join(map(str, loops)), ", ".join(map(str, tile)),
                                                 shared))
@@ -508,6 +512,21 @@ CASES = [
           "CHECK: } -> tensor<1x2x3x4x2xf32>",
           "CHECK: scf.yield",
           "CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x3x8xf32>"], seed=53),
+    Case("stream-rope-table-per-tile",
+         "stream kernel: a rotary embedding (interleaved, offset 3) of [1, 2, 6, 8] in tiles of 4 rows (part of a head: positions 0-3, then a boundary tile of 4-5), its cos/sin table computed in each tile for the tile's positions (table_per_tile).",
+         [("x", [1, 2, 6, 8])], "stream", ([12, 8], [4, 8]),
+         """
+         %y = npu.rope %a_x offset(3) interleaved : tensor<1x2x6x8xf32> -> tensor<1x2x6x8xf32>
+         """, ("y", [1, 2, 6, 8]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          "CHECK-NOT: math.cos",
+          "CHECK: scf.for {{.*}} = %c0 to %c2 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %c6 step %c4",
+          "CHECK: math.cos",
+          "CHECK: math.sin",
+          "CHECK: scf.yield",
+          "CHECK: tensor.collapse_shape {{.*}} into tensor<1x2x6x8xf32>"], seed=54,
+         table_per_tile=True),
     Case("attention-self",
          "attention kernel on one tensor as Q, K and V (its Q and K/V views are distinct): causal, 2 heads, 5 positions in tiles of 2.",
          [("x", [1, 2, 5, 4])], "attention", ([2, 5, 5, 4, 5, 5], [1, 2, 2, 4, 2, 2]),

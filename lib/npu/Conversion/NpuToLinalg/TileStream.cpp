@@ -217,7 +217,9 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
   options.setTilingOptions(tilingOptions);
   // Producers that read the kernel's inputs are fused; values computed from
   // indices alone (a rotary embedding's cos/sin table) are computed once,
-  // before the loop, not once per tile.
+  // before the loop, not once per tile, unless the plan puts the table in
+  // the tiles (table_per_tile: each computes its positions' share).
+  bool tablePerTile = tiling.getTablePerTile();
   Block *body = &kernel.getBodyBlock();
   // A fused op that computes another result yields its tile of it too
   // (once: a second slice of it fuses a copy that CSE cannot merge).
@@ -231,9 +233,10 @@ LogicalResult mlir::npu::tileStreamKernel(RewriterBase &rewriter,
         Operation *op = producer.getOwner();
         // An accumulator's initial value is made per tile.
         bool readsInput = readsBlockArgument(op, body);
-        if (!destination && !readsInput)
+        bool fused = readsInput || tablePerTile;
+        if (!destination && !fused)
           return std::nullopt;
-        if (readsInput && fuseOnce.isFused(slice, producer))
+        if (fused && fuseOnce.isFused(slice, producer))
           return std::nullopt;
         bool yields = llvm::any_of(op->getResults(),
                                    [&](Value r) { return others.contains(r); });

@@ -110,6 +110,14 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
     over all tokens, not an expert's share of them, so its best M tile is
     another than the routed experts'.
 
+    `table_per_tile` (stream kernels with a rotary embedding, TPU-like
+    targets; 0 when omitted) says where the cos/sin table of the positions
+    lives: 0, computed once before the tile loop and held whole in SRAM for
+    all the tiles; 1, computed in each tile for the tile's positions (as
+    XLA fuses the sin/cos into the rotation), so that a table larger than
+    SRAM (1M positions: 256 MiB of f32 cos and sin) costs a tile's share of
+    it; the tile search takes the faster that fits.
+
     ```mlir
     #npu.tiling<loops = [1, 4096, 4096, 4096], tile = [1, 1024, 1024, 512], buffers = 2, sram_bytes = 12582912>
     ```
@@ -118,7 +126,8 @@ def Npu_TilingAttr : AttrDef<Npu_Dialect, "Tiling"> {
                         Npu_I64ListParameter<"tile sizes">:$tile,
                         "int64_t":$buffers, "int64_t":$sram_bytes,
                         DefaultValuedParameter<"int64_t", "1">:$chunks,
-                        Npu_OptionalI64ListParameter<"shared expert's tile">:$shared_tile);
+                        Npu_OptionalI64ListParameter<"shared expert's tile">:$shared_tile,
+                        DefaultValuedParameter<"int64_t", "0">:$table_per_tile);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

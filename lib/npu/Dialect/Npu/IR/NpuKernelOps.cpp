@@ -107,7 +107,8 @@ LogicalResult FusionAttr::verify(EmitErrorFn emitError, int64_t group,
 LogicalResult TilingAttr::verify(EmitErrorFn emitError, ArrayRef<int64_t> loops,
                                  ArrayRef<int64_t> tile, int64_t buffers,
                                  int64_t sramBytes, int64_t chunks,
-                                 ArrayRef<int64_t> sharedTile) {
+                                 ArrayRef<int64_t> sharedTile,
+                                 int64_t tablePerTile) {
   if (loops.empty() || loops.size() != tile.size())
     return emitError() << "tiling needs one tile size per loop, got "
                        << loops.size() << " loops and " << tile.size()
@@ -133,6 +134,9 @@ LogicalResult TilingAttr::verify(EmitErrorFn emitError, ArrayRef<int64_t> loops,
     if (t < 1 || t >= kMaxDimSize)
       return emitError() << "tiling shared_tile #" << i << " has size " << t
                          << ", expected [1, 2^40)";
+  if (tablePerTile != 0 && tablePerTile != 1)
+    return emitError() << "tiling table_per_tile must be 0 or 1, got "
+                       << tablePerTile;
   return success();
 }
 

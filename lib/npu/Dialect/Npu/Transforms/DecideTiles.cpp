@@ -48,7 +48,8 @@ struct NpuDecideTilesPass
       kernel->setAttr("npu.tiling",
                       TilingAttr::get(&getContext(), main.loops, tile->tile,
                                       tile->buffers, tile->sramBytes,
-                                      tile->chunks, tile->sharedTile));
+                                      tile->chunks, tile->sharedTile,
+                                      tile->tablePerTile));
       if (tile->launches && !kernel->hasAttr("npu.launch"))
         kernel->setAttr("npu.launch", tile->launches);
       return WalkResult::advance();

@@ -61,6 +61,14 @@ LogicalResult verifyKernel(KernelOp kernel, const CostModel &costModel) {
         return kernel.emitError("npu-verify-tiles: shared_tile #")
                << i << " is " << t << ", larger than its loop (" << n << ")";
   }
+  if (tiling.getTablePerTile()) {
+    if (main.kind != KernelKind::Stream || main.tableRows <= 0 ||
+        !target.getTpu())
+      return kernel.emitError("npu-verify-tiles: table_per_tile needs a "
+                              "stream kernel whose rotary embeddings share "
+                              "one sequence length, on a TPU-like target");
+    model->phases[model->mainPhase].tablePerTile = true;
+  }
   int64_t need = costModel.getWorkingSet(*model, tiling.getTile(),
                                          tiling.getBuffers(), sharedTile);
   if (need <= 0)
