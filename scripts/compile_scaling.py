@@ -208,7 +208,7 @@ def fmt(r, i):
 
 
 def full(inp):
-    print("## Compile-time scaling (issue 29, scripts/compile_scaling.py)\n")
+    print("\n## Compile-time scaling (issue 29, scripts/compile_scaling.py)\n")
     print("Ratios from paired runs: the reference step and the larger one alternate, "
           "and each figure is the median over the pairs of the larger run's time over "
           "the reference's (CPU time: user + system of the process, all threads; wall "

@@ -146,11 +146,15 @@ struct NpuBufferizePass : public npu::impl::NpuBufferizeBase<NpuBufferizePass> {
       readFanOutsThroughOneBuffer(func);
     }
 
-    // The globals, in order, out of the module while it bufferizes.
+    // The globals out of the module while it bufferizes, each with the op
+    // it followed (null: the first), to go back where it was.
     Block *body = module.getBody();
-    SmallVector<memref::GlobalOp> globals(body->getOps<memref::GlobalOp>());
+    SmallVector<std::pair<memref::GlobalOp, Operation *>> globals;
+    for (auto global :
+         llvm::make_early_inc_range(body->getOps<memref::GlobalOp>()))
+      globals.push_back({global, global->getPrevNode()});
     Block setAside;
-    for (memref::GlobalOp global : globals) {
+    for (auto [global, after] : globals) {
       global->remove();
       setAside.push_back(global);
     }
@@ -163,11 +167,21 @@ struct NpuBufferizePass : public npu::impl::NpuBufferizeBase<NpuBufferizePass> {
     LogicalResult result =
         bufferization::runOneShotModuleBufferize(module, options, state);
 
-    // Back at the top of the module, in their order.
-    Block::iterator at = body->begin();
-    for (memref::GlobalOp global : globals) {
-      global->remove();
-      body->getOperations().insert(at, global);
+    // Back where they were, in their order (what bufferization added stays
+    // where it put it).
+    DenseMap<Operation *, Operation *> lastAfter;
+    for (auto [global, after] : globals) {
+      Operation *&last = lastAfter[after];
+      Operation *prev = last ? last : after;
+      if (prev) {
+        global->moveAfter(prev);
+      } else if (!body->empty()) {
+        global->moveBefore(&body->front());
+      } else {
+        global->remove();
+        body->push_back(global);
+      }
+      last = global;
     }
     if (failed(result))
       signalPassFailure();
