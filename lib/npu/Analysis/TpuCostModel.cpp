@@ -61,6 +61,27 @@ TpuCost &TpuCost::operator+=(const TpuCost &o) {
   return *this;
 }
 
+/// A stream or copy kernel's working set with tiles of `tileRows` rows and
+/// `nb` buffers: the bytes moved per row (what is held whole is not), for
+/// the tile's rows, per buffer; what a row holds while it is computed, once;
+/// what the kernel holds whole, once. (Rounded up: a kernel that moves less
+/// than a byte per row, a cache append of one row, still holds a row's
+/// bytes.)
+static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
+  int64_t rows = k.rowLoops().rows;
+  Count perRow =
+      (k.work.bytesRead + k.work.bytesWritten - c(k.heldBytes) + c(rows - 1)) /
+      c(rows);
+  // The rotary table: whole, or (per tile) the inverse frequencies and the
+  // tile's positions' cos and sin, f32.
+  Count table = c(k.tableBytes);
+  if (k.tablePerTile && k.tableRows > 0)
+    table = c(4) * c(k.tableEntries) *
+            (c(1) + c(2) * c(std::min(tileRows, k.tableRows)));
+  return (nb * perRow + c(k.rowStateBytes)) * c(tileRows) + table +
+         c(k.heldBytes);
+}
+
 int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
                                     int64_t buffers) {
   if (t.size() != k.loops.size())
@@ -125,27 +146,9 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     break;
   }
   case KernelKind::Stream:
-  case KernelKind::Copy: {
-    // Bytes moved per row (what is held whole is not), for the tile's rows,
-    // per buffer; what a row holds while it is computed, once; what the
-    // kernel holds whole, once.
-    // (Rounded up: a kernel that moves less than a byte per row, a cache
-    // append of one row, still holds a row's bytes.)
-    int64_t rows = k.rowLoops().rows;
-    Count perRow = (k.work.bytesRead + k.work.bytesWritten - c(k.heldBytes) +
-                    c(rows - 1)) /
-                   c(rows);
-    int64_t tileRows = RowNest<>::from(t).rows;
-    // The rotary table: whole, or (per tile) the inverse frequencies and the
-    // tile's positions' cos and sin, f32.
-    Count table = c(k.tableBytes);
-    if (k.tablePerTile && k.tableRows > 0)
-      table = c(4) * c(k.tableEntries) *
-              (c(1) + c(2) * c(std::min(tileRows, k.tableRows)));
-    s = (nb * perRow + c(k.rowStateBytes)) * c(tileRows) + table +
-        c(k.heldBytes);
+  case KernelKind::Copy:
+    s = streamWorkingSet(k, RowNest<>::from(t).rows, nb);
     break;
-  }
   }
   // An input that an earlier phase of the kernel left on chip, or an output
   // a later phase reads there, is held whole while this phase runs (the

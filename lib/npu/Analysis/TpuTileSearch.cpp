@@ -168,8 +168,8 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
                 getTpuPhaseCost(kv, t, buffers, p, chunks);
             if (cost && (!best || better(*cost, cost->sramBytes, chunks,
                                          kv.tablePerTile, *best)))
-              best = TpuTileChoice{SmallVector<int64_t, 4>(t), buffers,
-                                   chunks, *cost, kv.tablePerTile};
+              best = TpuTileChoice{SmallVector<int64_t, 4>(t), buffers, chunks,
+                                   *cost, kv.tablePerTile};
           }
         }
       }
