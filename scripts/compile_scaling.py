@@ -116,17 +116,18 @@ class Inputs:
                         "--npu-tpu-pipeline=target=tpu-v7" + extra, "-o", out], check=True)
         return out
 
-    def chain(self, n):
-        """x = x + b, n kernels (fusion=none): a dependent chain whose every
-        kernel also reads one shared input."""
-        src = self.path("chain-%d.mlir" % n)
+    def chain(self, n, shared=True):
+        """x = x + b (shared: every kernel also reads one input b) or
+        x = x + x, n kernels (fusion=none): a dependent chain."""
+        src = self.path("chain-%d-%s.mlir" % (n, "b" if shared else "x"))
         with open(src, "w") as f:
-            f.write("func.func @chain(%a: tensor<256x1024xbf16>, %b: tensor<256x1024xbf16>)"
-                    " -> tensor<256x1024xbf16> {\n")
+            f.write("func.func @chain(%%a: tensor<256x1024xbf16>%s)"
+                    " -> tensor<256x1024xbf16> {\n"
+                    % (", %b: tensor<256x1024xbf16>" if shared else ""))
             prev = "%a"
             for i in range(n):
-                f.write("  %%x%d = npu.add %s, %%b : tensor<256x1024xbf16>, "
-                        "tensor<256x1024xbf16>\n" % (i, prev))
+                f.write("  %%x%d = npu.add %s, %s : tensor<256x1024xbf16>, "
+                        "tensor<256x1024xbf16>\n" % (i, prev, "%b" if shared else prev))
                 prev = "%%x%d" % i
             f.write("  return %s : tensor<256x1024xbf16>\n}\n" % prev)
         return src
@@ -207,6 +208,22 @@ def fmt(r, i):
     return "fails" if r is None else "%.3f" % r[i]
 
 
+def scaling_table(what, unit, per, scale, sizes, slope, times):
+    """A growth table: the exponent over all sizes and between the two
+    largest (fixed costs weigh on the smallest), then time per unit."""
+    if slope is None:
+        print("%s: a run fails.\n" % what)
+        return
+    last = math.log(times[-1] / times[-2]) / math.log(sizes[-1] / sizes[-2])
+    print("%s: exponent %.3f over all sizes, %.3f from %d to %d.\n"
+          % (what, slope, last, sizes[-2], sizes[-1]))
+    print("| %s | CPU time (s) | %s |" % (unit, per))
+    print("|---:|---:|---:|")
+    for n, t in zip(sizes, times):
+        print("| %d | %.2f | %.2f |" % (n, t, scale * t / n))
+    print()
+
+
 def full(inp):
     print("\n## Compile-time scaling (issue 29, scripts/compile_scaling.py)\n")
     print("Ratios from paired runs: the reference step and the larger one alternate, "
@@ -224,35 +241,18 @@ def full(inp):
     print("### The memory program (`--npu-tpu-lower-pipeline`) in layers and kernels\n")
     counts = [61, 512, 2048, 8192]
     slope, times = tpu_lower_layers(inp, counts, 3)
-    print("DeepSeek-V3 prefill at 4096 tokens with `num_hidden_layers` set, after "
-          "`--npu-tpu-pipeline`: exponent %s.\n" % ("fails" if slope is None else "%.3f" % slope))
-    print("| layers | CPU time (s) | per layer (ms) |")
-    print("|---:|---:|---:|")
-    for n, t in zip(counts, times):
-        print("| %d | %.2f | %.2f |" % (n, t, 1e3 * t / n))
-    print()
+    scaling_table("DeepSeek-V3 prefill at 4096 tokens with `num_hidden_layers` set, after "
+                  "`--npu-tpu-pipeline`", "layers", "per layer (ms)", 1e3, counts, slope, times)
     kernels = [1000, 5000, 10000, 20000]
     slope, times = tpu_lower_chain(inp, kernels, 1)
-    print("A dependent chain `x = x + b` of N `npu.add` kernels (fusion=none; every "
-          "kernel also reads `b`): exponent %s.\n" % ("fails" if slope is None else "%.3f" % slope))
-    print("| kernels | CPU time (s) | per kernel (us) |")
-    print("|---:|---:|---:|")
-    for n, t in zip(kernels, times):
-        print("| %d | %.2f | %.0f |" % (n, t, 1e6 * t / n))
-    print()
+    scaling_table("A dependent chain `x = x + b` of N `npu.add` kernels (fusion=none; every "
+                  "kernel also reads `b`)", "kernels", "per kernel (us)", 1e6, kernels, slope,
+                  times)
     print("### Reports of 100,000 kernels\n")
     print("The same chain with N = 100,000 (`x = x + x`), peak RSS of the whole "
           "process. Reports are written a kernel row at a time (JsonStream), so "
           "beyond the compiled modules they hold one row.\n")
-    src = inp.path("chain100k.mlir")
-    with open(src, "w") as f:
-        f.write("func.func @chain(%a: tensor<256x1024xbf16>) -> tensor<256x1024xbf16> {\n")
-        prev = "%a"
-        for i in range(100000):
-            f.write("  %%x%d = npu.add %s, %s : tensor<256x1024xbf16>, "
-                    "tensor<256x1024xbf16>\n" % (i, prev, prev))
-            prev = "%%x%d" % i
-        f.write("  return %s : tensor<256x1024xbf16>\n}\n" % prev)
+    src = inp.chain(100000, shared=False)
     tiled = inp.tiled(src, " fusion=none")
     print("| report | peak RSS (MiB) |")
     print("|---|---:|")
