@@ -34,7 +34,7 @@ BOUNDS = {
     "length 1M/4K, gpu pipeline": (1.3, "the GPU-like L2 simulation's work is bounded per kernel"),
     "length 128K/4K, tpu pipeline": (1.6, "the TPU-like tile search grows as log(length) until SRAM bounds it"),
     "layers 512/61, tpu-lower (per layer)": (1.5, "one-shot bufferization linear in layers (npu-bufferize)"),
-    "chain 4000/1000, tpu-lower (per kernel)": (1.5, "one-shot bufferization linear in kernels (npu-bufferize)"),
+    "chain 2000/500, tpu-lower (per kernel)": (1.5, "one-shot bufferization linear in kernels (npu-bufferize)"),
 }
 
 
@@ -186,11 +186,11 @@ def ci(inp):
     r = paired_ratio(opt(small, "--npu-tpu-lower-pipeline"), opt(big, "--npu-tpu-lower-pipeline"),
                      3, scale=512 / 61)
     figures["layers 512/61, tpu-lower (per layer)"] = r and r[0]
-    c1 = inp.tiled(inp.chain(1000), " fusion=none")
-    c4 = inp.tiled(inp.chain(4000), " fusion=none")
+    c1 = inp.tiled(inp.chain(500), " fusion=none")
+    c4 = inp.tiled(inp.chain(2000), " fusion=none")
     r = paired_ratio(opt(c1, "--npu-tpu-lower-pipeline"), opt(c4, "--npu-tpu-lower-pipeline"),
                      3, scale=4.0)
-    figures["chain 4000/1000, tpu-lower (per kernel)"] = r and r[0]
+    figures["chain 2000/500, tpu-lower (per kernel)"] = r and r[0]
     ok = True
     for name, value in figures.items():
         bound, why = BOUNDS[name]
