@@ -145,6 +145,13 @@ struct KernelModel {
   int64_t serialReadBytes = 0, serialWriteBytes = 0;
 };
 
+/// `model` with its main phase's rotary table held whole or computed per
+/// tile, as a plan places it (#npu.tiling's table_per_tile).
+inline KernelModel withTablePerTile(KernelModel model, bool perTile) {
+  model.phases[model.mainPhase].tablePerTile = perTile;
+  return model;
+}
+
 /// Describes a group of ops fused into one kernel of kind `kind`. `ops` are
 /// the group's ops in program order; values they use that no op of the group
 /// defines are its inputs, values used outside (or by `npu.yield`) its

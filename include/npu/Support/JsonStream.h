@@ -46,6 +46,26 @@ public:
     attributeEnd();
   }
 
+  /// The same, with `body` writing the contents in between (as
+  /// llvm::json::OStream's object, array, attributeObject, attributeArray).
+  void object(llvm::function_ref<void()> body) {
+    objectBegin();
+    body();
+    objectEnd();
+  }
+  void attributeObject(StringRef key, llvm::function_ref<void()> body) {
+    attributeBegin(key);
+    object(body);
+    attributeEnd();
+  }
+  void attributeArray(StringRef key, llvm::function_ref<void()> body) {
+    attributeBegin(key);
+    arrayBegin();
+    body();
+    arrayEnd();
+    attributeEnd();
+  }
+
   /// Ends the document: a newline; failure, with an error at `loc` prefixed
   /// by `what`, if a value held a non-finite number.
   LogicalResult finish(Location loc, StringRef what);
@@ -62,8 +82,9 @@ private:
   raw_ostream &os;
   llvm::json::OStream out;
   struct Level {
-    std::string name; ///< `.key`, `key` at the top, or `[i]`
-    int64_t next = 0; ///< an array's next element index (-1: an object)
+    std::string name;     ///< `.key`, `key` at the top, or `[i]`
+    int64_t next = -1;    ///< an array's next element index (-1: not one)
+    bool element = false; ///< an element of an array (`[i]`)
   };
   SmallVector<Level> levels;
   std::optional<std::string> nonFinite;

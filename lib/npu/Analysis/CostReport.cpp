@@ -238,14 +238,11 @@ LogicalResult mlir::npu::writeCostTrace(ModuleOp module, StringRef path) {
       path,
       [&](llvm::raw_ostream &out) {
         JsonStream js(out, 0);
-        js.objectBegin();
-        js.attributeBegin("traceEvents");
-        js.arrayBegin();
-        writeTraceEvents(module, *order, js);
-        js.arrayEnd();
-        js.attributeEnd();
-        js.attribute("displayTimeUnit", "ns");
-        js.objectEnd();
+        js.object([&] {
+          js.attributeArray("traceEvents",
+                            [&] { writeTraceEvents(module, *order, js); });
+          js.attribute("displayTimeUnit", "ns");
+        });
         written = js.finish(module.getLoc(), "trace");
       },
       module.getLoc());

@@ -70,11 +70,9 @@ public:
 
   std::optional<KernelPrice> price(const KernelModel &model, TilingAttr tiling,
                                    ArrayAttr) const override {
-    KernelModel planned = model;
-    planned.phases[planned.mainPhase].tablePerTile = tiling.getTablePerTile();
-    std::optional<TpuCost> cost =
-        getTpuKernelCost(planned, tiling.getTile(), tiling.getBuffers(), p,
-                         tiling.getChunks(), tiling.getSharedTile());
+    std::optional<TpuCost> cost = getTpuKernelCost(
+        withTablePerTile(model, tiling.getTablePerTile()), tiling.getTile(),
+        tiling.getBuffers(), p, tiling.getChunks(), tiling.getSharedTile());
     if (!cost || cost->isOverflow())
       return std::nullopt;
     std::optional<int64_t> crossCore;
@@ -93,11 +91,9 @@ public:
     std::optional<TileDecision> choice = chooseTile(model);
     if (!choice)
       return std::nullopt;
-    KernelModel planned = model;
-    planned.phases[planned.mainPhase].tablePerTile = choice->tablePerTile;
-    std::optional<TpuCost> cost =
-        getTpuKernelCost(planned, choice->tile, choice->buffers, p,
-                         choice->chunks, choice->sharedTile);
+    std::optional<TpuCost> cost = getTpuKernelCost(
+        withTablePerTile(model, choice->tablePerTile), choice->tile,
+        choice->buffers, p, choice->chunks, choice->sharedTile);
     if (!cost)
       return std::nullopt;
     return cost->timeNs;

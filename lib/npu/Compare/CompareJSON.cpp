@@ -77,64 +77,57 @@ llvm::json::Object rowToJSON(const CompareRow &r, const Comparison &cmp) {
 void mlir::npu::writeComparisonJSON(
     JsonStream &js, const Comparison &cmp,
     llvm::function_ref<void(JsonStream &)> extra) {
-  js.objectBegin();
-  js.attribute("schema", "npu-compare/1");
-  js.attribute("tpu", targetToJSON(cmp.target[0]));
-  js.attribute("gpu", targetToJSON(cmp.target[1]));
-  js.attribute("fusion", cmp.fusion);
-  js.attribute("gpu_launch", cmp.gpuGraphLaunches ? "graph" : "stream");
-  js.attribute("gpu_launch_ns", cmp.gpuLaunchNs);
-  js.attribute("entry", jsonText(cmp.entry));
-  llvm::json::Array roots;
-  for (const std::string &r : cmp.roots)
-    roots.push_back(jsonText(r));
-  js.attribute("roots", std::move(roots));
-  js.attribute("total", llvm::json::Object{
-                            {"tpu", costToJSON(cmp.total[0])},
-                            {"gpu", costToJSON(cmp.total[1])},
-                            {"delta_ns", ns(cmp.total[0].getTimeNs()) -
-                                             ns(cmp.total[1].getTimeNs())}});
-  // A function's rows one at a time: the report's size grows with the
-  // kernels, the memory it takes does not.
-  js.attributeBegin("functions");
-  js.arrayBegin();
-  for (const CompareFunction &f : cmp.functions) {
-    js.objectBegin();
-    double d = ns(f.total[0].getTimeNs()) - ns(f.total[1].getTimeNs());
-    js.attribute("name", jsonText(f.name));
-    js.attribute("calls", f.calls);
-    js.attribute("root", f.isRoot);
-    js.attribute("tpu", costToJSON(f.total[0]));
-    js.attribute("gpu", costToJSON(f.total[1]));
-    js.attribute("delta_ns", d);
-    js.attribute("weighted_delta_ns", d * double(f.calls));
-    js.attributeBegin("rows");
-    js.arrayBegin();
-    for (const CompareRow &r : f.rows)
-      js.value(rowToJSON(r, cmp));
-    js.arrayEnd();
-    js.attributeEnd();
-    js.objectEnd();
-  }
-  js.arrayEnd();
-  js.attributeEnd();
-  // The ranking refers to rows by function and index.
-  js.attributeBegin("ranking");
-  js.arrayBegin();
-  for (const CompareRow *r : cmp.rankedKernelRows()) {
-    for (const CompareFunction &f : cmp.functions) {
-      if (f.name != r->function)
-        continue;
-      int64_t index = r - f.rows.data();
-      js.value(llvm::json::Object{
-          {"function", jsonText(f.name)},
-          {"row", index},
-          {"label", jsonText(r->side[r->side[0].empty() ? 1 : 0].label())},
-          {"weighted_delta_ns", r->weightedDeltaNs()}});
-    }
-  }
-  js.arrayEnd();
-  js.attributeEnd();
-  extra(js);
-  js.objectEnd();
+  js.object([&] {
+    js.attribute("schema", "npu-compare/1");
+    js.attribute("tpu", targetToJSON(cmp.target[0]));
+    js.attribute("gpu", targetToJSON(cmp.target[1]));
+    js.attribute("fusion", cmp.fusion);
+    js.attribute("gpu_launch", cmp.gpuGraphLaunches ? "graph" : "stream");
+    js.attribute("gpu_launch_ns", cmp.gpuLaunchNs);
+    js.attribute("entry", jsonText(cmp.entry));
+    llvm::json::Array roots;
+    for (const std::string &r : cmp.roots)
+      roots.push_back(jsonText(r));
+    js.attribute("roots", std::move(roots));
+    js.attribute("total", llvm::json::Object{
+                              {"tpu", costToJSON(cmp.total[0])},
+                              {"gpu", costToJSON(cmp.total[1])},
+                              {"delta_ns", ns(cmp.total[0].getTimeNs()) -
+                                               ns(cmp.total[1].getTimeNs())}});
+    // A function's rows one at a time: the report's size grows with the
+    // kernels, the memory it takes does not.
+    js.attributeArray("functions", [&] {
+      for (const CompareFunction &f : cmp.functions)
+        js.object([&] {
+          double d = ns(f.total[0].getTimeNs()) - ns(f.total[1].getTimeNs());
+          js.attribute("name", jsonText(f.name));
+          js.attribute("calls", f.calls);
+          js.attribute("root", f.isRoot);
+          js.attribute("tpu", costToJSON(f.total[0]));
+          js.attribute("gpu", costToJSON(f.total[1]));
+          js.attribute("delta_ns", d);
+          js.attribute("weighted_delta_ns", d * double(f.calls));
+          js.attributeArray("rows", [&] {
+            for (const CompareRow &r : f.rows)
+              js.value(rowToJSON(r, cmp));
+          });
+        });
+    });
+    // The ranking refers to rows by function and index.
+    js.attributeArray("ranking", [&] {
+      for (const CompareRow *r : cmp.rankedKernelRows()) {
+        for (const CompareFunction &f : cmp.functions) {
+          if (f.name != r->function)
+            continue;
+          int64_t index = r - f.rows.data();
+          js.value(llvm::json::Object{
+              {"function", jsonText(f.name)},
+              {"row", index},
+              {"label", jsonText(r->side[r->side[0].empty() ? 1 : 0].label())},
+              {"weighted_delta_ns", r->weightedDeltaNs()}});
+        }
+      }
+    });
+    extra(js);
+  });
 }

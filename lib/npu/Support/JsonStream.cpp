@@ -18,18 +18,19 @@ std::string JsonStream::path() const {
 void JsonStream::element() {
   if (levels.empty() || levels.back().next < 0)
     return;
-  levels.push_back({"[" + std::to_string(levels.back().next++) + "]", -1});
+  levels.push_back(
+      {"[" + std::to_string(levels.back().next++) + "]", -1, true});
 }
 
 void JsonStream::endElement() {
-  if (!levels.empty() && StringRef(levels.back().name).starts_with("["))
+  if (!levels.empty() && levels.back().element)
     levels.pop_back();
 }
 
 void JsonStream::objectBegin() {
   element();
   // An object's own level holds no name: its attributes push theirs.
-  levels.push_back({"", -1});
+  levels.push_back({});
   out.objectBegin();
 }
 
@@ -42,7 +43,7 @@ void JsonStream::objectEnd() {
 
 void JsonStream::arrayBegin() {
   element();
-  levels.push_back({"", 0});
+  levels.push_back({"", 0, false});
   out.arrayBegin();
 }
 
@@ -53,9 +54,8 @@ void JsonStream::arrayEnd() {
 }
 
 void JsonStream::attributeBegin(StringRef key) {
-  bool top =
-      llvm::all_of(levels, [](const Level &l) { return l.name.empty(); });
-  levels.push_back({(top ? "" : ".") + key.str(), -1});
+  // A key of the document itself has no dot before it.
+  levels.push_back({(path().empty() ? "" : ".") + key.str()});
   out.attributeBegin(key);
 }
 

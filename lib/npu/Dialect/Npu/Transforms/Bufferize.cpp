@@ -150,8 +150,7 @@ struct NpuBufferizePass : public npu::impl::NpuBufferizeBase<NpuBufferizePass> {
     // it followed (null: the first), to go back where it was.
     Block *body = module.getBody();
     SmallVector<std::pair<memref::GlobalOp, Operation *>> globals;
-    for (auto global :
-         llvm::make_early_inc_range(body->getOps<memref::GlobalOp>()))
+    for (auto global : body->getOps<memref::GlobalOp>())
       globals.push_back({global, global->getPrevNode()});
     Block setAside;
     for (auto [global, after] : globals) {
@@ -167,21 +166,18 @@ struct NpuBufferizePass : public npu::impl::NpuBufferizeBase<NpuBufferizePass> {
     LogicalResult result =
         bufferization::runOneShotModuleBufferize(module, options, state);
 
-    // Back where they were, in their order (what bufferization added stays
-    // where it put it).
-    DenseMap<Operation *, Operation *> lastAfter;
+    // Back where they were, in their order: each after the op it followed
+    // (an earlier global is back by then); what bufferization added stays
+    // where it put it.
     for (auto [global, after] : globals) {
-      Operation *&last = lastAfter[after];
-      Operation *prev = last ? last : after;
-      if (prev) {
-        global->moveAfter(prev);
+      if (after) {
+        global->moveAfter(after);
       } else if (!body->empty()) {
         global->moveBefore(&body->front());
       } else {
         global->remove();
         body->push_back(global);
       }
-      last = global;
     }
     if (failed(result))
       signalPassFailure();

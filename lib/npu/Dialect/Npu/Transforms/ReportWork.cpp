@@ -135,28 +135,23 @@ struct NpuReportWorkPass
     }
     // Written as it is made, an op at a time (JsonStream).
     JsonStream js(llvm::outs(), 2);
-    js.objectBegin();
-    js.attributeBegin("functions");
-    js.arrayBegin();
-    for (const FunctionReport &r : reports) {
-      js.objectBegin();
-      js.attribute("name", jsonText(r.name));
-      js.attributeBegin("ops");
-      js.arrayBegin();
-      for (const Row &row : r.rows) {
-        llvm::json::Object o = toJson(row.work);
-        o["op"] = row.name;
-        o["loc"] = jsonText(row.loc);
-        js.value(std::move(o));
-      }
-      js.arrayEnd();
-      js.attributeEnd();
-      js.attribute("total", toJson(r.total));
-      js.objectEnd();
-    }
-    js.arrayEnd();
-    js.attributeEnd();
-    js.objectEnd();
+    js.object([&] {
+      js.attributeArray("functions", [&] {
+        for (const FunctionReport &r : reports)
+          js.object([&] {
+            js.attribute("name", jsonText(r.name));
+            js.attributeArray("ops", [&] {
+              for (const Row &row : r.rows) {
+                llvm::json::Object o = toJson(row.work);
+                o["op"] = row.name;
+                o["loc"] = jsonText(row.loc);
+                js.value(std::move(o));
+              }
+            });
+            js.attribute("total", toJson(r.total));
+          });
+      });
+    });
     if (mlir::failed(js.finish(getOperation().getLoc(), "npu-report-work")))
       return signalPassFailure();
   }

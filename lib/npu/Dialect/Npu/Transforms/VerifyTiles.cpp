@@ -67,10 +67,10 @@ LogicalResult verifyKernel(KernelOp kernel, const CostModel &costModel) {
       return kernel.emitError("npu-verify-tiles: table_per_tile needs a "
                               "stream kernel whose rotary embeddings share "
                               "one sequence length, on a TPU-like target");
-    model->phases[model->mainPhase].tablePerTile = true;
   }
-  int64_t need = costModel.getWorkingSet(*model, tiling.getTile(),
-                                         tiling.getBuffers(), sharedTile);
+  int64_t need = costModel.getWorkingSet(
+      withTablePerTile(*model, tiling.getTablePerTile()), tiling.getTile(),
+      tiling.getBuffers(), sharedTile);
   if (need <= 0)
     return kernel.emitError("npu-verify-tiles: tile [")
            << tiling.getTile() << "] is not valid for a "
