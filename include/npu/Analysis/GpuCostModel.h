@@ -38,7 +38,10 @@ struct GpuParams {
   double l2BytesPerNs, hbmBytesPerNs, launchNs, dramLatencyNs;
   double vectorPerNsPerSM, transcPerNsPerSM;
   TargetAttr target;
-  double matrixPerNsPerSM(Type matrixType) const;
+  double matrixPerNsPerSM(Type matrixType) const {
+    return matrixRates.of(matrixType);
+  }
+  MatrixRates matrixRates;
   /// `graphLaunches`: kernels are replayed from a CUDA graph (launchNs is
   /// the target's graph_launch_overhead_ns), else launched on a stream
   /// (launch_overhead_ns).

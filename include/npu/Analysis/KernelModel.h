@@ -124,6 +124,11 @@ struct KernelDesc {
   }
 };
 
+/// Appends every field of `desc` to `key`: two descriptions with the same
+/// key are the same (a memo's key; its type by its uniqued pointer, so a
+/// key is only meaningful within one context).
+void appendKey(const KernelDesc &desc, llvm::SmallVectorImpl<uint64_t> &key);
+
 /// A kernel: its phases, run one after the other.
 struct KernelModel {
   KernelKind kind = KernelKind::Stream;
@@ -161,11 +166,14 @@ FailureOr<KernelModel> describeKernel(KernelKind kind,
                                       llvm::ArrayRef<Operation *> ops);
 
 /// Calls `fn` with every tile that takes one value from each of `lists`
-/// (a tile search's candidates per loop), the last list varying fastest;
-/// `fn` may change the tile it is given (a choice it derives from the
-/// others).
+/// (a tile search's candidates per loop, each list ascending), the last
+/// list varying fastest; `fn` may change the tile it is given (a choice it
+/// derives from the others). `fn` returns false when the tile cannot fit
+/// and no tile at least as large in every loop can either (a fit test
+/// monotone in each loop's size): those tiles are skipped unvisited, so a
+/// search's work is bounded by what fits, not by the loops' extents.
 void forEachTile(llvm::ArrayRef<llvm::SmallVector<int64_t>> lists,
-                 llvm::function_ref<void(llvm::MutableArrayRef<int64_t>)> fn);
+                 llvm::function_ref<bool(llvm::MutableArrayRef<int64_t>)> fn);
 
 /// Whether `op` does work a kernel must do (FLOPs or bytes); views
 /// (reshape, slice, KV-cache read), `npu.weight` and ops outside the npu
@@ -211,6 +219,17 @@ double getMatrixPeakFlopPerS(TargetAttr target, Type matrixType);
 /// matrix clock (matrix_clock_hz / clock_hz). The bill's roofline keeps the
 /// peak.
 double getMatrixSustainedFlopPerS(TargetAttr target, Type matrixType);
+
+/// getMatrixSustainedFlopPerS per compute unit in FLOP/ns, read from the
+/// target once per dtype: the cost models' tile searches price a kernel
+/// tens of thousands of times.
+struct MatrixRates {
+  static MatrixRates get(TargetAttr target, int64_t units);
+  double of(Type matrixType) const;
+
+private:
+  double perNs[3] = {0, 0, 0}; ///< by TargetDtype; 0: the chip lacks it
+};
 
 /// The element type whose peak rate a product of `a` by `b` runs at: an
 /// 8-bit float operand makes it an 8-bit product (the other operand is

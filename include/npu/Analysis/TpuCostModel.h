@@ -39,10 +39,15 @@ struct TpuParams {
   double scalarOpsPerNs; ///< the scalar unit: one operation per clock cycle
   /// Matrix FLOP/ns per core for `matrixType` (bf16's rate if the chip lacks
   /// the type's, as the bill does).
-  double matrixPerNs(Type matrixType) const;
+  double matrixPerNs(Type matrixType) const {
+    return matrixRates.of(matrixType);
+  }
+  MatrixRates matrixRates;
   TargetAttr target;
 
   static FailureOr<TpuParams> get(TargetAttr target);
+  /// Appends every field to `key` (the tile search's memo).
+  void appendKey(llvm::SmallVectorImpl<uint64_t> &key) const;
 };
 
 /// The modelled cost of one loop nest (one phase, one repetition) or of a
@@ -70,6 +75,15 @@ std::optional<TpuCost> getTpuPhaseCost(const KernelDesc &desc,
                                        llvm::ArrayRef<int64_t> tile,
                                        int64_t buffers, const TpuParams &p,
                                        int64_t chunks = 1);
+
+/// getTpuPhaseCost of a tile whose working set `sram` (getTpuWorkingSet)
+/// the caller has checked fits: the tile search tests it once per tile, not
+/// per load-chunk count.
+std::optional<TpuCost> getFittingTpuPhaseCost(const KernelDesc &desc,
+                                              llvm::ArrayRef<int64_t> tile,
+                                              int64_t buffers,
+                                              const TpuParams &p,
+                                              int64_t chunks, int64_t sram);
 
 /// SRAM bytes the tile needs on one core (no fit check); 0 for a malformed
 /// tile.

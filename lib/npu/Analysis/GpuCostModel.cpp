@@ -61,11 +61,8 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target, bool graphLaunches) {
       target.getVectorFlopPerS().convertToDouble() / sms * 1e-9;
   p.transcPerNsPerSM =
       target.getTranscendentalPerS().convertToDouble() / sms * 1e-9;
+  p.matrixRates = MatrixRates::get(target, p.sms);
   return p;
-}
-
-double GpuParams::matrixPerNsPerSM(Type matrixType) const {
-  return getMatrixSustainedFlopPerS(target, matrixType) / double(sms) * 1e-9;
 }
 
 GpuCost &GpuCost::operator+=(const GpuCost &o) {
@@ -466,6 +463,7 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
       best = SmallVector<int64_t, 4>(tile);
       bestNs = cost->timeNs;
     }
+    return true; // the GPU-like tiles are few: no pruning
   });
   return best;
 }

@@ -40,13 +40,19 @@ __int128 mlir::npu::floorSum(int64_t n, int64_t m, int64_t a, int64_t b) {
   return ans;
 }
 
-double mlir::npu::getMatrixPeakFlopPerS(TargetAttr target, Type matrixType) {
-  std::optional<double> peak;
+/// The dtype whose rate `matrixType` runs at: its own, or bf16's (no type,
+/// another type, or a chip without the type's rate).
+static TargetDtype getRateDtype(TargetAttr target, Type matrixType) {
+  std::optional<TargetDtype> dtype;
   if (matrixType)
-    peak = target.getPeakFlopPerS(matrixType);
-  if (!peak)
-    peak = target.getPeakFlopPerS(TargetDtype::BF16);
-  return *peak;
+    dtype = TargetAttr::getDtypeOf(matrixType);
+  if (!dtype || !target.getPeakFlopPerS(*dtype))
+    return TargetDtype::BF16;
+  return *dtype;
+}
+
+double mlir::npu::getMatrixPeakFlopPerS(TargetAttr target, Type matrixType) {
+  return *target.getPeakFlopPerS(getRateDtype(target, matrixType));
 }
 
 double mlir::npu::getMatrixSustainedFlopPerS(TargetAttr target,
@@ -54,6 +60,27 @@ double mlir::npu::getMatrixSustainedFlopPerS(TargetAttr target,
   return getMatrixPeakFlopPerS(target, matrixType) *
          target.getMatrixClockHz().convertToDouble() /
          target.getClockHz().convertToDouble();
+}
+
+MatrixRates MatrixRates::get(TargetAttr target, int64_t units) {
+  MatrixRates r;
+  double matrixClock = target.getMatrixClockHz().convertToDouble();
+  double clock = target.getClockHz().convertToDouble();
+  // In getMatrixSustainedFlopPerS's order, so the rates are the same
+  // doubles.
+  for (TargetDtype d : {TargetDtype::FP32, TargetDtype::BF16, TargetDtype::FP8})
+    if (std::optional<double> peak = target.getPeakFlopPerS(d))
+      r.perNs[unsigned(d)] = *peak * matrixClock / clock / double(units) * 1e-9;
+  return r;
+}
+
+double MatrixRates::of(Type matrixType) const {
+  // A rate the chip lacks is 0 here (peaks are positive): bf16's instead.
+  std::optional<TargetDtype> dtype;
+  if (matrixType)
+    dtype = TargetAttr::getDtypeOf(matrixType);
+  double rate = dtype ? perNs[unsigned(*dtype)] : 0.0;
+  return rate > 0 ? rate : perNs[unsigned(TargetDtype::BF16)];
 }
 
 Type mlir::npu::getProductType(Type a, Type b) {

@@ -46,11 +46,21 @@ FailureOr<TpuParams> TpuParams::get(TargetAttr target) {
       target.getSustainedHbmBandwidthBytesPerS().convertToDouble() / cores *
       1e-9;
   p.scalarOpsPerNs = target.getClockHz().convertToDouble() * 1e-9;
+  p.matrixRates = MatrixRates::get(target, p.cores);
   return p;
 }
 
-double TpuParams::matrixPerNs(Type matrixType) const {
-  return getMatrixSustainedFlopPerS(target, matrixType) / double(cores) * 1e-9;
+void TpuParams::appendKey(SmallVectorImpl<uint64_t> &key) const {
+  // A field added to TpuParams must be added here too.
+  static_assert(sizeof(void *) != 8 || sizeof(TpuParams) == 128,
+                "TpuParams changed: update appendKey");
+  key.append({uint64_t(cores), uint64_t(mxuDim), uint64_t(sublanes),
+              uint64_t(sramBytes), uint64_t(dmaEngines), uint64_t(rowDmas)});
+  for (double v : {dmaSetupNs, stepOverheadNs, vectorPerNs, transcPerNs,
+                   hbmBytesPerNs, scalarOpsPerNs})
+    key.push_back(llvm::bit_cast<uint64_t>(v));
+  // The matrix rates are the target's (MatrixRates::get).
+  key.push_back(uint64_t(uintptr_t(target.getAsOpaquePointer())));
 }
 
 TpuCost &TpuCost::operator+=(const TpuCost &o) {
@@ -252,11 +262,17 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
                                                   int64_t buffers,
                                                   const TpuParams &p,
                                                   int64_t chunks) {
-  // The working set first: the tile search tries many tiles that do not
-  // fit, and it is the cheaper test.
+  // The working set first: it is the cheaper test.
   int64_t sram = getTpuWorkingSet(k, t, buffers);
   if (sram <= 0 || sram > p.sramBytes)
     return std::nullopt;
+  return getFittingTpuPhaseCost(k, t, buffers, p, chunks, sram);
+}
+
+std::optional<TpuCost>
+mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
+                                  int64_t buffers, const TpuParams &p,
+                                  int64_t chunks, int64_t sram) {
   std::optional<LoopTotals> l = getLoopTotals(k, t, buffers, p, chunks);
   if (!l)
     return std::nullopt;

@@ -7,9 +7,20 @@
 // (TpuCostModel.cpp). The fastest that fits in SRAM wins; within 0.5%, less
 // HBM traffic, then less SRAM, then fewer chunks.
 //
+// Its work is bounded by what fits, not by the loops' extents: a tile whose
+// smallest form does not fit ends the enumeration of every larger one
+// (forEachTile), the working set is tested once per tile, and a context
+// keeps each search's result (the fusion and tile decisions and every layer
+// function search the same kernels).
+//
 //===----------------------------------------------------------------------===//
 
 #include "npu/Analysis/TpuCostModel.h"
+#include "npu/Dialect/Npu/IR/NpuDialect.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -53,13 +64,11 @@ SmallVector<int64_t, 3> heldKvChoices(const KernelDesc &k, ArrayRef<int64_t> t,
     out.push_back(int64_t(prefix.value()));
   return out;
 }
-} // namespace
 
-std::optional<TpuTileChoice>
-mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
-                         std::optional<int64_t> onlyBuffers) {
-  // One candidate list per loop; a loop whose tile the kind fixes gets a
-  // single candidate.
+/// One candidate list per loop, each ascending; a loop whose tile the kind
+/// fixes gets a single candidate.
+SmallVector<SmallVector<int64_t>, 6> candidateLists(const KernelDesc &k,
+                                                    const TpuParams &p) {
   using List = SmallVector<int64_t>;
   SmallVector<List, 6> lists;
   switch (k.kind) {
@@ -103,6 +112,13 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
     break;
   }
   }
+  return lists;
+}
+
+/// chooseTpuTile without the memo.
+std::optional<TpuTileChoice> searchTile(const KernelDesc &k, const TpuParams &p,
+                                        std::optional<int64_t> onlyBuffers) {
+  SmallVector<SmallVector<int64_t>, 6> lists = candidateLists(k, p);
   // Double buffering, or single (the tiling's buffers reach every loop of
   // the kernel's lowering): a held K/V too long to be held twice needs
   // it.
@@ -143,6 +159,10 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
   bool attention =
       k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
   forEachTile(lists, [&](ArrayRef<int64_t> tile) {
+    // Whether the smallest form of this tile (streamed K/V) fits with some
+    // buffers and table placement: the working set grows with every loop's
+    // tile, so if it does not, no larger tile does either.
+    bool mayFit = false;
     for (int64_t buffers : bufferChoices) {
       if (onlyBuffers && buffers != *onlyBuffers)
         continue;
@@ -157,15 +177,19 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
       } else {
         tiles.emplace_back(tile);
       }
-      for (ArrayRef<int64_t> t : tiles) {
+      for (auto [i, tileI] : llvm::enumerate(tiles)) {
+        ArrayRef<int64_t> t = tileI;
         for (const KernelDesc &kv : variants) {
-          // The working set does not depend on the chunks.
+          // The working set does not depend on the chunks. A malformed
+          // tile (0) says nothing of larger ones.
           int64_t sram = getTpuWorkingSet(kv, t, buffers);
+          if (i == 0 && sram <= p.sramBytes)
+            mayFit = true;
           if (sram <= 0 || sram > p.sramBytes)
             continue;
           for (int64_t chunks : chunkChoices) {
             std::optional<TpuCost> cost =
-                getTpuPhaseCost(kv, t, buffers, p, chunks);
+                getFittingTpuPhaseCost(kv, t, buffers, p, chunks, sram);
             if (cost && (!best || better(*cost, cost->sramBytes, chunks,
                                          kv.tablePerTile, *best)))
               best = TpuTileChoice{SmallVector<int64_t, 4>(t), buffers, chunks,
@@ -174,6 +198,43 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
         }
       }
     }
+    return mayFit;
   });
   return best;
+}
+
+/// The searches of a context (NpuDialect::getContextCache): the fusion
+/// decision prices a kernel's candidate groups and their parts, the tile
+/// decision the kernels formed, and each layer function has the same
+/// kernels, so most searches are repeats.
+struct TileMemo {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileMemo)
+  std::mutex mutex;
+  llvm::StringMap<std::optional<TpuTileChoice>> choices;
+};
+} // namespace
+
+std::optional<TpuTileChoice>
+mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
+                         std::optional<int64_t> onlyBuffers) {
+  SmallVector<uint64_t, 64> words;
+  p.appendKey(words);
+  words.push_back(onlyBuffers.value_or(0));
+  appendKey(k, words);
+  StringRef key(reinterpret_cast<const char *>(words.data()),
+                words.size() * sizeof(uint64_t));
+  auto &memo =
+      cast<NpuDialect>(p.target.getDialect()).getContextCache<TileMemo>();
+  {
+    std::lock_guard<std::mutex> lock(memo.mutex);
+    auto it = memo.choices.find(key);
+    if (it != memo.choices.end())
+      return it->second;
+  }
+  // Searched outside the lock: two threads may search the same kernel at
+  // once, and find the same tile.
+  std::optional<TpuTileChoice> choice = searchTile(k, p, onlyBuffers);
+  std::lock_guard<std::mutex> lock(memo.mutex);
+  memo.choices.try_emplace(key, choice);
+  return choice;
 }

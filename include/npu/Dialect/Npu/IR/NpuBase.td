@@ -42,6 +42,26 @@ def Npu_Dialect : Dialect {
   let hasConstantMaterializer = 0;
   let extraClassDeclaration = [{
     void registerAttributes();
+
+    /// The context's one object of type T, made on first use and destroyed
+    /// with the context (and its dialects): results derived from this
+    /// context's uniqued attributes and types that several passes share,
+    /// such as the TPU-like tile search's memo. Thread-safe to get; T
+    /// guards its own contents.
+    template <typename T>
+    T &getContextCache() {
+      std::lock_guard<std::mutex> lock(cacheMutex);
+      std::shared_ptr<void> &slot = contextCaches[::mlir::TypeID::get<T>()];
+      if (!slot)
+        slot = std::make_shared<T>();
+      return *static_cast<T *>(slot.get());
+    }
+
+  private:
+    std::mutex cacheMutex;
+    ::llvm::DenseMap<::mlir::TypeID, std::shared_ptr<void>> contextCaches;
+
+  public:
   }];
 }
 

@@ -259,9 +259,12 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
     TargetKind getKind() const;
     /// Peak dense matmul FLOP/s for `dtype`; nullopt if the chip lacks it.
     std::optional<double> getPeakFlopPerS(TargetDtype dtype) const;
-    /// Peak for an element type: f32 -> fp32, bf16 and f16 -> bf16, any
-    /// 8-bit float -> fp8; nullopt for other types or an absent rate.
+    /// Peak for an element type (getDtypeOf); nullopt for other types or
+    /// an absent rate.
     std::optional<double> getPeakFlopPerS(::mlir::Type elementType) const;
+    /// The rate class of an element type: f32 -> fp32, bf16 and f16 ->
+    /// bf16, any 8-bit float -> fp8; nullopt for any other type.
+    static std::optional<TargetDtype> getDtypeOf(::mlir::Type elementType);
     /// Roofline ridge point: peak FLOP/s / HBM bytes/s, in FLOP/byte.
     std::optional<double> getRidgePointFlopPerByte(TargetDtype dtype) const;
     /// Data SRAM on the chip: TPU: VMEM of all cores; GPU: L1/shared of all

@@ -347,13 +347,19 @@ std::optional<double> TargetAttr::getPeakFlopPerS(TargetDtype dtype) const {
   llvm_unreachable("unknown TargetDtype");
 }
 
-std::optional<double> TargetAttr::getPeakFlopPerS(Type elementType) const {
+std::optional<TargetDtype> TargetAttr::getDtypeOf(Type elementType) {
   if (elementType.isF32())
-    return getPeakFlopPerS(TargetDtype::FP32);
+    return TargetDtype::FP32;
   if (elementType.isBF16() || elementType.isF16())
-    return getPeakFlopPerS(TargetDtype::BF16);
+    return TargetDtype::BF16;
   if (auto f = dyn_cast<FloatType>(elementType); f && f.getWidth() == 8)
-    return getPeakFlopPerS(TargetDtype::FP8);
+    return TargetDtype::FP8;
+  return std::nullopt;
+}
+
+std::optional<double> TargetAttr::getPeakFlopPerS(Type elementType) const {
+  if (std::optional<TargetDtype> dtype = getDtypeOf(elementType))
+    return getPeakFlopPerS(*dtype);
   return std::nullopt;
 }
 
