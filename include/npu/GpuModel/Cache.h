@@ -17,7 +17,7 @@
 // with the choice) and the counts are scaled by numSets / sampledSets. Lines
 // of unsampled sets are skipped without being visited, so access(addr, bytes)
 // costs O(sampled lines in the range + wraps of the range over the sets), and
-// memory is 4 bytes per set plus 16 bytes per sampled way. K = 1 is the exact
+// memory is 8 bytes per set plus 16 bytes per sampled way. K = 1 is the exact
 // simulation. The error
 // of K > 1 is statistical; see docs/gpu-model.md.
 //
@@ -94,7 +94,20 @@ public:
                                       uint64_t seed = 0);
 
   /// Touches every line overlapping [addr, addr + bytes), in address order.
-  void access(uint64_t addr, uint64_t bytes, AccessKind kind);
+  void access(uint64_t addr, uint64_t bytes, AccessKind kind) {
+    if (bytes == 0)
+      return;
+    uint64_t first = addr >> lineShift;
+    uint64_t last = (addr + (bytes - 1)) >> lineShift;
+    // One line (a tile row of a few bytes per K step, the common case):
+    // its set's slot, here, without a call.
+    if (first == last) {
+      if (uint64_t set = first % sets; isSampledSet(set))
+        accessLine(first, slotOfSet[set], kind);
+      return;
+    }
+    accessLines(first, last, kind);
+  }
   void read(uint64_t addr, uint64_t bytes) {
     access(addr, bytes, AccessKind::Read);
   }
@@ -113,7 +126,7 @@ public:
 
   const CacheConfig &config() const { return cfg; }
   const CacheCounts &counts() const { return cnt; }
-  uint64_t numSets() const { return cfg.numSets(); }
+  uint64_t numSets() const { return sets; }
   uint64_t numSampledSets() const { return sampledSets.size(); }
   /// numSets / numSampledSets: the factor applied to the counts.
   double scale() const;
@@ -129,7 +142,7 @@ private:
   };
   explicit Cache(const CacheConfig &config) : cfg(config) {}
   void accessLine(uint64_t line, uint32_t slot, AccessKind kind);
-  void accessSampledRange(uint64_t first, uint64_t last, AccessKind kind);
+  void accessLines(uint64_t first, uint64_t last, AccessKind kind);
 
   CacheConfig cfg;
   CacheCounts cnt;
@@ -138,16 +151,23 @@ private:
   /// Set index -> position in sampledSets, or kUnsampled.
   std::vector<uint32_t> slotOfSet;
   static constexpr uint32_t kUnsampled = ~uint32_t(0);
+  /// One bit per set, set for the sampled ones: a range finds its sampled
+  /// lines in a table that stays in the first-level cache (a set's slot is
+  /// looked up only for those).
+  std::vector<uint64_t> sampledBits;
+  bool isSampledSet(uint64_t set) const {
+    return (sampledBits[set / 64] >> (set % 64)) & 1;
+  }
   /// Ways of sampled set i at [i * ways, (i + 1) * ways), most recent first;
   /// the first used[i] of them are valid.
   std::vector<Way> lines;
   std::vector<uint32_t> used;
   /// Line fills (misses that read from below) per sampled set.
   std::vector<uint64_t> fillsPerSet;
-  /// Ranges of fewer lines than this are looked up line by line.
-  uint64_t shortRange = 1;
   /// log2(lineBytes).
   unsigned lineShift = 0;
+  /// cfg.numSets().
+  uint64_t sets = 1;
 };
 
 } // namespace mlir::npu::gpumodel

@@ -28,7 +28,8 @@ namespace {
 using StepFn = std::function<bool(int64_t block, int64_t step)>;
 
 constexpr int64_t kMaxWaves = 3;
-constexpr double kLineBudget = double(1 << 21);
+constexpr double kLineBudget = double(1 << 18);
+constexpr double kCallBudget = double(1 << 21);
 /// Attention's K/V sweep is issued in at most this many lockstep steps per
 /// block (consecutive K/V tiles merged into one contiguous read), so that
 /// the simulation's work does not grow with the context (issue 29): at
@@ -80,7 +81,7 @@ AccessStream gemmStream(const KernelDesc &k, ArrayRef<int64_t> t,
   auto [nm, nn, nmL, nnL] = getGemmGrid(k, t, launch);
   int64_t ksteps = llvm::divideCeil(kk, bk);
   double calls = double(simBlocks) * double(ksteps) * double(bm + bn);
-  int64_t merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kLineBudget)));
+  int64_t merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kCallBudget)));
   out.maxSteps = llvm::divideCeil(ksteps, merge);
   // B is [N, K] (an nn.Linear weight, rows of K contiguous), A is [M, K].
   // With TMA multicast, one block of each cluster row reads the row's A
@@ -133,7 +134,7 @@ AccessStream attentionStream(const KernelDesc &k, ArrayRef<int64_t> t,
   int64_t nkv = llvm::divideCeil(skv, tkv);
   double calls = double(simBlocks) * double(nkv) * 2;
   int64_t merge =
-      std::max<int64_t>({1, int64_t(std::ceil(calls / kLineBudget)),
+      std::max<int64_t>({1, int64_t(std::ceil(calls / kCallBudget)),
                          int64_t(llvm::divideCeil(nkv, kMaxKvSteps))});
   out.maxSteps = llvm::divideCeil(nkv, merge) + 1;
   int64_t hb = plan.headsPerBlock, chunks = k.group / hb;

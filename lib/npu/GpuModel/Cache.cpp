@@ -52,6 +52,7 @@ llvm::Expected<Cache> Cache::create(const CacheConfig &config,
                                    "cache: sampleOneIn must be positive");
   Cache cache(config);
   uint64_t sets = config.numSets();
+  cache.sets = sets;
   cache.slotOfSet.assign(sets, kUnsampled);
   for (uint64_t s = 0; s < sets; ++s) {
     if (sampleOneIn == 1 || mix(s ^ seed) % sampleOneIn == 0) {
@@ -66,7 +67,9 @@ llvm::Expected<Cache> Cache::create(const CacheConfig &config,
     cache.sampledSets.push_back(0);
   }
   cache.lineShift = llvm::Log2_64(config.lineBytes);
-  cache.shortRange = 2 * (sets / cache.sampledSets.size()) + 1;
+  cache.sampledBits.assign(llvm::divideCeil(sets, 64), 0);
+  for (uint64_t s : cache.sampledSets)
+    cache.sampledBits[s / 64] |= uint64_t(1) << (s % 64);
   cache.lines.assign(cache.sampledSets.size() * config.ways, Way{0, false});
   cache.used.assign(cache.sampledSets.size(), 0);
   cache.fillsPerSet.assign(cache.sampledSets.size(), 0);
@@ -102,40 +105,31 @@ void Cache::accessLine(uint64_t line, uint32_t slot, AccessKind kind) {
   ++n;
 }
 
-void Cache::accessSampledRange(uint64_t first, uint64_t last, AccessKind kind) {
+void Cache::accessLines(uint64_t first, uint64_t last, AccessKind kind) {
   // Lines first..last map to consecutive sets, wrapping at numSets. Walk the
-  // range one wrap at a time and visit only the sampled sets inside it.
-  uint64_t sets = numSets();
+  // range one wrap at a time and visit only the sampled sets inside it, in
+  // address order: O(sampled lines + wraps + range / 64).
   uint64_t line = first;
   while (true) {
     uint64_t set = line % sets;
     uint64_t wrapEnd = std::min(last, line + (sets - 1 - set));
     uint64_t setEnd = set + (wrapEnd - line);
-    auto it = std::lower_bound(sampledSets.begin(), sampledSets.end(), set);
-    for (; it != sampledSets.end() && *it <= setEnd; ++it)
-      accessLine(line + (*it - set), slotOfSet[*it], kind);
+    // The sampled sets of [set, setEnd], a word of the bit table at a time.
+    for (uint64_t w = set / 64; w <= setEnd / 64; ++w) {
+      uint64_t bits = sampledBits[w];
+      if (w == set / 64)
+        bits &= ~uint64_t(0) << (set % 64);
+      if (w == setEnd / 64 && setEnd % 64 != 63)
+        bits &= (uint64_t(1) << (setEnd % 64 + 1)) - 1;
+      for (; bits; bits &= bits - 1) {
+        uint64_t s = w * 64 + llvm::countr_zero(bits);
+        accessLine(line + (s - set), slotOfSet[s], kind);
+      }
+    }
     if (wrapEnd == last)
       return;
     line = wrapEnd + 1;
   }
-}
-
-void Cache::access(uint64_t addr, uint64_t bytes, AccessKind kind) {
-  if (bytes == 0)
-    return;
-  uint64_t first = addr >> lineShift;
-  uint64_t last = (addr + (bytes - 1)) >> lineShift;
-  // A short range (the common case: a tile row of a line or two) looks each
-  // line's set up in the table; a long one visits only the sampled sets.
-  // Either way the cost is at most about twice the scale per sampled line.
-  if (last - first < shortRange) {
-    uint64_t sets = numSets();
-    for (uint64_t line = first; line <= last; ++line)
-      if (uint32_t slot = slotOfSet[line % sets]; slot != kUnsampled)
-        accessLine(line, slot, kind);
-    return;
-  }
-  accessSampledRange(first, last, kind);
 }
 
 void Cache::flush() {
