@@ -88,3 +88,75 @@ TEST_F(CostModelTest, GpuLikeLaunchModes) {
   EXPECT_EQ(price->grids.size(), 1u);
 }
 } // namespace
+
+TEST_F(CostModelTest, ForEachTileSkipsWhatCannotFit) {
+  // A monotone fit test (the tile's product at most 64): no tile larger in
+  // every loop than one that does not fit is visited, every fitting one is.
+  SmallVector<SmallVector<int64_t>> lists = {{1, 2, 4, 8, 16, 32, 64},
+                                             {1, 2, 4, 8, 16, 32, 64}};
+  int visited = 0, fitting = 0;
+  forEachTile(lists, [&](MutableArrayRef<int64_t> t) {
+    ++visited;
+    bool fits = t[0] * t[1] <= 64;
+    fitting += fits;
+    return fits;
+  });
+  EXPECT_EQ(fitting, 28); // 2^a * 2^b <= 2^6: a + b <= 6
+  // Each row stops at its first misfit; the first row with a misfit at its
+  // smallest value (none here: 64 x 1 fits) would end the search.
+  EXPECT_EQ(visited, 28 + 6);
+}
+
+TEST_F(CostModelTest, KernelKeysTellEveryFieldApart) {
+  KernelDesc a = gemm().phases[0];
+  auto key = [](const KernelDesc &d) {
+    SmallVector<uint64_t> k;
+    appendKey(d, k);
+    return k;
+  };
+  EXPECT_EQ(key(a), key(gemm().phases[0]));
+  // A field of each kind: a loop, a count of the work, a type, a flag, a
+  // size.
+  KernelDesc b = a;
+  b.loops[2] = 512;
+  EXPECT_NE(key(a), key(b));
+  b = a;
+  b.work.bytesRead = Count(1);
+  EXPECT_NE(key(a), key(b));
+  b = a;
+  b.matrixType = Float32Type::get(&context);
+  EXPECT_NE(key(a), key(b));
+  b = a;
+  b.tablePerTile = true;
+  EXPECT_NE(key(a), key(b));
+  b = a;
+  b.window = 128;
+  EXPECT_NE(key(a), key(b));
+  b = a;
+  b.siblingN = {128, 256};
+  EXPECT_NE(key(a), key(b));
+}
+
+TEST_F(CostModelTest, TileSearchIsKeptPerKernelAndTarget) {
+  // The memo answers what a search answers, for the kernel and target
+  // asked, and only for them.
+  KernelDesc d = gemm().phases[0];
+  FailureOr<TpuParams> small = TpuParams::get(target("mock-tpu"));
+  FailureOr<TpuParams> big = TpuParams::get(target("tpu-v7"));
+  ASSERT_TRUE(succeeded(small) && succeeded(big));
+  std::optional<TpuTileChoice> first = chooseTpuTile(d, *small);
+  std::optional<TpuTileChoice> again = chooseTpuTile(d, *small);
+  std::optional<TpuTileChoice> other = chooseTpuTile(d, *big);
+  std::optional<TpuTileChoice> single = chooseTpuTile(d, *small, 1);
+  ASSERT_TRUE(first && again && other && single);
+  EXPECT_EQ(ArrayRef<int64_t>(first->tile), ArrayRef<int64_t>(again->tile));
+  EXPECT_DOUBLE_EQ(first->cost.timeNs, again->cost.timeNs);
+  EXPECT_NE(first->cost.timeNs, other->cost.timeNs);
+  EXPECT_EQ(single->buffers, 1);
+  // A larger K: another kernel, another answer.
+  d.loops[3] = 512;
+  d.work.matrixFlops = Count(2) * Count(512) * Count(384) * Count(512);
+  std::optional<TpuTileChoice> longer = chooseTpuTile(d, *small);
+  ASSERT_TRUE(longer);
+  EXPECT_GT(longer->cost.timeNs, first->cost.timeNs);
+}

@@ -45,19 +45,33 @@ LogicalResult verifyFunction(func::FuncOp func, TargetAttr target) {
              << " bytes of VMEM per core of '" << target.getName() << "'";
     offsets.push_back(offset);
   }
+  // Calls by position: a buffer live across one is found by a binary
+  // search, not a scan.
+  SmallVector<std::pair<int64_t, Operation *>> calls;
+  for (auto [call, position] : liveness->calls)
+    calls.emplace_back(position, call);
+  llvm::stable_sort(calls, llvm::less_first());
+  // The buffers come in order of start: the earlier ones a buffer overlaps
+  // in time are those still live at its start (a sweep, so the check is
+  // linear in the buffers times the most live at once, not quadratic).
+  SmallVector<size_t> live;
   for (size_t i = 0; i < liveness->buffers.size(); ++i) {
     SramBuffer a = liveness->buffers[i];
-    for (auto [call, position] : liveness->calls)
-      if (a.start <= position && position <= a.end) {
-        InFlightDiagnostic diag = call->emitError(
-            "npu-tpu-verify-sram: call while a VMEM buffer is live (each "
-            "function's plan starts at offset 0)");
-        diag.attachNote(a.alloc.getLoc()) << "live buffer allocated here";
-        return diag;
-      }
-    for (size_t j = 0; j < i; ++j) {
+    auto call = llvm::partition_point(
+        calls, [&](const auto &c) { return c.first < a.start; });
+    if (call != calls.end() && call->first <= a.end) {
+      InFlightDiagnostic diag = call->second->emitError(
+          "npu-tpu-verify-sram: call while a VMEM buffer is live (each "
+          "function's plan starts at offset 0)");
+      diag.attachNote(a.alloc.getLoc()) << "live buffer allocated here";
+      return diag;
+    }
+    llvm::erase_if(live, [&](size_t j) {
+      return !a.overlapsInTime(liveness->buffers[j]);
+    });
+    for (size_t j : live) {
       SramBuffer b = liveness->buffers[j];
-      if (!a.overlapsInTime(b) || offsets[i] >= offsets[j] + b.bytes ||
+      if (offsets[i] >= offsets[j] + b.bytes ||
           offsets[j] >= offsets[i] + a.bytes)
         continue;
       InFlightDiagnostic diag =
@@ -68,6 +82,7 @@ LogicalResult verifyFunction(func::FuncOp func, TargetAttr target) {
       diag.attachNote(b.alloc.getLoc()) << "overlapped buffer allocated here";
       return diag;
     }
+    live.push_back(i);
   }
   return success();
 }
