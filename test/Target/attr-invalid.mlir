@@ -52,7 +52,7 @@ module attributes {npu.x = #npu.target<name = "t", clock_hz = 1.0e9, matrix_cloc
 
 // -----
 
-// expected-error @+1 {{field 'name' must be non-empty and use only [a-z0-9._-], got 'H100'}}
+// expected-error @+1 {{field 'name' must be non-empty and use only [a-z0-9._-:,=+], got 'H100'}}
 module attributes {npu.x = #npu.target<name = "H100", clock_hz = 1.0e9, matrix_clock_hz = 1.0e9, peak_fp32_flop_per_s = 1.0e12, peak_bf16_flop_per_s = 4.0e12, vector_flop_per_s = 5.0e11, transcendental_per_s = 1.0e11, hbm_bytes = 1073741824, hbm_bandwidth_bytes_per_s = 1.0e11, sustained_hbm_bandwidth_bytes_per_s = 1.0e11, link_bandwidth_bytes_per_s = 0.0, tpu = <tensor_core_count = 1, matrix_unit_count_per_core = 4, matrix_unit_dim_elements = 128, vmem_bytes_per_core = 1024, dma_engines_per_core = 4, dma_setup_latency_ns = 5.0e2, row_dmas_in_flight_per_core = 4, grid_step_overhead_ns = 3.5e2, sublanes = 8>>} {}
 
 // -----

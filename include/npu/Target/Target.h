@@ -55,6 +55,12 @@ struct TargetField {
 /// Every numeric field, in file order: common, then tpu, then gpu.
 llvm::ArrayRef<TargetField> getTargetFields();
 
+/// Each sustained field with the quoted field it is a fraction of (and may
+/// not exceed): a change to the quoted one carries the sustained one along
+/// (overrides, npu-compare --sensitivity).
+llvm::ArrayRef<std::pair<llvm::StringLiteral, llvm::StringLiteral>>
+getSustainedFields();
+
 /// Value of `field` in `target` (an integer or a double), or nullopt when the
 /// target does not have it (fp8 absent, or the other kind's section).
 std::optional<llvm::json::Value> getFieldValue(TargetAttr target,
@@ -74,7 +80,27 @@ struct TargetFile {
   std::vector<std::pair<std::string, std::string>> sources;
   /// How the chip reaches other chips; absent on a single-chip target.
   std::optional<Interconnect> interconnect;
+  /// The JSON it was parsed from (a variant's, with its overrides applied).
+  std::string text;
 };
+
+/// A target named on a command line or in a pass option: a name or path,
+/// then optionally ':' and comma-separated `field=value` overrides, as in
+/// `tpu-v7:tpu.vmem_bytes_per_core=8MiB,clock_hz=1.5e9` (docs/targets.md,
+/// "Variants without a file").
+struct TargetSpec {
+  std::string base;
+  std::vector<std::pair<std::string, std::string>> overrides;
+};
+llvm::Expected<TargetSpec> parseTargetSpec(llvm::StringRef spec);
+
+/// Sets the overridden fields of a target file's JSON `root`: each a known
+/// numeric field of the target's kind, an integer where the field is one;
+/// the sustained partner of a quoted field keeps its fraction unless set
+/// too; each field's source says it was overridden; "name" becomes the
+/// spec. Values are checked when the result is parsed, as a file's are.
+llvm::Error applyOverrides(llvm::json::Value &root, const TargetSpec &spec,
+                           llvm::StringRef specText);
 
 /// The directory `loadTarget` searches by default: $NPU_TARGET_DIR if set and
 /// non-empty, else the source tree's npu-target/ compiled into the library.
@@ -91,7 +117,7 @@ llvm::Expected<TargetFile> loadTargetFile(MLIRContext *context,
 
 /// `nameOrPath` is a path if it contains a '/' or ends in ".json"; otherwise
 /// it is looked up as `<dir>/<nameOrPath>.json`, with `dir` defaulting to
-/// getDefaultTargetDir().
+/// getDefaultTargetDir(). Either may carry overrides (TargetSpec).
 llvm::Expected<TargetFile> loadTarget(MLIRContext *context,
                                       llvm::StringRef nameOrPath,
                                       llvm::StringRef dir = "");

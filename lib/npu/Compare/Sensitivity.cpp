@@ -66,12 +66,6 @@ bool SensitivityRow::flips(double base) const {
 }
 
 namespace {
-/// Each sustained field, with the quoted field it is a fraction of (and may
-/// not exceed).
-constexpr std::pair<StringLiteral, StringLiteral> kSustainedFields[] = {
-    {"matrix_clock_hz", "clock_hz"},
-    {"sustained_hbm_bandwidth_bytes_per_s", "hbm_bandwidth_bytes_per_s"}};
-
 /// The field at `path` ("x" or "tpu.x") of a target file's JSON, or null.
 llvm::json::Value *lookupField(llvm::json::Value &root, StringRef path) {
   llvm::json::Object *obj = root.getAsObject();
@@ -157,12 +151,7 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
       return emitError(loc) << llvm::toString(file.takeError());
     std::string name = file->attr.getName().str();
     s.target[side] = name;
-    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> text =
-        readInputFile(file->path, kMaxJsonBytes);
-    if (!text)
-      return emitError(loc) << llvm::toString(text.takeError());
-    llvm::Expected<llvm::json::Value> root =
-        llvm::json::parse((*text)->getBuffer());
+    llvm::Expected<llvm::json::Value> root = llvm::json::parse(file->text);
     if (!root)
       return emitError(loc)
              << file->path << ": " << llvm::toString(root.takeError());
@@ -186,7 +175,7 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
       // doubled.
       std::optional<double> quoted;
       StringRef sustainedField;
-      for (auto [sustained, quotedField] : kSustainedFields) {
+      for (auto [sustained, quotedField] : target::getSustainedFields()) {
         if (field == sustained)
           if (llvm::json::Value *qv = lookupField(*root, quotedField))
             quoted = qv->getAsNumber();

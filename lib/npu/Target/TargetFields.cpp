@@ -29,6 +29,13 @@ std::string TargetField::path() const {
   llvm_unreachable("unknown FieldSection");
 }
 
+ArrayRef<std::pair<StringLiteral, StringLiteral>> target::getSustainedFields() {
+  static constexpr std::pair<StringLiteral, StringLiteral> kPairs[] = {
+      {"matrix_clock_hz", "clock_hz"},
+      {"sustained_hbm_bandwidth_bytes_per_s", "hbm_bandwidth_bytes_per_s"}};
+  return kPairs;
+}
+
 ArrayRef<TargetField> target::getTargetFields() {
   using S = FieldSection;
   using T = FieldType;

@@ -134,6 +134,7 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
 
   TargetFile file;
   file.path = path;
+  file.text = json.str();
   std::string name, kind;
   if (llvm::Error e = readString(*root, "name", name))
     return std::move(e);
@@ -358,11 +359,32 @@ target::resolveJsonFile(StringRef nameOrPath, StringRef dir, StringRef what) {
 
 llvm::Expected<TargetFile>
 target::loadTarget(MLIRContext *context, StringRef nameOrPath, StringRef dir) {
+  llvm::Expected<TargetSpec> spec = parseTargetSpec(nameOrPath);
+  if (!spec)
+    return spec.takeError();
   llvm::Expected<std::string> path = resolveJsonFile(
-      nameOrPath, dir.empty() ? getDefaultTargetDir() : dir.str(), "target");
+      spec->base, dir.empty() ? getDefaultTargetDir() : dir.str(), "target");
   if (!path)
     return path.takeError();
-  return loadTargetFile(context, *path);
+  if (spec->overrides.empty())
+    return loadTargetFile(context, *path);
+  // A variant: the file's JSON with the fields set, parsed as if it were
+  // the file `<dir>/<spec>.json` (messages name the variant).
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readInputFile(*path, kMaxJsonBytes);
+  if (!buffer)
+    return buffer.takeError();
+  llvm::Expected<JValue> root = parseJsonInput((*buffer)->getBuffer());
+  if (!root)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        *path + ": invalid JSON: " + llvm::toString(root.takeError()));
+  if (llvm::Error e = applyOverrides(*root, *spec, nameOrPath))
+    return std::move(e);
+  llvm::SmallString<256> variant(llvm::sys::path::parent_path(*path));
+  llvm::sys::path::append(variant,
+                          *root->getAsObject()->getString("name") + ".json");
+  return parseTarget(context, llvm::formatv("{0:2}", *root).str(), variant);
 }
 
 llvm::Expected<std::vector<std::string>> target::listTargets(StringRef dir) {

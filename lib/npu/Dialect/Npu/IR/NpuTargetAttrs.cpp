@@ -259,12 +259,14 @@ LogicalResult TargetAttr::verify(
     APFloat transcendentalPerS, int64_t hbmBytes, APFloat hbmBandwidthBytesPerS,
     APFloat sustainedHbmBandwidthBytesPerS, APFloat linkBandwidthBytesPerS,
     TpuTargetAttr tpu, GpuTargetAttr gpu) {
+  // A variant's name (a file's name with overrides, docs/targets.md) also
+  // has ':', ',', '=' and '+' (in "1.5e+09").
   if (name.empty() || !llvm::all_of(name, [](char c) {
-        return llvm::isLower(c) || llvm::isDigit(c) || c == '-' || c == '_' ||
-               c == '.';
+        return llvm::isLower(c) || llvm::isDigit(c) ||
+               StringRef("-_.:,=+").contains(c);
       }))
     return emitError() << "field 'name' must be non-empty and use only "
-                          "[a-z0-9._-], got '"
+                          "[a-z0-9._-:,=+], got '"
                        << name << "'";
   double fp32 = peakFp32FlopPerS.convertToDouble();
   double bf16 = peakBf16FlopPerS.convertToDouble();

@@ -1,0 +1,175 @@
+//===- TargetOverrides.cpp - a target variant without a file
+//---------------===//
+//
+// `tpu-v7:tpu.vmem_bytes_per_core=8MiB,clock_hz=1.5e9` names tpu-v7 with two
+// fields changed (docs/targets.md, "Variants without a file"). The change is
+// made to the file's JSON before it is parsed, so a variant gets exactly the
+// loader's and the attributes' checks, and its name (the spec, normalized)
+// says what it is in every report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "JsonFileReader.h"
+#include "npu/Target/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::target;
+
+namespace {
+llvm::Error fail(StringRef spec, const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "target '" + spec + "': " + msg);
+}
+
+/// `text` as a number: a decimal literal with an optional unit multiplier,
+/// K/M/G/T (10^3 steps) or KiB/MiB/GiB/TiB (2^10 steps).
+std::optional<double> parseNumber(StringRef text) {
+  static constexpr std::pair<StringLiteral, double> kSuffixes[] = {
+      {"KiB", 0x1p10}, {"MiB", 0x1p20}, {"GiB", 0x1p30}, {"TiB", 0x1p40},
+      {"K", 1e3},      {"M", 1e6},      {"G", 1e9},      {"T", 1e12}};
+  double scale = 1;
+  for (auto [suffix, factor] : kSuffixes)
+    if (text.consume_back(suffix)) {
+      scale = factor;
+      break;
+    }
+  double value;
+  if (text.empty() || text.getAsDouble(value) || !std::isfinite(value))
+    return std::nullopt;
+  value *= scale;
+  return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+}
+
+/// The JSON value of the field at `path` ("x" or "tpu.x") in `root`, or
+/// null if the file leaves it out.
+llvm::json::Value *lookup(llvm::json::Object &root, StringRef path) {
+  auto [section, name] = path.split('.');
+  if (name.empty())
+    return root.get(section);
+  llvm::json::Object *inner = root.getObject(section);
+  return inner ? inner->get(name) : nullptr;
+}
+} // namespace
+
+llvm::Expected<TargetSpec> target::parseTargetSpec(StringRef spec) {
+  TargetSpec out;
+  // The overrides start at the first ':' of the file name (a directory may
+  // hold one); a name ending in ".json" is a file (a variant written out).
+  size_t slash = spec.rfind('/');
+  size_t colon = spec.ends_with(".json")
+                     ? StringRef::npos
+                     : spec.find(':', slash == StringRef::npos ? 0 : slash);
+  out.base = spec.take_front(colon).str();
+  if (colon == StringRef::npos)
+    return out;
+  SmallVector<StringRef> items;
+  spec.drop_front(colon + 1).split(items, ',');
+  for (StringRef item : items) {
+    auto [field, value] = item.split('=');
+    field = field.trim();
+    value = value.trim();
+    if (field.empty() || value.empty() || !item.contains('='))
+      return fail(spec, "override '" + item +
+                            "' is not 'field=value' (a field npu-target-info "
+                            "prints, e.g. 'tpu.vmem_bytes_per_core=8MiB')");
+    if (llvm::any_of(out.overrides,
+                     [&](const auto &o) { return o.first == field; }))
+      return fail(spec, "field '" + field + "' is set twice");
+    out.overrides.emplace_back(field.str(), value.str());
+  }
+  return out;
+}
+
+llvm::Error target::applyOverrides(llvm::json::Value &root,
+                                   const TargetSpec &spec, StringRef specText) {
+  llvm::json::Object *obj = root.getAsObject();
+  if (!obj)
+    return fail(specText, "the file's top level is not a JSON object");
+  llvm::json::Object *sources = obj->getObject("sources");
+  // The values before any override: a quoted figure's sustained partner
+  // keeps its fraction of the quoted one unless it is set too.
+  llvm::json::Value original = root;
+  llvm::json::Object &before = *original.getAsObject();
+  for (const auto &[path, text] : spec.overrides) {
+    const TargetField *field =
+        llvm::find_if(getTargetFields(),
+                      [&](const TargetField &f) { return f.path() == path; });
+    if (field == getTargetFields().end())
+      return fail(specText, "unknown field '" + path + "' (npu-target-info " +
+                                spec.base + " prints the fields)");
+    std::optional<double> value = parseNumber(text);
+    if (!value)
+      return fail(specText, "field '" + path + "': '" + text +
+                                "' is not a number (a decimal, optionally "
+                                "with K, M, G, T or KiB, MiB, GiB, TiB)");
+    bool common = field->section == FieldSection::Common;
+    if (!common && !obj->getObject(path.substr(0, path.find('.'))))
+      return fail(specText, "field '" + path + "' is not a field of a '" +
+                                obj->getString("kind").value_or("?") +
+                                "' target");
+    llvm::json::Value json = *value;
+    if (field->type == FieldType::Integer) {
+      if (*value != std::trunc(*value) || std::abs(*value) >= 0x1p63)
+        return fail(specText,
+                    "field '" + path + "' must be an integer, got " + text);
+      json = int64_t(*value);
+    }
+    auto [section, name] = StringRef(path).split('.');
+    llvm::json::Object &into = common ? *obj : *obj->getObject(section);
+    into[common ? section : name] = json;
+    if (sources)
+      (*sources)[path] = "[override] set to " + text + " on the command line";
+    // Fields that keep their ratio to this one unless set too: a sustained
+    // figure its fraction of the quoted one, and the rates of the units
+    // (peaks, vector, transcendental) their work per cycle when the clock
+    // changes.
+    SmallVector<StringRef> carried;
+    for (auto [sustained, quoted] : getSustainedFields())
+      if (path == quoted)
+        carried.push_back(sustained);
+    if (path == "clock_hz")
+      carried.append({"peak_fp32_flop_per_s", "peak_bf16_flop_per_s",
+                      "peak_fp8_flop_per_s", "vector_flop_per_s",
+                      "transcendental_per_s"});
+    for (StringRef dependent : carried) {
+      if (llvm::any_of(spec.overrides,
+                       [&](const auto &o) { return o.first == dependent; }))
+        continue;
+      llvm::json::Value *q = lookup(before, path);
+      llvm::json::Value *d = lookup(*obj, dependent);
+      std::optional<double> qv = q ? q->getAsNumber() : std::nullopt;
+      std::optional<double> dv = d ? d->getAsNumber() : std::nullopt;
+      if (!qv || !dv || *qv <= 0)
+        continue; // an optional field the file leaves out
+      *d = *dv / *qv * *value;
+      if (sources)
+        (*sources)[dependent] = "[override] the file's ratio to " + path +
+                                " (" + formatReal(*dv / *qv) + ")";
+    }
+  }
+  // The variant's name is the spec, canonical (fields sorted, values as
+  // plain numbers): every report says which variant it is, and two
+  // spellings of one variant are one target.
+  std::vector<std::string> items;
+  for (const auto &[path, text] : spec.overrides) {
+    const llvm::json::Value *v = lookup(*obj, path);
+    std::optional<int64_t> i = v->getAsInteger();
+    bool integer = llvm::any_of(getTargetFields(), [&](const TargetField &f) {
+      return f.path() == path && f.type == FieldType::Integer;
+    });
+    items.push_back(
+        path + "=" +
+        (integer ? std::to_string(*i) : formatReal(*v->getAsNumber())));
+  }
+  llvm::sort(items);
+  (*obj)["name"] =
+      llvm::sys::path::stem(spec.base).str() + ":" + llvm::join(items, ",");
+  return llvm::Error::success();
+}
