@@ -3,6 +3,8 @@
 // Input: the JSON text of a target file (npu-target/*.json). The loader
 // requires the file to be named after the target, so the harness names it
 // "<name>.json" when the input has a string "name" (else "fuzz.json").
+// Or '@' and a target variant, `<name>:<field>=<value>,...` (a name of the
+// tree's npu-target/, its overrides fuzzed).
 // Every input must load or fail with an llvm::Error; a target that loads
 // must render (toJSON, the attribute's assembly) and its printed attribute
 // must parse back to the same attribute: the printer writes every real
@@ -21,11 +23,20 @@ using namespace mlir;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   StringRef json(reinterpret_cast<const char *>(data), size);
-  std::string path = npu_fuzz::jsonFileName(json);
-
   npu_fuzz::FuzzContext context;
   llvm::Expected<npu::target::TargetFile> file =
-      npu::target::parseTarget(context.get(), json, path);
+      llvm::createStringError(llvm::inconvertibleErrorCode(), "no input");
+  if (json.consume_front("@")) {
+    // A target variant: a name in npu-target/ with overrides (no path: the
+    // harness reads only the tree's own files).
+    StringRef spec = json.take_until([](char c) { return c == '\n'; });
+    if (spec.contains('/') || spec.contains('\\') || spec.size() > 4096)
+      return 0;
+    file = npu::target::loadTarget(context.get(), spec);
+  } else {
+    file = npu::target::parseTarget(context.get(), json,
+                                    npu_fuzz::jsonFileName(json));
+  }
   if (!file) {
     (void)llvm::toString(file.takeError());
     return 0;
