@@ -58,6 +58,30 @@ llvm::json::Value *lookup(llvm::json::Object &root, StringRef path) {
 }
 } // namespace
 
+/// The fields that keep their ratio to `path` (to its square: power 2)
+/// when it is overridden and they are not: a sustained figure its fraction
+/// of the quoted one; the rates of the units (matrix peaks, vector,
+/// transcendental) their work per unit and per cycle when the clock or the
+/// count of units changes, and the matrix peaks their work per cell when
+/// the matrix unit's width changes.
+static SmallVector<std::pair<StringRef, int>> getCarriedFields(StringRef path) {
+  static constexpr StringLiteral kPeaks[] = {
+      "peak_fp32_flop_per_s", "peak_bf16_flop_per_s", "peak_fp8_flop_per_s"};
+  SmallVector<std::pair<StringRef, int>> out;
+  for (auto [sustained, quoted] : getSustainedFields())
+    if (path == quoted)
+      out.emplace_back(sustained, 1);
+  bool units = path == "clock_hz" || path == "tpu.tensor_core_count" ||
+               path == "gpu.sm_count";
+  if (units || path == "tpu.matrix_unit_count_per_core" ||
+      path == "tpu.matrix_unit_dim_elements")
+    for (StringRef peak : kPeaks)
+      out.emplace_back(peak, path == "tpu.matrix_unit_dim_elements" ? 2 : 1);
+  if (units)
+    out.append({{"vector_flop_per_s", 1}, {"transcendental_per_s", 1}});
+  return out;
+}
+
 llvm::Expected<TargetSpec> target::parseTargetSpec(StringRef spec) {
   TargetSpec out;
   // The overrides start at the first ':' of the file name (a directory may
@@ -126,19 +150,7 @@ llvm::Error target::applyOverrides(llvm::json::Value &root,
     into[common ? section : name] = json;
     if (sources)
       (*sources)[path] = "[override] set to " + text + " on the command line";
-    // Fields that keep their ratio to this one unless set too: a sustained
-    // figure its fraction of the quoted one, and the rates of the units
-    // (peaks, vector, transcendental) their work per cycle when the clock
-    // changes.
-    SmallVector<StringRef> carried;
-    for (auto [sustained, quoted] : getSustainedFields())
-      if (path == quoted)
-        carried.push_back(sustained);
-    if (path == "clock_hz")
-      carried.append({"peak_fp32_flop_per_s", "peak_bf16_flop_per_s",
-                      "peak_fp8_flop_per_s", "vector_flop_per_s",
-                      "transcendental_per_s"});
-    for (StringRef dependent : carried) {
+    for (auto [dependent, power] : getCarriedFields(path)) {
       if (llvm::any_of(spec.overrides,
                        [&](const auto &o) { return o.first == dependent; }))
         continue;
@@ -148,10 +160,13 @@ llvm::Error target::applyOverrides(llvm::json::Value &root,
       std::optional<double> dv = d ? d->getAsNumber() : std::nullopt;
       if (!qv || !dv || *qv <= 0)
         continue; // an optional field the file leaves out
-      *d = *dv / *qv * *value;
+      double ratio = *value / *qv;
+      *d = *dv * (power == 2 ? ratio * ratio : ratio);
       if (sources)
-        (*sources)[dependent] = "[override] the file's ratio to " + path +
-                                " (" + formatReal(*dv / *qv) + ")";
+        (*sources)[dependent] =
+            (power == 2 ? "[override] scaled as the square of " + path
+                        : "[override] scaled as " + path) +
+            " (x" + formatReal(power == 2 ? ratio * ratio : ratio) + ")";
     }
   }
   // The variant's name is the spec, canonical (fields sorted, values as
