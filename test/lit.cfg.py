@@ -35,7 +35,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.npu_tools_dir, append_path=True)
 tool_dirs = [config.npu_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["npu-compare", "npu-opt", "npu-serve", "npu-system", "npu-translate", "mlir-runner"], tool_dirs)
+    ["npu-compare", "npu-opt", "npu-serve", "npu-sweep", "npu-system", "npu-translate", "mlir-runner"], tool_dirs)
 
 # SVG rendering checks run where librsvg2-bin is installed.
 if shutil.which("rsvg-convert"):

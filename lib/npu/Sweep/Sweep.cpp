@@ -1,0 +1,183 @@
+//===- Sweep.cpp - pricing a sweep's points and writing its tables --------===//
+
+#include "npu/Sweep/Sweep.h"
+#include "npu/Compare/Compare.h"
+#include "npu/Support/InputFiles.h"
+#include "npu/Support/JsonStream.h"
+#include "npu/Target/Target.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::sweep;
+
+namespace {
+/// Prices one point on a copy of its workload's module; the first error of
+/// the loader or the pipeline is the row's.
+SweepRow runPoint(ModuleOp workload, const SweepPoint &p) {
+  MLIRContext *ctx = workload.getContext();
+  SweepRow row;
+  row.index = p.index;
+  row.workload = p.workload->name;
+  row.target = p.target;
+  row.values = p.values;
+  llvm::Expected<target::TargetFile> file = target::loadTarget(ctx, p.target);
+  if (!file) {
+    row.error = llvm::toString(file.takeError());
+    return row;
+  }
+  row.target = file->attr.getName().str();
+  TargetKind kind = file->attr.getKind();
+  row.kind = stringifyTargetKind(kind).str();
+  std::string diagnostic;
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && diagnostic.empty())
+      diagnostic = d.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> copy = workload.clone();
+  FailureOr<ModelTime> time = compileModelTime(
+      *copy, kind == TargetKind::Tpu ? CompareSide::Tpu : CompareSide::Gpu,
+      p.target, "npu-sweep", UnknownLoc::get(ctx));
+  if (failed(time)) {
+    row.error = diagnostic.empty() ? "the pipeline failed" : diagnostic;
+    return row;
+  }
+  row.timeUs = time->totalNs * 1e-3;
+  row.attentionUs = time->attentionNs * 1e-3;
+  row.tokensPerS = time->totalNs > 0
+                       ? double(p.workload->tokens()) / time->totalNs * 1e9
+                       : 0.0;
+  return row;
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a line break.
+std::string csv(StringRef s) {
+  if (!s.contains(',') && !s.contains('"') && !s.contains('\n'))
+    return s.str();
+  std::string out = "\"";
+  for (char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' ? ' ' : c);
+  return out + "\"";
+}
+
+std::string valueOf(const SweepRow &row, StringRef field) {
+  for (const auto &[f, v] : row.values)
+    if (f == field)
+      return v;
+  return "";
+}
+} // namespace
+
+FailureOr<std::vector<SweepRow>>
+sweep::runSweep(MLIRContext *ctx, const std::vector<SweepPoint> &points) {
+  std::vector<SweepRow> rows;
+  // Each workload imported once, the first time a point needs it.
+  std::map<const Workload *, OwningOpRef<ModuleOp>> modules;
+  for (const SweepPoint &p : points) {
+    OwningOpRef<ModuleOp> &module = modules[p.workload];
+    if (!module) {
+      module = importConfigFile(ctx, p.workload->config, p.workload->options);
+      if (!module)
+        return failure();
+    }
+    rows.push_back(runPoint(*module, p));
+  }
+  return rows;
+}
+
+void sweep::writeCsv(llvm::raw_ostream &os, const SweepSpec &spec,
+                     const std::vector<SweepRow> &rows) {
+  os << "index,workload,target,kind";
+  for (const std::string &f : spec.fields)
+    os << "," << f;
+  os << ",time_us,attention_us,tokens_per_s,error\n";
+  for (const SweepRow &r : rows) {
+    os << r.index << "," << csv(r.workload) << "," << csv(r.target) << ","
+       << r.kind;
+    for (const std::string &f : spec.fields)
+      os << "," << csv(valueOf(r, f));
+    if (r.error.empty())
+      os << "," << target::formatReal(r.timeUs) << ","
+         << target::formatReal(r.attentionUs) << ","
+         << target::formatReal(r.tokensPerS) << ",\n";
+    else
+      os << ",,,," << csv(r.error) << "\n";
+  }
+}
+
+void sweep::writeJson(llvm::raw_ostream &os, const SweepSpec &spec,
+                      const std::vector<SweepRow> &rows) {
+  llvm::json::OStream j(os, 2);
+  j.object([&] {
+    j.attribute("schema", "npu-sweep/1");
+    j.attributeArray("fields", [&] {
+      for (const std::string &f : spec.fields)
+        j.value(f);
+    });
+    j.attributeArray("rows", [&] {
+      for (const SweepRow &r : rows)
+        j.object([&] {
+          j.attribute("index", r.index);
+          j.attribute("workload", r.workload);
+          j.attribute("target", r.target);
+          j.attribute("kind", r.kind);
+          j.attributeObject("values", [&] {
+            for (const auto &[f, v] : r.values)
+              j.attribute(f, v);
+          });
+          if (!r.error.empty()) {
+            j.attribute("error", r.error);
+            return;
+          }
+          j.attribute("time_us", r.timeUs);
+          j.attribute("attention_us", r.attentionUs);
+          j.attribute("tokens_per_s", r.tokensPerS);
+        });
+    });
+  });
+  os << "\n";
+}
+
+llvm::Error sweep::mergeCsv(ArrayRef<std::string> paths,
+                            llvm::raw_ostream &os) {
+  auto fail = [](const llvm::Twine &msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+  };
+  std::string header;
+  std::map<int64_t, std::string> rows;
+  for (const std::string &path : paths) {
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buf =
+        readInputFile(path, kMaxJsonBytes);
+    if (!buf)
+      return buf.takeError();
+    SmallVector<StringRef> lines;
+    (*buf)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    if (lines.empty())
+      return fail(path + ": empty (not an npu-sweep CSV)");
+    if (header.empty())
+      header = lines.front().str();
+    else if (lines.front() != header)
+      return fail(path + ": its header differs from " + paths.front() +
+                  "'s (shards of different specs?)");
+    for (StringRef line : ArrayRef<StringRef>(lines).drop_front()) {
+      int64_t index;
+      if (line.split(',').first.getAsInteger(10, index) || index < 0)
+        return fail(path + ": a row without an index: '" + line + "'");
+      if (!rows.try_emplace(index, line.str()).second)
+        return fail(path + ": point " + llvm::Twine(index) +
+                    " is in two shards");
+    }
+  }
+  os << header << "\n";
+  for (const auto &[index, line] : rows)
+    os << line << "\n";
+  return llvm::Error::success();
+}
