@@ -144,6 +144,10 @@ def main():
         target_keys.update(k for axis in obj.get("axes", []) for k in axis)
         target_keys.update([obj["chip"], "scale_up", "scale_out", "torus",
                             "switch"])
+    # Sweep specs (npu-fuzz-sweep): their keys and value forms.
+    target_keys.update(["workloads", "targets", "vary", "base", "config",
+                        "phase", "batch", "seq_len", "context_len",
+                        "weights", "prefill", "decode", "32MiB", "1.5G"])
     json_tokens = ["{", "}", "[", "]", ":", ",", "null", "true", "false",
                    "-0", "1e308", "1e-308", "4.9e-324", "9007199254740993",
                    "9223372036854775807", "9223372036854775808",

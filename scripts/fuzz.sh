@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     # default: 60, all
 #
-# TARGET is parse, passes, backends, target, system, import, calls, options or serve. The targets run side by side,
+# TARGET is parse, passes, backends, target, system, import, calls, options, serve or sweep. The targets run side by side,
 # NPU_FUZZ_JOBS at a time (default: the number of cores). Fails if any
 # target finds a crash, a leak, a timeout or runs out of memory; the input is
 # saved under build-fuzz/fuzz/crashes/<target>/ and the script prints the
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse passes backends target system import calls options serve)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(parse passes backends target system import calls options serve sweep)
 JOBS=${NPU_FUZZ_JOBS:-$(nproc)}
 
 # The sanitized build shared with scripts/sanitize.sh (clang, ASan, UBSan,
@@ -36,6 +36,7 @@ DICT[passes]=mlir;   SEEDS[passes]="$OUT/seeds/mlir"
 DICT[backends]=mlir; SEEDS[backends]="$OUT/seeds/mlir"
 DICT[target]=target; SEEDS[target]="npu-target test/Target"
 DICT[system]=target; SEEDS[system]="npu-target/systems test/System/Inputs"
+DICT[sweep]=target;  SEEDS[sweep]="examples/sweeps test/Sweep/Inputs"
 DICT[import]=config; SEEDS[import]="$OUT/seeds/config examples/configs test/Import/Inputs"
 DICT[calls]=calls;   SEEDS[calls]="$OUT/seeds/calls"
 DICT[options]=options; SEEDS[options]="$OUT/seeds/options"
