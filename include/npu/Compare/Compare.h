@@ -110,13 +110,6 @@ FailureOr<TargetAttr> loadCompareTarget(MLIRContext *ctx, StringRef name,
                                         TargetKind kind, StringRef flag,
                                         Location loc);
 
-/// Compiles a clone of `module` with buildTpuPipeline for `tpuTarget` and
-/// one with buildGpuPipeline for `gpuTarget` (names or paths, as the
-/// pipelines' `target` option; check them with loadCompareTarget first) and
-/// matches the kernels. `fusion` is both pipelines' `fusion` option ("cost"
-/// or "none"), `gpuLaunch` their `gpu-launch` one ("auto", "graph",
-/// "stream"). `module` itself is left unchanged. Errors (a pipeline
-/// failure) are emitted as diagnostics.
 /// Runs one side's backend pipeline (--npu-tpu-pipeline or
 /// --npu-gpu-pipeline) on `module` in place.
 LogicalResult runBackendPipeline(ModuleOp module, CompareSide side,
@@ -138,6 +131,13 @@ FailureOr<ModelTime> compileModelTime(ModuleOp module, CompareSide side,
                                       StringRef target, StringRef tool,
                                       Location loc);
 
+/// Compiles a clone of `module` with buildTpuPipeline for `tpuTarget` and
+/// one with buildGpuPipeline for `gpuTarget` (names or paths, as the
+/// pipelines' `target` option; check them with loadCompareTarget first) and
+/// matches the kernels. `fusion` is both pipelines' `fusion` option ("cost"
+/// or "none"), `gpuLaunch` their `gpu-launch` one ("auto", "graph",
+/// "stream"). `module` itself is left unchanged. Errors (a pipeline
+/// failure) are emitted as diagnostics.
 FailureOr<Comparison> compareModule(ModuleOp module, StringRef tpuTarget,
                                     StringRef gpuTarget,
                                     StringRef fusion = "cost",
