@@ -12,12 +12,12 @@
 #include "npu/Support/OutputFiles.h"
 #include "npu/Sweep/Sweep.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -41,13 +41,17 @@ opt<bool> merge("merge", cl::desc("merge the CSVs of a sweep's shards"),
                 cl::cat(cat));
 opt<bool> listPoints("list", cl::desc("print the points, do not price them"),
                      cl::cat(cat));
+opt<unsigned> jobs("j",
+                   cl::desc("points priced at once, each on a thread with "
+                            "its own context (default: the cores)"),
+                   cl::init(0), cl::cat(cat));
 
 int fail(const llvm::Twine &msg) {
   llvm::errs() << "npu-sweep: error: " << msg << "\n";
   return 1;
 }
 
-int run(MLIRContext &ctx) {
+int run(const DialectRegistry &registry) {
   OutputTransaction outputs;
   std::string error;
   if (merge) {
@@ -88,10 +92,12 @@ int run(MLIRContext &ctx) {
     for (const sweep::SweepPoint &p : points)
       *os << p.index << " " << p.workload->name << " " << p.target << "\n";
   } else {
-    FailureOr<std::vector<sweep::SweepRow>> rows =
-        sweep::runSweep(&ctx, points);
-    if (failed(rows))
-      return 1;
+    unsigned threads = jobs ? unsigned(jobs)
+                            : std::max(1u, std::thread::hardware_concurrency());
+    llvm::Expected<std::vector<sweep::SweepRow>> rows =
+        sweep::runSweep(registry, points, threads);
+    if (!rows)
+      return fail(llvm::toString(rows.takeError()));
     if (format == "csv")
       sweep::writeCsv(*os, *spec, *rows);
     else
@@ -110,15 +116,5 @@ int main(int argc, char **argv) {
       "fields\n");
   DialectRegistry registry;
   npu::registerAllDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
-  // An import error has the config's location; print it as the tools do.
-  ScopedDiagnosticHandler handler(&ctx, [](Diagnostic &diag) {
-    llvm::errs() << "npu-sweep: "
-                 << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: "
-                                                                     : "note: ")
-                 << diag << "\n";
-    return success();
-  });
-  return run(ctx);
+  return run(registry);
 }

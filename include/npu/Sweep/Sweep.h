@@ -75,11 +75,14 @@ struct SweepRow {
   double timeUs = 0, attentionUs = 0, tokensPerS = 0;
 };
 
-/// Prices `points` (one shard of them) in `ctx`, importing each workload
-/// once; a point that fails is a row with its error, not a failed run.
-/// Fails (with a diagnostic) only when a workload cannot be imported.
-FailureOr<std::vector<SweepRow>>
-runSweep(MLIRContext *ctx, const std::vector<SweepPoint> &points);
+/// Prices `points` (one shard of them) on `jobs` threads, each with a
+/// context of its own made from `registry` that imports each workload once;
+/// rows come back in the points' order. A point that fails is a row with
+/// its error, not a failed run; the run fails only when a workload cannot
+/// be imported (the error names it and says why).
+llvm::Expected<std::vector<SweepRow>>
+runSweep(const DialectRegistry &registry, const std::vector<SweepPoint> &points,
+         unsigned jobs);
 
 /// CSV: a header (index, workload, target, kind, each field, time_us,
 /// attention_us, tokens_per_s, error), a row per point.

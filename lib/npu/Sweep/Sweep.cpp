@@ -12,7 +12,10 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <atomic>
 #include <map>
+#include <mutex>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -76,20 +79,52 @@ std::string valueOf(const SweepRow &row, StringRef field) {
 }
 } // namespace
 
-FailureOr<std::vector<SweepRow>>
-sweep::runSweep(MLIRContext *ctx, const std::vector<SweepPoint> &points) {
-  std::vector<SweepRow> rows;
-  // Each workload imported once, the first time a point needs it.
-  std::map<const Workload *, OwningOpRef<ModuleOp>> modules;
-  for (const SweepPoint &p : points) {
-    OwningOpRef<ModuleOp> &module = modules[p.workload];
-    if (!module) {
-      module = importConfigFile(ctx, p.workload->config, p.workload->options);
-      if (!module)
-        return failure();
+llvm::Expected<std::vector<SweepRow>>
+sweep::runSweep(const DialectRegistry &registry,
+                const std::vector<SweepPoint> &points, unsigned jobs) {
+  std::vector<SweepRow> rows(points.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex errorMutex;
+  std::string importError;
+  // Each worker has a context of its own (one thread, no lock in its
+  // uniquers, its own diagnostics) and imports each workload once, the
+  // first time one of its points needs it; points are dealt one at a time.
+  auto worker = [&] {
+    MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+    ctx.loadAllAvailableDialects();
+    std::map<const Workload *, OwningOpRef<ModuleOp>> modules;
+    for (size_t i = next++; i < points.size() && !stop; i = next++) {
+      const SweepPoint &p = points[i];
+      OwningOpRef<ModuleOp> &module = modules[p.workload];
+      if (!module) {
+        std::string diagnostic;
+        ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+          if (diagnostic.empty())
+            diagnostic = d.str();
+          return success();
+        });
+        module =
+            importConfigFile(&ctx, p.workload->config, p.workload->options);
+        if (!module) {
+          std::lock_guard<std::mutex> lock(errorMutex);
+          if (importError.empty())
+            importError = "workload '" + p.workload->name + "': " + diagnostic;
+          stop = true;
+          return;
+        }
+      }
+      rows[i] = runPoint(*module, p);
     }
-    rows.push_back(runPoint(*module, p));
-  }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::max(1u, jobs); ++t)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread &t : threads)
+    t.join();
+  if (!importError.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), importError);
   return rows;
 }
 
