@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh cmake ninja-build g++ lld python3 git clang-format librsvg2-bin libgtest-dev libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+scripts/install-deps.sh cmake ninja-build g++ lld python3 git clang-format librsvg2-bin libgtest-dev parallel libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
 
 if [ ! -f build/build.ninja ]; then
   cmake -G Ninja -S . -B build \

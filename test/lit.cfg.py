@@ -40,3 +40,7 @@ llvm_config.add_tool_substitutions(
 # SVG rendering checks run where librsvg2-bin is installed.
 if shutil.which("rsvg-convert"):
     config.available_features.add("rsvg-convert")
+# docs/sweep.md's recipe runs where GNU parallel is installed (setup.sh
+# installs it).
+if shutil.which("parallel"):
+    config.available_features.add("gnu-parallel")
