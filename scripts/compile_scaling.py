@@ -17,6 +17,7 @@ every figure is relative to a run on the same machine in the same minute.
 import argparse
 import json
 import math
+import re
 import os
 import resource
 import statistics
@@ -34,6 +35,7 @@ BOUNDS = {
     "length 1M/4K, gpu pipeline": (1.2, "the GPU-like L2 simulation's work is bounded per kernel"),
     "length 128K/4K, tpu pipeline": (1.2, "the TPU-like tile search is bounded by what fits in SRAM"),
     "length 1M/4K, npu-compare": (1.2, "both cost models bounded by the program, not the data"),
+    "61 distinct/shared layers, npu-compare": (3.0, "kernels priced once per context, not per layer function (was 30x)"),
     "layers 512/61, tpu-lower (per layer)": (1.5, "one-shot bufferization linear in layers (npu-bufferize)"),
     "chain 2000/500, tpu-lower (per kernel)": (1.5, "one-shot bufferization linear in kernels (npu-bufferize)"),
 }
@@ -134,6 +136,47 @@ class Inputs:
         return src
 
 
+def distinct_layers(src, out):
+    """`src` (an imported model whose @model calls a few shared layer
+    functions) with one function per call: every layer its own copy, as a
+    model with per-layer differences would be."""
+    text = open(src).read()
+    lines = text.split("\n")
+    bodies = {}
+    i = 0
+    while i < len(lines):
+        m = re.match(r"\s*func\.func private @(\w+)\(", lines[i])
+        if not m:
+            i += 1
+            continue
+        depth, j = 0, i
+        while True:
+            depth += lines[j].count("{") - lines[j].count("}")
+            if depth == 0 and j > i:
+                break
+            j += 1
+        bodies[m.group(1)] = (i, j)
+        i = j + 1
+    kept = [l for n, l in enumerate(lines)
+            if not any(a <= n <= b for a, b in bodies.values())]
+    rest = "\n".join(kept)
+    copies = []
+
+    def rename(m):
+        name = "%s_%d" % (m.group(1), len(copies))
+        a, b = bodies[m.group(1)]
+        copies.append("\n".join(lines[a:b + 1]).replace(
+            "@%s(" % m.group(1), "@%s(" % name, 1))
+        return "call @%s(" % name
+
+    pattern = "call @(%s)\\(" % "|".join(map(re.escape, bodies))
+    rest = re.sub(pattern, rename, rest)
+    head = rest.index("\n") + 1
+    with open(out, "w") as f:
+        f.write(rest[:head] + "\n".join(copies) + "\n" + rest[head:])
+    return out
+
+
 def opt(*args):
     return [os.path.join(BIN, "npu-opt")] + list(args) + ["-o", "/dev/null"]
 
@@ -185,6 +228,10 @@ def ci(inp):
     compare = lambda m: [os.path.join(BIN, "npu-compare"), m, "--format=json", "-o", "/dev/null"]
     r = paired_ratio(compare(inp.path("a.mlir")), compare(inp.path("b.mlir")), 5)
     figures["length 1M/4K, npu-compare"] = r and r[0]
+    shared = inp.path("a.mlir")
+    distinct = distinct_layers(shared, inp.path("a-distinct.mlir"))
+    r = paired_ratio(compare(shared), compare(distinct), 3)
+    figures["61 distinct/shared layers, npu-compare"] = r and r[0]
     small = inp.tiled(inp.model(["--phase=prefill", "--seq-len=4096"], layers=61, name="l61.mlir"))
     big = inp.tiled(inp.model(["--phase=prefill", "--seq-len=4096"], layers=512, name="l512.mlir"))
     r = paired_ratio(opt(small, "--npu-tpu-lower-pipeline"), opt(big, "--npu-tpu-lower-pipeline"),
@@ -241,6 +288,25 @@ def full(inp):
     print("|---|---|---:|---:|")
     for step, tool, r in lengths(inp, 5, [131072, 1 << 20]):
         print("| %s | %s | %s | %s |" % (step, tool, fmt(r, 0), fmt(r, 1)))
+    print()
+    print("### Layer functions not shared (DeepSeek-V3 prefill 4K)\n")
+    print("The imported model calls one dense and one MoE layer function 61 times; "
+          "here every call gets a function of its own (61 copies), as a model with "
+          "per-layer differences would have. Median of 3 runs.\n")
+    shared = inp.model(["--phase=prefill", "--seq-len=4096"], name="s.mlir")
+    distinct = distinct_layers(shared, inp.path("s-distinct.mlir"))
+    print("| tool | shared (s) | 61 distinct (s) |")
+    print("|---|---:|---:|")
+    for tool, cmd in [
+            ("npu-compare", lambda m: [os.path.join(BIN, "npu-compare"), m, "-o", "/dev/null"]),
+            ("tpu pipeline", lambda m: opt(m, "--npu-tpu-pipeline=target=tpu-v7")),
+            ("gpu pipeline", lambda m: opt(m, "--npu-gpu-pipeline=target=gb300"))]:
+        row = []
+        for m in (shared, distinct):
+            runs = [run(cmd(m)) for _ in range(3)]
+            row.append("fails" if any(r[2] for r in runs)
+                       else "%.2f" % statistics.median(r[1] for r in runs))
+        print("| %s | %s | %s |" % (tool, row[0], row[1]))
     print()
     print("### The memory program (`--npu-tpu-lower-pipeline`) in layers and kernels\n")
     counts = [61, 512, 2048, 8192]

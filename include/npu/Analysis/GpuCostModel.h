@@ -47,6 +47,8 @@ struct GpuParams {
   /// (launch_overhead_ns).
   static FailureOr<GpuParams> get(TargetAttr target,
                                   bool graphLaunches = false);
+  /// Appends every field to `key` (the L2 simulation's memo).
+  void appendKey(llvm::SmallVectorImpl<uint64_t> &key) const;
 };
 
 /// What one thread block of a phase asks for and does.

@@ -65,6 +65,24 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target, bool graphLaunches) {
   return p;
 }
 
+void GpuParams::appendKey(SmallVectorImpl<uint64_t> &key) const {
+  // A field added to GpuParams or SMResources must be added here too.
+  static_assert(sizeof(void *) != 8 || sizeof(GpuParams) == 224,
+                "GpuParams changed: update appendKey");
+  key.append(
+      {uint64_t(sms), sm.warpSize, sm.maxThreadsPerSM, sm.maxThreadsPerBlock,
+       sm.maxBlocksPerSM, sm.registersPerSM, sm.maxRegistersPerBlock,
+       sm.maxRegistersPerThread, sm.sharedMemPerSM, sm.sharedMemPerBlock,
+       sm.registerAllocUnit, sm.registerSubPartitions, sm.sharedMemAllocUnit,
+       sm.reservedSharedMemPerBlock, uint64_t(l2Bytes), uint64_t(l2LineBytes),
+       uint64_t(l2Ways), uint64_t(maxClusterBlocks)});
+  for (double v : {l2BytesPerNs, hbmBytesPerNs, launchNs, dramLatencyNs,
+                   vectorPerNsPerSM, transcPerNsPerSM})
+    key.push_back(llvm::bit_cast<uint64_t>(v));
+  // The matrix rates are the target's (MatrixRates::get).
+  key.push_back(uint64_t(uintptr_t(target.getAsOpaquePointer())));
+}
+
 GpuCost &GpuCost::operator+=(const GpuCost &o) {
   double req = double(l2Bytes.value()), oreq = double(o.l2Bytes.value());
   l2HitRate = req + oreq > 0

@@ -10,11 +10,15 @@
 #include "GpuCostModelDetail.h"
 #include "npu/GpuModel/Cache.h"
 
+#include "npu/Dialect/Npu/IR/NpuDialect.h"
+
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <functional>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -185,9 +189,12 @@ AccessStream attentionStream(const KernelDesc &k, ArrayRef<int64_t> t,
 }
 } // namespace
 
-std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
-    const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
-    const GpuParams &p, double l2BytesPerBlock, const GpuLaunch &launch) {
+namespace {
+/// simulateL2 without the memo.
+std::optional<L2Result> simulate(const KernelDesc &k, ArrayRef<int64_t> t,
+                                 const GpuBlockPlan &plan, const GpuParams &p,
+                                 double l2BytesPerBlock,
+                                 const GpuLaunch &launch) {
   int64_t slots = clusterSlots(plan, p, launch);
   int64_t waves = llvm::divideCeil(plan.blocks, slots);
   int64_t simWaves = std::min(waves, kMaxWaves);
@@ -247,5 +254,49 @@ std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
   r.hitRate =
       requested > 0 ? std::clamp(1.0 - (r.hbmRead) / requested, 0.0, 1.0) : 0;
   r.simulatedLines = cache.simulatedLineAccesses();
+  return r;
+}
+
+/// The simulations of a context (NpuDialect::getContextCache): models with
+/// per-layer functions price the same kernel once per layer, and a
+/// simulation is deterministic (its sampled sets are seeded).
+struct L2Memo {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(L2Memo)
+  std::mutex mutex;
+  llvm::StringMap<std::optional<L2Result>> results;
+};
+} // namespace
+
+std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
+    const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
+    const GpuParams &p, double l2BytesPerBlock, const GpuLaunch &launch) {
+  static_assert(sizeof(GpuBlockPlan) == 7 * sizeof(int64_t) &&
+                    sizeof(GpuLaunch) == 4 * sizeof(int64_t),
+                "GpuBlockPlan or GpuLaunch changed: update the key");
+  SmallVector<uint64_t, 96> words;
+  p.appendKey(words);
+  appendKey(k, words);
+  words.push_back(t.size());
+  words.append(t.begin(), t.end());
+  words.append({uint64_t(plan.threads), uint64_t(plan.registersPerThread),
+                uint64_t(plan.sharedMemBytes), uint64_t(plan.blocks),
+                uint64_t(plan.blocksPerSM), uint64_t(plan.headsPerBlock),
+                uint64_t(plan.inflightBytes),
+                llvm::bit_cast<uint64_t>(l2BytesPerBlock),
+                uint64_t(launch.clusterM), uint64_t(launch.clusterN),
+                uint64_t(launch.rasterGroup), uint64_t(launch.kvSplits)});
+  StringRef key(reinterpret_cast<const char *>(words.data()),
+                words.size() * sizeof(uint64_t));
+  auto &memo =
+      cast<NpuDialect>(p.target.getDialect()).getContextCache<L2Memo>();
+  {
+    std::lock_guard<std::mutex> lock(memo.mutex);
+    auto it = memo.results.find(key);
+    if (it != memo.results.end())
+      return it->second;
+  }
+  std::optional<L2Result> r = simulate(k, t, plan, p, l2BytesPerBlock, launch);
+  std::lock_guard<std::mutex> lock(memo.mutex);
+  memo.results.try_emplace(key, r);
   return r;
 }
