@@ -36,8 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Listing a million points is slow, not wrong: list the small specs.
   if (expected > 20000)
     return 0;
-  std::vector<npu::sweep::SweepPoint> points =
-      npu::sweep::expandPoints(*spec);
+  std::vector<npu::sweep::SweepPoint> points = npu::sweep::expandPoints(*spec);
   if (points.size() != expected)
     npu_fuzz::fail("expandPoints listed " + llvm::Twine(points.size()) +
                    " points, the lists multiply to " + llvm::Twine(expected));
