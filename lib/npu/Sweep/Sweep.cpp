@@ -2,6 +2,7 @@
 
 #include "npu/Sweep/Sweep.h"
 #include "npu/Compare/Compare.h"
+#include "npu/Dialect/Npu/IR/NpuDialect.h"
 #include "npu/Support/InputFiles.h"
 #include "npu/Support/JsonStream.h"
 #include "npu/Target/Target.h"
@@ -115,6 +116,9 @@ sweep::runSweep(const DialectRegistry &registry,
         }
       }
       rows[i] = runPoint(*module, p);
+      // Each point is a new target: what its searches kept is not needed
+      // again, and a long sweep would hold it all.
+      ctx.getLoadedDialect<NpuDialect>()->clearContextCaches();
     }
   };
   std::vector<std::thread> threads;
