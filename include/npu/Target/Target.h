@@ -94,6 +94,11 @@ struct TargetSpec {
 };
 llvm::Expected<TargetSpec> parseTargetSpec(llvm::StringRef spec);
 
+/// An override's value as a number: a decimal literal with an optional
+/// multiplier, K/M/G/T (10^3 steps) or KiB/MiB/GiB/TiB (2^10 steps);
+/// nullopt if it is not one or is not finite.
+std::optional<double> parseOverrideValue(llvm::StringRef text);
+
 /// Sets the overridden fields of a target file's JSON `root`: each a known
 /// numeric field of the target's kind, an integer where the field is one;
 /// the sustained partner of a quoted field keeps its fraction unless set

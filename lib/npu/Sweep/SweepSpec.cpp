@@ -142,9 +142,10 @@ public:
           values.push_back(target::formatReal(*d));
         else
           return fail(key, "values must be numbers or strings ('32MiB')");
-        if (llvm::StringRef(values.back()).contains(',') ||
-            llvm::StringRef(values.back()).contains(':'))
-          return fail(key, "value '" + values.back() + "' has a ',' or ':'");
+        if (!target::parseOverrideValue(values.back()))
+          return fail(key, "value '" + values.back() +
+                               "' is not a number (a decimal, optionally with "
+                               "K, M, G, T or KiB, MiB, GiB, TiB)");
       }
       t.vary.emplace_back(name, std::move(values));
     }

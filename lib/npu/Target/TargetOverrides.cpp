@@ -28,9 +28,9 @@ llvm::Error fail(StringRef spec, const llvm::Twine &msg) {
                                  "target '" + spec + "': " + msg);
 }
 
-/// `text` as a number: a decimal literal with an optional unit multiplier,
-/// K/M/G/T (10^3 steps) or KiB/MiB/GiB/TiB (2^10 steps).
-std::optional<double> parseNumber(StringRef text) {
+} // namespace
+
+std::optional<double> target::parseOverrideValue(StringRef text) {
   static constexpr std::pair<StringLiteral, double> kSuffixes[] = {
       {"KiB", 0x1p10}, {"MiB", 0x1p20}, {"GiB", 0x1p30}, {"TiB", 0x1p40},
       {"K", 1e3},      {"M", 1e6},      {"G", 1e9},      {"T", 1e12}};
@@ -46,6 +46,8 @@ std::optional<double> parseNumber(StringRef text) {
   value *= scale;
   return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
 }
+
+namespace {
 
 /// The JSON value of the field at `path` ("x" or "tpu.x") in `root`, or
 /// null if the file leaves it out.
@@ -128,7 +130,7 @@ llvm::Error target::applyOverrides(llvm::json::Value &root,
     if (field == getTargetFields().end())
       return fail(specText, "unknown field '" + path + "' (npu-target-info " +
                                 spec.base + " prints the fields)");
-    std::optional<double> value = parseNumber(text);
+    std::optional<double> value = parseOverrideValue(text);
     if (!value)
       return fail(specText, "field '" + path + "': '" + text +
                                 "' is not a number (a decimal, optionally "
