@@ -314,7 +314,7 @@ def full(inp):
     scaling_table("DeepSeek-V3 prefill at 4096 tokens with `num_hidden_layers` set, after "
                   "`--npu-tpu-pipeline`", "layers", "per layer (ms)", 1e3, counts, slope, times)
     kernels = [1000, 5000, 10000, 20000]
-    slope, times = tpu_lower_chain(inp, kernels, 1)
+    slope, times = tpu_lower_chain(inp, kernels, 3)
     scaling_table("A dependent chain `x = x + b` of N `npu.add` kernels (fusion=none; every "
                   "kernel also reads `b`)", "kernels", "per kernel (us)", 1e6, kernels, slope,
                   times)
