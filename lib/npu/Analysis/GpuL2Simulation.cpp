@@ -10,15 +10,14 @@
 #include "GpuCostModelDetail.h"
 #include "npu/GpuModel/Cache.h"
 
+#include "npu/Analysis/ContextMemo.h"
 #include "npu/Dialect/Npu/IR/NpuDialect.h"
 
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <functional>
-#include <mutex>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -260,10 +259,8 @@ std::optional<L2Result> simulate(const KernelDesc &k, ArrayRef<int64_t> t,
 /// The simulations of a context (NpuDialect::getContextCache): models with
 /// per-layer functions price the same kernel once per layer, and a
 /// simulation is deterministic (its sampled sets are seeded).
-struct L2Memo {
+struct L2Memo : ContextMemo<std::optional<L2Result>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(L2Memo)
-  std::mutex mutex;
-  llvm::StringMap<std::optional<L2Result>> results;
 };
 } // namespace
 
@@ -285,18 +282,9 @@ std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
                 llvm::bit_cast<uint64_t>(l2BytesPerBlock),
                 uint64_t(launch.clusterM), uint64_t(launch.clusterN),
                 uint64_t(launch.rasterGroup), uint64_t(launch.kvSplits)});
-  StringRef key(reinterpret_cast<const char *>(words.data()),
-                words.size() * sizeof(uint64_t));
-  auto &memo =
-      cast<NpuDialect>(p.target.getDialect()).getContextCache<L2Memo>();
-  {
-    std::lock_guard<std::mutex> lock(memo.mutex);
-    auto it = memo.results.find(key);
-    if (it != memo.results.end())
-      return it->second;
-  }
-  std::optional<L2Result> r = simulate(k, t, plan, p, l2BytesPerBlock, launch);
-  std::lock_guard<std::mutex> lock(memo.mutex);
-  memo.results.try_emplace(key, r);
-  return r;
+  return cast<NpuDialect>(p.target.getDialect())
+      .getContextCache<L2Memo>()
+      .getOrCompute(words, [&] {
+        return simulate(k, t, plan, p, l2BytesPerBlock, launch);
+      });
 }

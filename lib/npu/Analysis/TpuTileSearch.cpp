@@ -15,12 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npu/Analysis/ContextMemo.h"
 #include "npu/Analysis/TpuCostModel.h"
 #include "npu/Dialect/Npu/IR/NpuDialect.h"
-
-#include "llvm/ADT/StringMap.h"
-
-#include <mutex>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -207,10 +204,8 @@ std::optional<TpuTileChoice> searchTile(const KernelDesc &k, const TpuParams &p,
 /// decision prices a kernel's candidate groups and their parts, the tile
 /// decision the kernels formed, and each layer function has the same
 /// kernels, so most searches are repeats.
-struct TileMemo {
+struct TileMemo : ContextMemo<std::optional<TpuTileChoice>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileMemo)
-  std::mutex mutex;
-  llvm::StringMap<std::optional<TpuTileChoice>> choices;
 };
 } // namespace
 
@@ -221,20 +216,7 @@ mlir::npu::chooseTpuTile(const KernelDesc &k, const TpuParams &p,
   p.appendKey(words);
   words.push_back(onlyBuffers.value_or(0));
   appendKey(k, words);
-  StringRef key(reinterpret_cast<const char *>(words.data()),
-                words.size() * sizeof(uint64_t));
-  auto &memo =
-      cast<NpuDialect>(p.target.getDialect()).getContextCache<TileMemo>();
-  {
-    std::lock_guard<std::mutex> lock(memo.mutex);
-    auto it = memo.choices.find(key);
-    if (it != memo.choices.end())
-      return it->second;
-  }
-  // Searched outside the lock: two threads may search the same kernel at
-  // once, and find the same tile.
-  std::optional<TpuTileChoice> choice = searchTile(k, p, onlyBuffers);
-  std::lock_guard<std::mutex> lock(memo.mutex);
-  memo.choices.try_emplace(key, choice);
-  return choice;
+  return cast<NpuDialect>(p.target.getDialect())
+      .getContextCache<TileMemo>()
+      .getOrCompute(words, [&] { return searchTile(k, p, onlyBuffers); });
 }
