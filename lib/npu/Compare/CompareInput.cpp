@@ -39,8 +39,9 @@ FailureOr<ModelConfig> mlir::npu::readConfigFile(StringRef path, Location loc) {
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       readInputFile(path, kMaxJsonBytes);
   if (!buffer)
-    return emitError(loc) << "npu-compare: "
-                          << llvm::toString(buffer.takeError());
+    // The location names the file; the tool's own handler names the tool
+    // (npu-compare, npu-serve and npu-sweep read configs here).
+    return emitError(loc) << llvm::toString(buffer.takeError());
   return parseHFConfig((*buffer)->getBuffer(), path, loc);
 }
 
