@@ -17,10 +17,9 @@
 // with the choice) and the counts are scaled by numSets / sampledSets. Lines
 // of unsampled sets are skipped without being visited, so access(addr, bytes)
 // costs O(sampled lines in the range + wraps of the range over the sets +
-// lines / 64), and
-// memory is 4 bytes and a bit per set plus 16 bytes per sampled way. K = 1 is
-// the exact simulation. The error of K > 1 is statistical; see
-// docs/gpu-model.md.
+// lines / 64), and memory is 4 bytes and a bit per set plus 16 bytes per
+// sampled way. K = 1 is the exact simulation. The error of K > 1 is
+// statistical; see docs/gpu-model.md.
 //
 //===----------------------------------------------------------------------===//
 

@@ -94,6 +94,10 @@ struct TargetSpec {
 };
 llvm::Expected<TargetSpec> parseTargetSpec(llvm::StringRef spec);
 
+/// The field at `path` ("x" or "tpu.x") of a target file's JSON `root`, or
+/// null if the file leaves it out.
+llvm::json::Value *lookupField(llvm::json::Object &root, llvm::StringRef path);
+
 /// An override's value as a number: a decimal literal with an optional
 /// multiplier, K/M/G/T (10^3 steps) or KiB/MiB/GiB/TiB (2^10 steps);
 /// nullopt if it is not one or is not finite.

@@ -1,7 +1,6 @@
 //===- Sensitivity.cpp - the verdict under each assumption, halved/doubled ===//
 
 #include "npu/Compare/Sensitivity.h"
-#include "npu/Support/InputFiles.h"
 #include "npu/Target/Target.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -66,16 +65,6 @@ bool SensitivityRow::flips(double base) const {
 }
 
 namespace {
-/// The field at `path` ("x" or "tpu.x") of a target file's JSON, or null.
-llvm::json::Value *lookupField(llvm::json::Value &root, StringRef path) {
-  llvm::json::Object *obj = root.getAsObject();
-  auto [section, name] = path.split('.');
-  if (name.empty())
-    return obj ? obj->get(section) : nullptr;
-  llvm::json::Object *inner = obj ? obj->getObject(section) : nullptr;
-  return inner ? inner->get(name) : nullptr;
-}
-
 /// Compiles `module` for the pair with one target replaced by `variant`
 /// (JSON text), written as `<dir>/<name>.json`; a variant the loader
 /// refuses, or that a pipeline cannot compile, is recorded as invalid with
@@ -161,7 +150,7 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
       StringRef src(source);
       if (!src.starts_with("[A]") && !src.contains(": [A]"))
         continue;
-      llvm::json::Value *v = lookupField(*root, field);
+      llvm::json::Value *v = target::lookupField(*root->getAsObject(), field);
       if (!v || !v->getAsNumber())
         continue; // an optional field the file leaves out
       SensitivityRow row;
@@ -177,7 +166,8 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
       StringRef sustainedField;
       for (auto [sustained, quotedField] : target::getSustainedFields()) {
         if (field == sustained)
-          if (llvm::json::Value *qv = lookupField(*root, quotedField))
+          if (llvm::json::Value *qv =
+                  target::lookupField(*root->getAsObject(), quotedField))
             quoted = qv->getAsNumber();
         if (field == quotedField)
           sustainedField = sustained;
@@ -185,7 +175,8 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
       for (SensitivityVariant *var : {&row.low, &row.high}) {
         var->factor = var == &row.low ? 0.5 : 2.0;
         llvm::json::Value copy = *root;
-        llvm::json::Value *f = lookupField(copy, field);
+        llvm::json::Object &fields = *copy.getAsObject();
+        llvm::json::Value *f = target::lookupField(fields, field);
         if (quoted)
           *f = *quoted - (*quoted - row.value) * var->factor;
         else if (std::optional<int64_t> i = f->getAsInteger())
@@ -195,7 +186,8 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
         // A quoted figure carries its sustained one along (the same
         // fraction of it).
         if (!sustainedField.empty())
-          if (llvm::json::Value *sv = lookupField(copy, sustainedField))
+          if (llvm::json::Value *sv =
+                  target::lookupField(fields, sustainedField))
             if (std::optional<double> d = sv->getAsNumber())
               *sv = *d * var->factor;
         var->value = *f->getAsNumber();

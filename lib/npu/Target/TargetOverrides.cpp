@@ -1,5 +1,4 @@
-//===- TargetOverrides.cpp - a target variant without a file
-//---------------===//
+//===- TargetOverrides.cpp - a target variant without a file -------------===//
 //
 // `tpu-v7:tpu.vmem_bytes_per_core=8MiB,clock_hz=1.5e9` names tpu-v7 with two
 // fields changed (docs/targets.md, "Variants without a file"). The change is
@@ -9,7 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "JsonFileReader.h"
 #include "npu/Target/Target.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -28,6 +26,29 @@ llvm::Error fail(StringRef spec, const llvm::Twine &msg) {
                                  "target '" + spec + "': " + msg);
 }
 
+/// The fields that keep their ratio to `path` (to its square: power 2)
+/// when it is overridden and they are not: a sustained figure its fraction
+/// of the quoted one; the rates of the units (matrix peaks, vector,
+/// transcendental) their work per unit and per cycle when the clock or the
+/// count of units changes, and the matrix peaks their work per cell when
+/// the matrix unit's width changes.
+SmallVector<std::pair<StringRef, int>> getCarriedFields(StringRef path) {
+  static constexpr StringLiteral kPeaks[] = {
+      "peak_fp32_flop_per_s", "peak_bf16_flop_per_s", "peak_fp8_flop_per_s"};
+  SmallVector<std::pair<StringRef, int>> out;
+  for (auto [sustained, quoted] : getSustainedFields())
+    if (path == quoted)
+      out.emplace_back(sustained, 1);
+  bool units = path == "clock_hz" || path == "tpu.tensor_core_count" ||
+               path == "gpu.sm_count";
+  if (units || path == "tpu.matrix_unit_count_per_core" ||
+      path == "tpu.matrix_unit_dim_elements")
+    for (StringRef peak : kPeaks)
+      out.emplace_back(peak, path == "tpu.matrix_unit_dim_elements" ? 2 : 1);
+  if (units)
+    out.append({{"vector_flop_per_s", 1}, {"transcendental_per_s", 1}});
+  return out;
+}
 } // namespace
 
 std::optional<double> target::parseOverrideValue(StringRef text) {
@@ -47,41 +68,13 @@ std::optional<double> target::parseOverrideValue(StringRef text) {
   return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
 }
 
-namespace {
-
-/// The JSON value of the field at `path` ("x" or "tpu.x") in `root`, or
-/// null if the file leaves it out.
-llvm::json::Value *lookup(llvm::json::Object &root, StringRef path) {
+llvm::json::Value *target::lookupField(llvm::json::Object &root,
+                                       StringRef path) {
   auto [section, name] = path.split('.');
   if (name.empty())
     return root.get(section);
   llvm::json::Object *inner = root.getObject(section);
   return inner ? inner->get(name) : nullptr;
-}
-} // namespace
-
-/// The fields that keep their ratio to `path` (to its square: power 2)
-/// when it is overridden and they are not: a sustained figure its fraction
-/// of the quoted one; the rates of the units (matrix peaks, vector,
-/// transcendental) their work per unit and per cycle when the clock or the
-/// count of units changes, and the matrix peaks their work per cell when
-/// the matrix unit's width changes.
-static SmallVector<std::pair<StringRef, int>> getCarriedFields(StringRef path) {
-  static constexpr StringLiteral kPeaks[] = {
-      "peak_fp32_flop_per_s", "peak_bf16_flop_per_s", "peak_fp8_flop_per_s"};
-  SmallVector<std::pair<StringRef, int>> out;
-  for (auto [sustained, quoted] : getSustainedFields())
-    if (path == quoted)
-      out.emplace_back(sustained, 1);
-  bool units = path == "clock_hz" || path == "tpu.tensor_core_count" ||
-               path == "gpu.sm_count";
-  if (units || path == "tpu.matrix_unit_count_per_core" ||
-      path == "tpu.matrix_unit_dim_elements")
-    for (StringRef peak : kPeaks)
-      out.emplace_back(peak, path == "tpu.matrix_unit_dim_elements" ? 2 : 1);
-  if (units)
-    out.append({{"vector_flop_per_s", 1}, {"transcendental_per_s", 1}});
-  return out;
 }
 
 llvm::Expected<TargetSpec> target::parseTargetSpec(StringRef spec) {
@@ -123,6 +116,7 @@ llvm::Error target::applyOverrides(llvm::json::Value &root,
   // keeps its fraction of the quoted one unless it is set too.
   llvm::json::Value original = root;
   llvm::json::Object &before = *original.getAsObject();
+  std::vector<std::string> items;
   for (const auto &[path, text] : spec.overrides) {
     const TargetField *field =
         llvm::find_if(getTargetFields(),
@@ -140,12 +134,16 @@ llvm::Error target::applyOverrides(llvm::json::Value &root,
       return fail(specText, "field '" + path + "' is not a field of a '" +
                                 obj->getString("kind").value_or("?") +
                                 "' target");
+    // As an item of the variant's canonical name, too.
     llvm::json::Value json = *value;
     if (field->type == FieldType::Integer) {
       if (*value != std::trunc(*value) || std::abs(*value) >= 0x1p63)
         return fail(specText,
                     "field '" + path + "' must be an integer, got " + text);
       json = int64_t(*value);
+      items.push_back(path + "=" + std::to_string(int64_t(*value)));
+    } else {
+      items.push_back(path + "=" + formatReal(*value));
     }
     auto [section, name] = StringRef(path).split('.');
     llvm::json::Object &into = common ? *obj : *obj->getObject(section);
@@ -156,35 +154,25 @@ llvm::Error target::applyOverrides(llvm::json::Value &root,
       if (llvm::any_of(spec.overrides,
                        [&](const auto &o) { return o.first == dependent; }))
         continue;
-      llvm::json::Value *q = lookup(before, path);
-      llvm::json::Value *d = lookup(*obj, dependent);
+      llvm::json::Value *q = lookupField(before, path);
+      llvm::json::Value *d = lookupField(*obj, dependent);
       std::optional<double> qv = q ? q->getAsNumber() : std::nullopt;
       std::optional<double> dv = d ? d->getAsNumber() : std::nullopt;
       if (!qv || !dv || *qv <= 0)
         continue; // an optional field the file leaves out
       double ratio = *value / *qv;
-      *d = *dv * (power == 2 ? ratio * ratio : ratio);
+      double factor = power == 2 ? ratio * ratio : ratio;
+      *d = *dv * factor;
       if (sources)
         (*sources)[dependent] =
             (power == 2 ? "[override] scaled as the square of " + path
                         : "[override] scaled as " + path) +
-            " (x" + formatReal(power == 2 ? ratio * ratio : ratio) + ")";
+            " (x" + formatReal(factor) + ")";
     }
   }
   // The variant's name is the spec, canonical (fields sorted, values as
   // plain numbers): every report says which variant it is, and two
   // spellings of one variant are one target.
-  std::vector<std::string> items;
-  for (const auto &[path, text] : spec.overrides) {
-    const llvm::json::Value *v = lookup(*obj, path);
-    std::optional<int64_t> i = v->getAsInteger();
-    bool integer = llvm::any_of(getTargetFields(), [&](const TargetField &f) {
-      return f.path() == path && f.type == FieldType::Integer;
-    });
-    items.push_back(
-        path + "=" +
-        (integer ? std::to_string(*i) : formatReal(*v->getAsNumber())));
-  }
   llvm::sort(items);
   (*obj)["name"] =
       llvm::sys::path::stem(spec.base).str() + ":" + llvm::join(items, ",");
