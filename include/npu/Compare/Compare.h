@@ -121,7 +121,12 @@ LogicalResult runBackendPipeline(ModuleOp module, CompareSide side,
 /// of its function per @model), capped at the total (the schedule's
 /// makespan may hide a little of a kernel under another).
 struct ModelTime {
-  double totalNs = 0, attentionNs = 0;
+  /// The step (@model's time), and of it the attention kernels' and the
+  /// MoE expert kernels' (moe_ffn) times.
+  double totalNs = 0, attentionNs = 0, moeNs = 0;
+  /// @model's totals: FLOPs, FLOPs with the matrix units' padding, HBM
+  /// bytes read and written.
+  double flops = 0, paddedFlops = 0, hbmBytes = 0;
 };
 
 /// Compiles `module` in place with `side`'s pipeline for `target` and

@@ -74,8 +74,10 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
       max and sum, and a combine rescales and adds them (docs/tiling.md).
     * `gated_mlp` (loops M, F, D): the down projection of
       `swiglu(x Wg^T, x Wu^T)` becomes a loop over M tiles with an inner
-      loop over F tiles accumulating `h[:, f] Wd[:, f]^T` in f32; the model
-      width D is not tiled. Other ops (norm, residual) use the reference
+      loop over F tiles accumulating `h[:, f] Wd[:, f]^T` in f32; with a D
+      tile below D (a small SRAM), each F tile sums g and u over D chunks
+      and adds the down projection's output D chunk by D chunk (x's M tile
+      copied on chip once). Other ops (norm, residual) use the reference
       patterns; with `scf.for` tile loops, the ops computing x (a norm) are
       then fused into the M loop (`scf::tileAndFuseProducerOfSlice` on each
       M tile's slice of x).
@@ -87,7 +89,7 @@ def NpuTileKernels : Pass<"npu-tile-kernels", "ModuleOp"> {
       major. The assignments are counted, prefix-summed and sorted by
       expert once; for each expert, an `scf.for` over M tiles of its rows
       (its count: a run-time trip count) gathers the tile's rows of x, runs
-      the F loop with the expert's weight tiles and stores the real rows'
+      the F loop (D chunks as the gated MLP's) with the expert's weight tiles and stores the real rows'
       f32 outputs as one block; then per M tile of tokens (`shared_tile`,
       the main tile if absent) the shared expert's output plus each
       token's routed outputs in slot order, rounded to the result type

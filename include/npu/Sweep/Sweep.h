@@ -72,8 +72,17 @@ struct SweepRow {
   int64_t index = 0;
   std::string workload, target, kind, error;
   std::vector<std::pair<std::string, std::string>> values;
-  double timeUs = 0, attentionUs = 0, tokensPerS = 0;
+  /// The metrics, in kMetrics' order (unset where the point has an error).
+  std::vector<double> metrics;
 };
+
+/// A metric column of the table: its name and what it is (docs/sweep.md).
+struct SweepMetric {
+  const char *name, *meaning;
+};
+/// time_us, attention_us, moe_us, tokens_per_s, flops, padded_flops,
+/// hbm_bytes.
+extern const SweepMetric kMetrics[7];
 
 /// Prices `points` (one shard of them) on `jobs` threads, each with a
 /// context of its own made from `registry` that imports each workload once;
@@ -84,8 +93,8 @@ llvm::Expected<std::vector<SweepRow>>
 runSweep(const DialectRegistry &registry, const std::vector<SweepPoint> &points,
          unsigned jobs);
 
-/// CSV: a header (index, workload, target, kind, each field, time_us,
-/// attention_us, tokens_per_s, error), a row per point.
+/// CSV: a header (index, workload, target, kind, each field, each metric,
+/// error), a row per point.
 void writeCsv(llvm::raw_ostream &os, const SweepSpec &spec,
               const std::vector<SweepRow> &rows);
 /// JSON: {"schema": "npu-sweep/1", "fields": [...], "rows": [...]}.

@@ -270,8 +270,12 @@ std::optional<L2Result> mlir::npu::gpu_detail::simulateL2(
   static_assert(sizeof(GpuBlockPlan) == 7 * sizeof(int64_t) &&
                     sizeof(GpuLaunch) == 4 * sizeof(int64_t),
                 "GpuBlockPlan or GpuLaunch changed: update the key");
-  SmallVector<uint64_t, 96> words;
-  p.appendKey(words);
+  // The simulation reads the L2's geometry and the SM count (the blocks of
+  // a wave) of the target, nothing else of it: a variant that changes only
+  // rates (a clock, a bandwidth) reuses it (npu-sweep).
+  SmallVector<uint64_t, 96> words = {uint64_t(p.sms), uint64_t(p.l2Bytes),
+                                     uint64_t(p.l2LineBytes),
+                                     uint64_t(p.l2Ways)};
   appendKey(k, words);
   words.push_back(t.size());
   words.append(t.begin(), t.end());

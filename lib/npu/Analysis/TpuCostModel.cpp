@@ -115,9 +115,11 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   case KernelKind::GatedMlp:
   case KernelKind::MoeFfn: {
-    auto [tm, tf, dm] = MlpNest<>::from(t);
+    // x and y's f32 accumulator whole in D; the weight tiles one D chunk.
+    auto [tm, tf, td] = MlpNest<>::from(t);
+    int64_t dm = k.mlpLoops().d;
     s = nb * c(tm) * c(dm) * c(k.lhsBytes) +
-        nb * c(3) * c(tf) * c(dm) * c(k.rhsBytes) +
+        nb * c(3) * c(tf) * c(td) * c(k.rhsBytes) +
         c(2) * c(tm) * c(tf) * c(4) + c(tm) * c(dm) * c(4) +
         nb * c(tm) * c(dm) * c(k.outBytes);
     // A norm in the M tile: its output tile beside x, the rows' f32 sum
@@ -350,14 +352,19 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
           : outStep;
 
   // Tiles after a core's first that wait for their first inner loads.
-  double refill = buffers >= 2 && l->refillBytes.value() > 0
-                      ? std::max(chunkedWait(l->refillBytes) +
-                                     p.dmaSetupNs * double(l->refillTransfers) /
-                                         engines / double(l->chunks),
-                                 rowChain(l->firstRowTransfers
-                                              ? double(*l->firstRowTransfers)
-                                              : 0.0))
-                      : 0.0;
+  // One refill in refillsPerRowWait also waits for the gathered rows: the
+  // average refill.
+  double refill = 0.0;
+  if (buffers >= 2 && l->refillBytes.value() > 0) {
+    double loads =
+        chunkedWait(l->refillBytes) +
+        p.dmaSetupNs * l->refillTransfers / engines / double(l->chunks);
+    double withRows = std::max(
+        loads,
+        rowChain(l->firstRowTransfers ? double(*l->firstRowTransfers) : 0.0));
+    double perRow = double(l->refillsPerRowWait);
+    refill = (withRows + (perRow - 1) * loads) / perRow;
+  }
 
   TpuCost cost;
   int64_t refilledTilesPerCore = llvm::divideCeil(

@@ -171,19 +171,22 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
                                                   int64_t mxu, int64_t sub) {
   MlpNest<> loops = k.mlpLoops();
   int64_t m = loops.m, f = loops.f, dm = loops.d;
-  if (t.d != dm)
-    return std::nullopt;
   // A MoE's routed experts (`repeat` of them) are one loop nest: each
   // expert's M tiles, one after another, dealt to the cores like the M
   // tiles of one MLP (TileMoe.cpp: the expert loop around its M tiles).
+  // The model width D in chunks of t.d (a small SRAM): each F tile sums g
+  // and u over D chunks, then writes the down projection's output D chunk
+  // by D chunk (TileGatedMlp.cpp, buildGatedFTile).
   int64_t groups = k.repeat;
-  int64_t nm = llvm::divideCeil(m, t.m), nf = llvm::divideCeil(f, t.f);
+  int64_t nm = llvm::divideCeil(m, t.m), nf = llvm::divideCeil(f, t.f),
+          nd = llvm::divideCeil(dm, t.d);
   int64_t tiles = groups * nm;
   LoopTotals l;
   // M and F tiles are independent: with F split over cores, each core adds
   // its partial down projection into y (the reduction is counted below).
+  // A step is one D chunk of an F tile: its gate, up and down tiles.
   l.parallelTiles = tiles * nf;
-  l.steps = tiles * nf;
+  l.steps = tiles * nf * nd;
   // x rows stay on chip across the F loop; the three weight tiles stream
   // once per M tile; y accumulates on chip and is written once (MoE routed
   // experts: x rows gathered one DMA each, padded to whole tiles).
@@ -213,10 +216,20 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   // Each M tile's F loop starts with its first three weight tiles (a
   // refill, unless handed off). An expert's M tiles (a run-time count) and
   // the experts are not pipelined into each other: each such tile also
-  // waits for its gathered rows.
-  Count firstWeights = c(3) * c(t.f) * c(dm) * c(k.rhsBytes);
-  if (k.gatheredRows) {
-    l.refillBytes = firstWeights + c(t.m) * c(dm) * c(k.lhsBytes);
+  // waits for its gathered rows. With D in chunks, the first step loads
+  // the first gate and up chunks only, and each F tile's two D loops start
+  // on loads of their own (gate and up; down), not handed off: 2 nf
+  // refills per M tile of 1.5 tiles on average.
+  Count tileBytes = c(t.f) * c(t.d) * c(k.rhsBytes);
+  Count firstWeights = c(nd > 1 ? 2 : 3) * tileBytes;
+  Count rows = k.gatheredRows ? c(t.m) * c(dm) * c(k.lhsBytes) : c(0);
+  if (nd > 1) {
+    l.refillTiles = tiles * 2 * nf;
+    l.refillBytes = (c(3) * c(nf) * tileBytes + rows) / c(2 * nf);
+    l.refillTransfers = 1.5;
+    l.refillsPerRowWait = 2 * nf;
+  } else if (k.gatheredRows) {
+    l.refillBytes = firstWeights + rows;
     l.refillTransfers = 3;
     l.refillTiles = tiles;
   } else if (!handsOff(nf, /*dynamic=*/false)) {
@@ -224,16 +237,16 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
     l.refillTransfers = 3;
     l.refillTiles = nm;
   }
-  // Fill: the first x tile and the first three weight tiles; drain: the
-  // last y tile.
+  // Fill: the first x tile and the first weight tiles; drain: the last y
+  // tile.
   l.firstReadBytes = (k.inputOnChip ? c(0) : c(t.m) * c(dm) * c(k.lhsBytes)) +
                      firstWeights + c(k.extraReadBytes) / c(nm);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(t.m) * c(dm) * c(k.outBytes);
   // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
   l.paddedMatrixFlops =
       c(groups) *
-      (c(2) * matrixPassFlops({m, t.m}, {dm, dm}, {f, t.f}, sub, mxu) +
-       matrixPassFlops({m, t.m}, {f, t.f}, {dm, dm}, sub, mxu));
+      (c(2) * matrixPassFlops({m, t.m}, {dm, t.d}, {f, t.f}, sub, mxu) +
+       matrixPassFlops({m, t.m}, {f, t.f}, {dm, t.d}, sub, mxu));
   l.vectorFlops = c(groups) * k.work.vectorFlops;
   l.transcendentalFlops = c(groups) * k.work.transcendentalFlops;
   return l;

@@ -57,7 +57,13 @@ struct LoopTotals {
   /// the previous tile only when the buffer slot they go to is free then
   /// (handsOff); 0: they overlap the previous tile.
   Count refillBytes;
-  int64_t refillTransfers = 0;
+  /// The DMAs of a refill (an average where refills differ: a D-tiled
+  /// gated MLP's).
+  double refillTransfers = 0;
+  /// One refill in this many also waits for the tile's gathered rows
+  /// (firstRowTransfers of them): a MoE expert's M tile, whose D-tiled F
+  /// tiles refill twice each.
+  int64_t refillsPerRowWait = 1;
   /// The outer tiles whose inner loop refills, dealt to the cores like the
   /// parallel tiles (0: the parallel tiles themselves).
   int64_t refillTiles = 0;

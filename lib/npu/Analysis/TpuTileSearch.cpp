@@ -81,10 +81,10 @@ SmallVector<SmallVector<int64_t>, 6> candidateLists(const KernelDesc &k,
   case KernelKind::GatedMlp:
   case KernelKind::MoeFfn: {
     MlpNest<> l = k.mlpLoops();
-    lists = MlpNest<List>{
-        candidates(l.m, p.sublanes),
-        candidates(l.f, p.mxuDim),
-        {l.d}}.list();
+    // D whole, or in chunks of the matrix unit's width (a small SRAM).
+    lists = MlpNest<List>{candidates(l.m, p.sublanes),
+                          candidates(l.f, p.mxuDim), candidates(l.d, p.mxuDim)}
+                .list();
     break;
   }
   case KernelKind::Attention:

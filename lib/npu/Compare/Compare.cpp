@@ -298,16 +298,26 @@ FailureOr<ModelTime> mlir::npu::compileModelTime(ModuleOp module,
     return failure();
   ModelTime time;
   time.totalNs = total.getTimeNs().convertToDouble();
+  time.flops = double(total.getFlops());
+  time.paddedFlops = double(total.getPaddedFlops());
+  time.hbmBytes =
+      double(total.getHbmReadBytes()) + double(total.getHbmWriteBytes());
   for (func::FuncOp f : order->calleesFirst) {
     double runs = double(order->getExecutions(f).value());
     for (auto kernel : f.getBody().getOps<KernelOp>()) {
       auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
-      if (cost && (kernel.getKind() == KernelKind::Attention ||
-                   kernel.getKind() == KernelKind::MlaAbsorbed))
-        time.attentionNs += runs * cost.getTimeNs().convertToDouble();
+      if (!cost)
+        continue;
+      double ns = runs * cost.getTimeNs().convertToDouble();
+      KernelKind kind = kernel.getKind();
+      if (kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed)
+        time.attentionNs += ns;
+      else if (kind == KernelKind::MoeFfn)
+        time.moeNs += ns;
     }
   }
   time.attentionNs = std::min(time.attentionNs, time.totalNs);
+  time.moeNs = std::min(time.moeNs, time.totalNs);
   return time;
 }
 

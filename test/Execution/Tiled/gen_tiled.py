@@ -337,6 +337,27 @@ CASES = [
           "CHECK: math.exp",
           "CHECK: linalg.generic {{.*}} outs(%[[ACC]] : tensor<?x6xf32>)",
           "CHECK: tensor.insert_slice"], seed=14),
+    Case("gated-mlp-dtiled",
+         "gated_mlp kernel with the model width D tiled (for a small SRAM): the gated-mlp body, M tile 2 of 5, F tile 4 of 10, D tile 4 of 6 (a short last chunk): per F tile, g and u summed over D chunks of x and of the gate/up weights, then the down projection's output D chunk by chunk.",
+         [("x", [5, 6]), ("g", [6]), ("wg", [10, 6]), ("wu", [10, 6]), ("wd", [6, 10])],
+         "gated_mlp", ([5, 10, 6], [2, 4, 4]),
+         """
+         %n = npu.rms_norm %a_x, %a_g eps(1.0e-5) : tensor<5x6xf32>, tensor<6xf32> -> tensor<5x6xf32>
+         %gt = npu.matmul %n, %a_wg transpose_rhs : tensor<5x6xf32>, tensor<10x6xf32> -> tensor<5x10xbf16>
+         %up = npu.matmul %n, %a_wu transpose_rhs : tensor<5x6xf32>, tensor<10x6xf32> -> tensor<5x10xbf16>
+         %h = npu.swiglu %gt, %up : tensor<5x10xbf16>
+         %dn = npu.matmul %h, %a_wd transpose_rhs : tensor<5x10xbf16>, tensor<6x10xf32> -> tensor<5x6xf32>
+         %y = npu.add %dn, %a_x : tensor<5x6xf32>, tensor<5x6xf32>
+         """, ("y", [5, 6]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2 iter_args",
+          "CHECK: scf.for {{.*}} = %c0 to %c10 step %c4 iter_args",
+          # gate and up over D chunks of 4 (the last of 2), in f32
+          "CHECK: scf.for {{.*}} = %c0 to %c6 step %c4 iter_args({{.*}}) -> (tensor<?x?xf32>, tensor<?x?xf32>)",
+          "CHECK: math.exp",
+          # the down projection's output, D chunk by D chunk
+          "CHECK: scf.for {{.*}} = %c0 to %c6 step %c4 iter_args",
+          "CHECK: tensor.insert_slice {{.*}} into tensor<?x6xf32>"], seed=15),
     Case("gated-mlp-rank3",
          "gated_mlp kernel: the gated-mlp body on a rank-3 input [1, 5, 6] (DeepSeek-V3's layout): each M tile is a slice of x itself, collapsed to a matrix, so the norm is fused into the M tiles, and the output built in its own rank, so the residual add is fused into them too (one pass: rounding and add); M tile 2 of 5, F tile 4 of 10.",
          [("x", [1, 5, 6]), ("g", [6]), ("wg", [10, 6]), ("wu", [10, 6]), ("wd", [6, 10])],
@@ -569,6 +590,22 @@ CASES = [
           "CHECK: scf.for {{.*}} = %c0 to %c2 step %c1",
           "CHECK: tensor.extract_slice {{.*}} : tensor<14x4xf32> to tensor<1x4xf32>"],
          extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=41),
+    Case("moe-ffn-dtiled",
+         "moe_ffn kernel with the model width D tiled (for a small SRAM): the moe-ffn case's routing and shapes, D = 4 in chunks of 2 for the routed experts (tile [3, 2, 2]) and of 3 for the shared expert (shared_tile [4, 2, 3], a short last chunk).",
+         [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5]),
+          ("sg", [3, 4]), ("su", [3, 4]), ("sd", [4, 3])], "moe_ffn", ([4, 5, 4], [3, 2, 2], [4, 2, 3]),
+         """
+         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd shared(%a_sg, %a_su, %a_sd) load(#npu.expert_load<uniform>) : tensor<7x4xf32>, tensor<7x2xi64>, tensor<7x2xf32>, tensor<4x5x4xf32>, tensor<4x5x4xf32>, tensor<4x4x5xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x3xf32> -> tensor<7x4xf32>
+         """, ("y", [7, 4]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2",
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c2",
+          "CHECK: tensor.extract_slice {{.*}} : tensor<4x5x4xf32> to tensor<?x2xf32>",
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c2",
+          "CHECK: tensor.extract_slice {{.*}} : tensor<4x4x5xf32> to tensor<2x?xf32>",
+          "CHECK: scf.for {{.*}} = %c0 to %c7 step %c4",
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c3"],
+         extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=43),
     Case("moe-ffn-routed",
          "moe_ffn kernel without a shared expert: 4 tokens x 3 slots over 3 experts, 4 rows each (M tiles of 4 and of 2), F = 4 in tiles of 4.",
          [("x", [4, 3]), ("w", [4, 3]), ("wg", [3, 4, 3]), ("wu", [3, 4, 3]), ("wd", [3, 3, 4])],

@@ -5,15 +5,19 @@
 //   for each M tile (rows of x):
 //     acc = 0                                     [tm, D] f32
 //     for each F tile f:
-//       h   = silu(x Wg[f]^T) * (x Wu[f]^T)       [tm, tf], never whole
-//       acc = acc + h Wd[:, f]^T
+//       g, u = 0                                  [tm, tf] f32
+//       for each D chunk c:  g += x[:, c] Wg[f, c]^T;  u += x[:, c] Wu[f, c]^T
+//       h   = silu(g) * u                         [tm, tf], never whole
+//       for each D chunk c:  acc[:, c] += h Wd[c, f]^T
 //     out tile = acc
 //
-// so the [M, F] intermediates exist one tile at a time. Each value is
-// rounded to the element type of the op that produced it in the graph, as
-// the reference lowering does; accumulation is in f32 (the matmuls' f32
-// accumulator is required). The model width D is not tiled. Other ops of
-// the body (a norm producing x, a residual add) use the reference patterns.
+// so the [M, F] intermediates exist one tile at a time, and with D in
+// chunks (a small SRAM) so do the weights' [tf, D] rows (buildGatedFTile;
+// one chunk: no D loops). Each value is rounded to the element type of the
+// op that produced it in the graph, as the reference lowering does;
+// accumulation is in f32, in D's and F's order (the matmuls' f32
+// accumulator is required). Other ops of the body (a norm producing x, a
+// residual add) use the reference patterns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +45,18 @@ Type elementType(Value v) {
   return cast<RankedTensorType>(v.getType()).getElementType();
 }
 
+/// `sum` (f32) rounded in place to `type`.
+Value roundInPlace(OpBuilder &b, Location loc, Value sum, Type type) {
+  if (type.isF32())
+    return sum;
+  return buildGeneric(
+      b, loc, ValueRange{}, ValueRange{sum},
+      {loopsMap(b.getContext(), 2, {0, 1})}, {kPar, kPar},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+        return {roundVia(nb, l, a[0], type)};
+      })[0];
+}
+
 struct GatedMlp {
   MatmulOp gate, up, down;
   SwigluOp swiglu;
@@ -66,41 +82,22 @@ std::optional<GatedMlp> match(KernelOp kernel) {
       return std::nullopt;
   return GatedMlp{gate, up, down, sw};
 }
-} // namespace
 
-/// One F tile of the gated MLP for the M tile `xt` ([nm, D]) at F offset
-/// `f0` of size `nf`: the gate and up projections' tiles, h = silu(g) * u,
-/// and acc + h Wd[f, :] (the down projection's F slice).
-static Value buildFTile(OpBuilder &fb, Location fl, const GatedMlp &mlp,
-                        Value xt, Value nm, Value f0, Value nf, int64_t d,
-                        int64_t dOut, Type hElem, Value acc) {
-  MLIRContext *ctx = fb.getContext();
-  OpFoldResult zero = fb.getIndexAttr(0), dOutSize = fb.getIndexAttr(dOut);
-  MatmulOp down = mlp.down;
-  OpFoldResult dd = fb.getIndexAttr(d);
-  auto project = [&](MatmulOp mm) {
-    bool t = mm.getTransposeRhs();
-    Value w = t ? sliceOf(fb, fl, mm.getRhs(), {f0, zero}, {nf, dd})
-                : sliceOf(fb, fl, mm.getRhs(), {zero, f0}, {dd, nf});
-    return buildProjectionTile(fb, fl, xt, w, t, nm, nf,
-                               elementType(mm.getResult()));
-  };
-  Value g = project(mlp.gate), u = project(mlp.up);
-  AffineMap id2 = loopsMap(ctx, 2, {0, 1});
-  // h = silu(g) * u, in g's buffer.
-  Value h = buildGeneric(
-      fb, fl, ValueRange{u}, ValueRange{g}, {id2, id2}, {kPar, kPar},
-      [&](OpBuilder &nb, Location bl, ValueRange a) -> SmallVector<Value> {
-        Value s =
-            arith::MulFOp::create(nb, bl, buildSiluF32(nb, bl, a[1]), a[0]);
-        return {roundVia(nb, bl, s, hElem)};
-      })[0];
-  // acc += h Wd[:, f]^T. Loops (i, n, f).
-  bool t = down.getTransposeRhs();
-  Value w = t ? sliceOf(fb, fl, down.getRhs(), {zero, f0}, {dOutSize, nf})
-              : sliceOf(fb, fl, down.getRhs(), {f0, zero}, {nf, dOutSize});
-  return buildMatmulTile(fb, fl, h, w, t, acc);
+/// The F tile [f0, f0 + nf) and D chunk [d0, d0 + nd) of the gate (0), up
+/// (1) or down (2) weight, as GatedWeightFn gives it.
+GatedWeightTile weightTile(OpBuilder &b, Location loc, const GatedMlp &mlp,
+                           unsigned which, Value f0, OpFoldResult nf,
+                           OpFoldResult d0, OpFoldResult nd) {
+  MatmulOp mm = which == 0 ? mlp.gate : which == 1 ? mlp.up : mlp.down;
+  bool t = mm.getTransposeRhs();
+  // Gate and up: [F, D] transposed, else [D, F]; down: [D, F] transposed,
+  // else [F, D].
+  bool fFirst = (which == 2) != t;
+  Value w = fFirst ? sliceOf(b, loc, mm.getRhs(), {f0, d0}, {nf, nd})
+                   : sliceOf(b, loc, mm.getRhs(), {d0, f0}, {nd, nf});
+  return {w, t};
 }
+} // namespace
 
 LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                                             KernelOp kernel, TilingAttr tiling,
@@ -123,6 +120,7 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
   int64_t f = mlp->gate.getResult().getType().getShape().back();
   int64_t dOut = resType.getShape().back();
   int64_t tileM = std::min(tile.m, m), tileF = std::min(tile.f, f);
+  int64_t tileD = std::min(tile.d, d);
 
   rewriter.setInsertionPoint(down);
   // Leading dims of x flattened into M rows.
@@ -166,6 +164,14 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
               b, l, sliceOf(b, l, x, offsets, sizes), reassoc);
         } else {
           xt = sliceOf(b, l, xc, {m0, zero}, {nm, b.getIndexAttr(d)});
+          // With D in chunks, every F tile reads x's chunks: the M tile of
+          // x is copied on chip once (a linalg op's input is staged into
+          // VMEM), not loaded per chunk.
+          if (tileD < d)
+            xt = linalg::CopyOp::create(b, l, xt,
+                                        emptyTile(b, l, {nm, b.getIndexAttr(d)},
+                                                  xType.getElementType()))
+                     .getResult(0);
         }
         Value acc0 = filledTile(b, l, {nm, dOutSize}, f32, 0.0);
         auto fLoop = scf::ForOp::create(
@@ -173,9 +179,21 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
             constIndex(b, l, tileF), ValueRange{acc0},
             [&](OpBuilder &fb, Location fl, Value f0, ValueRange iterF) {
               Value nf = tileSize(fb, fl, f0, tileF, f);
-              scf::YieldOp::create(fb, fl,
-                                   buildFTile(fb, fl, *mlp, xt, nm, f0, nf, d,
-                                              dOut, hElem, iterF[0]));
+              scf::YieldOp::create(
+                  fb, fl,
+                  buildGatedFTile(
+                      fb, fl, xt, iterF[0], nm, nf, d, tileD,
+                      elementType(mlp->gate.getResult()),
+                      elementType(mlp->up.getResult()),
+                      [&](OpBuilder &wb, Location wl, unsigned which,
+                          OpFoldResult d0, OpFoldResult nd) {
+                        return weightTile(wb, wl, *mlp, which, f0, nf, d0, nd);
+                      },
+                      [&](OpBuilder &nb, Location bl, Value g, Value u) {
+                        Value s = arith::MulFOp::create(
+                            nb, bl, buildSiluF32(nb, bl, g), u);
+                        return roundVia(nb, bl, s, hElem);
+                      }));
             });
         // The output tile: the f32 accumulator rounded to the result type,
         // written in the result's rank (unit leading dims) when the output
@@ -210,6 +228,81 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
   return success();
 }
 
+/// `body(d0, nd, iter)` over [0, n) in chunks of `tile` (the last one
+/// short), carrying `init`: one scf.for, or with `tile` >= n the body once
+/// at 0 (no loop).
+static SmallVector<Value>
+overChunks(OpBuilder &b, Location loc, int64_t n, int64_t tile, ValueRange init,
+           function_ref<SmallVector<Value>(OpBuilder &, Location, OpFoldResult,
+                                           OpFoldResult, ValueRange)>
+               body) {
+  if (tile >= n)
+    return body(b, loc, b.getIndexAttr(0), b.getIndexAttr(n), init);
+  auto loop = scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, n),
+      constIndex(b, loc, tile), init,
+      [&](OpBuilder &lb, Location l, Value d0, ValueRange iter) {
+        OpFoldResult nd = n % tile == 0
+                              ? OpFoldResult(lb.getIndexAttr(tile))
+                              : OpFoldResult(tileSize(lb, l, d0, tile, n));
+        scf::YieldOp::create(lb, l, body(lb, l, d0, nd, iter));
+      });
+  return loop.getResults();
+}
+
+Value mlir::npu::buildGatedFTile(
+    OpBuilder &b, Location loc, Value xt, Value acc, OpFoldResult nm,
+    OpFoldResult nf, int64_t d, int64_t tileD, Type gType, Type uType,
+    GatedWeightFn weight,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  OpFoldResult zero = b.getIndexAttr(0);
+  // g and u in f32 over the D chunks of x (the reduction in D's order, as
+  // one loop over D would sum it), then rounded.
+  SmallVector<Value> gu = overChunks(
+      b, loc, d, tileD,
+      {filledTile(b, loc, {nm, nf}, f32, 0.0),
+       filledTile(b, loc, {nm, nf}, f32, 0.0)},
+      [&](OpBuilder &cb, Location cl, OpFoldResult d0, OpFoldResult nd,
+          ValueRange iter) -> SmallVector<Value> {
+        Value xc = tileD >= d ? xt : sliceOf(cb, cl, xt, {zero, d0}, {nm, nd});
+        SmallVector<Value> out;
+        Type types[] = {gType, uType};
+        for (auto [which, type] : llvm::enumerate(types)) {
+          GatedWeightTile w = weight(cb, cl, which, d0, nd);
+          out.push_back(
+              buildMatmulTile(cb, cl, xc, w.tile, w.transposed, iter[which]));
+          // One chunk: rounded as soon as it is summed.
+          if (tileD >= d)
+            out.back() = roundInPlace(cb, cl, out.back(), type);
+        }
+        return out;
+      });
+  Value g = tileD >= d ? gu[0] : roundInPlace(b, loc, gu[0], gType);
+  Value u = tileD >= d ? gu[1] : roundInPlace(b, loc, gu[1], uType);
+  AffineMap id2 = loopsMap(ctx, 2, {0, 1});
+  // h = combine(g, u), in g's buffer.
+  Value h = buildGeneric(
+      b, loc, ValueRange{u}, ValueRange{g}, {id2, id2}, {kPar, kPar},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+        return {combine(nb, l, a[1], a[0])};
+      })[0];
+  // acc[:, chunk] += h Wd[chunk, f]^T, chunk by chunk of the output's width.
+  int64_t dOut = cast<RankedTensorType>(acc.getType()).getDimSize(1);
+  return overChunks(
+      b, loc, dOut, tileD, {acc},
+      [&](OpBuilder &cb, Location cl, OpFoldResult d0, OpFoldResult nd,
+          ValueRange iter) -> SmallVector<Value> {
+        GatedWeightTile w = weight(cb, cl, 2, d0, nd);
+        if (tileD >= dOut)
+          return {buildMatmulTile(cb, cl, h, w.tile, w.transposed, iter[0])};
+        Value part = sliceOf(cb, cl, iter[0], {zero, d0}, {nm, nd});
+        Value sum = buildMatmulTile(cb, cl, h, w.tile, w.transposed, part);
+        return {insertSliceOf(cb, cl, sum, iter[0], {zero, d0}, {nm, nd})};
+      })[0];
+}
+
 Value mlir::npu::buildMatmulTile(OpBuilder &b, Location loc, Value lhs,
                                  Value rhs, bool transposed, Value acc) {
   MLIRContext *ctx = b.getContext();
@@ -227,22 +320,5 @@ Value mlir::npu::buildMatmulTile(OpBuilder &b, Location loc, Value lhs,
         Value p = arith::MulFOp::create(nb, l, castFloat(nb, l, a[0], f32),
                                         castFloat(nb, l, a[1], f32));
         return {arith::AddFOp::create(nb, l, a[2], p)};
-      })[0];
-}
-
-Value mlir::npu::buildProjectionTile(OpBuilder &b, Location loc, Value xt,
-                                     Value w, bool transposed, OpFoldResult nm,
-                                     OpFoldResult nf, Type resultType) {
-  Value sum =
-      buildMatmulTile(b, loc, xt, w, transposed,
-                      filledTile(b, loc, {nm, nf}, b.getF32Type(), 0.0));
-  if (resultType.isF32())
-    return sum;
-  // Rounded in place (the sum's buffer): one f32 tile per projection.
-  return buildGeneric(
-      b, loc, ValueRange{}, ValueRange{sum},
-      {loopsMap(b.getContext(), 2, {0, 1})}, {kPar, kPar},
-      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
-        return {roundVia(nb, l, a[0], resultType)};
       })[0];
 }

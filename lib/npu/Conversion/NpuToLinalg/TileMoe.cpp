@@ -57,15 +57,14 @@ Value extractIndex(OpBuilder &b, Location loc, Value tensor, ValueRange i) {
       b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, tensor, i));
 }
 
-/// The F tile [f0, f0 + nf) of an expert's weight `w` ([E, F, D] or [E, D,
-/// F], `fDim` the F dim) at expert `e`, without the expert dim.
+/// The F tile [f0, f0 + nf) and D chunk [d0, d0 + nd) of an expert's
+/// weight `w` ([E, F, D] or [E, D, F], `fDim` the F dim) at expert `e`,
+/// without the expert dim.
 Value expertSlice(OpBuilder &b, Location loc, Value w, Value e, unsigned fDim,
-                  Value f0, OpFoldResult nf) {
+                  Value f0, OpFoldResult nf, OpFoldResult d0, OpFoldResult nd) {
   auto type = cast<RankedTensorType>(w.getType());
-  SmallVector<OpFoldResult> offsets = {e, b.getIndexAttr(0), b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
-                                     b.getIndexAttr(type.getDimSize(1)),
-                                     b.getIndexAttr(type.getDimSize(2))};
+  SmallVector<OpFoldResult> offsets = {e, d0, d0};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), nd, nd};
   offsets[fDim] = f0;
   sizes[fDim] = nf;
   SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
@@ -75,13 +74,14 @@ Value expertSlice(OpBuilder &b, Location loc, Value w, Value e, unsigned fDim,
                                         strides);
 }
 
-/// The SwiGLU MLP of the tile `xt` ([nm, D]) over F tiles of `tileF`:
-/// `weights(f0, nf)` gives the gate and up tiles ([nf, D]) and the down
-/// tile ([D, nf]). The [nm, D] f32 result.
+/// The SwiGLU MLP of the tile `xt` ([nm, D]) over F tiles of `tileF` and D
+/// chunks of `tileD` (buildGatedFTile): `weights(f0, nf, which, d0, nd)`
+/// gives the gate (0) and up (1) tiles ([nf, nd]) and the down tile (2,
+/// [nd, nf]). The [nm, D] f32 result.
 Value gatedTile(OpBuilder &b, Location loc, Value xt, OpFoldResult nm,
-                int64_t d, int64_t f, int64_t tileF,
-                function_ref<std::array<Value, 3>(OpBuilder &, Location, Value,
-                                                  OpFoldResult)>
+                int64_t d, int64_t f, int64_t tileF, int64_t tileD,
+                function_ref<Value(OpBuilder &, Location, Value, OpFoldResult,
+                                   unsigned, OpFoldResult, OpFoldResult)>
                     weights) {
   Type f32 = b.getF32Type();
   Value acc0 = filledTile(b, loc, {nm, b.getIndexAttr(d)}, f32, 0.0);
@@ -90,18 +90,18 @@ Value gatedTile(OpBuilder &b, Location loc, Value xt, OpFoldResult nm,
       constIndex(b, loc, tileF), ValueRange{acc0},
       [&](OpBuilder &fb, Location fl, Value f0, ValueRange iter) {
         OpFoldResult nf = tileExtent(fb, fl, f0, tileF, f);
-        auto [wg, wu, wd] = weights(fb, fl, f0, nf);
-        Value g = buildProjectionTile(fb, fl, xt, wg, true, nm, nf, f32);
-        Value u = buildProjectionTile(fb, fl, xt, wu, true, nm, nf, f32);
-        AffineMap id2 = fb.getMultiDimIdentityMap(2);
-        // h = silu(g) * u, in g's buffer.
-        Value h = buildGeneric(
-            fb, fl, ValueRange{u}, ValueRange{g}, {id2, id2}, {kPar, kPar},
-            [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
-              return {siluGate(nb, l, a[1], a[0])};
-            })[0];
-        scf::YieldOp::create(fb, fl,
-                             buildMatmulTile(fb, fl, h, wd, true, iter[0]));
+        scf::YieldOp::create(
+            fb, fl,
+            buildGatedFTile(
+                fb, fl, xt, iter[0], nm, nf, d, tileD, f32, f32,
+                [&](OpBuilder &wb, Location wl, unsigned which, OpFoldResult d0,
+                    OpFoldResult nd) {
+                  return GatedWeightTile{weights(wb, wl, f0, nf, which, d0, nd),
+                                         true};
+                },
+                [](OpBuilder &nb, Location l, Value g, Value u) {
+                  return siluGate(nb, l, g, u);
+                }));
       });
   return loop.getResult(0);
 }
@@ -178,7 +178,7 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
 /// are `dispatch.order`'s).
 static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                                 const Dispatch &dispatch, int64_t tileM,
-                                int64_t tileF) {
+                                int64_t tileF, int64_t tileD) {
   Type f32 = b.getF32Type();
   Value x = op.getX();
   int64_t t = op.getNumTokens(), d = op.getModelDim(), k = op.getTopK();
@@ -222,12 +222,14 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                   });
               Value acc = gatedTile(
                   mb, ml, gather.getResult(0), mb.getIndexAttr(tileM), d, f,
-                  tileF,
-                  [&](OpBuilder &fb, Location fl, Value f0,
-                      OpFoldResult nf) -> std::array<Value, 3> {
-                    return {expertSlice(fb, fl, op.getWGate(), ex, 1, f0, nf),
-                            expertSlice(fb, fl, op.getWUp(), ex, 1, f0, nf),
-                            expertSlice(fb, fl, op.getWDown(), ex, 2, f0, nf)};
+                  tileF, tileD,
+                  [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,
+                      unsigned which, OpFoldResult d0, OpFoldResult nd) {
+                    Value w = which == 0   ? op.getWGate()
+                              : which == 1 ? op.getWUp()
+                                           : op.getWDown();
+                    return expertSlice(wb, wl, w, ex, which == 2 ? 2 : 1, f0,
+                                       nf, d0, nd);
                   });
               // The tile's real rows, stored as one block of o.
               Value real = castTensor(
@@ -267,7 +269,8 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
   Dispatch dispatch = buildDispatch(b, loc, flatIdx, e);
 
   // The routed experts write their f32 outputs into o, in expert order.
-  Value o = buildRoutedExperts(b, loc, op, dispatch, tileM, tileF);
+  Value o = buildRoutedExperts(b, loc, op, dispatch, tileM, tileF,
+                               std::min(tile.d, d));
   Value kC = constIndex(b, loc, k);
 
   // Per M tile of tokens: the shared expert's output (or 0), plus each
@@ -275,7 +278,7 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
   // of o read at its assignment's position; rounded to the result type.
   // The shared expert's own tile (the main one when it has none).
   MlpNest<> shared = tiling.getSharedTile().empty()
-                         ? MlpNest<>{tileM, tileF, d}
+                         ? MlpNest<>{tileM, tileF, tile.d}
                          : MlpNest<>::from(tiling.getSharedTile());
   int64_t tileC = std::min(shared.m, t);
   Type resElem = op.getResult().getType().getElementType();
@@ -291,13 +294,15 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
           int64_t tileS = std::min(shared.f, fs);
           Value xt = sliceOf(tb, l, x, {t0, zero}, {nm, dd});
           acc = gatedTile(
-              tb, l, xt, nm, d, fs, tileS,
-              [&](OpBuilder &fb, Location fl, Value f0,
-                  OpFoldResult nf) -> std::array<Value, 3> {
-                return {
-                    sliceOf(fb, fl, op.getSharedGate(), {f0, zero}, {nf, dd}),
-                    sliceOf(fb, fl, op.getSharedUp(), {f0, zero}, {nf, dd}),
-                    sliceOf(fb, fl, op.getSharedDown(), {zero, f0}, {dd, nf})};
+              tb, l, xt, nm, d, fs, tileS, std::min(shared.d, d),
+              [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,
+                  unsigned which, OpFoldResult d0, OpFoldResult nd) {
+                if (which == 2)
+                  return sliceOf(wb, wl, op.getSharedDown(), {d0, f0},
+                                 {nd, nf});
+                return sliceOf(
+                    wb, wl, which == 0 ? op.getSharedGate() : op.getSharedUp(),
+                    {f0, d0}, {nf, nd});
               });
         } else {
           acc = filledTile(tb, l, {nm, dd}, f32, 0.0);

@@ -73,12 +73,27 @@ void fuseProducersIntoTileLoops(RewriterBase &rewriter, KernelOp kernel);
 /// that reads the loop's result (a gated MLP's residual add): each
 /// iteration computes it on its tile (upstream scf::tileAndFuseConsumer).
 void fuseConsumersIntoTileLoops(RewriterBase &rewriter, KernelOp kernel);
-/// One F tile of a gate or up projection (TileGatedMlp.cpp): x_tile [nm, D]
-/// times `w`, the weight's F tile ([nf, D] when `transposed`, else [D, nf]),
-/// summed in f32 and rounded (in place) to `resultType`.
-Value buildProjectionTile(OpBuilder &b, Location loc, Value xt, Value w,
-                          bool transposed, OpFoldResult nm, OpFoldResult nf,
-                          Type resultType);
+/// A weight tile of one F tile of a gated MLP at the D chunk [d0, d0 + nd):
+/// `which` 0 (gate) and 1 (up) give [nf, nd] when `transposed`, else
+/// [nd, nf]; 2 (down) gives [nd, nf] when `transposed`, else [nf, nd].
+struct GatedWeightTile {
+  Value tile;
+  bool transposed;
+};
+using GatedWeightFn = function_ref<GatedWeightTile(
+    OpBuilder &, Location, unsigned which, OpFoldResult d0, OpFoldResult nd)>;
+/// One F tile (`nf` wide) of a gated MLP on the M tile `xt` ([nm, D]), the
+/// model width D in chunks of `tileD` (TileGatedMlp.cpp):
+///   g, u = x Wg^T, x Wu^T summed in f32 over the D chunks, each rounded to
+///          `gType` / `uType` once whole                    [nm, nf]
+///   h    = `combine`(g, u) element by element, in g's buffer
+///   acc[:, chunk] += h Wd[chunk, f]^T for each D chunk      acc: [nm, D] f32
+/// Returns the new acc. With `tileD` >= D there are no D loops.
+Value buildGatedFTile(
+    OpBuilder &b, Location loc, Value xt, Value acc, OpFoldResult nm,
+    OpFoldResult nf, int64_t d, int64_t tileD, Type gType, Type uType,
+    GatedWeightFn weight,
+    function_ref<Value(OpBuilder &, Location, Value g, Value u)> combine);
 /// acc + lhs rhs^T (`transposed`: rhs [N, K]) or acc + lhs rhs (rhs [K, N])
 /// in f32, lhs [M, K], acc [M, N] f32: a projection's or a down
 /// projection's tile.
