@@ -81,8 +81,8 @@ struct SweepMetric {
   const char *name, *meaning;
 };
 /// time_us, attention_us, moe_us, tokens_per_s, flops, padded_flops,
-/// hbm_bytes.
-extern const SweepMetric kMetrics[7];
+/// hbm_bytes, area_mm2, energy_j, tokens_per_j.
+extern const SweepMetric kMetrics[10];
 
 /// Prices `points` (one shard of them) on `jobs` threads, each with a
 /// context of its own made from `registry` that imports each workload once;

@@ -5,6 +5,7 @@
 #include "npu/Dialect/Npu/IR/NpuDialect.h"
 #include "npu/Support/InputFiles.h"
 #include "npu/Support/JsonStream.h"
+#include "npu/Target/Proxies.h"
 #include "npu/Target/Target.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -22,19 +23,25 @@ using namespace mlir;
 using namespace mlir::npu;
 using namespace mlir::npu::sweep;
 
-const SweepMetric sweep::kMetrics[7] = {
+const SweepMetric sweep::kMetrics[10] = {
     {"time_us", "the workload's step (@model's npu.cost)"},
     {"attention_us", "of it, the attention kernels"},
     {"moe_us", "of it, the MoE expert kernels (moe_ffn)"},
     {"tokens_per_s", "tokens per step / the step's time"},
     {"flops", "@model's FLOPs"},
     {"padded_flops", "@model's FLOPs with the matrix units' padding"},
-    {"hbm_bytes", "@model's HBM bytes read and written"}};
+    {"hbm_bytes", "@model's HBM bytes read and written"},
+    {"area_mm2", "the chip's area proxy (matrix units or SMs, SRAM, HBM "
+                 "PHYs; npu-target/proxies/energy-area.json)"},
+    {"energy_j", "the step's energy proxy (matrix FLOPs, HBM and SRAM "
+                 "bytes, static power over the step)"},
+    {"tokens_per_j", "tokens per step / energy_j"}};
 
 namespace {
 /// Prices one point on a copy of its workload's module; the first error of
 /// the loader or the pipeline is the row's.
-SweepRow runPoint(ModuleOp workload, const SweepPoint &p) {
+SweepRow runPoint(ModuleOp workload, const SweepPoint &p,
+                  const target::Proxies &proxies) {
   MLIRContext *ctx = workload.getContext();
   SweepRow row;
   row.index = p.index;
@@ -66,10 +73,20 @@ SweepRow runPoint(ModuleOp workload, const SweepPoint &p) {
   double tokensPerS = time->totalNs > 0
                           ? double(p.workload->tokens()) / time->totalNs * 1e9
                           : 0.0;
-  row.metrics = {time->totalNs * 1e-3, time->attentionNs * 1e-3,
-                 time->moeNs * 1e-3,   tokensPerS,
-                 time->flops,          time->paddedFlops,
-                 time->hbmBytes};
+  double area = target::getAreaMm2(proxies, file->attr);
+  double energy =
+      target::getStepEnergyJ(proxies, area, time->totalNs, time->paddedFlops,
+                             time->hbmBytes, p.workload->options.weightDType);
+  row.metrics = {time->totalNs * 1e-3,
+                 time->attentionNs * 1e-3,
+                 time->moeNs * 1e-3,
+                 tokensPerS,
+                 time->flops,
+                 time->paddedFlops,
+                 time->hbmBytes,
+                 area,
+                 energy,
+                 energy > 0 ? double(p.workload->tokens()) / energy : 0.0};
   assert(row.metrics.size() == std::size(kMetrics));
   return row;
 }
@@ -95,6 +112,9 @@ std::string valueOf(const SweepRow &row, StringRef field) {
 llvm::Expected<std::vector<SweepRow>>
 sweep::runSweep(const DialectRegistry &registry,
                 const std::vector<SweepPoint> &points, unsigned jobs) {
+  llvm::Expected<target::Proxies> proxies = target::loadProxies();
+  if (!proxies)
+    return proxies.takeError();
   std::vector<SweepRow> rows(points.size());
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
@@ -131,7 +151,7 @@ sweep::runSweep(const DialectRegistry &registry,
       // by every input they read, so it carries over to the next point: a
       // variant that changes a rate reuses every L2 simulation, and one
       // that changes nothing a kernel's search reads reuses the search.
-      rows[i] = runPoint(*module, p);
+      rows[i] = runPoint(*module, p, *proxies);
     }
   };
   std::vector<std::thread> threads;

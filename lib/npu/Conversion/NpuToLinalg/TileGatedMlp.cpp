@@ -99,6 +99,37 @@ GatedWeightTile weightTile(OpBuilder &b, Location loc, const GatedMlp &mlp,
 }
 } // namespace
 
+/// The F loop of the M tile `xt` ([nm, D]): `acc0` plus every F tile's
+/// down projection (buildGatedFTile), each value rounded as the graph's ops
+/// round it.
+static Value buildFLoop(OpBuilder &b, Location loc, GatedMlp mlp, Value xt,
+                        Value nm, int64_t f, int64_t tileF, int64_t d,
+                        int64_t tileD, Value acc0) {
+  Type hElem = elementType(mlp.swiglu.getResult());
+  auto loop = scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, f),
+      constIndex(b, loc, tileF), ValueRange{acc0},
+      [&](OpBuilder &fb, Location fl, Value f0, ValueRange iter) {
+        Value nf = tileSize(fb, fl, f0, tileF, f);
+        scf::YieldOp::create(
+            fb, fl,
+            buildGatedFTile(
+                fb, fl, xt, iter[0], nm, nf, d, tileD,
+                elementType(mlp.gate.getResult()),
+                elementType(mlp.up.getResult()),
+                [&](OpBuilder &wb, Location wl, unsigned which, OpFoldResult d0,
+                    OpFoldResult nd) {
+                  return weightTile(wb, wl, mlp, which, f0, nf, d0, nd);
+                },
+                [&](OpBuilder &nb, Location bl, Value g, Value u) {
+                  Value s =
+                      arith::MulFOp::create(nb, bl, buildSiluF32(nb, bl, g), u);
+                  return roundVia(nb, bl, s, hElem);
+                }));
+      });
+  return loop.getResult(0);
+}
+
 LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                                             KernelOp kernel, TilingAttr tiling,
                                             bool gpuBlocks) {
@@ -114,7 +145,6 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
   auto xType = cast<RankedTensorType>(x.getType());
   auto resType = down.getResult().getType();
   Type resElem = resType.getElementType();
-  Type hElem = elementType(mlp->swiglu.getResult());
   int64_t rank = xType.getRank(), d = xType.getShape().back();
   int64_t m = xType.getNumElements() / d;
   int64_t f = mlp->gate.getResult().getType().getShape().back();
@@ -173,28 +203,8 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                                                   xType.getElementType()))
                      .getResult(0);
         }
-        Value acc0 = filledTile(b, l, {nm, dOutSize}, f32, 0.0);
-        auto fLoop = scf::ForOp::create(
-            b, l, constIndex(b, l, 0), constIndex(b, l, f),
-            constIndex(b, l, tileF), ValueRange{acc0},
-            [&](OpBuilder &fb, Location fl, Value f0, ValueRange iterF) {
-              Value nf = tileSize(fb, fl, f0, tileF, f);
-              scf::YieldOp::create(
-                  fb, fl,
-                  buildGatedFTile(
-                      fb, fl, xt, iterF[0], nm, nf, d, tileD,
-                      elementType(mlp->gate.getResult()),
-                      elementType(mlp->up.getResult()),
-                      [&](OpBuilder &wb, Location wl, unsigned which,
-                          OpFoldResult d0, OpFoldResult nd) {
-                        return weightTile(wb, wl, *mlp, which, f0, nf, d0, nd);
-                      },
-                      [&](OpBuilder &nb, Location bl, Value g, Value u) {
-                        Value s = arith::MulFOp::create(
-                            nb, bl, buildSiluF32(nb, bl, g), u);
-                        return roundVia(nb, bl, s, hElem);
-                      }));
-            });
+        Value acc = buildFLoop(b, l, *mlp, xt, nm, f, tileF, d, tileD,
+                               filledTile(b, l, {nm, dOutSize}, f32, 0.0));
         // The output tile: the f32 accumulator rounded to the result type,
         // written in the result's rank (unit leading dims) when the output
         // is built in it.
@@ -206,16 +216,15 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
         offsets.append({m0, zero});
         sizes.append({nm, dOutSize});
         unsigned outRank = sizes.size();
-        Value outTile =
-            buildGeneric(b, l, ValueRange{fLoop.getResult(0)},
-                         ValueRange{emptyTile(b, l, sizes, resElem)},
-                         {loopsMap(ctx, outRank, {outRank - 2, outRank - 1}),
-                          b.getMultiDimIdentityMap(outRank)},
-                         SmallVector<IteratorType>(outRank, kPar),
-                         [&](OpBuilder &nb, Location bl,
-                             ValueRange a) -> SmallVector<Value> {
-                           return {castFloat(nb, bl, a[0], resElem)};
-                         })[0];
+        Value outTile = buildGeneric(
+            b, l, ValueRange{acc}, ValueRange{emptyTile(b, l, sizes, resElem)},
+            {loopsMap(ctx, outRank, {outRank - 2, outRank - 1}),
+             b.getMultiDimIdentityMap(outRank)},
+            SmallVector<IteratorType>(outRank, kPar),
+            [&](OpBuilder &nb, Location bl,
+                ValueRange a) -> SmallVector<Value> {
+              return {castFloat(nb, bl, a[0], resElem)};
+            })[0];
         return {outTile, offsets, sizes};
       });
   if (rank != 2 && !unitLead)

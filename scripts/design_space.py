@@ -1,0 +1,1790 @@
+#!/usr/bin/env python3
+"""Three worked design-space studies with npu-sweep: docs/design-space.md.
+
+    python3 scripts/design_space.py            # run the sweeps, write the page
+    python3 scripts/design_space.py --check    # smoke check: study 1 on two SRAM sizes
+
+Runs three sweeps with build/bin/npu-sweep (-j 2), then writes
+docs/design-space.md, its SVG plots and the sweeps' CSVs under
+docs/design-space/, and the specs of studies 2 and 3 under examples/sweeps/
+(study 1 uses examples/sweeps/sram.json as it is). Python 3 standard library
+only: the plots are hand-written SVG.
+
+--csv-dir DIR reads the three CSVs from DIR instead of running the sweeps
+(sram.csv, mxu-width.csv, hbm-decode.csv), and --docs-dir DIR writes the page
+and its plots under DIR instead of docs/ (to try the page on other tables).
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.dom.minidom
+from concurrent.futures import ThreadPoolExecutor
+from xml.sax.saxutils import escape
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SWEEP_DIR = os.path.join(ROOT, "examples", "sweeps")
+JOBS = 2
+
+# Columns every CSV of npu-sweep has today, and the proxies' columns, used
+# when present (docs/sweep.md).
+BASE_COLUMNS = ["index", "workload", "target", "kind", "time_us", "attention_us",
+                "moe_us", "tokens_per_s", "flops", "padded_flops", "hbm_bytes", "error"]
+PROXY_COLUMNS = ["energy_j", "area_mm2", "tokens_per_j"]
+NUMERIC = ["time_us", "attention_us", "moe_us", "tokens_per_s", "flops",
+           "padded_flops", "hbm_bytes"] + PROXY_COLUMNS
+
+MIB = 1 << 20
+
+# ---------------------------------------------------------------------------
+# The studies' specs
+# ---------------------------------------------------------------------------
+
+DS = "../configs/deepseek-v3.json"
+L8 = "../configs/llama-3-8b.json"
+G2 = "../configs/gpt2.json"
+
+MXU_SPEC = {
+    "workloads": [
+        {"name": "deepseek-prefill-4k", "config": DS, "phase": "prefill", "seq_len": 4096},
+        {"name": "deepseek-decode-b64", "config": DS, "phase": "decode", "batch": 64,
+         "context_len": 4095},
+        {"name": "llama8b-prefill-4k", "config": L8, "phase": "prefill", "seq_len": 4096},
+        {"name": "llama8b-decode-b1", "config": L8, "phase": "decode", "batch": 1,
+         "context_len": 4095},
+        {"name": "llama8b-decode-b64", "config": L8, "phase": "decode", "batch": 64,
+         "context_len": 4095},
+        {"name": "gpt2-prefill-1k", "config": G2, "phase": "prefill", "seq_len": 1024},
+    ],
+    "targets": [
+        {"base": "tpu-v7", "vary": {"tpu.matrix_unit_dim_elements": [w],
+                                    "tpu.matrix_unit_count_per_core": [n]}}
+        for w, n in [(64, 32), (128, 8), (256, 2), (512, 1)]
+    ],
+}
+
+HBM_VALUES = ["2T", "4T", "6T", "8T", "10T", "12T", "16T"]
+HBM_SPEC = {
+    "workloads": [
+        {"name": "deepseek-decode-b64", "config": DS, "phase": "decode", "batch": 64,
+         "context_len": 4095},
+        {"name": "llama8b-decode-b1", "config": L8, "phase": "decode", "batch": 1,
+         "context_len": 4095},
+        {"name": "llama8b-decode-b64", "config": L8, "phase": "decode", "batch": 64,
+         "context_len": 4095},
+    ],
+    "targets": [
+        {"base": "tpu-v7", "vary": {"hbm_bandwidth_bytes_per_s": HBM_VALUES}},
+        {"base": "gb300", "vary": {"hbm_bandwidth_bytes_per_s": HBM_VALUES}},
+    ],
+}
+
+NICE_NAMES = {
+    "deepseek-prefill-4k": "DeepSeek-V3 prefill 4K",
+    "deepseek-decode-b64": "DeepSeek-V3 decode b64",
+    "llama8b-prefill-4k": "Llama-3-8B prefill 4K",
+    "llama8b-decode-b1": "Llama-3-8B decode b1",
+    "llama8b-decode-b64": "Llama-3-8B decode b64",
+    "gpt2-prefill-1k": "GPT-2 prefill 1K",
+}
+
+
+def nice(workload):
+    return NICE_NAMES.get(workload, workload)
+
+
+def spec_text(spec):
+    """The spec as JSON laid out like examples/sweeps/sram.json."""
+    lines = ["{", '  "workloads": [']
+    ws = [json.dumps(w) for w in spec["workloads"]]
+    lines += ["    " + w + ("," if i + 1 < len(ws) else "") for i, w in enumerate(ws)]
+    lines += ["  ],", '  "targets": [']
+    ts = [json.dumps(t) for t in spec["targets"]]
+    lines += ["    " + t + ("," if i + 1 < len(ts) else "") for i, t in enumerate(ts)]
+    lines += ["  ]", "}"]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Running the tools
+# ---------------------------------------------------------------------------
+
+class ToolError(Exception):
+    pass
+
+
+def run_tool(argv, what, retries=4, wait=30, accept=None):
+    """Runs argv; retries (after `wait` s) when the binary is missing or fails
+    in a way `accept` does not claim (the build tree may be mid-rebuild).
+    `accept(proc)` returns True for a failure that is an answer, not an
+    accident (then the process is returned as it is)."""
+    last = ""
+    for attempt in range(retries + 1):
+        if attempt:
+            print(f"  {what}: {last.strip().splitlines()[-1] if last.strip() else 'failed'}; "
+                  f"retrying in {wait} s", file=sys.stderr)
+            time.sleep(wait)
+        if not os.access(argv[0], os.X_OK):
+            last = f"{argv[0]} is missing"
+            continue
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+        except OSError as e:
+            last = str(e)
+            continue
+        if proc.returncode == 0 or (accept is not None and accept(proc)):
+            return proc
+        last = proc.stderr or f"exit status {proc.returncode}"
+    raise ToolError(f"{what} failed: {last.strip()}")
+
+
+WORKLOAD_ERROR = re.compile(r"workload '([^']+)': (.*)")
+
+
+def run_sweep(bindir, spec, spec_path, csv_path, write_spec):
+    """Runs npu-sweep on `spec` (written to spec_path when write_spec), -j 2,
+    into csv_path. A workload that fails to import is dropped and the sweep
+    rerun; returns (seconds, [(workload, why)], spec as run)."""
+    spec = json.loads(json.dumps(spec))
+    dropped = []
+    sweep = os.path.join(bindir, "npu-sweep")
+
+    def import_failure(proc):
+        return proc.returncode == 1 and WORKLOAD_ERROR.search(proc.stderr or "") is not None
+
+    while True:
+        if write_spec:
+            with open(spec_path, "w") as f:
+                f.write(spec_text(spec))
+        start = time.monotonic()
+        proc = run_tool([sweep, spec_path, "-j", str(JOBS), "-o", csv_path],
+                        f"npu-sweep {os.path.relpath(spec_path, ROOT)}", accept=import_failure)
+        seconds = time.monotonic() - start
+        if proc.returncode == 0:
+            return seconds, dropped, spec
+        m = WORKLOAD_ERROR.search(proc.stderr)
+        name, why = m.group(1), m.group(2).strip()
+        if not write_spec:
+            raise ToolError(f"npu-sweep {spec_path}: workload '{name}': {why}")
+        spec["workloads"] = [w for w in spec["workloads"] if w["name"] != name]
+        dropped.append((name, why))
+        print(f"  dropped workload {name}: {why}", file=sys.stderr)
+        if not spec["workloads"]:
+            raise ToolError(f"npu-sweep {spec_path}: every workload failed to import")
+
+
+class Targets:
+    """npu-target-info --json of the variants, cached."""
+
+    def __init__(self, bindir):
+        self.tool = os.path.join(bindir, "npu-target-info")
+        self.cache = {}
+
+    def prefetch(self, names):
+        names = [n for n in dict.fromkeys(names) if n and n not in self.cache]
+        with ThreadPoolExecutor(max_workers=JOBS) as pool:
+            for name, info in zip(names, pool.map(self._load, names)):
+                self.cache[name] = info
+
+    def _load(self, name):
+        proc = run_tool([self.tool, name, "--json"], f"npu-target-info {name}")
+        return json.loads(proc.stdout)
+
+    def get(self, name):
+        if name not in self.cache:
+            self.cache[name] = self._load(name)
+        return self.cache[name]
+
+    def field(self, name, path):
+        d = self.get(name)
+        for part in path.split("."):
+            d = d[part]
+        return d
+
+    def source(self, name, path):
+        return self.get(name).get("sources", {}).get(path, "")
+
+    def matrix_rate(self, name):
+        """bf16 matrix FLOP/s at the sustained matrix clock (the rate the cost
+        models run at: docs/cost-model-tpu.md, docs/cost-model-gpu.md)."""
+        d = self.get(name)
+        return d["peak_bf16_flop_per_s"] * d["matrix_clock_hz"] / d["clock_hz"]
+
+    def sustained_bw(self, name):
+        return self.get(name)["sustained_hbm_bandwidth_bytes_per_s"]
+
+
+# ---------------------------------------------------------------------------
+# Tables
+# ---------------------------------------------------------------------------
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        columns = list(reader.fieldnames or [])
+        rows = list(reader)
+    for row in rows:
+        for key in NUMERIC:
+            v = row.get(key)
+            row[key] = float(v) if v not in (None, "") else None
+        row["error"] = (row.get("error") or "").strip()
+        if not row["error"] and row["time_us"] and row["tokens_per_s"]:
+            row["tokens"] = row["tokens_per_s"] * row["time_us"] * 1e-6
+            row["ms_per_token"] = row["time_us"] / 1000.0 / row["tokens"]
+        else:
+            row["tokens"] = row["ms_per_token"] = None
+    return columns, rows
+
+
+def has_proxies(columns):
+    return all(c in columns for c in PROXY_COLUMNS)
+
+
+def ok_rows(rows):
+    return [r for r in rows if not r["error"] and r["time_us"] is not None]
+
+
+def j_per_token(r):
+    if r.get("energy_j") is None or not r.get("tokens"):
+        return None
+    return r["energy_j"] / r["tokens"]
+
+
+def fnum(v, sig=3):
+    """v with `sig` significant digits (no exponent; thousands separated)."""
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "-"
+    a = abs(v)
+    if a == 0:
+        return "0"
+    if a >= 10 ** (sig - 1):
+        return f"{v:,.0f}"
+    digits = sig - 1 - math.floor(math.log10(a))
+    return f"{v:,.{digits}f}"
+
+
+def fpct(v):
+    if v is None:
+        return "-"
+    if abs(v) >= 100:
+        return f"{v:,.0f}%"
+    return f"{fnum(v, 2)}%"
+
+
+def md_table(header, rows, align=None):
+    align = align or ["---"] + ["---:"] * (len(header) - 1)
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def mib(value_bytes):
+    return value_bytes / MIB
+
+
+def parse_size(text):
+    """A spec value (`64MiB`, `8T`, 256) as a number."""
+    text = str(text).strip()
+    mult = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
+            "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+    for suffix in ("KiB", "MiB", "GiB", "TiB", "K", "M", "G", "T"):
+        if text.endswith(suffix):
+            return float(text[: -len(suffix)]) * mult[suffix]
+    return float(text)
+
+
+def pareto(points):
+    """Indices of the points (x, y) no other point beats: x and y both to be
+    minimised; a point equal in both to an earlier one is dominated."""
+    keep = []
+    for i, (x, y) in enumerate(points):
+        dominated = False
+        for j, (u, v) in enumerate(points):
+            if j == i:
+                continue
+            if u <= x and v <= y and (u < x or v < y or j < i):
+                dominated = True
+                break
+        if not dominated:
+            keep.append(i)
+    return keep
+
+
+# ---------------------------------------------------------------------------
+# SVG plots
+# ---------------------------------------------------------------------------
+
+COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+           "#000000", "#882255"]
+MARKERS = ["circle", "square", "triangle", "diamond", "triangle-down", "plus",
+           "star", "cross"]
+DASHES = [None, "7,4", "2,3", "9,3,2,3"]
+FONT = "Helvetica, Arial, sans-serif"
+
+
+def text_width(text, size):
+    return 0.58 * size * len(text)
+
+
+class Style:
+    def __init__(self, i, dash=None):
+        self.colour = COLOURS[i % len(COLOURS)]
+        self.marker = MARKERS[i % len(MARKERS)]
+        self.dash = dash
+
+
+def marker_svg(style, x, y, tip, hollow=False, size=7.0):
+    c = style.colour
+    fill = "#ffffff" if hollow else c
+    attrs = f'fill="{fill}" stroke="{c}" stroke-width="1.4"'
+    h = size / 2
+    k = style.marker
+    if k == "circle":
+        shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{h:.1f}" {attrs}>'
+        end = "</circle>"
+    elif k == "square":
+        s = h * 0.9
+        shape = f'<rect x="{x - s:.1f}" y="{y - s:.1f}" width="{2 * s:.1f}" height="{2 * s:.1f}" {attrs}>'
+        end = "</rect>"
+    else:
+        if k == "triangle":
+            pts = [(0, -1.2), (1.1, 0.8), (-1.1, 0.8)]
+        elif k == "triangle-down":
+            pts = [(0, 1.2), (1.1, -0.8), (-1.1, -0.8)]
+        elif k == "diamond":
+            pts = [(0, -1.25), (1.0, 0), (0, 1.25), (-1.0, 0)]
+        elif k == "plus":
+            a, b = 0.38, 1.15
+            pts = [(-a, -b), (a, -b), (a, -a), (b, -a), (b, a), (a, a), (a, b), (-a, b),
+                   (-a, a), (-b, a), (-b, -a), (-a, -a)]
+        elif k == "cross":
+            a, b = 0.38, 1.15
+            base = [(-a, -b), (a, -b), (a, -a), (b, -a), (b, a), (a, a), (a, b), (-a, b),
+                    (-a, a), (-b, a), (-b, -a), (-a, -a)]
+            r = math.sqrt(0.5)
+            pts = [((p - q) * r, (p + q) * r) for p, q in base]
+        else:  # star
+            pts = []
+            for i in range(10):
+                ang = -math.pi / 2 + i * math.pi / 5
+                rad = 1.3 if i % 2 == 0 else 0.55
+                pts.append((rad * math.cos(ang), rad * math.sin(ang)))
+        p = " ".join(f"{x + u * h:.1f},{y + v * h:.1f}" for u, v in pts)
+        shape = f'<polygon points="{p}" {attrs}>'
+        end = "</polygon>"
+    if tip:
+        return f"{shape}<title>{escape(tip)}</title>{end}"
+    return shape + end
+
+
+class Axis:
+    """A linear, log10 or log2 axis. `fmt` formats a tick label."""
+
+    def __init__(self, label, scale="lin", fmt=None, zero=False, lo=None, hi=None):
+        self.label, self.scale, self.fmt, self.zero = label, scale, fmt, zero
+        self.lo, self.hi = lo, hi
+        self.fixed = lo is not None and hi is not None
+        self.ticks = []  # (value, label or None, major)
+
+    def _f(self, v):
+        if self.fmt:
+            return self.fmt(v)
+        if v == 0:
+            return "0"
+        a = abs(v)
+        if a >= 1e6 or a < 1e-3:
+            return f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-")
+        if a >= 1000:
+            return f"{v:,.0f}"
+        return f"{v:.6g}"
+
+    def fit(self, values):
+        vals = [v for v in values if v is not None and math.isfinite(v)]
+        if self.scale != "lin":
+            vals = [v for v in vals if v > 0]
+        if not vals:
+            vals = [1.0, 10.0]
+        lo, hi = min(vals), max(vals)
+        if self.scale == "lin":
+            self._fit_lin(lo, hi)
+        elif self.scale == "log10":
+            self._fit_log10(lo, hi)
+        else:
+            self._fit_log2(lo, hi)
+
+    def _fit_lin(self, lo, hi):
+        if self.zero:
+            lo = min(lo, 0.0)
+        if not self.fixed:
+            span = hi - lo or abs(hi) or 1.0
+            raw = span / 5
+            mag = 10 ** math.floor(math.log10(raw))
+            step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+            plo = lo if (self.zero and lo == 0) else lo - 0.04 * span
+            self.lo = math.floor(plo / step + 1e-9) * step
+            self.hi = math.ceil((hi + 0.04 * span) / step - 1e-9) * step
+        else:
+            span = self.hi - self.lo
+            raw = span / 5
+            mag = 10 ** math.floor(math.log10(raw))
+            step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+        self.ticks = []
+        k = math.ceil(self.lo / step - 1e-9)
+        while k * step <= self.hi + 1e-9 * step:
+            v = round(k * step, 12)
+            self.ticks.append((v, self._f(v), True))
+            k += 1
+
+    def _fit_log10(self, lo, hi):
+        def down(v):
+            e = math.floor(math.log10(v))
+            for m in (5, 2, 1):
+                if m * 10 ** e <= v:
+                    return m * 10 ** e
+            return 10 ** e
+
+        def up(v):
+            e = math.floor(math.log10(v))
+            for m in (1, 2, 5, 10):
+                if m * 10 ** e >= v * (1 - 1e-12):
+                    return m * 10 ** e
+            return 10 ** (e + 1)
+
+        if not self.fixed:
+            self.lo, self.hi = down(lo / 1.12), up(hi * 1.12)
+        majors, minors = [], []
+        for e in range(math.floor(math.log10(self.lo)) - 1, math.ceil(math.log10(self.hi)) + 1):
+            for m in range(1, 10):
+                v = m * 10.0 ** e
+                if self.lo * (1 - 1e-9) <= v <= self.hi * (1 + 1e-9):
+                    (majors if m == 1 else minors).append((m, v))
+        label_125 = len(majors) < 3
+        self.ticks = [(v, self._f(v), True) for _, v in majors]
+        self.ticks += [(v, self._f(v) if label_125 and m in (2, 5) else None, False)
+                       for m, v in minors]
+
+    def _fit_log2(self, lo, hi):
+        if not self.fixed:
+            self.lo, self.hi = lo / 2 ** 0.35, hi * 2 ** 0.35
+        ks = range(math.ceil(math.log2(self.lo)), math.floor(math.log2(self.hi)) + 1)
+        ks = list(ks)
+        every = 1 if len(ks) <= 12 else 2
+        self.ticks = [(2.0 ** k, self._f(2.0 ** k) if (k - ks[0]) % every == 0 else None, True)
+                      for k in ks]
+
+    def frac(self, v):
+        if self.scale == "lin":
+            return (v - self.lo) / (self.hi - self.lo)
+        return (math.log(v) - math.log(self.lo)) / (math.log(self.hi) - math.log(self.lo))
+
+
+class Series:
+    def __init__(self, name, style, points, line=True, hollow=(), labels=None):
+        """points: (x, y, tooltip); hollow: indices drawn hollow (dominated);
+        labels: index -> text drawn next to the point."""
+        self.name, self.style, self.points, self.line = name, style, points, line
+        self.hollow = set(hollow)
+        self.labels = labels or {}
+        self.front = None  # indices joined as a Pareto front, in x order
+
+
+class Panel:
+    def __init__(self, title, xaxis, yaxis):
+        self.title, self.xaxis, self.yaxis = title, xaxis, yaxis
+        self.series = []
+        self.vlines = []  # (x, text, style)
+        self.hlines = []  # (y, text)
+
+
+class Figure:
+    PW, PH = 430, 300         # plot area of one panel
+    ML, MR, MT, MB = 78, 26, 40, 58
+
+    def __init__(self, title, panels, ncols=None, notes=(), extra_legend=()):
+        self.title, self.panels = title, panels
+        self.ncols = ncols or len(panels)
+        self.notes = list(notes)
+        self.extra_legend = list(extra_legend)  # (kind, text, style)
+
+    def legend_entries(self):
+        seen, out = set(), []
+        for p in self.panels:
+            for s in p.series:
+                if s.name and s.name not in seen:
+                    seen.add(s.name)
+                    out.append(("series", s.name, s.style, s.line or s.front is not None))
+            for x, text, style in p.vlines:
+                if text and text not in seen:
+                    seen.add(text)
+                    out.append(("vline", text, style, True))
+        out += [(k, t, s, True) for k, t, s in self.extra_legend]
+        return out
+
+    def render(self):
+        nrows = math.ceil(len(self.panels) / self.ncols)
+        cell_w = self.ML + self.PW + self.MR
+        cell_h = self.MT + self.PH + self.MB
+        top = 42
+        entries = self.legend_entries()
+        legend_w = 24 + max([56 + text_width(e[1], 12) for e in entries] + [0])
+        width = 10 + self.ncols * cell_w + legend_w
+        title_w = text_width(self.title, 16) + 20
+        width = max(width, title_w)
+        notes_h = 18 * len(self.notes) + (8 if self.notes else 0)
+        height = top + nrows * cell_h + notes_h + 4
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+               f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}" font-size="12">',
+               f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
+               f'<text x="14" y="26" font-size="16" font-weight="bold">{escape(self.title)}</text>']
+        for i, panel in enumerate(self.panels):
+            r, c = divmod(i, self.ncols)
+            x0 = 10 + c * cell_w + self.ML
+            y0 = top + r * cell_h + self.MT
+            out.append(self.render_panel(panel, x0, y0))
+        # Legend: right of the panels, outside every plot area.
+        lx = 10 + self.ncols * cell_w + 12
+        ly = top + self.MT + 4
+        out.append(f'<g><text x="{lx:.0f}" y="{ly:.0f}" font-weight="bold">Legend</text>')
+        for k, (kind, text, style, line) in enumerate(entries):
+            y = ly + 20 + 20 * k
+            if kind == "vline":
+                out.append(f'<line x1="{lx + 20:.0f}" y1="{y - 8:.0f}" x2="{lx + 20:.0f}" y2="{y + 8:.0f}" '
+                           f'stroke="{style.colour}" stroke-width="1.5" stroke-dasharray="{style.dash or "3,3"}"/>')
+            elif kind == "front":
+                out.append(f'<line x1="{lx:.0f}" y1="{y:.0f}" x2="{lx + 40:.0f}" y2="{y:.0f}" '
+                           f'stroke="{style.colour}" stroke-width="2"/>')
+            elif kind == "hollow":
+                out.append(marker_svg(style, lx + 20, y, "", hollow=True))
+            elif kind == "filled":
+                out.append(marker_svg(style, lx + 20, y, "", hollow=False))
+            else:
+                if line:
+                    dash = f' stroke-dasharray="{style.dash}"' if style.dash else ""
+                    out.append(f'<line x1="{lx:.0f}" y1="{y:.0f}" x2="{lx + 40:.0f}" y2="{y:.0f}" '
+                               f'stroke="{style.colour}" stroke-width="1.8"{dash}/>')
+                out.append(marker_svg(style, lx + 20, y, ""))
+            out.append(f'<text x="{lx + 50:.0f}" y="{y + 4:.0f}">{escape(text)}</text>')
+        out.append("</g>")
+        ny = top + nrows * cell_h + 14
+        for k, note in enumerate(self.notes):
+            out.append(f'<text x="14" y="{ny + 18 * k:.0f}" font-size="11" fill="#444444">{escape(note)}</text>')
+        out.append("</svg>")
+        return "\n".join(out) + "\n"
+
+    def render_panel(self, p, x0, y0):
+        W, H = self.PW, self.PH
+        xs, ys = [], []
+        for s in p.series:
+            xs += [pt[0] for pt in s.points]
+            ys += [pt[1] for pt in s.points]
+        xs += [v[0] for v in p.vlines]
+        ys += [h[0] for h in p.hlines]
+        p.xaxis.fit(xs)
+        p.yaxis.fit(ys)
+
+        def X(v):
+            return x0 + W * p.xaxis.frac(v)
+
+        def Y(v):
+            return y0 + H * (1 - p.yaxis.frac(v))
+
+        out = ["<g>", f'<text x="{x0 + W / 2:.0f}" y="{y0 - 12:.0f}" text-anchor="middle" '
+               f'font-size="13" font-weight="bold">{escape(p.title)}</text>',
+               f'<rect x="{x0}" y="{y0}" width="{W}" height="{H}" fill="#ffffff" stroke="none"/>']
+        # grid and ticks
+        for v, label, major in p.xaxis.ticks:
+            x = X(v)
+            out.append(f'<line x1="{x:.1f}" y1="{y0}" x2="{x:.1f}" y2="{y0 + H}" '
+                       f'stroke="{"#dddddd" if major else "#f0f0f0"}" stroke-width="1"/>')
+            out.append(f'<line x1="{x:.1f}" y1="{y0 + H}" x2="{x:.1f}" y2="{y0 + H + (5 if major else 3)}" stroke="#444444"/>')
+            if label:
+                out.append(f'<text x="{x:.1f}" y="{y0 + H + 18}" text-anchor="middle" font-size="11">{escape(label)}</text>')
+        ytw = 0
+        for v, label, major in p.yaxis.ticks:
+            y = Y(v)
+            out.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + W}" y2="{y:.1f}" '
+                       f'stroke="{"#dddddd" if major else "#f0f0f0"}" stroke-width="1"/>')
+            out.append(f'<line x1="{x0 - (5 if major else 3)}" y1="{y:.1f}" x2="{x0}" y2="{y:.1f}" stroke="#444444"/>')
+            if label:
+                ytw = max(ytw, text_width(label, 11))
+                out.append(f'<text x="{x0 - 8}" y="{y + 4:.1f}" text-anchor="end" font-size="11">{escape(label)}</text>')
+        out.append(f'<rect x="{x0}" y="{y0}" width="{W}" height="{H}" fill="none" stroke="#444444"/>')
+        out.append(f'<text x="{x0 + W / 2:.0f}" y="{y0 + H + 40}" text-anchor="middle">{escape(p.xaxis.label)}</text>')
+        yl = x0 - max(ytw, 20) - 16
+        out.append(f'<text x="{yl:.0f}" y="{y0 + H / 2:.0f}" text-anchor="middle" '
+                   f'transform="rotate(-90 {yl:.0f} {y0 + H / 2:.0f})">{escape(p.yaxis.label)}</text>')
+        # reference lines
+        for v, text in p.hlines:
+            y = Y(v)
+            out.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + W}" y2="{y:.1f}" stroke="#777777" '
+                       f'stroke-width="1" stroke-dasharray="4,3"><title>{escape(text)}</title></line>')
+        for v, text, style in p.vlines:
+            x = X(v)
+            out.append(f'<line x1="{x:.1f}" y1="{y0}" x2="{x:.1f}" y2="{y0 + H}" stroke="{style.colour}" '
+                       f'stroke-width="1.5" stroke-dasharray="{style.dash or "3,3"}"><title>{escape(text)}</title></line>')
+        # lines, then markers, then labels
+        boxes, segs = [], []
+        for s in p.series:
+            order = None
+            if s.front is not None:
+                order = s.front
+            elif s.line:
+                order = sorted(range(len(s.points)), key=lambda i: s.points[i][0])
+            if order and len(order) > 1:
+                pts = [(X(s.points[i][0]), Y(s.points[i][1])) for i in order]
+                d = " ".join(f"{'M' if k == 0 else 'L'}{x:.1f},{y:.1f}" for k, (x, y) in enumerate(pts))
+                dash = f' stroke-dasharray="{s.style.dash}"' if s.style.dash else ""
+                out.append(f'<path d="{d}" fill="none" stroke="{s.style.colour}" stroke-width="1.8"{dash}/>')
+                segs += list(zip(pts, pts[1:]))
+        for s in p.series:
+            for i, (x, y, tip) in enumerate(s.points):
+                px, py = X(x), Y(y)
+                out.append(marker_svg(s.style, px, py, tip, hollow=i in s.hollow))
+                boxes.append((px - 5, py - 5, px + 5, py + 5))
+        # labels next to points, placed where they overlap nothing placed so far
+        for s in p.series:
+            for i, text in sorted(s.labels.items()):
+                x, y, _ = s.points[i]
+                px, py = X(x), Y(y)
+                out.append(self.place_label(text, px, py, boxes, segs, x0, y0, W, H, s.style.colour))
+        out.append("</g>")
+        return "\n".join(out)
+
+    @staticmethod
+    def place_label(text, px, py, boxes, segs, x0, y0, W, H, colour):
+        w, h = text_width(text, 11), 11
+        cands = [(8, 4, "start"), (-8, 4, "end"), (0, -9, "middle"), (0, 17, "middle"),
+                 (7, -7, "start"), (7, 15, "start"), (-7, -7, "end"), (-7, 15, "end"),
+                 (14, 4, "start"), (-14, 4, "end"), (0, -16, "middle"), (0, 24, "middle")]
+
+        def box(dx, dy, anchor):
+            bx = px + dx - (w if anchor == "end" else w / 2 if anchor == "middle" else 0)
+            by = py + dy - h + 2
+            return (bx - 1, by - 1, bx + w + 1, by + h + 1)
+
+        def overlap(b):
+            cost = 0.0
+            for o in boxes:
+                ix = min(b[2], o[2]) - max(b[0], o[0])
+                iy = min(b[3], o[3]) - max(b[1], o[1])
+                if ix > 0 and iy > 0:
+                    cost += ix * iy
+            for (ax, ay), (bx, by) in segs:
+                n = max(2, int(math.hypot(bx - ax, by - ay) / 3))
+                for k in range(n + 1):
+                    sx, sy = ax + (bx - ax) * k / n, ay + (by - ay) * k / n
+                    if b[0] <= sx <= b[2] and b[1] <= sy <= b[3]:
+                        cost += 6
+            if b[0] < x0 or b[2] > x0 + W or b[1] < y0 or b[3] > y0 + H:
+                cost += 1e6
+            return cost
+
+        best = None
+        for dx, dy, anchor in cands:
+            b = box(dx, dy, anchor)
+            c = overlap(b)
+            if best is None or c < best[0]:
+                best = (c, dx, dy, anchor, b)
+            if c == 0:
+                break
+        _, dx, dy, anchor, b = best
+        boxes.append(b)
+        return (f'<text x="{px + dx:.1f}" y="{py + dy:.1f}" text-anchor="{anchor}" font-size="11" '
+                f'fill="{colour}">{escape(text)}</text>')
+
+
+def write_svg(fig, path):
+    text = fig.render()
+    xml.dom.minidom.parseString(text.encode("utf-8"))  # well-formed, or raise
+    if len(text.encode("utf-8")) >= 100_000:
+        raise RuntimeError(f"{path}: {len(text)} bytes, over the 100 KB budget")
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def fmt_mib(v):
+    return f"{v:g}"
+
+
+def fmt_ms(v):
+    return fnum(v, 2) if v < 1 else f"{v:,.0f}" if v >= 10 else f"{v:g}"
+
+
+# ---------------------------------------------------------------------------
+# Shared analysis
+# ---------------------------------------------------------------------------
+
+def floors(targets, r):
+    """Lower bounds of a step: its HBM bytes at the sustained bandwidth and its
+    padded FLOPs at the sustained bf16 matrix rate, in ms."""
+    name = r["target"]
+    hbm = r["hbm_bytes"] / targets.sustained_bw(name) * 1e3
+    mat = r["padded_flops"] / targets.matrix_rate(name) * 1e3
+    return hbm, mat
+
+
+def assumption(targets, base, field):
+    """'`field` = value [tag]' for a target field, its tag from the source."""
+    val = targets.field(base, field)
+    src = targets.source(base, field)
+    tag = re.match(r"\s*(\[[^\]]+\])", src)
+    return val, (tag.group(1) if tag else ""), src
+
+
+def error_list(rows):
+    return [r for r in rows if r["error"]]
+
+
+# ---------------------------------------------------------------------------
+# Study 1: SRAM per core
+# ---------------------------------------------------------------------------
+
+def study_sram(ctx, csv_path, spec_rel):
+    columns, rows = read_csv(csv_path)
+    proxies = has_proxies(columns)
+    good = ok_rows(rows)
+    field = "tpu.vmem_bytes_per_core"
+    for r in rows:
+        r["sram_mib"] = mib(parse_size(r[field])) if r.get(field) else None
+    workloads = list(dict.fromkeys(r["workload"] for r in rows))
+    T = ctx.targets
+    md = []
+    svgs = []
+
+    # Plot 1: the step and its parts against SRAM.
+    parts = [("step (time_us)", "time_us"), ("MoE experts (moe_us)", "moe_us"),
+             ("attention (attention_us)", "attention_us"), ("rest = step - MoE - attention", "rest")]
+    panels = []
+    negative_rest = []
+    for wl in workloads:
+        wr = sorted([r for r in good if r["workload"] == wl], key=lambda r: r["sram_mib"])
+        panel = Panel(nice(wl), Axis("SRAM per core (MiB, log2)", "log2", fmt_mib),
+                      Axis("time per step (ms, log)", "log10", fmt_ms))
+        for k, (label, key) in enumerate(parts):
+            pts = []
+            for r in wr:
+                v = r[key] if key != "rest" else r["time_us"] - r["moe_us"] - r["attention_us"]
+                if v is None or v <= 0:
+                    if key == "rest" and v is not None and v <= 0:
+                        negative_rest.append((wl, r["sram_mib"]))
+                    continue
+                pts.append((r["sram_mib"], v / 1e3,
+                            f"{nice(wl)}, {fmt_mib(r['sram_mib'])} MiB: {label.split(' (')[0].split(' =')[0]} "
+                            f"{v / 1e3:,.3f} ms"))
+            panel.series.append(Series(label, Style(k, DASHES[k % len(DASHES)]), pts))
+        panels.append(panel)
+    fig = Figure("Study 1: DeepSeek-V3 step time vs SRAM per core on tpu-v7", panels,
+                 notes=["Lines: the step and its parts; 'rest' is every kernel that is neither an MoE "
+                        "expert nor attention (dense GEMMs, norms, router, copies).",
+                        "Hover a point for its exact value."])
+    svgs.append(("sram-time.svg", fig, "Study 1: step time and its parts against SRAM per core"))
+
+    # Plot 2: Pareto front of ms per token against area (or SRAM).
+    panel = Panel("ms per token vs " + ("area proxy" if proxies else "SRAM per core"),
+                  Axis("chip area proxy (mm², area_mm2)", "lin") if proxies
+                  else Axis("SRAM per core (MiB, log2)", "log2", fmt_mib),
+                  Axis("time per token (ms, log)", "log10", fmt_ms))
+    fronts = {}
+    for k, wl in enumerate(workloads):
+        wr = sorted([r for r in good if r["workload"] == wl], key=lambda r: r["sram_mib"])
+        xy = [((r["area_mm2"] if proxies else r["sram_mib"]), r["ms_per_token"]) for r in wr]
+        front = pareto(xy)
+        fronts[wl] = [wr[i] for i in front]
+        pts = []
+        for r, (x, y) in zip(wr, xy):
+            tip = f"{nice(wl)}, {fmt_mib(r['sram_mib'])} MiB per core: {y:.4g} ms per token"
+            if proxies:
+                tip += f", {x:.1f} mm²"
+            tip += " (Pareto-optimal)" if r in fronts[wl] else " (dominated)"
+            pts.append((x, y, tip))
+        s = Series(nice(wl), Style(k), pts, line=False,
+                   hollow=[i for i in range(len(wr)) if i not in front],
+                   labels={i: f"{fmt_mib(wr[i]['sram_mib'])} MiB" for i in front})
+        s.front = sorted(front, key=lambda i: xy[i][0])
+        panel.series.append(s)
+    grey = Style(6)
+    fig = Figure("Study 1: Pareto front of time per token vs "
+                 + ("chip area proxy" if proxies else "SRAM per core") + " (tpu-v7)", [panel],
+                 extra_legend=[("hollow", "dominated point", grey),
+                               ("filled", "Pareto-optimal (joined, labelled)", grey)],
+                 notes=["Labels: SRAM per core. Lower and further left is better; a hollow marker has "
+                        "another point no larger and no slower."])
+    svgs.append(("sram-pareto.svg", fig, "Study 1: Pareto front"))
+
+    if proxies:
+        panel = Panel("energy per token vs SRAM per core", Axis("SRAM per core (MiB, log2)", "log2", fmt_mib),
+                      Axis("energy per token (J, log)", "log10"))
+        for k, wl in enumerate(workloads):
+            wr = sorted([r for r in good if r["workload"] == wl and j_per_token(r)],
+                        key=lambda r: r["sram_mib"])
+            panel.series.append(Series(nice(wl), Style(k), [
+                (r["sram_mib"], j_per_token(r),
+                 f"{nice(wl)}, {fmt_mib(r['sram_mib'])} MiB: {j_per_token(r):.4g} J per token, "
+                 f"{r['energy_j']:.4g} J per step") for r in wr]))
+        fig = Figure("Study 1: energy proxy per token vs SRAM per core (tpu-v7)", [panel])
+        svgs.append(("sram-energy.svg", fig, "Study 1: energy per token"))
+
+    # Markdown.
+    md.append("## Study 1: SRAM per core vs MoE and attention time (tpu-v7)\n")
+    md.append("**Question.** How much on-chip SRAM per TensorCore does DeepSeek-V3 need on a "
+              "TPU-like chip before more stops paying, and which kernels pay for less? tpu-v7 "
+              "as built has 64 MiB of VMEM per core (two cores).\n")
+    md.append(f"**Spec.** [`{spec_rel}`](../{spec_rel}): tpu-v7 with `tpu.vmem_bytes_per_core` "
+              f"from 1 MiB to 256 MiB; DeepSeek-V3 prefill of 4K tokens and decode at batch 64 "
+              f"(context 4095). Table: [`design-space/sram.csv`](design-space/sram.csv).\n")
+    md.append("Columns: the step (`time_us`) and its MoE-expert (`moe_us`) and attention "
+              "(`attention_us`) kernels, the rest, ms per token (step / tokens), HBM traffic, "
+              "padded over useful matrix FLOPs, and the step over its *floor*: the larger of its "
+              "HBM bytes at the sustained bandwidth and its padded FLOPs at the sustained bf16 "
+              "matrix rate (a lower bound; what exceeds it is per-step and per-DMA cost, fill, "
+              "drain and imbalance: `overhead` in docs/cost-model-tpu.md, \"The pipelined tile "
+              "loop\").\n")
+    T.prefetch(r["target"] for r in good)
+    for wl in workloads:
+        wr = sorted([r for r in rows if r["workload"] == wl], key=lambda r: r["sram_mib"] or 0)
+        header = ["SRAM/core (MiB)", "step (ms)", "MoE (ms)", "attention (ms)", "rest (ms)",
+                  "ms/token", "HBM (GB)", "padded/useful", "step/floor"]
+        if proxies:
+            header += ["area (mm²)", "J/token"]
+        body = []
+        for r in wr:
+            if r["error"]:
+                body.append([fmt_mib(r["sram_mib"])] + ["error"] * (len(header) - 1))
+                continue
+            hb, mt = floors(T, r)
+            rest = r["time_us"] - r["moe_us"] - r["attention_us"]
+            row = [fmt_mib(r["sram_mib"]), fnum(r["time_us"] / 1e3, 4), fnum(r["moe_us"] / 1e3, 4),
+                   fnum(r["attention_us"] / 1e3, 3), fnum(rest / 1e3, 3),
+                   fnum(r["ms_per_token"], 3), fnum(r["hbm_bytes"] / 1e9, 3),
+                   fnum(r["padded_flops"] / r["flops"], 3), fnum(r["time_us"] / 1e3 / max(hb, mt), 3)]
+            if proxies:
+                row += [fnum(r["area_mm2"], 4), fnum(j_per_token(r), 3)]
+            body.append(row)
+        md.append(f"**{nice(wl)}**\n")
+        md.append(md_table(header, body) + "\n")
+    md.append("![Study 1: step time and its parts against SRAM per core](design-space/sram-time.svg)\n")
+    md.append("![Study 1: Pareto front of time per token](design-space/sram-pareto.svg)\n")
+    if proxies:
+        md.append("![Study 1: energy proxy per token against SRAM per core](design-space/sram-energy.svg)\n")
+    if negative_rest:
+        md.append("Points where the MoE and attention kernels add up to more than the step (no "
+                  "'rest' to draw on a log axis): "
+                  + ", ".join(f"{nice(w)} at {fmt_mib(m)} MiB" for w, m in negative_rest) + ".\n")
+
+    md.append("**Reading.**\n")
+    md.append(study_sram_reading(ctx, good, workloads, fronts, proxies))
+    return "\n".join(md), svgs, rows, columns
+
+
+def by_sram(rows, wl):
+    return {r["sram_mib"]: r for r in rows if r["workload"] == wl}
+
+
+def study_sram_reading(ctx, good, workloads, fronts, proxies):
+    T = ctx.targets
+    paras = []
+    built = mib(T.field("tpu-v7", "tpu.vmem_bytes_per_core"))
+    for wl in workloads:
+        d = by_sram(good, wl)
+        if built not in d or len(d) < 3:
+            continue
+        ref = d[built]
+        sizes = sorted(d)
+        small, big = sizes[0], sizes[-1]
+        rs, rb = d[small], d[big]
+        moe_share_ref = ref["moe_us"] / ref["time_us"]
+        moe_share_small = rs["moe_us"] / rs["time_us"]
+        half = d.get(built / 2)
+        quarter = d.get(built / 4)
+        hb, mt = floors(T, rs)
+        # Where the step first comes within 10% of the largest size's.
+        knee = next((m for m in sizes if d[m]["time_us"] <= 1.10 * rb["time_us"]), None)
+        plateau = next((m for m in sizes if d[m]["time_us"] <= rb["time_us"] * (1 + 1e-9)), None)
+        text = (f"*{nice(wl)}.* At tpu-v7's {fmt_mib(built)} MiB the step is "
+                f"{fnum(ref['time_us'] / 1e3, 4)} ms, {moe_share_ref:.0%} of it in the MoE experts' "
+                f"kernel. ")
+        if half and quarter:
+            text += (f"Halving the SRAM costs {half['time_us'] / ref['time_us'] - 1:+.1%}, quartering "
+                     f"it {quarter['time_us'] / ref['time_us'] - 1:+.1%}; ")
+        text += (f"at {fmt_mib(small)} MiB the step is {rs['time_us'] / ref['time_us']:.1f}x "
+                 f"({fnum(rs['time_us'] / 1e3, 4)} ms), {moe_share_small:.0%} of it MoE. "
+                 f"{fmt_mib(big)} MiB buys {1 - rb['time_us'] / ref['time_us']:.1%} over "
+                 f"{fmt_mib(built)} MiB")
+        if plateau is not None and plateau < big:
+            text += f" (the step does not change from {fmt_mib(plateau)} MiB up)"
+        text += ". "
+        if knee is not None:
+            text += (f"The step is within 10% of the {fmt_mib(big)} MiB one from {fmt_mib(knee)} MiB "
+                     f"per core up. ")
+        text += (f"Going down, the HBM traffic grows {rs['hbm_bytes'] / ref['hbm_bytes']:.1f}x and the "
+                 f"padded matrix FLOPs {rs['padded_flops'] / ref['padded_flops']:.1f}x (at "
+                 f"{fmt_mib(small)} MiB), but the step grows more: at {fmt_mib(small)} MiB it is "
+                 f"{rs['time_us'] / 1e3 / max(hb, mt):.1f}x its floor (HBM {fnum(hb, 3)} ms, matrix "
+                 f"{fnum(mt, 3)} ms), against {ref['time_us'] / 1e3 / max(floors(T, ref)):.2f}x at "
+                 f"{fmt_mib(built)} MiB.")
+        paras.append(text)
+    paras.append(
+        "Why: with less SRAM the tile search takes smaller tiles, so every tile loop has more "
+        "grid steps and DMAs, and the cost model charges each step `tpu.grid_step_overhead_ns` "
+        "and each DMA `tpu.dma_setup_latency_ns` (spread over `tpu.dma_engines_per_core`), the "
+        "gathered MoE rows `tpu.dma_setup_latency_ns` per `tpu.row_dmas_in_flight_per_core` "
+        "(docs/cost-model-tpu.md, \"The pipelined tile loop\" and \"gated_mlp and moe_ffn\"). In "
+        "the MoE experts' kernel below ~16 MiB the weights are read one D chunk at a time, and at "
+        "1 MiB in M tiles of 8 rows, so each expert's weights stream once per 8 of its rows "
+        "(the HBM growth above), and an 8-row tile still costs the matrix unit a full "
+        "`g`-row pass (the streamed-rows floor, docs/cost-model-tpu.md, \"Matrix unit\": the "
+        "padded-FLOP growth). The step/floor column says the per-step charges, not bytes or "
+        "FLOPs, dominate the small sizes: how steep the cliff is rests on the [A] values of "
+        "those three fields (table at the end), not only on the SRAM.")
+    # Decode attention rising with SRAM while the step falls.
+    for wl in workloads:
+        d = by_sram(good, wl)
+        sizes = sorted(d)
+        for a, b in zip(sizes, sizes[1:]):
+            if (d[b]["attention_us"] > 1.05 * d[a]["attention_us"]
+                    and d[b]["time_us"] <= d[a]["time_us"] and "decode" in wl):
+                paras.append(
+                    f"The attention column of {nice(wl)} rises from {fnum(d[a]['attention_us'] / 1e3, 3)} "
+                    f"ms at {fmt_mib(a)} MiB to {fnum(d[b]['attention_us'] / 1e3, 3)} ms at "
+                    f"{fmt_mib(b)} MiB while the step falls: from {fmt_mib(b)} MiB the fusion "
+                    f"decision puts the two absorbed-MLA projections into the attention kernel "
+                    f"(`mla_absorbed`, whose working set at batch 64 is 26.9 MiB, "
+                    f"docs/cost-model-tpu.md, \"attention\"), so `attention_us` counts them from "
+                    f"there on (read from `npu-opt --npu-report-cost` at 16 and 32 MiB).")
+                break
+        else:
+            continue
+        break
+    front_txt = []
+    for wl in workloads:
+        f = fronts.get(wl, [])
+        if f:
+            front_txt.append(f"{nice(wl)}: " + ", ".join(f"{fmt_mib(r['sram_mib'])}" for r in
+                                                         sorted(f, key=lambda r: r['sram_mib'])) + " MiB")
+    if front_txt:
+        basis = ("the chip area proxy (`area_mm2`: SRAM at its mm² per MiB, the same MXUs and HBM "
+                 "PHYs for every point)" if proxies else
+                 "the SRAM per core (no area column in this build's CSV)")
+        paras.append("Pareto-optimal sizes against " + basis + ": " + "; ".join(front_txt)
+                     + ". A size is dominated when a smaller one is as fast (the decode step is "
+                       "the same from some size up).")
+    return "\n\n".join(paras) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Study 2: matrix-unit width
+# ---------------------------------------------------------------------------
+
+def study_mxu(ctx, csv_path, spec_rel, dropped):
+    columns, rows = read_csv(csv_path)
+    proxies = has_proxies(columns)
+    good = ok_rows(rows)
+    T = ctx.targets
+    T.prefetch(r["target"] for r in good)
+    for r in rows:
+        w = r.get("tpu.matrix_unit_dim_elements")
+        n = r.get("tpu.matrix_unit_count_per_core")
+        r["width"] = int(float(w)) if w else None
+        r["units"] = int(float(n)) if n else None
+        if not r["error"] and r["flops"]:
+            r["waste_pct"] = (r["padded_flops"] / r["flops"] - 1) * 100
+        else:
+            r["waste_pct"] = None
+    workloads = list(dict.fromkeys(r["workload"] for r in rows))
+    widths = sorted({r["width"] for r in rows if r["width"]})
+    base_peak = T.field("tpu-v7", "peak_bf16_flop_per_s")
+    peaks = {}
+    for r in good:
+        peaks[r["width"]] = T.field(r["target"], "peak_bf16_flop_per_s")
+    units = {r["width"]: r["units"] for r in rows if r["width"]}
+    cores = T.field("tpu-v7", "tpu.tensor_core_count")
+
+    def wlabel(w):
+        peak = peaks.get(w)
+        rel = f", {peak / base_peak:g}x peak" if peak and abs(peak / base_peak - 1) > 1e-9 else ""
+        return f"{w}x{w} x{units.get(w)}{rel}"
+
+    def rel256(r):
+        d = {x["width"]: x for x in good if x["workload"] == r["workload"]}
+        return r["time_us"] / d[256]["time_us"] if 256 in d else None
+
+    svgs, md = [], []
+    # Plot: padding waste and time relative to 256 against width.
+    p1 = Panel("padding waste vs matrix-unit width",
+               Axis("matrix-unit width (elements, log2)", "log2", lambda v: f"{v:g}"),
+               Axis("padding waste: padded/useful FLOPs - 1 (%, log)", "log10",
+                    lambda v: f"{v:,.6g}"))
+    p2 = Panel("time per step relative to the 256-wide chip",
+               Axis("matrix-unit width (elements, log2)", "log2", lambda v: f"{v:g}"),
+               Axis("step time / step time at width 256", "lin", lambda v: f"{v:g}"))
+    p2.hlines.append((1.0, "the 256-wide chip (tpu-v7 as built)"))
+    for k, wl in enumerate(workloads):
+        wr = sorted([r for r in good if r["workload"] == wl], key=lambda r: r["width"])
+        st = Style(k, DASHES[k % 2])
+        p1.series.append(Series(nice(wl), st, [
+            (r["width"], r["waste_pct"], f"{nice(wl)}, width {r['width']} x{r['units']}: padding "
+             f"waste {r['waste_pct']:,.2f}% ({r['padded_flops']:.4g} padded / {r['flops']:.4g} FLOPs)")
+            for r in wr if r["waste_pct"] and r["waste_pct"] > 0]))
+        p2.series.append(Series(nice(wl), st, [
+            (r["width"], rel256(r), f"{nice(wl)}, width {r['width']} x{r['units']}: "
+             f"{r['time_us'] / 1e3:,.3f} ms, {rel256(r):.3f}x the 256-wide chip")
+            for r in wr if rel256(r) is not None]))
+    if 512 in peaks:
+        p2.vlines.append((512, f"width 512: {peaks[512] / base_peak:g}x tpu-v7's peak", Style(6, "2,3")))
+    fig = Figure("Study 2: matrix-unit width vs padding waste and step time (tpu-v7, iso-peak "
+                 "64/128/256)", [p1, p2],
+                 notes=["Widths 64, 128 and 256 keep tpu-v7's peak (32, 8 and 2 units per core); 512 x1 "
+                        "has twice the peak.",
+                        "Padding waste is over the whole step (matrix FLOPs only); hover a point "
+                        "for the exact values."])
+    svgs.append(("mxu-width.svg", fig, "Study 2: padding waste and relative step time"))
+
+    # Pareto per workload: time against the MXU area proxy.
+    mac_um2 = ctx.proxy_value("mac_um2_bf16")
+    panels = []
+    for k, wl in enumerate(workloads):
+        wr = sorted([r for r in good if r["workload"] == wl], key=lambda r: r["width"])
+        if proxies:
+            xs = [r["area_mm2"] for r in wr]
+        else:
+            xs = [cores * r["units"] * r["width"] ** 2 / 1e3 for r in wr]
+        xy = [(x, r["time_us"] / 1e3) for x, r in zip(xs, wr)]
+        front = pareto(xy)
+        panel = Panel(nice(wl),
+                      Axis("chip area proxy (mm², area_mm2)" if proxies
+                           else "MXU MAC cells per chip (thousands)", "lin"),
+                      Axis("time per step (ms)", "lin", zero=False))
+        s = Series("step time", Style(0), [
+            (x, y, f"{nice(wl)}, width {r['width']} x{r['units']}: {y:,.3f} ms, "
+             + (f"{x:.1f} mm²" if proxies else f"{x:,.0f}k MAC cells")
+             + (" (Pareto-optimal)" if i in front else " (dominated)"))
+            for i, ((x, y), r) in enumerate(zip(xy, wr))],
+            line=False, hollow=[i for i in range(len(wr)) if i not in front],
+            labels={i: str(r["width"]) for i, r in enumerate(wr)})
+        s.front = sorted(front, key=lambda i: (xy[i][0], xy[i][1]))
+        panel.series.append(s)
+        panels.append(panel)
+    grey = Style(6)
+    fig = Figure("Study 2: Pareto front of step time vs "
+                 + ("chip area proxy" if proxies else "MXU MAC cells") + " per workload (tpu-v7)",
+                 panels, ncols=3,
+                 extra_legend=[("hollow", "dominated point", grey),
+                               ("filled", "Pareto-optimal (joined)", grey)],
+                 notes=["Labels: matrix-unit width. The iso-peak widths (64, 128, 256) have the same "
+                        "MAC cells; 512 x1 has twice as many. y axes are per panel and do not start at 0."])
+    svgs.append(("mxu-pareto.svg", fig, "Study 2: Pareto"))
+
+    if proxies:
+        panel = Panel("energy per token vs width", Axis("matrix-unit width (elements, log2)", "log2",
+                                                        lambda v: f"{v:g}"),
+                      Axis("energy per token (J, log)", "log10"))
+        for k, wl in enumerate(workloads):
+            wr = sorted([r for r in good if r["workload"] == wl and j_per_token(r)],
+                        key=lambda r: r["width"])
+            panel.series.append(Series(nice(wl), Style(k, DASHES[k % 2]), [
+                (r["width"], j_per_token(r), f"{nice(wl)}, width {r['width']}: "
+                 f"{j_per_token(r):.4g} J per token") for r in wr]))
+        fig = Figure("Study 2: energy proxy per token vs matrix-unit width (tpu-v7)", [panel])
+        svgs.append(("mxu-energy.svg", fig, "Study 2: energy per token"))
+
+    md.append("## Study 2: matrix-unit width vs padding waste on real models (tpu-v7)\n")
+    md.append("**Question.** A wide systolic array pads every product to its width; a narrow one "
+              "needs more units for the same peak. At tpu-v7's peak, which width wastes least on "
+              "real models, and does the waste show up in the step time?\n")
+    pk = ", ".join(f"{w} x{units[w]}: {peaks[w] / 1e12:,.0f} TFLOP/s" for w in widths if w in peaks)
+    md.append(f"**Spec.** [`{spec_rel}`](../{spec_rel}) (written by the script): tpu-v7 with "
+              f"(`tpu.matrix_unit_dim_elements`, `tpu.matrix_unit_count_per_core`) = "
+              f"(64, 32), (128, 8), (256, 2) and (512, 1), one target entry each. Overriding the "
+              f"width scales the matrix peaks by its square and the count linearly "
+              f"(docs/targets.md, \"Variants without a file\"), so the first three have tpu-v7's "
+              f"peak and **512 x1 has twice it** (bf16 peak per variant, read back from "
+              f"`npu-target-info`: {pk}). Table: "
+              f"[`design-space/mxu-width.csv`](design-space/mxu-width.csv).\n")
+    if dropped:
+        md.append("Workloads dropped because they failed to import: "
+                  + "; ".join(f"`{n}`: {why}" for n, why in dropped) + ".\n")
+    md.append("Padding waste = `padded_flops / flops - 1`: the matrix unit's padding (a tile's rows "
+              "padded to the 8 sublanes, its K and columns to the width, and the streamed-rows "
+              "floor, docs/cost-model-tpu.md, \"Matrix unit\") over the step's useful FLOPs.\n")
+    hdr = ["workload"] + [wlabel(w) for w in widths]
+    body = []
+    for wl in workloads:
+        d = {r["width"]: r for r in rows if r["workload"] == wl}
+        body.append([nice(wl)] + [("error" if d.get(w, {}).get("error") else fpct(d[w]["waste_pct"]))
+                                  if w in d else "-" for w in widths])
+    md.append("**Padding waste (%)**\n")
+    md.append(md_table(hdr, body, ["---"] + ["---:"] * len(widths)) + "\n")
+    body = []
+    for wl in workloads:
+        d = {r["width"]: r for r in rows if r["workload"] == wl}
+        cells = []
+        for w in widths:
+            r = d.get(w)
+            if not r:
+                cells.append("-")
+            elif r["error"]:
+                cells.append("error")
+            else:
+                rr = rel256(r)
+                cells.append(f"{fnum(r['time_us'] / 1e3, 4)} ({rr:.2f}x)" if rr else fnum(r["time_us"] / 1e3, 4))
+        body.append([nice(wl)] + cells)
+    md.append("**Step time, ms (relative to the 256-wide chip)**\n")
+    md.append(md_table(hdr, body, ["---"] + ["---:"] * len(widths)) + "\n")
+    body = []
+    for wl in workloads:
+        d = {r["width"]: r for r in good if r["workload"] == wl}
+        body.append([nice(wl)] + [fnum(d[w]["attention_us"] / 1e3, 3) if w in d else "-" for w in widths])
+    md.append("**Attention kernels, ms**\n")
+    md.append(md_table(hdr, body, ["---"] + ["---:"] * len(widths)) + "\n")
+    md.append("![Study 2: padding waste and step time against matrix-unit width](design-space/mxu-width.svg)\n")
+    md.append("![Study 2: Pareto front of step time against the MXU area proxy](design-space/mxu-pareto.svg)\n")
+    if proxies:
+        md.append("![Study 2: energy proxy per token against width](design-space/mxu-energy.svg)\n")
+    md.append("**Reading.**\n")
+    md.append(study_mxu_reading(ctx, good, workloads, widths, peaks, base_peak, proxies, mac_um2))
+    return "\n".join(md), svgs, rows, columns
+
+
+def study_mxu_reading(ctx, good, workloads, widths, peaks, base_peak, proxies, mac_um2):
+    paras = []
+    d = {(r["workload"], r["width"]): r for r in good}
+    iso = [w for w in widths if w in peaks and abs(peaks[w] / base_peak - 1) < 1e-9]
+    if 256 in iso and min(iso) < 256:
+        lo = min(iso)
+        items, faster = [], 0
+        for wl in workloads:
+            a, b = d.get((wl, lo)), d.get((wl, 256))
+            if not a or not b:
+                continue
+            items.append(f"{nice(wl)} {b['waste_pct']:,.1f}% -> {a['waste_pct']:,.1f}% waste, step "
+                         f"{a['time_us'] / b['time_us'] - 1:+.0%}")
+            faster += a["time_us"] < b["time_us"]
+        paras.append(
+            f"At the same peak, the narrowest unit ({lo} wide, {units_txt(good, lo)} per core) pads "
+            f"least and is the fastest in {faster} of {len(items)} workloads: "
+            + "; ".join(items) + ". Decode pads most: with a batch of 1 or a few tokens per "
+              "expert, a product has fewer rows than the array is wide, and the model charges "
+              "every held block `max(rows, g)` cycles (the streamed-rows floor, "
+              "docs/cost-model-tpu.md, \"Matrix unit\"), so the waste grows with the width "
+              "itself. Prefill pads little at 64 and 128 and more at 256, where a head "
+              "dimension of 128 (Llama-3-8B) or 64 (GPT-2) fills half or a quarter of the "
+              "array's K.")
+        # time vs padding: does the waste show in the step?
+        gaps = []
+        for wl in workloads:
+            a, b = d.get((wl, lo)), d.get((wl, 256))
+            if not a or not b:
+                continue
+            gaps.append((wl, 1 - a["padded_flops"] / b["padded_flops"], 1 - a["time_us"] / b["time_us"]))
+        if gaps:
+            paras.append(
+                "The step gains less than the padded FLOPs fall, because only the matrix-bound "
+                "part of each step shrinks (memory-bound kernels keep their time): padded FLOPs "
+                f"{lo} vs 256 wide " + ", ".join(f"{nice(w)} {-pf:+.0%} against a step {-t:+.0%}"
+                                                 for w, pf, t in gaps) + ".")
+    if 512 in peaks and 256 in peaks:
+        items = []
+        for wl in workloads:
+            a, b = d.get((wl, 512)), d.get((wl, 256))
+            if a and b:
+                items.append((wl, a["time_us"] / b["time_us"], a["attention_us"] / b["attention_us"]
+                              if b["attention_us"] else None))
+        if items:
+            best = min(items, key=lambda t: t[1])
+            worst = max(items, key=lambda t: t[1])
+            txt = (f"The 512-wide unit has {peaks[512] / base_peak:g}x the peak, so its points are not "
+                   f"iso-peak: against 256 it ranges from {best[1]:.2f}x the step "
+                   f"({nice(best[0])}) to {worst[1]:.2f}x ({nice(worst[0])}). ")
+            if worst[2] and worst[2] > 1.2:
+                txt += (f"{nice(worst[0])} is slower on twice the peak because its attention "
+                        f"kernels take {worst[2]:.2f}x as long: each decode step of a KV head has "
+                        f"few query rows and a head dimension of 128, both padded to 512. ")
+            txt += ("Prefill, where the products are large, is where twice the peak can pay; "
+                    "decode, bound by weight and K/V streams and by the streamed-rows floor, "
+                    "gains nothing.")
+            paras.append(txt)
+    cells = "MAC cells (tensor cores x units x width^2)"
+    paras.append(
+        "What this rests on. The cost model prices a core's matrix units only through the peak "
+        "(`F = peak / cores`, docs/cost-model-tpu.md, \"Parameters\"; "
+        "`tpu.matrix_unit_count_per_core` enters nothing else): 32 units of 64 are assumed as easy "
+        "to keep busy as 2 of 256, with no cost to split a tile across units, feed them, or "
+        "gather their results. The streamed-rows floor (one `g`-wide load edge per array) is an "
+        "[A] of the model with no measurement behind it on later TPUs (docs/cost-model-tpu.md, "
+        "\"Matrix unit\"); the decode rows of this study move with it. "
+        + (f"The area proxy counts {cells} at `mac_um2_bf16` = {mac_um2:g} um² each "
+           "(npu-target/proxies/energy-area.json, [A]), which is the same for the three iso-peak "
+           "widths, so the Pareto front only separates the 512-wide point; the wiring, "
+           "control and accumulators of many small arrays, which would favour wide units, are "
+           "not in it."
+           if proxies else
+           f"Without an area column the Pareto plot's x axis is the {cells}, equal for the "
+           "three iso-peak widths; an area model would have to price what makes many small "
+           "arrays costly (wiring, control, accumulators, operand distribution), which favours "
+           "wide units and is not modelled here."))
+    return "\n\n".join(paras) + "\n"
+
+
+def units_txt(rows, w):
+    for r in rows:
+        if r["width"] == w:
+            return f"{r['units']} units"
+    return "?"
+
+
+# ---------------------------------------------------------------------------
+# Study 3: HBM bandwidth
+# ---------------------------------------------------------------------------
+
+def study_hbm(ctx, csv_path, spec_rel, dropped):
+    columns, rows = read_csv(csv_path)
+    proxies = has_proxies(columns)
+    good = ok_rows(rows)
+    T = ctx.targets
+    T.prefetch(r["target"] for r in good)
+    field = "hbm_bandwidth_bytes_per_s"
+    for r in rows:
+        r["bw"] = parse_size(r[field]) / 1e12 if r.get(field) else None
+        r["chip"] = r["target"].split(":")[0]
+    workloads = list(dict.fromkeys(r["workload"] for r in rows))
+    chips = list(dict.fromkeys(r["chip"] for r in rows))
+    real = {c: T.field(c, "hbm_bandwidth_bytes_per_s") / 1e12 for c in chips}
+    chip_style = {c: Style(i, DASHES[i % 2]) for i, c in enumerate(chips)}
+    real_style = {c: Style(i, "2,3") for i, c in enumerate(chips)}
+    svgs, md = [], []
+
+    def series_rows(wl, chip):
+        return sorted([r for r in good if r["workload"] == wl and r["chip"] == chip], key=lambda r: r["bw"])
+
+    panels = []
+    for wl in workloads:
+        panel = Panel(nice(wl), Axis("HBM bandwidth (TB/s)", "lin", zero=True),
+                      Axis("decode tokens/s", "lin", zero=True))
+        for c in chips:
+            panel.series.append(Series(c, chip_style[c], [
+                (r["bw"], r["tokens_per_s"], f"{c}, {nice(wl)}, {r['bw']:g} TB/s: "
+                 f"{r['tokens_per_s']:,.1f} tokens/s ({r['time_us'] / 1e3:,.3f} ms per step)")
+                for r in series_rows(wl, c)]))
+            panel.vlines.append((real[c], f"{c} as built: {real[c]:g} TB/s", real_style[c]))
+        panels.append(panel)
+    fig = Figure("Study 3: decode tokens/s vs HBM bandwidth (one line per chip and workload)",
+                 panels, ncols=3,
+                 notes=["Dotted verticals: each chip's real HBM bandwidth. y axes are per panel "
+                        "(linear, from 0), so a flat stretch is where more bandwidth stops paying."])
+    svgs.append(("hbm-tokens.svg", fig, "Study 3: tokens/s against HBM bandwidth"))
+
+    # Pareto: tokens/s against J/token (or bandwidth), per (chip, workload).
+    panels = []
+    for wl in workloads:
+        panel = Panel(nice(wl), Axis("energy per token (J/token, energy_j / tokens)", "lin")
+                      if proxies else Axis("HBM bandwidth (TB/s)", "lin", zero=True),
+                      Axis("decode tokens/s", "lin", zero=True))
+        for c in chips:
+            wr = series_rows(wl, c)
+            if proxies:
+                wr = [r for r in wr if j_per_token(r)]
+            # maximise tokens/s, minimise x: minimise (x, -tokens/s)
+            xs = [j_per_token(r) if proxies else r["bw"] for r in wr]
+            xy = [(x, -r["tokens_per_s"]) for x, r in zip(xs, wr)]
+            front = pareto(xy)
+            s = Series(c, chip_style[c], [
+                (x, r["tokens_per_s"], f"{c}, {nice(wl)}, {r['bw']:g} TB/s: {r['tokens_per_s']:,.1f} "
+                 f"tokens/s" + (f", {x:.4g} J per token" if proxies else "")
+                 + (" (Pareto-optimal)" if i in front else " (dominated)"))
+                for i, (x, r) in enumerate(zip(xs, wr))],
+                line=False, hollow=[i for i in range(len(wr)) if i not in front],
+                labels={i: f"{wr[i]['bw']:g}T" for i in front})
+            s.front = sorted(front, key=lambda i: xs[i])
+            panel.series.append(s)
+        panels.append(panel)
+    grey = Style(6)
+    fig = Figure("Study 3: Pareto front of decode tokens/s vs "
+                 + ("energy per token" if proxies else "HBM bandwidth") + ", per chip",
+                 panels, ncols=3,
+                 extra_legend=[("hollow", "dominated point", grey),
+                               ("filled", "Pareto-optimal (joined)", grey)],
+                 notes=["Labels: HBM bandwidth (TB/s). Up and to the left is better; fronts are per "
+                        "chip (the proxies compare variants of one chip, not chips)."])
+    svgs.append(("hbm-pareto.svg", fig, "Study 3: Pareto"))
+
+    if proxies:
+        panels = []
+        for wl in workloads:
+            panel = Panel(nice(wl), Axis("HBM bandwidth (TB/s)", "lin", zero=True),
+                          Axis("tokens per joule (tokens_per_j)", "lin", zero=True))
+            for c in chips:
+                panel.series.append(Series(c, chip_style[c], [
+                    (r["bw"], r["tokens_per_j"], f"{c}, {nice(wl)}, {r['bw']:g} TB/s: "
+                     f"{r['tokens_per_j']:.4g} tokens/J") for r in series_rows(wl, c)
+                    if r["tokens_per_j"] is not None]))
+            panels.append(panel)
+        fig = Figure("Study 3: tokens per joule (energy proxy) vs HBM bandwidth", panels, ncols=3)
+        svgs.append(("hbm-energy.svg", fig, "Study 3: tokens per joule"))
+
+    md.append("## Study 3: HBM bandwidth vs decode tokens/s (tpu-v7 and gb300)\n")
+    md.append("**Question.** Decode reads every weight (and the K/V cache) once per step for a few "
+              "tokens, so it is expected to be bandwidth-bound. Up to what bandwidth does that "
+              "hold on each chip, and what bounds the step beyond it?\n")
+    md.append(f"**Spec.** [`{spec_rel}`](../{spec_rel}) (written by the script): "
+              f"`hbm_bandwidth_bytes_per_s` in {{{', '.join(HBM_VALUES)}}} B/s on tpu-v7 and on "
+              f"gb300 (the sustained bandwidth keeps its calibrated fraction of it, docs/targets.md); "
+              f"DeepSeek-V3 decode at batch 64, Llama-3-8B decode at batch 1 and 64, context 4095. "
+              f"As built: " + ", ".join(f"{c} {real[c]:g} TB/s" for c in chips)
+              + f". Table: [`design-space/hbm-decode.csv`](design-space/hbm-decode.csv).\n")
+    if dropped:
+        md.append("Workloads dropped because they failed to import: "
+                  + "; ".join(f"`{n}`: {why}" for n, why in dropped) + ".\n")
+    bws = sorted({r["bw"] for r in rows if r["bw"]})
+    hdr = ["HBM (TB/s)"] + [f"{c}: {nice(wl).replace(' decode', '')}" for wl in workloads for c in chips]
+    body = []
+    for bw in bws:
+        cells = []
+        for wl in workloads:
+            for c in chips:
+                r = next((x for x in rows if x["workload"] == wl and x["chip"] == c and x["bw"] == bw), None)
+                cells.append("-" if r is None else "error" if r["error"] else fnum(r["tokens_per_s"], 4))
+        body.append([f"{bw:g}"] + cells)
+    md.append("**Decode tokens/s** (tokens per step / step time)\n")
+    md.append(md_table(hdr, body) + "\n")
+    # elasticity
+    body = []
+    for a, b in zip(bws, bws[1:]):
+        cells = []
+        for wl in workloads:
+            for c in chips:
+                ra = next((x for x in good if x["workload"] == wl and x["chip"] == c and x["bw"] == a), None)
+                rb = next((x for x in good if x["workload"] == wl and x["chip"] == c and x["bw"] == b), None)
+                cells.append(fnum(elasticity(ra, rb), 2) if ra and rb else "-")
+        body.append([f"{a:g} -> {b:g}"] + cells)
+    md.append("**Bandwidth elasticity** of the step, `ln(t_a / t_b) / ln(bw_b / bw_a)`: 1 = all "
+              "of the added bandwidth turns into speed (bandwidth-bound), 0 = none (flat)\n")
+    md.append(md_table(hdr, body) + "\n")
+    # what bounds the step at the top bandwidth
+    top = bws[-1] if bws else None
+    body = []
+    for wl in workloads:
+        for c in chips:
+            r = next((x for x in good if x["workload"] == wl and x["chip"] == c and x["bw"] == top), None)
+            if not r:
+                continue
+            hb, mt = floors(T, r)
+            l2 = None
+            if r["kind"] == "gpu":
+                l2 = r["hbm_bytes"] / T.field(r["target"], "gpu.l2_bandwidth_bytes_per_s") * 1e3
+            body.append([f"{c}: {nice(wl)}", fnum(r["time_us"] / 1e3, 4), fnum(hb, 3), fnum(mt, 3),
+                         fnum(l2, 3) if l2 is not None else "-", fnum(r["attention_us"] / 1e3, 3)])
+    md.append(f"**What is left at {top:g} TB/s** (ms): the step, its HBM floor (HBM bytes at the "
+              f"sustained bandwidth), its matrix floor (padded FLOPs at the sustained bf16 "
+              f"matrix rate), on gb300 its HBM bytes at the L2 bandwidth (every HBM byte passes "
+              f"through L2; a lower bound of the L2 term), and its attention kernels\n")
+    md.append(md_table(["chip: workload", "step", "HBM floor", "matrix floor", "HBM bytes at L2 BW",
+                        "attention"], body) + "\n")
+    md.append("![Study 3: decode tokens/s against HBM bandwidth](design-space/hbm-tokens.svg)\n")
+    md.append("![Study 3: Pareto front of tokens/s](design-space/hbm-pareto.svg)\n")
+    if proxies:
+        md.append("![Study 3: tokens per joule against HBM bandwidth](design-space/hbm-energy.svg)\n")
+    md.append("**Reading.**\n")
+    md.append(study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies))
+    return "\n".join(md), svgs, rows, columns
+
+
+def elasticity(ra, rb):
+    if not ra or not rb or ra["bw"] == rb["bw"]:
+        return None
+    return math.log(ra["time_us"] / rb["time_us"]) / math.log(rb["bw"] / ra["bw"])
+
+
+def study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies):
+    T = ctx.targets
+    paras = []
+    get = {(r["workload"], r["chip"], r["bw"]): r for r in good}
+    knees = {}
+    for wl in workloads:
+        for c in chips:
+            k = None
+            for a, b in zip(bws, bws[1:]):
+                e = elasticity(get.get((wl, c, a)), get.get((wl, c, b)))
+                if e is not None and e < 0.5:
+                    k = (a, b, e)
+                    break
+            knees[(wl, c)] = k
+    lines = []
+    for c in chips:
+        parts = []
+        for wl in workloads:
+            k = knees[(wl, c)]
+            first = get.get((wl, c, bws[0]))
+            second = get.get((wl, c, bws[1])) if len(bws) > 1 else None
+            e0 = elasticity(first, second)
+            if k:
+                parts.append(f"{nice(wl)} flattens between {k[0]:g} and {k[1]:g} TB/s (elasticity "
+                             f"{k[2]:.2f}; {e0:.2f} from {bws[0]:g} to {bws[1]:g})")
+            else:
+                parts.append(f"{nice(wl)} stays bandwidth-bound to {bws[-1]:g} TB/s")
+        lines.append(f"*{c}*: " + "; ".join(parts) + ".")
+    paras.append("Where each curve flattens (first step of the grid whose elasticity falls under "
+                 "0.5): " + " ".join(lines))
+    # tpu-v7: streamed-rows floor crossover
+    for c in chips:
+        if c != "tpu-v7":
+            continue
+        g = T.field(c, "tpu.matrix_unit_dim_elements")
+        rate = T.matrix_rate(c)
+        frac = T.field(c, "sustained_hbm_bandwidth_bytes_per_s") / T.field(c, "hbm_bandwidth_bytes_per_s")
+        knee_w = rate * 2 / (2 * g) / frac / 1e12
+        top = bws[-1]
+        shares = []
+        for wl in workloads:
+            r = get.get((wl, c, top))
+            if r:
+                hb, mt = floors(T, r)
+                shares.append(f"{nice(wl)} {mt / (r['time_us'] / 1e3):.0%} (HBM floor "
+                              f"{hb / (r['time_us'] / 1e3):.0%})")
+        paras.append(
+            f"On tpu-v7 the decode step stops being bandwidth-bound where the matrix unit's "
+            f"streamed-rows floor overtakes the weight stream: a product with fewer rows than "
+            f"the {g}-wide array costs `2 g K N` FLOPs of matrix time against `K N e` bytes of "
+            f"weights, so with bf16 weights (`e` = 2) the two meet at a sustained bandwidth of "
+            f"`F e / (2 g)`, {knee_w:.1f} TB/s quoted at tpu-v7's matrix rate and calibrated "
+            f"bandwidth fraction (docs/cost-model-tpu.md, \"Matrix unit\", which gives the ratio "
+            f"as 0.82 at 7.37 TB/s). Decode rows are few: a batch of 1, or at batch 64 about "
+            f"two tokens per routed DeepSeek-V3 expert, and the 4 query rows per KV head of "
+            f"Llama-3-8B's decode attention (whose head dimension of 128 is also padded to "
+            f"{g}, so attention meets its floor at a lower bandwidth: Llama-3-8B at batch 64, "
+            f"mostly attention, flattens first). At {top:g} TB/s the matrix floor is this "
+            f"share of the step: " + "; ".join(shares) + ". The rest is per-step and per-DMA "
+            f"charges. So on a TPU-like chip, bandwidth beyond ~{knee_w:.0f} TB/s buys decode "
+            f"little unless the matrix unit is narrower (study 2) or weights are fp8 (which "
+            f"halves `e` and moves the crossover down, docs/cost-model-tpu.md). This rests on "
+            f"the streamed-rows floor ([A] in the model) and `matrix_clock_hz` [A].")
+    for c in chips:
+        if c != "gb300":
+            continue
+        l2bw = T.field(c, "gpu.l2_bandwidth_bytes_per_s") / 1e12
+        val, tag, _ = assumption(T, c, "gpu.l2_bandwidth_bytes_per_s")
+        frac = T.field(c, "sustained_hbm_bandwidth_bytes_per_s") / T.field(c, "hbm_bandwidth_bytes_per_s")
+        cross = l2bw / frac
+        top = bws[-1]
+        rest = []
+        for wl in workloads:
+            r = get.get((wl, c, top))
+            if r:
+                l2 = r["hbm_bytes"] / T.field(r["target"], "gpu.l2_bandwidth_bytes_per_s") * 1e3
+                rest.append(f"{nice(wl)} {r['time_us'] / 1e3 - l2:,.2f} ms of {r['time_us'] / 1e3:,.2f}")
+        paras.append(
+            f"On gb300 the matrix floor is far below the step (tensor cores pad a product's M "
+            f"only to the MMA's, not to a 256-wide array), and every curve scales with "
+            f"bandwidth until the L2 takes over: the GPU model's memory time is the larger of "
+            f"the HBM bytes at the HBM bandwidth and the bytes requested from L2 at "
+            f"`gpu.l2_bandwidth_bytes_per_s` (docs/cost-model-gpu.md, \"Dispatch: waves and the "
+            f"tail\"), {l2bw:g} TB/s on gb300 {tag}: the sustained HBM bandwidth passes it at "
+            f"{cross:.1f} TB/s quoted, which is where the gb300 curves flatten. This knee is "
+            f"an assumption's, not a measurement's: the L2 figure is twice an H100 PCIe "
+            f"measurement (npu-target/gb300.json), and a faster L2 would move it. What stays "
+            f"above the L2 term at {top:g} TB/s is per-kernel: launches from a CUDA graph "
+            f"(`gpu.graph_launch_overhead_ns`, [A]) and DRAM latency per wave "
+            f"(`gpu.dram_latency_ns`, [A]), docs/cost-model-gpu.md: "
+            + "; ".join(rest) + ".")
+    # at the real bandwidth
+    near = []
+    for c in chips:
+        lo = max([b for b in bws if b <= real[c]], default=None)
+        hi = min([b for b in bws if b >= real[c]], default=None)
+        if lo is None or hi is None:
+            continue
+        for wl in workloads:
+            ra, rb = get.get((wl, c, lo)), get.get((wl, c, hi))
+            if ra and rb:
+                e = elasticity(ra, rb) if lo != hi else None
+                near.append(f"{c} {nice(wl)}: {e:.2f}" if e is not None else f"{c} {nice(wl)}: -")
+    if near:
+        paras.append("Near the chips as built (elasticity of the grid step around each chip's "
+                     "own bandwidth): " + "; ".join(near) + ". A value near 1 says a faster "
+                     "HBM would still pay for that workload on that chip.")
+    if proxies:
+        best = []
+        for wl in workloads:
+            for c in chips:
+                rs = [r for r in good if r["workload"] == wl and r["chip"] == c and j_per_token(r)]
+                if rs:
+                    r = min(rs, key=j_per_token)
+                    best.append(f"{c} {nice(wl)} at {r['bw']:g} TB/s ({j_per_token(r):.3g} J/token)")
+        paras.append(
+            "Energy per token (the proxy, docs/sweep.md \"Energy and area proxies\") falls with "
+            "the step's time (static power over a shorter step) and rises with the HBM PHYs a "
+            "faster HBM adds to the area proxy; its lowest point per chip and workload: "
+            + "; ".join(best) + ". The HBM bytes' energy is the same at every bandwidth.")
+    return "\n\n".join(paras) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# The page
+# ---------------------------------------------------------------------------
+
+class Context:
+    def __init__(self, bindir):
+        self.targets = Targets(bindir)
+        self.proxies = None
+        path = os.path.join(ROOT, "npu-target", "proxies", "energy-area.json")
+        if os.path.exists(path):
+            with open(path) as f:
+                self.proxies = json.load(f)
+
+    def proxy_value(self, key):
+        return (self.proxies or {}).get(key)
+
+
+ASSUMPTIONS = [
+    ("tpu-v7", "tpu.grid_step_overhead_ns", "1: the cost of small tiles (steepness of the SRAM cliff)"),
+    ("tpu-v7", "tpu.dma_setup_latency_ns", "1: the cost of small tiles and gathered MoE rows"),
+    ("tpu-v7", "tpu.row_dmas_in_flight_per_core", "1: MoE row gathers at small SRAM"),
+    ("tpu-v7", "tpu.dma_engines_per_core", "1: DMA setups overlapped per core"),
+    ("tpu-v7", "matrix_clock_hz", "2, 3: the sustained matrix rate, hence the streamed-rows crossover"),
+    ("tpu-v7", "sustained_hbm_bandwidth_bytes_per_s", "1, 3: the bandwidth the model streams at"),
+    ("gb300", "gpu.l2_bandwidth_bytes_per_s", "3: where gb300's decode curves flatten"),
+    ("gb300", "gpu.graph_launch_overhead_ns", "3: the per-kernel rest of gb300's decode step"),
+    ("gb300", "gpu.dram_latency_ns", "3: the per-wave rest of gb300's decode step"),
+    ("gb300", "sustained_hbm_bandwidth_bytes_per_s", "3: the bandwidth the model streams at"),
+]
+
+
+def page(ctx, studies, runs, all_errors, proxies_present):
+    T = ctx.targets
+    md = ["# Design space: three worked studies with npu-sweep\n",
+          "Generated by scripts/design_space.py; do not edit.\n",
+          "This page asks three chip-design questions of the cost models and answers each with "
+          "one `npu-sweep` run (docs/sweep.md): how much SRAM per core a TPU-like chip needs for "
+          "DeepSeek-V3, which matrix-unit width wastes least on real models at a fixed peak, and "
+          "up to what HBM bandwidth decode stays bandwidth-bound on tpu-v7 and gb300. Every number "
+          "is modelled (docs/cost-model-tpu.md, docs/cost-model-gpu.md), not measured; each "
+          "variant is a target with overrides (docs/targets.md, \"Variants without a file\"), so "
+          "each rests on the assumed ([A]) fields of its target, listed at the end with the "
+          "conclusions that depend on them. The tables are the sweeps' CSVs, next to the plots "
+          "under [`design-space/`](design-space/); hover a plot's point for its exact value.\n",
+          "Regenerate (needs `build/`, built by scripts/setup.sh):\n",
+          "```sh\npython3 scripts/design_space.py          # the three sweeps (-j 2), this page, "
+          "its plots and CSVs\npython3 scripts/design_space.py --check  # smoke check: study 1 "
+          "on two SRAM sizes\n```\n"]
+    rows = [[f"{i + 1}", f"[`{spec}`](../{spec})", f"[`{csvname}`](design-space/{csvname})",
+             str(n), str(nerr)] for i, (spec, csvname, n, nerr) in enumerate(runs)]
+    md.append(md_table(["study", "spec", "table", "points", "errors"], rows,
+                       ["---", "---", "---", "---:", "---:"]) + "\n")
+    md.append("Derived quantities: tokens per step = `tokens_per_s x time_us x 1e-6` (batch x "
+              "sequence for prefill, batch for decode); ms per token = `time_us / 1000 / tokens`; "
+              "padding waste = `padded_flops / flops - 1`.\n")
+    md.append("## Energy and area\n")
+    if proxies_present:
+        md.append("The CSVs carry npu-sweep's proxies, `area_mm2` (the chip's area proxy), "
+                  "`energy_j` (one step's energy) and `tokens_per_j`, from the constants of "
+                  "[`npu-target/proxies/energy-area.json`](../npu-target/proxies/energy-area.json); "
+                  "the formulas and what they leave out are in docs/sweep.md, \"Energy and area "
+                  "proxies\". They compare variants of one chip, not chips of different nodes. "
+                  "The Pareto plots use them (study 1: area; study 2: area; study 3: J per token), "
+                  "and each study adds an energy plot. The constants, each with its source's tag:\n")
+        if ctx.proxies:
+            body = []
+            for k, v in ctx.proxies.items():
+                if k in ("name", "description", "sources"):
+                    continue
+                src = ctx.proxies.get("sources", {}).get(k, "")
+                tag = re.match(r"\s*(\[[^\]]+\])", src)
+                body.append([f"`{k}`", f"{v:g}", tag.group(1) if tag else ""])
+            md.append(md_table(["constant", "value", "tag"], body, ["---", "---:", "---"]) + "\n")
+    else:
+        md.append("Note: this build's npu-sweep CSVs have no `energy_j`, `area_mm2` or "
+                  "`tokens_per_j` columns, so the energy and area plots are skipped and the Pareto "
+                  "plots use SRAM per core, MXU MAC cells and HBM bandwidth instead.\n")
+    for s in studies:
+        md.append(s)
+    md.append("## Assumptions these conclusions rest on\n")
+    md.append("The [A]-tagged target fields the readings above name, with their values as built "
+              "(`npu-target-info`; sources in npu-target/README.md). A conclusion that rests on "
+              "one can be tested by adding it to a sweep (or with `npu-compare --sensitivity`, "
+              "docs/compare.md). The model-level assumptions named above, the streamed-rows floor "
+              "and the units priced only through the peak, are in docs/cost-model-tpu.md, "
+              "\"Matrix unit\" and \"Parameters\".\n")
+    body = []
+    for base, field, why in ASSUMPTIONS:
+        try:
+            val, tag, src = assumption(T, base, field)
+        except (KeyError, ToolError):
+            continue
+        short = src.split(";")[0]
+        if len(short) > 110:
+            short = short[:107].rstrip() + "..."
+        body.append([f"{base}", f"`{field}`", f"{val:g}", short.replace("|", "/"), why])
+    md.append(md_table(["target", "field", "value", "source (first clause)", "study: what depends on it"],
+                       body, ["---", "---", "---:", "---", "---"]) + "\n")
+    md.append("## Rows with errors\n")
+    if all_errors:
+        md.append("Points the sweeps could not price (each is a row of its CSV with an `error`):\n")
+        for study, r in all_errors:
+            md.append(f"- study {study}, `{r['workload']}` on `{r['target']}`: {r['error']}")
+        md.append("")
+    else:
+        md.append("None: every point of the three sweeps was priced.\n")
+    return "\n".join(md).rstrip() + "\n"
+
+
+def generate(args):
+    bindir = os.path.abspath(args.build) + "/bin"
+    docs = os.path.abspath(args.docs_dir)
+    outdir = os.path.join(docs, "design-space")
+    os.makedirs(outdir, exist_ok=True)
+    ctx = Context(bindir)
+    sweeps = [
+        ("sram", os.path.join(SWEEP_DIR, "sram.json"), None),
+        ("mxu-width", os.path.join(SWEEP_DIR, "mxu-width.json"), MXU_SPEC),
+        ("hbm-decode", os.path.join(SWEEP_DIR, "hbm-decode.json"), HBM_SPEC),
+    ]
+    dropped = {}
+    timings = []
+    for name, spec_path, spec in sweeps:
+        csv_path = os.path.join(outdir, name + ".csv")
+        if args.csv_dir:
+            if os.path.abspath(args.csv_dir) != outdir:
+                shutil.copyfile(os.path.join(args.csv_dir, name + ".csv"), csv_path)
+            dropped[name] = []
+            continue
+        if spec is None:
+            with open(spec_path) as f:
+                spec = json.load(f)
+            write = False
+        else:
+            write = True
+        npts = "?"
+        print(f"sweep {name}: {os.path.relpath(spec_path, ROOT)} -> {os.path.relpath(csv_path, ROOT)}")
+        seconds, drop, _ = run_sweep(bindir, spec, spec_path, csv_path, write)
+        with open(csv_path, newline="") as f:
+            npts = sum(1 for _ in csv.DictReader(f))
+        dropped[name] = drop
+        timings.append((name, seconds, npts))
+        print(f"  {npts} points in {seconds:.1f} s (-j {JOBS})")
+    rel = lambda p: os.path.relpath(p, ROOT)
+    s1, svg1, rows1, cols1 = study_sram(ctx, os.path.join(outdir, "sram.csv"), rel(sweeps[0][1]))
+    s2, svg2, rows2, cols2 = study_mxu(ctx, os.path.join(outdir, "mxu-width.csv"), rel(sweeps[1][1]),
+                                       dropped["mxu-width"])
+    s3, svg3, rows3, cols3 = study_hbm(ctx, os.path.join(outdir, "hbm-decode.csv"), rel(sweeps[2][1]),
+                                       dropped["hbm-decode"])
+    proxies_present = all(has_proxies(c) for c in (cols1, cols2, cols3))
+    if not proxies_present and any(has_proxies(c) for c in (cols1, cols2, cols3)):
+        print("warning: only some CSVs have the energy/area columns", file=sys.stderr)
+    errors = [(i + 1, r) for i, rows in enumerate((rows1, rows2, rows3)) for r in rows if r["error"]]
+    runs = [(rel(sweeps[i][1]), sweeps[i][0] + ".csv", len(rows), sum(1 for r in rows if r["error"]))
+            for i, rows in enumerate((rows1, rows2, rows3))]
+    written = []
+    # Stale plots of a previous run (e.g. energy plots when the columns went away).
+    for fn in os.listdir(outdir):
+        if fn.endswith(".svg"):
+            os.remove(os.path.join(outdir, fn))
+    for fname, fig, _ in svg1 + svg2 + svg3:
+        path = os.path.join(outdir, fname)
+        write_svg(fig, path)
+        written.append(path)
+    text = page(ctx, [s1, s2, s3], runs, errors, proxies_present)
+    md_path = os.path.join(docs, "design-space.md")
+    with open(md_path, "w") as f:
+        f.write(text)
+    print("wrote:")
+    for p in [md_path] + written + [os.path.join(outdir, n + ".csv") for n, _, _ in sweeps] + \
+            ([sweeps[1][1], sweeps[2][1]] if not args.csv_dir else []):
+        print(f"  {rel(p)}")
+    for name, seconds, npts in timings:
+        print(f"sweep {name}: {npts} points, {seconds:.1f} s")
+    if errors:
+        print(f"{len(errors)} rows with errors:")
+        for study, r in errors:
+            print(f"  study {study}: {r['workload']} on {r['target']}: {r['error']}")
+    else:
+        print("no rows with errors")
+    if not proxies_present:
+        print("note: no energy_j/area_mm2/tokens_per_j columns; energy and area plots skipped")
+    return 0
+
+
+def check(args):
+    """Study 1 on two SRAM sizes: the CSV has the expected columns and no error."""
+    bindir = os.path.abspath(args.build) + "/bin"
+    src = os.path.join(SWEEP_DIR, "sram.json")
+    with open(src) as f:
+        spec = json.load(f)
+    for w in spec["workloads"]:
+        w["config"] = os.path.normpath(os.path.join(os.path.dirname(src), w["config"]))
+    sizes = ["32MiB", "64MiB"]
+    spec["targets"] = [{"base": "tpu-v7", "vary": {"tpu.vmem_bytes_per_core": sizes}}]
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        spec_path = os.path.join(tmp, "sram-check.json")
+        csv_path = os.path.join(tmp, "sram-check.csv")
+        with open(spec_path, "w") as f:
+            json.dump(spec, f, indent=1)
+        try:
+            seconds, _, _ = run_sweep(bindir, spec, spec_path, csv_path, write_spec=False)
+        except ToolError as e:
+            print(f"design_space --check: FAIL: {e}", file=sys.stderr)
+            return 1
+        columns, rows = read_csv(csv_path)
+        want = BASE_COLUMNS[:4] + ["tpu.vmem_bytes_per_core"] + BASE_COLUMNS[4:]
+        missing = [c for c in want if c not in columns]
+        if missing:
+            problems.append(f"missing columns: {', '.join(missing)}")
+        present = [c for c in PROXY_COLUMNS if c in columns]
+        if present and len(present) != len(PROXY_COLUMNS):
+            problems.append(f"only some proxy columns: {', '.join(present)}")
+        expect = len(spec["workloads"]) * len(sizes)
+        if len(rows) != expect:
+            problems.append(f"{len(rows)} rows, expected {expect}")
+        for r in rows:
+            tag = f"{r.get('workload')} on {r.get('target')}"
+            if r["error"]:
+                problems.append(f"{tag}: error: {r['error']}")
+                continue
+            for key in ["time_us", "tokens_per_s", "flops", "padded_flops", "hbm_bytes"] + present:
+                if r.get(key) is None or not r[key] > 0:
+                    problems.append(f"{tag}: {key} = {r.get(key)!r}, expected > 0")
+            if r["time_us"] and (r["moe_us"] or 0) + (r["attention_us"] or 0) > r["time_us"] * (1 + 1e-9):
+                problems.append(f"{tag}: moe_us + attention_us exceed time_us")
+            if r["flops"] and r["padded_flops"] and r["padded_flops"] < r["flops"] * (1 - 1e-9):
+                problems.append(f"{tag}: padded_flops < flops")
+        if not problems:
+            # The page's plots for study 1 draw and parse.
+            try:
+                ctx = Context(bindir)
+                shutil.copyfile(csv_path, os.path.join(tmp, "sram.csv"))
+                _, svgs, _, _ = study_sram(ctx, os.path.join(tmp, "sram.csv"), "examples/sweeps/sram.json")
+                for fname, fig, _ in svgs:
+                    write_svg(fig, os.path.join(tmp, fname))
+            except Exception as e:  # noqa: BLE001 - any failure is a failed check
+                problems.append(f"drawing study 1: {type(e).__name__}: {e}")
+    if problems:
+        for p in problems:
+            print(f"design_space --check: FAIL: {p}", file=sys.stderr)
+        return 1
+    print(f"design_space --check: ok ({len(rows)} points, {len(columns)} columns, {seconds:.1f} s)")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="smoke check: study 1 on two SRAM sizes")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build tree (default: build/)")
+    ap.add_argument("--csv-dir", help="read sram.csv, mxu-width.csv, hbm-decode.csv from here; run no sweep")
+    ap.add_argument("--docs-dir", default=os.path.join(ROOT, "docs"), help="where design-space.md goes")
+    args = ap.parse_args()
+    try:
+        return check(args) if args.check else generate(args)
+    except ToolError as e:
+        print(f"design_space: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
