@@ -38,6 +38,18 @@ const SweepMetric sweep::kMetrics[10] = {
     {"tokens_per_j", "tokens per step / energy_j"}};
 
 namespace {
+/// Where the diagnostics of this thread go: the workers share one context,
+/// whose one handler hands each diagnostic to the thread that emitted it
+/// (it runs in that thread).
+thread_local std::string *diagnosticSlot = nullptr;
+
+/// Keeps the first error this thread emits while it lives.
+struct CaptureDiagnostics {
+  CaptureDiagnostics() { diagnosticSlot = &first; }
+  ~CaptureDiagnostics() { diagnosticSlot = nullptr; }
+  std::string first;
+};
+
 /// Prices one point on a copy of its workload's module; the first error of
 /// the loader or the pipeline is the row's.
 SweepRow runPoint(ModuleOp workload, const SweepPoint &p,
@@ -56,12 +68,8 @@ SweepRow runPoint(ModuleOp workload, const SweepPoint &p,
   row.target = file->attr.getName().str();
   TargetKind kind = file->attr.getKind();
   row.kind = stringifyTargetKind(kind).str();
-  std::string diagnostic;
-  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error && diagnostic.empty())
-      diagnostic = d.str();
-    return success();
-  });
+  CaptureDiagnostics capture;
+  std::string &diagnostic = capture.first;
   OwningOpRef<ModuleOp> copy = workload.clone();
   FailureOr<ModelTime> time = compileModelTime(
       *copy, kind == TargetKind::Tpu ? CompareSide::Tpu : CompareSide::Gpu,
@@ -115,44 +123,39 @@ sweep::runSweep(const DialectRegistry &registry,
   llvm::Expected<target::Proxies> proxies = target::loadProxies();
   if (!proxies)
     return proxies.takeError();
+  // One context for every worker (its uniquers locked), so that they share
+  // what the cost models keep: a tile search or an L2 simulation one thread
+  // made is every thread's. Each workload is imported once, before the
+  // workers start; they price copies of it.
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  ScopedDiagnosticHandler handler(&ctx, [](Diagnostic &d) {
+    if (diagnosticSlot && diagnosticSlot->empty() &&
+        d.getSeverity() == DiagnosticSeverity::Error)
+      *diagnosticSlot = d.str();
+    return success();
+  });
+  std::map<const Workload *, OwningOpRef<ModuleOp>> modules;
+  for (const SweepPoint &p : points) {
+    OwningOpRef<ModuleOp> &module = modules[p.workload];
+    if (module)
+      continue;
+    CaptureDiagnostics capture;
+    module = importConfigFile(&ctx, p.workload->config, p.workload->options);
+    if (!module)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "workload '" + p.workload->name +
+                                         "': " + capture.first);
+  }
   std::vector<SweepRow> rows(points.size());
   std::atomic<size_t> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex errorMutex;
-  std::string importError;
-  // Each worker has a context of its own (one thread, no lock in its
-  // uniquers, its own diagnostics) and imports each workload once, the
-  // first time one of its points needs it; points are dealt one at a time.
+  // Points are dealt one at a time. What the cost models keep is keyed by
+  // every input they read, so it carries over from point to point: a
+  // variant that changes a rate reuses every L2 simulation, and one that
+  // changes nothing a kernel's search reads reuses the search.
   auto worker = [&] {
-    MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
-    ctx.loadAllAvailableDialects();
-    std::map<const Workload *, OwningOpRef<ModuleOp>> modules;
-    for (size_t i = next++; i < points.size() && !stop; i = next++) {
-      const SweepPoint &p = points[i];
-      OwningOpRef<ModuleOp> &module = modules[p.workload];
-      if (!module) {
-        std::string diagnostic;
-        ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
-          if (diagnostic.empty())
-            diagnostic = d.str();
-          return success();
-        });
-        module =
-            importConfigFile(&ctx, p.workload->config, p.workload->options);
-        if (!module) {
-          std::lock_guard<std::mutex> lock(errorMutex);
-          if (importError.empty())
-            importError = "workload '" + p.workload->name + "': " + diagnostic;
-          stop = true;
-          return;
-        }
-      }
-      // What the cost models keep (tile searches, L2 simulations) is keyed
-      // by every input they read, so it carries over to the next point: a
-      // variant that changes a rate reuses every L2 simulation, and one
-      // that changes nothing a kernel's search reads reuses the search.
-      rows[i] = runPoint(*module, p, *proxies);
-    }
+    for (size_t i = next++; i < points.size(); i = next++)
+      rows[i] = runPoint(*modules[points[i].workload], points[i], *proxies);
   };
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < std::max(1u, jobs); ++t)
@@ -160,8 +163,6 @@ sweep::runSweep(const DialectRegistry &registry,
   worker();
   for (std::thread &t : threads)
     t.join();
-  if (!importError.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), importError);
   return rows;
 }
 
