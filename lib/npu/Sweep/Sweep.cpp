@@ -16,7 +16,6 @@
 
 #include <atomic>
 #include <map>
-#include <mutex>
 #include <thread>
 
 using namespace mlir;
