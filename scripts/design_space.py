@@ -33,6 +33,7 @@ from xml.sax.saxutils import escape
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SWEEP_DIR = os.path.join(ROOT, "examples", "sweeps")
 JOBS = 2
+RETRIES = 4  # a tool that is missing or fails oddly is retried after 30 s (a rebuild in progress)
 
 # Columns every CSV of npu-sweep has today, and the proxies' columns, used
 # when present (docs/sweep.md).
@@ -121,12 +122,13 @@ class ToolError(Exception):
     pass
 
 
-def run_tool(argv, what, retries=4, wait=30, accept=None):
+def run_tool(argv, what, retries=None, wait=30, accept=None, stdin=None):
     """Runs argv; retries (after `wait` s) when the binary is missing or fails
     in a way `accept` does not claim (the build tree may be mid-rebuild).
     `accept(proc)` returns True for a failure that is an answer, not an
     accident (then the process is returned as it is)."""
     last = ""
+    retries = RETRIES if retries is None else retries
     for attempt in range(retries + 1):
         if attempt:
             print(f"  {what}: {last.strip().splitlines()[-1] if last.strip() else 'failed'}; "
@@ -136,7 +138,7 @@ def run_tool(argv, what, retries=4, wait=30, accept=None):
             last = f"{argv[0]} is missing"
             continue
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+            proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, input=stdin)
         except OSError as e:
             last = str(e)
             continue
@@ -279,6 +281,12 @@ def fpct(v):
     return f"{fnum(v, 2)}%"
 
 
+def pct(x, sign=True):
+    """A fraction as a percentage, with more digits when it is small."""
+    digits = 2 if abs(x) < 0.01 else 1
+    return f"{x:+.{digits}%}" if sign else f"{x:.{digits}%}"
+
+
 def md_table(header, rows, align=None):
     align = align or ["---"] + ["---:"] * (len(header) - 1)
     out = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
@@ -328,6 +336,7 @@ MARKERS = ["circle", "square", "triangle", "diamond", "triangle-down", "plus",
            "star", "cross"]
 DASHES = [None, "7,4", "2,3", "9,3,2,3"]
 FONT = "Helvetica, Arial, sans-serif"
+BAND = "#ececec"
 
 
 def text_width(text, size):
@@ -335,10 +344,13 @@ def text_width(text, size):
 
 
 class Style:
-    def __init__(self, i, dash=None):
-        self.colour = COLOURS[i % len(COLOURS)]
-        self.marker = MARKERS[i % len(MARKERS)]
+    def __init__(self, i, dash=None, colour=None, marker=None):
+        self.colour = colour or COLOURS[i % len(COLOURS)]
+        self.marker = marker or MARKERS[i % len(MARKERS)]
         self.dash = dash
+
+
+NEUTRAL = Style(0, colour="#555555", marker="circle")
 
 
 def marker_svg(style, x, y, tip, hollow=False, size=7.0):
@@ -388,8 +400,9 @@ def marker_svg(style, x, y, tip, hollow=False, size=7.0):
 class Axis:
     """A linear, log10 or log2 axis. `fmt` formats a tick label."""
 
-    def __init__(self, label, scale="lin", fmt=None, zero=False, lo=None, hi=None):
+    def __init__(self, label, scale="lin", fmt=None, zero=False, lo=None, hi=None, step=None):
         self.label, self.scale, self.fmt, self.zero = label, scale, fmt, zero
+        self.step = step
         self.lo, self.hi = lo, hi
         self.fixed = lo is not None and hi is not None
         self.ticks = []  # (value, label or None, major)
@@ -400,10 +413,12 @@ class Axis:
         if v == 0:
             return "0"
         a = abs(v)
-        if a >= 1e6 or a < 1e-3:
+        if a >= 1e6 or a < 1e-4:
             return f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-")
         if a >= 1000:
             return f"{v:,.0f}"
+        if a < 1e-3:
+            return f"{v:.6f}".rstrip("0")
         return f"{v:.6g}"
 
     def fit(self, values):
@@ -423,19 +438,16 @@ class Axis:
     def _fit_lin(self, lo, hi):
         if self.zero:
             lo = min(lo, 0.0)
-        if not self.fixed:
-            span = hi - lo or abs(hi) or 1.0
+        span = (hi - lo or abs(hi) or 1.0) if not self.fixed else self.hi - self.lo
+        step = self.step
+        if step is None:
             raw = span / 5
             mag = 10 ** math.floor(math.log10(raw))
             step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+        if not self.fixed:
             plo = lo if (self.zero and lo == 0) else lo - 0.04 * span
             self.lo = math.floor(plo / step + 1e-9) * step
             self.hi = math.ceil((hi + 0.04 * span) / step - 1e-9) * step
-        else:
-            span = self.hi - self.lo
-            raw = span / 5
-            mag = 10 ** math.floor(math.log10(raw))
-            step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
         self.ticks = []
         k = math.ceil(self.lo / step - 1e-9)
         while k * step <= self.hi + 1e-9 * step:
@@ -502,6 +514,7 @@ class Panel:
         self.series = []
         self.vlines = []  # (x, text, style)
         self.hlines = []  # (y, text)
+        self.vbands = []  # (x from, x to, text): shaded behind the data
 
 
 class Figure:
@@ -525,6 +538,10 @@ class Figure:
                 if text and text not in seen:
                     seen.add(text)
                     out.append(("vline", text, style, True))
+            for a, b, text in p.vbands:
+                if text and text not in seen:
+                    seen.add(text)
+                    out.append(("band", text, NEUTRAL, True))
         out += [(k, t, s, True) for k, t, s in self.extra_legend]
         return out
 
@@ -558,6 +575,8 @@ class Figure:
             if kind == "vline":
                 out.append(f'<line x1="{lx + 20:.0f}" y1="{y - 8:.0f}" x2="{lx + 20:.0f}" y2="{y + 8:.0f}" '
                            f'stroke="{style.colour}" stroke-width="1.5" stroke-dasharray="{style.dash or "3,3"}"/>')
+            elif kind == "band":
+                out.append(f'<rect x="{lx + 8:.0f}" y="{y - 7:.0f}" width="24" height="14" fill="{BAND}" stroke="#bbbbbb"/>')
             elif kind == "front":
                 out.append(f'<line x1="{lx:.0f}" y1="{y:.0f}" x2="{lx + 40:.0f}" y2="{y:.0f}" '
                            f'stroke="{style.colour}" stroke-width="2"/>')
@@ -599,6 +618,10 @@ class Figure:
         out = ["<g>", f'<text x="{x0 + W / 2:.0f}" y="{y0 - 12:.0f}" text-anchor="middle" '
                f'font-size="13" font-weight="bold">{escape(p.title)}</text>',
                f'<rect x="{x0}" y="{y0}" width="{W}" height="{H}" fill="#ffffff" stroke="none"/>']
+        for a, b, text in p.vbands:
+            xa, xb = max(x0, X(a)), min(x0 + W, X(b))
+            out.append(f'<rect x="{xa:.1f}" y="{y0}" width="{xb - xa:.1f}" height="{H}" fill="{BAND}">'
+                       f'<title>{escape(text)}</title></rect>')
         # grid and ticks
         for v, label, major in p.xaxis.ticks:
             x = X(v)
@@ -644,11 +667,14 @@ class Figure:
                 dash = f' stroke-dasharray="{s.style.dash}"' if s.style.dash else ""
                 out.append(f'<path d="{d}" fill="none" stroke="{s.style.colour}" stroke-width="1.8"{dash}/>')
                 segs += list(zip(pts, pts[1:]))
-        for s in p.series:
-            for i, (x, y, tip) in enumerate(s.points):
-                px, py = X(x), Y(y)
-                out.append(marker_svg(s.style, px, py, tip, hollow=i in s.hollow))
-                boxes.append((px - 5, py - 5, px + 5, py + 5))
+        for filled in (False, True):  # dominated (hollow) points below the others
+            for s in p.series:
+                for i, (x, y, tip) in enumerate(s.points):
+                    if (i not in s.hollow) != filled:
+                        continue
+                    px, py = X(x), Y(y)
+                    out.append(marker_svg(s.style, px, py, tip, hollow=i in s.hollow))
+                    boxes.append((px - 5, py - 5, px + 5, py + 5))
         # labels next to points, placed where they overlap nothing placed so far
         for s in p.series:
             for i, text in sorted(s.labels.items()):
@@ -715,7 +741,7 @@ def fmt_mib(v):
 
 
 def fmt_ms(v):
-    return fnum(v, 2) if v < 1 else f"{v:,.0f}" if v >= 10 else f"{v:g}"
+    return f"{v:,.0f}" if v >= 1000 else f"{v:.6g}"
 
 
 # ---------------------------------------------------------------------------
@@ -747,7 +773,7 @@ def error_list(rows):
 # Study 1: SRAM per core
 # ---------------------------------------------------------------------------
 
-def study_sram(ctx, csv_path, spec_rel):
+def study_sram(ctx, csv_path, spec_rel, spec=None):
     columns, rows = read_csv(csv_path)
     proxies = has_proxies(columns)
     good = ok_rows(rows)
@@ -810,7 +836,7 @@ def study_sram(ctx, csv_path, spec_rel):
                    labels={i: f"{fmt_mib(wr[i]['sram_mib'])} MiB" for i in front})
         s.front = sorted(front, key=lambda i: xy[i][0])
         panel.series.append(s)
-    grey = Style(6)
+    grey = NEUTRAL
     fig = Figure("Study 1: Pareto front of time per token vs "
                  + ("chip area proxy" if proxies else "SRAM per core") + " (tpu-v7)", [panel],
                  extra_legend=[("hollow", "dominated point", grey),
@@ -845,8 +871,9 @@ def study_sram(ctx, csv_path, spec_rel):
               "padded over useful matrix FLOPs, and the step over its *floor*: the larger of its "
               "HBM bytes at the sustained bandwidth and its padded FLOPs at the sustained bf16 "
               "matrix rate (a lower bound; what exceeds it is per-step and per-DMA cost, fill, "
-              "drain and imbalance: `overhead` in docs/cost-model-tpu.md, \"The pipelined tile "
-              "loop\").\n")
+              "drain and imbalance, `overhead` in docs/cost-model-tpu.md, \"The pipelined tile "
+              "loop\", and the kernels running one after another: a memory-bound kernel does not "
+              "hide a compute-bound one).\n")
     T.prefetch(r["target"] for r in good)
     for wl in workloads:
         wr = sorted([r for r in rows if r["workload"] == wl], key=lambda r: r["sram_mib"] or 0)
@@ -880,7 +907,7 @@ def study_sram(ctx, csv_path, spec_rel):
                   + ", ".join(f"{nice(w)} at {fmt_mib(m)} MiB" for w, m in negative_rest) + ".\n")
 
     md.append("**Reading.**\n")
-    md.append(study_sram_reading(ctx, good, workloads, fronts, proxies))
+    md.append(study_sram_reading(ctx, good, workloads, fronts, proxies, spec))
     return "\n".join(md), svgs, rows, columns
 
 
@@ -888,7 +915,7 @@ def by_sram(rows, wl):
     return {r["sram_mib"]: r for r in rows if r["workload"] == wl}
 
 
-def study_sram_reading(ctx, good, workloads, fronts, proxies):
+def study_sram_reading(ctx, good, workloads, fronts, proxies, spec):
     T = ctx.targets
     paras = []
     built = mib(T.field("tpu-v7", "tpu.vmem_bytes_per_core"))
@@ -912,11 +939,11 @@ def study_sram_reading(ctx, good, workloads, fronts, proxies):
                 f"{fnum(ref['time_us'] / 1e3, 4)} ms, {moe_share_ref:.0%} of it in the MoE experts' "
                 f"kernel. ")
         if half and quarter:
-            text += (f"Halving the SRAM costs {half['time_us'] / ref['time_us'] - 1:+.1%}, quartering "
-                     f"it {quarter['time_us'] / ref['time_us'] - 1:+.1%}; ")
+            text += (f"Halving the SRAM costs {pct(half['time_us'] / ref['time_us'] - 1)}, quartering "
+                     f"it {pct(quarter['time_us'] / ref['time_us'] - 1)}; ")
         text += (f"at {fmt_mib(small)} MiB the step is {rs['time_us'] / ref['time_us']:.1f}x "
                  f"({fnum(rs['time_us'] / 1e3, 4)} ms), {moe_share_small:.0%} of it MoE. "
-                 f"{fmt_mib(big)} MiB buys {1 - rb['time_us'] / ref['time_us']:.1%} over "
+                 f"{fmt_mib(big)} MiB buys {pct(1 - rb['time_us'] / ref['time_us'], sign=False)} over "
                  f"{fmt_mib(built)} MiB")
         if plateau is not None and plateau < big:
             text += f" (the step does not change from {fmt_mib(plateau)} MiB up)"
@@ -924,12 +951,27 @@ def study_sram_reading(ctx, good, workloads, fronts, proxies):
         if knee is not None:
             text += (f"The step is within 10% of the {fmt_mib(big)} MiB one from {fmt_mib(knee)} MiB "
                      f"per core up. ")
-        text += (f"Going down, the HBM traffic grows {rs['hbm_bytes'] / ref['hbm_bytes']:.1f}x and the "
-                 f"padded matrix FLOPs {rs['padded_flops'] / ref['padded_flops']:.1f}x (at "
-                 f"{fmt_mib(small)} MiB), but the step grows more: at {fmt_mib(small)} MiB it is "
-                 f"{rs['time_us'] / 1e3 / max(hb, mt):.1f}x its floor (HBM {fnum(hb, 3)} ms, matrix "
-                 f"{fnum(mt, 3)} ms), against {ref['time_us'] / 1e3 / max(floors(T, ref)):.2f}x at "
-                 f"{fmt_mib(built)} MiB.")
+        gb = rs["hbm_bytes"] / ref["hbm_bytes"]
+        gf = rs["padded_flops"] / ref["padded_flops"]
+        if max(gb, gf) < 1.1:
+            text += (f"Going down, the HBM traffic and the padded matrix FLOPs hardly change "
+                     f"({gb:.2f}x and {gf:.2f}x at {fmt_mib(small)} MiB), so the growth is all in "
+                     f"per-step cost: ")
+        else:
+            text += (f"Going down, the HBM traffic grows {gb:.1f}x and the padded matrix FLOPs "
+                     f"{gf:.1f}x (at {fmt_mib(small)} MiB), but the step grows more: ")
+        text += (f"at {fmt_mib(small)} MiB it is {rs['time_us'] / 1e3 / max(hb, mt):.1f}x its floor "
+                 f"(HBM {fnum(hb, 3)} ms, matrix {fnum(mt, 3)} ms), against "
+                 f"{ref['time_us'] / 1e3 / max(floors(T, ref)):.2f}x at {fmt_mib(built)} MiB.")
+        if proxies:
+            jt = {m: j_per_token(d[m]) for m in sizes if j_per_token(d[m])}
+            if jt:
+                best = min(jt, key=jt.get)
+                text += (f" Energy per token (proxy) is lowest at {fmt_mib(best)} MiB "
+                         f"({jt[best]:.3g} J); {fmt_mib(small)} MiB costs {jt[small] / jt[best]:.2f}x "
+                         f"that, and {fmt_mib(big)} MiB {jt[big] / jt[best]:.2f}x, where the SRAM's "
+                         f"area adds static power (`static_w_per_mm2`, [A]) faster than the step "
+                         f"shrinks.")
         paras.append(text)
     paras.append(
         "Why: with less SRAM the tile search takes smaller tiles, so every tile loop has more "
@@ -938,27 +980,45 @@ def study_sram_reading(ctx, good, workloads, fronts, proxies):
         "gathered MoE rows `tpu.dma_setup_latency_ns` per `tpu.row_dmas_in_flight_per_core` "
         "(docs/cost-model-tpu.md, \"The pipelined tile loop\" and \"gated_mlp and moe_ffn\"). In "
         "the MoE experts' kernel below ~16 MiB the weights are read one D chunk at a time, and at "
-        "1 MiB in M tiles of 8 rows, so each expert's weights stream once per 8 of its rows "
-        "(the HBM growth above), and an 8-row tile still costs the matrix unit a full "
-        "`g`-row pass (the streamed-rows floor, docs/cost-model-tpu.md, \"Matrix unit\": the "
-        "padded-FLOP growth). The step/floor column says the per-step charges, not bytes or "
-        "FLOPs, dominate the small sizes: how steep the cliff is rests on the [A] values of "
-        "those three fields (table at the end), not only on the SRAM.")
+        "1 MiB in M tiles of 8 rows, so in prefill each expert's weights stream once per 8 of its "
+        "rows (prefill's HBM growth), and an 8-row tile still costs the matrix unit a full "
+        "`g`-row pass (the streamed-rows floor, docs/cost-model-tpu.md, \"Matrix unit\": "
+        "prefill's padded-FLOP growth). Decode has only a few rows per expert at any size, so "
+        "its bytes and FLOPs stay put and only the per-step charges grow. The step/floor column "
+        "says those charges, not bytes or FLOPs, dominate the small sizes: how steep the cliff "
+        "is rests on the [A] values of the fields named here (table at the end), not only on "
+        "the SRAM.")
     # Decode attention rising with SRAM while the step falls.
     for wl in workloads:
         d = by_sram(good, wl)
         sizes = sorted(d)
         for a, b in zip(sizes, sizes[1:]):
             if (d[b]["attention_us"] > 1.05 * d[a]["attention_us"]
-                    and d[b]["time_us"] <= d[a]["time_us"] and "decode" in wl):
-                paras.append(
-                    f"The attention column of {nice(wl)} rises from {fnum(d[a]['attention_us'] / 1e3, 3)} "
-                    f"ms at {fmt_mib(a)} MiB to {fnum(d[b]['attention_us'] / 1e3, 3)} ms at "
-                    f"{fmt_mib(b)} MiB while the step falls: from {fmt_mib(b)} MiB the fusion "
-                    f"decision puts the two absorbed-MLA projections into the attention kernel "
-                    f"(`mla_absorbed`, whose working set at batch 64 is 26.9 MiB, "
-                    f"docs/cost-model-tpu.md, \"attention\"), so `attention_us` counts them from "
-                    f"there on (read from `npu-opt --npu-report-cost` at 16 and 32 MiB).")
+                    and d[b]["time_us"] <= d[a]["time_us"]):
+                txt = (f"The attention column of {nice(wl)} rises from "
+                       f"{fnum(d[a]['attention_us'] / 1e3, 3)} ms at {fmt_mib(a)} MiB to "
+                       f"{fnum(d[b]['attention_us'] / 1e3, 3)} ms at {fmt_mib(b)} MiB while the step "
+                       f"falls: ")
+                absorbed = None
+                w = next((x for x in (spec or {}).get("workloads", []) if x["name"] == wl), None)
+                if w:
+                    try:
+                        ka = kernel_kinds(cost_report(ctx, w, d[a]["target"]))
+                        kb = kernel_kinds(cost_report(ctx, w, d[b]["target"]))
+                        absorbed = "mla_absorbed" in kb and "mla_absorbed" not in ka
+                    except (ToolError, ValueError, KeyError):
+                        absorbed = None
+                if absorbed:
+                    txt += (f"from {fmt_mib(b)} MiB the fusion decision puts the two absorbed-MLA "
+                            f"projections into the attention kernel, `mla_absorbed` (the script compares the "
+                            f"kernels `npu-opt --npu-report-cost` lists at {fmt_mib(a)} and "
+                            f"{fmt_mib(b)} MiB; its working set at batch 64 is 26.9 MiB, "
+                            f"docs/cost-model-tpu.md, \"attention\"), so `attention_us` counts those "
+                            f"two GEMMs from there on.")
+                else:
+                    txt += ("the kernels `attention_us` counts are grouped differently at the two "
+                            "sizes (compare their `npu-opt --npu-report-cost` tables).")
+                paras.append(txt)
                 break
         else:
             continue
@@ -983,7 +1043,73 @@ def study_sram_reading(ctx, good, workloads, fronts, proxies):
 # Study 2: matrix-unit width
 # ---------------------------------------------------------------------------
 
-def study_mxu(ctx, csv_path, spec_rel, dropped):
+KIND_GROUPS = [("MoE experts", ("moe_ffn",)), ("attention", ("attention", "mla_absorbed")),
+               ("GEMMs and dense MLPs", ("gemm", "gated_mlp"))]
+
+
+def import_flags(w):
+    flags = [f"--phase={w['phase']}"]
+    for key, flag in (("batch", "--batch"), ("seq_len", "--seq-len"),
+                      ("context_len", "--context-len"), ("weights", "--weight-dtype")):
+        if key in w:
+            flags.append(f"{flag}={w[key]}")
+    return flags
+
+
+def cost_report(ctx, w, target, spec_dir=SWEEP_DIR):
+    """npu-opt's cost report (schema npu-cost/1) of workload `w` (a spec entry)
+    on a TPU-like `target`: the pipeline npu-sweep prices a point with."""
+    cfg = os.path.normpath(os.path.join(spec_dir, w["config"]))
+    imp = run_tool([os.path.join(ctx.bindir, "npu-translate"), "--import-hf-config", cfg]
+                   + import_flags(w), f"npu-translate {w['name']}")
+    rep = run_tool([os.path.join(ctx.bindir, "npu-opt"), f"--npu-tpu-pipeline=target={target}",
+                    "--npu-report-cost=format=json", "-o", os.devnull],
+                   f"npu-opt {w['name']} on {target}", stdin=imp.stdout)
+    return json.loads(rep.stdout[rep.stdout.index("{"):])
+
+
+def kernel_kinds(report):
+    return {k["name"].split("(")[0].strip() for f in report["functions"] for k in f["kernels"]
+            if not k["name"].startswith("call")}
+
+
+def padding_split(ctx, spec, rows, width):
+    """Per workload, on the variant of `width`: the padded minus useful matrix
+    FLOPs by kernel kind, from npu-opt's cost report (schema npu-cost/1,
+    docs/cost-model-tpu.md, "Report and trace"). {workload: {group: FLOPs}}."""
+    jobs = []
+    for w in spec["workloads"]:
+        r = next((x for x in rows if x["workload"] == w["name"] and x["width"] == width
+                  and not x["error"]), None)
+        if r:
+            jobs.append((w, r))
+
+    def one(job):
+        w, r = job
+        report = cost_report(ctx, w, r["target"])
+        extra, flops, padded = {}, 0.0, 0.0
+        for f in report["functions"]:
+            calls = f.get("calls") or 1  # the root (@model) reports 0 calls
+            for k in f["kernels"]:
+                kind = k["name"].split("(")[0].strip()
+                if kind.startswith("call"):
+                    continue
+                group = next((g for g, kinds in KIND_GROUPS if kind in kinds), "other")
+                extra[group] = extra.get(group, 0.0) + calls * (k["padded_flops"] - k["flops"])
+                flops += calls * k["flops"]
+                padded += calls * k["padded_flops"]
+        # The report must add up to the sweep's row (the same compile).
+        if abs(padded - r["padded_flops"]) > 1e-3 * r["padded_flops"] or \
+                abs(flops - r["flops"]) > 1e-3 * r["flops"]:
+            raise ToolError(f"{w['name']}: the cost report's FLOPs ({flops:.4g}, padded {padded:.4g}) "
+                            f"differ from the sweep's ({r['flops']:.4g}, {r['padded_flops']:.4g})")
+        return w["name"], extra
+
+    with ThreadPoolExecutor(max_workers=JOBS) as pool:
+        return dict(pool.map(one, jobs))
+
+
+def study_mxu(ctx, csv_path, spec_rel, dropped, spec):
     columns, rows = read_csv(csv_path)
     proxies = has_proxies(columns)
     good = ok_rows(rows)
@@ -1037,8 +1163,14 @@ def study_mxu(ctx, csv_path, spec_rel, dropped):
             (r["width"], rel256(r), f"{nice(wl)}, width {r['width']} x{r['units']}: "
              f"{r['time_us'] / 1e3:,.3f} ms, {rel256(r):.3f}x the 256-wide chip")
             for r in wr if rel256(r) is not None]))
-    if 512 in peaks:
-        p2.vlines.append((512, f"width 512: {peaks[512] / base_peak:g}x tpu-v7's peak", Style(6, "2,3")))
+    over = [w for w in widths if w in peaks and abs(peaks[w] / base_peak - 1) > 1e-9]
+    if over:
+        lo = min(over)
+        below = max([w for w in widths if w < lo], default=lo / 2)
+        for panel in (p1, p2):
+            panel.vbands.append((math.sqrt(lo * below), lo * 4,
+                                 "not iso-peak: " + ", ".join(f"width {w} has {peaks[w] / base_peak:g}x "
+                                                              f"tpu-v7's peak" for w in over)))
     fig = Figure("Study 2: matrix-unit width vs padding waste and step time (tpu-v7, iso-peak "
                  "64/128/256)", [p1, p2],
                  notes=["Widths 64, 128 and 256 keep tpu-v7's peak (32, 8 and 2 units per core); 512 x1 "
@@ -1050,6 +1182,7 @@ def study_mxu(ctx, csv_path, spec_rel, dropped):
     # Pareto per workload: time against the MXU area proxy.
     mac_um2 = ctx.proxy_value("mac_um2_bf16")
     panels = []
+    fronts2 = {}
     for k, wl in enumerate(workloads):
         wr = sorted([r for r in good if r["workload"] == wl], key=lambda r: r["width"])
         if proxies:
@@ -1058,6 +1191,7 @@ def study_mxu(ctx, csv_path, spec_rel, dropped):
             xs = [cores * r["units"] * r["width"] ** 2 / 1e3 for r in wr]
         xy = [(x, r["time_us"] / 1e3) for x, r in zip(xs, wr)]
         front = pareto(xy)
+        fronts2[wl] = [wr[i]["width"] for i in sorted(front, key=lambda i: xy[i][0])]
         panel = Panel(nice(wl),
                       Axis("chip area proxy (mm², area_mm2)" if proxies
                            else "MXU MAC cells per chip (thousands)", "lin"),
@@ -1072,14 +1206,16 @@ def study_mxu(ctx, csv_path, spec_rel, dropped):
         s.front = sorted(front, key=lambda i: (xy[i][0], xy[i][1]))
         panel.series.append(s)
         panels.append(panel)
-    grey = Style(6)
+    grey = NEUTRAL
     fig = Figure("Study 2: Pareto front of step time vs "
                  + ("chip area proxy" if proxies else "MXU MAC cells") + " per workload (tpu-v7)",
                  panels, ncols=3,
                  extra_legend=[("hollow", "dominated point", grey),
                                ("filled", "Pareto-optimal (joined)", grey)],
                  notes=["Labels: matrix-unit width. The iso-peak widths (64, 128, 256) have the same "
-                        "MAC cells; 512 x1 has twice as many. y axes are per panel and do not start at 0."])
+                        + ("area proxy (the same MAC cells, SRAM and HBM PHYs); 512 x1 has twice the MAC cells."
+                           if proxies else "MAC cells; 512 x1 has twice as many.")
+                        + " y axes are per panel and do not start at 0."])
     svgs.append(("mxu-pareto.svg", fig, "Study 2: Pareto"))
 
     if proxies:
@@ -1111,6 +1247,12 @@ def study_mxu(ctx, csv_path, spec_rel, dropped):
     if dropped:
         md.append("Workloads dropped because they failed to import: "
                   + "; ".join(f"`{n}`: {why}" for n, why in dropped) + ".\n")
+    for w in spec["workloads"]:
+        _, cfg = config_of(spec, w["name"])
+        if cfg.get("n_positions") and w["phase"] == "prefill":
+            md.append(f"`{w['name']}`: the config's `n_positions` is {cfg['n_positions']} (a learned "
+                      f"position table), so its prefill is at most {cfg['n_positions']} tokens; the "
+                      f"spec asks for {w.get('seq_len')}.\n")
     md.append("Padding waste = `padded_flops / flops - 1`: the matrix unit's padding (a tile's rows "
               "padded to the 8 sublanes, its K and columns to the width, and the streamed-rows "
               "floor, docs/cost-model-tpu.md, \"Matrix unit\") over the step's useful FLOPs.\n")
@@ -1144,73 +1286,191 @@ def study_mxu(ctx, csv_path, spec_rel, dropped):
         body.append([nice(wl)] + [fnum(d[w]["attention_us"] / 1e3, 3) if w in d else "-" for w in widths])
     md.append("**Attention kernels, ms**\n")
     md.append(md_table(hdr, body, ["---"] + ["---:"] * len(widths)) + "\n")
+    split, split_err = None, None
+    own = T.field("tpu-v7", "tpu.matrix_unit_dim_elements")
+    try:
+        split = padding_split(ctx, spec, rows, own)
+    except (ToolError, ValueError, KeyError) as e:
+        split_err = str(e)
+    if split:
+        groups = [g for g, _ in KIND_GROUPS] + ["other"]
+        body = []
+        for wl in workloads:
+            if wl not in split:
+                continue
+            ex = split[wl]
+            tot = sum(v for v in ex.values() if v > 0)
+            body.append([nice(wl)] + [f"{max(ex.get(g, 0.0), 0.0) / tot:.0%}" if tot else "-"
+                                      for g in groups])
+        md.append(f"**Where the padding sits at width {own}** (tpu-v7 as built): each kernel "
+                  f"group's share of the step's padded minus useful FLOPs, from `npu-opt "
+                  f"--npu-report-cost=format=json` on the same variant (the script checks that its "
+                  f"totals are the sweep's)\n")
+        md.append(md_table(["workload"] + groups, body) + "\n")
+    elif split_err:
+        md.append(f"(The split of the padding by kernel was not computed: {split_err}.)\n")
+    ctx.split = split
     md.append("![Study 2: padding waste and step time against matrix-unit width](design-space/mxu-width.svg)\n")
     md.append("![Study 2: Pareto front of step time against the MXU area proxy](design-space/mxu-pareto.svg)\n")
     if proxies:
         md.append("![Study 2: energy proxy per token against width](design-space/mxu-energy.svg)\n")
     md.append("**Reading.**\n")
-    md.append(study_mxu_reading(ctx, good, workloads, widths, peaks, base_peak, proxies, mac_um2))
+    md.append(study_mxu_reading(ctx, good, workloads, widths, peaks, base_peak, proxies, mac_um2, spec,
+                                fronts2))
     return "\n".join(md), svgs, rows, columns
 
 
-def study_mxu_reading(ctx, good, workloads, widths, peaks, base_peak, proxies, mac_um2):
+def config_of(spec, workload):
+    for w in spec["workloads"]:
+        if w["name"] == workload:
+            with open(os.path.normpath(os.path.join(SWEEP_DIR, w["config"]))) as f:
+                return w, json.load(f)
+    return None, {}
+
+
+def study_mxu_reading(ctx, good, workloads, widths, peaks, base_peak, proxies, mac_um2, spec,
+                      fronts2):
     paras = []
     d = {(r["workload"], r["width"]): r for r in good}
     iso = [w for w in widths if w in peaks and abs(peaks[w] / base_peak - 1) < 1e-9]
-    if 256 in iso and min(iso) < 256:
+    own = ctx.targets.field("tpu-v7", "tpu.matrix_unit_dim_elements")
+    if own in iso and min(iso) < own:
         lo = min(iso)
         items, faster = [], 0
         for wl in workloads:
-            a, b = d.get((wl, lo)), d.get((wl, 256))
+            a, b = d.get((wl, lo)), d.get((wl, own))
             if not a or not b:
                 continue
-            items.append(f"{nice(wl)} {b['waste_pct']:,.1f}% -> {a['waste_pct']:,.1f}% waste, step "
+            items.append(f"{nice(wl)} {fpct(b['waste_pct'])} -> {fpct(a['waste_pct'])} waste, step "
                          f"{a['time_us'] / b['time_us'] - 1:+.0%}")
             faster += a["time_us"] < b["time_us"]
         paras.append(
             f"At the same peak, the narrowest unit ({lo} wide, {units_txt(good, lo)} per core) pads "
-            f"least and is the fastest in {faster} of {len(items)} workloads: "
-            + "; ".join(items) + ". Decode pads most: with a batch of 1 or a few tokens per "
-              "expert, a product has fewer rows than the array is wide, and the model charges "
-              "every held block `max(rows, g)` cycles (the streamed-rows floor, "
-              "docs/cost-model-tpu.md, \"Matrix unit\"), so the waste grows with the width "
-              "itself. Prefill pads little at 64 and 128 and more at 256, where a head "
-              "dimension of 128 (Llama-3-8B) or 64 (GPT-2) fills half or a quarter of the "
-              "array's K.")
-        # time vs padding: does the waste show in the step?
+            f"least, and it is the fastest of the iso-peak widths in "
+            f"{sum(1 for wl in workloads if all(d.get((wl, lo)) and d.get((wl, w)) and d[(wl, lo)]['time_us'] <= d[(wl, w)]['time_us'] for w in iso))} "
+            f"of {len(items)} workloads ({own} wide -> {lo} wide): " + "; ".join(items) + ".")
+    # Mechanisms, from the split of the padding by kernel (when computed).
+    split = getattr(ctx, "split", None) or {}
+    mech = []
+    for wl in workloads:
+        ex = split.get(wl)
+        if not ex:
+            continue
+        tot = sum(v for v in ex.values() if v > 0)
+        if not tot:
+            continue
+        group, val = max(ex.items(), key=lambda kv: kv[1])
+        share = val / tot
+        w, cfg = config_of(spec, wl)
+        why = ""
+        if group == "MoE experts" and cfg.get("n_routed_experts") and w:
+            tokens = w.get("batch", 1) * (w.get("seq_len", 1) if w["phase"] == "prefill" else 1)
+            per = tokens * cfg.get("num_experts_per_tok", 1) / cfg["n_routed_experts"]
+            why = (f": {tokens} tokens x {cfg.get('num_experts_per_tok')} experts each / "
+                   f"{cfg['n_routed_experts']} experts = {per:g} rows per expert on average, "
+                   + (f"fewer than the array is wide, so each expert's products pay the "
+                      f"streamed-rows floor" if per < own else "")
+                   )
+        elif group == "attention" and w:
+            heads = cfg.get("num_attention_heads") or cfg.get("n_head")
+            kv = cfg.get("num_key_value_heads") or heads
+            hd = cfg.get("head_dim") or ((cfg.get("hidden_size") or cfg.get("n_embd") or 0) // heads
+                                         if heads else None)
+            if w["phase"] == "decode" and heads and kv:
+                why = (f": one query position per sequence, {heads // kv} query rows per KV head, "
+                       f"far fewer than the array is wide (the streamed-rows floor)")
+            elif hd:
+                why = (f": the head dimension ({hd}) is a product's K and is padded to {own} "
+                       f"(attention's padded FLOPs also count the masked halves of diagonal "
+                       f"sub-tiles, docs/cost-model-tpu.md, \"attention\")")
+        elif group == "GEMMs and dense MLPs" and w and w["phase"] == "decode":
+            b = w.get("batch", 1)
+            why = f": {b} row{'s' if b != 1 else ''} (the batch) against a {own}-wide array"
+        mech.append(f"{nice(wl)}: {share:.0%} in {group}{why}")
+    if mech:
+        # Decode workloads whose waste about doubles with each doubling of the width.
+        doubling, faster = [], []
+        for wl in workloads:
+            if "decode" not in wl:
+                continue
+            ws = [w for w in iso if (wl, w) in d]
+            ratios = [d[(wl, b)]["waste_pct"] / d[(wl, a)]["waste_pct"]
+                      for a, b in zip(ws, ws[1:]) if d[(wl, a)]["waste_pct"]]
+            if ratios and all(1.7 <= x <= 2.3 for x in ratios):
+                doubling.append(nice(wl))
+            elif ratios and max(ratios) > 2.3:
+                _, cfg = config_of(spec, wl)
+                heads = cfg.get("num_attention_heads") or cfg.get("n_head")
+                hd = cfg.get("head_dim") or ((cfg.get("hidden_size") or cfg.get("n_embd") or 0) // heads
+                                             if heads else None)
+                faster.append((nice(wl), ratios, hd))
+        tail = ""
+        if doubling:
+            tail += (" The floor is why the waste of " + " and ".join(doubling) + " about doubles "
+                     "with each doubling of the width: their products have fewer rows than even the "
+                     "narrowest array, so each costs `g` rows of matrix time.")
+        for name, ratios, hd in faster:
+            tail += (f" {name}'s grows faster (" + ", ".join(f"{x:.1f}x" for x in ratios)
+                     + " per doubling)" + (f": past a width of {hd}, its attention's K, the head "
+                                            f"dimension of {hd}, is padded as well." if hd else "."))
+        paras.append(
+            f"Where the padding comes from at width {own} (table above; the rules are "
+            f"docs/cost-model-tpu.md, \"Matrix unit\": K and the held operand's other dimension "
+            f"padded to the width, a product of fewer rows than the width priced as `max(rows, g)` "
+            f"cycles per held block, rows padded to the 8 sublanes): " + "; ".join(mech) + "." + tail)
+    if own in iso and min(iso) < own:
+        lo = min(iso)
         gaps = []
         for wl in workloads:
-            a, b = d.get((wl, lo)), d.get((wl, 256))
-            if not a or not b:
-                continue
-            gaps.append((wl, 1 - a["padded_flops"] / b["padded_flops"], 1 - a["time_us"] / b["time_us"]))
+            a, b = d.get((wl, lo)), d.get((wl, own))
+            if a and b:
+                gaps.append((wl, 1 - a["padded_flops"] / b["padded_flops"], 1 - a["time_us"] / b["time_us"]))
         if gaps:
             paras.append(
                 "The step gains less than the padded FLOPs fall, because only the matrix-bound "
-                "part of each step shrinks (memory-bound kernels keep their time): padded FLOPs "
-                f"{lo} vs 256 wide " + ", ".join(f"{nice(w)} {-pf:+.0%} against a step {-t:+.0%}"
-                                                 for w, pf, t in gaps) + ".")
-    if 512 in peaks and 256 in peaks:
+                "part of each step shrinks (memory-bound kernels and per-step charges keep their "
+                f"time): padded FLOPs and step, {lo} against {own} wide: "
+                + ", ".join(f"{nice(w)} {-pf:+.0%} and {-t:+.0%}" for w, pf, t in gaps) + ".")
+    over = [w for w in widths if w in peaks and peaks[w] / base_peak > 1 + 1e-9]
+    if over and own in peaks:
+        wide = max(over)
         items = []
         for wl in workloads:
-            a, b = d.get((wl, 512)), d.get((wl, 256))
+            a, b = d.get((wl, wide)), d.get((wl, own))
             if a and b:
                 items.append((wl, a["time_us"] / b["time_us"], a["attention_us"] / b["attention_us"]
                               if b["attention_us"] else None))
         if items:
             best = min(items, key=lambda t: t[1])
             worst = max(items, key=lambda t: t[1])
-            txt = (f"The 512-wide unit has {peaks[512] / base_peak:g}x the peak, so its points are not "
-                   f"iso-peak: against 256 it ranges from {best[1]:.2f}x the step "
+            txt = (f"The {wide}-wide unit has {peaks[wide] / base_peak:g}x the peak, so its points "
+                   f"are not iso-peak: against {own} it ranges from {best[1]:.2f}x the step "
                    f"({nice(best[0])}) to {worst[1]:.2f}x ({nice(worst[0])}). ")
-            if worst[2] and worst[2] > 1.2:
+            if worst[1] > 1.2 and worst[2] and worst[2] > 1.2:
                 txt += (f"{nice(worst[0])} is slower on twice the peak because its attention "
-                        f"kernels take {worst[2]:.2f}x as long: each decode step of a KV head has "
-                        f"few query rows and a head dimension of 128, both padded to 512. ")
-            txt += ("Prefill, where the products are large, is where twice the peak can pay; "
-                    "decode, bound by weight and K/V streams and by the streamed-rows floor, "
-                    "gains nothing.")
+                        f"kernels take {worst[2]:.2f}x as long: each KV head's decode step has a few "
+                        f"query rows and a head dimension of 128, and both are padded to {wide}. ")
+            txt += ("Twice the peak pays only where the products are large (prefill); decode, "
+                    "bound by weight and K/V streams and by the streamed-rows floor, gains nothing "
+                    "or loses.")
             paras.append(txt)
+    if proxies:
+        items = []
+        for wl in workloads:
+            a, b = d.get((wl, min(widths))), d.get((wl, own))
+            if a and b and j_per_token(a) and j_per_token(b):
+                items.append(f"{nice(wl)} {j_per_token(b) / j_per_token(a):.2f}x")
+        if items:
+            paras.append(
+                f"Energy per token (the proxy) follows the padded FLOPs, which it charges at "
+                f"`matrix_pj_per_flop_bf16` like useful ones (a systolic array clocks its "
+                f"padding: [A], npu-target/proxies/energy-area.json); {own} wide against "
+                f"{min(widths)} wide: " + ", ".join(items) + ".")
+    if fronts2:
+        paras.append("Pareto-optimal widths against "
+                     + ("the area proxy" if proxies else "the MAC cells") + " (least area first): "
+                     + "; ".join(f"{nice(wl)}: " + ", ".join(str(w) for w in f)
+                                 for wl, f in fronts2.items()) + ".")
     cells = "MAC cells (tensor cores x units x width^2)"
     paras.append(
         "What this rests on. The cost model prices a core's matrix units only through the peak "
@@ -1221,10 +1481,10 @@ def study_mxu_reading(ctx, good, workloads, widths, peaks, base_peak, proxies, m
         "[A] of the model with no measurement behind it on later TPUs (docs/cost-model-tpu.md, "
         "\"Matrix unit\"); the decode rows of this study move with it. "
         + (f"The area proxy counts {cells} at `mac_um2_bf16` = {mac_um2:g} um² each "
-           "(npu-target/proxies/energy-area.json, [A]), which is the same for the three iso-peak "
-           "widths, so the Pareto front only separates the 512-wide point; the wiring, "
-           "control and accumulators of many small arrays, which would favour wide units, are "
-           "not in it."
+           "(npu-target/proxies/energy-area.json, [A]), the same for the three iso-peak widths, so "
+           "its Pareto front separates only the 512-wide point; the wiring, control, accumulators "
+           "and operand distribution of many small arrays, which would favour wide units, are not "
+           "in it."
            if proxies else
            f"Without an area column the Pareto plot's x axis is the {cells}, equal for the "
            "three iso-peak widths; an area model would have to price what makes many small "
@@ -1259,6 +1519,7 @@ def study_hbm(ctx, csv_path, spec_rel, dropped):
     real = {c: T.field(c, "hbm_bandwidth_bytes_per_s") / 1e12 for c in chips}
     chip_style = {c: Style(i, DASHES[i % 2]) for i, c in enumerate(chips)}
     real_style = {c: Style(i, "2,3") for i, c in enumerate(chips)}
+    cross_style = {c: Style(i, "10,4,2,4") for i, c in enumerate(chips)}
     svgs, md = [], []
 
     def series_rows(wl, chip):
@@ -1266,7 +1527,7 @@ def study_hbm(ctx, csv_path, spec_rel, dropped):
 
     panels = []
     for wl in workloads:
-        panel = Panel(nice(wl), Axis("HBM bandwidth (TB/s)", "lin", zero=True),
+        panel = Panel(nice(wl), Axis("HBM bandwidth (TB/s)", "lin", zero=True, step=2),
                       Axis("decode tokens/s", "lin", zero=True))
         for c in chips:
             panel.series.append(Series(c, chip_style[c], [
@@ -1274,18 +1535,22 @@ def study_hbm(ctx, csv_path, spec_rel, dropped):
                  f"{r['tokens_per_s']:,.1f} tokens/s ({r['time_us'] / 1e3:,.3f} ms per step)")
                 for r in series_rows(wl, c)]))
             panel.vlines.append((real[c], f"{c} as built: {real[c]:g} TB/s", real_style[c]))
+            x, why = crossover(T, c)
+            panel.vlines.append((x, f"{c} model: {why} at {x:.1f} TB/s", cross_style[c]))
         panels.append(panel)
     fig = Figure("Study 3: decode tokens/s vs HBM bandwidth (one line per chip and workload)",
                  panels, ncols=3,
-                 notes=["Dotted verticals: each chip's real HBM bandwidth. y axes are per panel "
+                 notes=["Dotted verticals: each chip's real HBM bandwidth; dash-dot: where the model "
+                        "predicts the curve to flatten (Reading, study 3). y axes are per panel",
                         "(linear, from 0), so a flat stretch is where more bandwidth stops paying."])
     svgs.append(("hbm-tokens.svg", fig, "Study 3: tokens/s against HBM bandwidth"))
 
     # Pareto: tokens/s against J/token (or bandwidth), per (chip, workload).
     panels = []
+    fronts3 = {}
     for wl in workloads:
         panel = Panel(nice(wl), Axis("energy per token (J/token, energy_j / tokens)", "lin")
-                      if proxies else Axis("HBM bandwidth (TB/s)", "lin", zero=True),
+                      if proxies else Axis("HBM bandwidth (TB/s)", "lin", zero=True, step=2),
                       Axis("decode tokens/s", "lin", zero=True))
         for c in chips:
             wr = series_rows(wl, c)
@@ -1295,30 +1560,33 @@ def study_hbm(ctx, csv_path, spec_rel, dropped):
             xs = [j_per_token(r) if proxies else r["bw"] for r in wr]
             xy = [(x, -r["tokens_per_s"]) for x, r in zip(xs, wr)]
             front = pareto(xy)
+            fronts3[(wl, c)] = (sorted(wr[i]["bw"] for i in front), len(wr))
             s = Series(c, chip_style[c], [
                 (x, r["tokens_per_s"], f"{c}, {nice(wl)}, {r['bw']:g} TB/s: {r['tokens_per_s']:,.1f} "
                  f"tokens/s" + (f", {x:.4g} J per token" if proxies else "")
                  + (" (Pareto-optimal)" if i in front else " (dominated)"))
                 for i, (x, r) in enumerate(zip(xs, wr))],
                 line=False, hollow=[i for i in range(len(wr)) if i not in front],
-                labels={i: f"{wr[i]['bw']:g}T" for i in front})
+                labels={i: f"{wr[i]['bw']:g}T" for i in range(len(wr))})
             s.front = sorted(front, key=lambda i: xs[i])
             panel.series.append(s)
         panels.append(panel)
-    grey = Style(6)
+    grey = NEUTRAL
     fig = Figure("Study 3: Pareto front of decode tokens/s vs "
                  + ("energy per token" if proxies else "HBM bandwidth") + ", per chip",
                  panels, ncols=3,
                  extra_legend=[("hollow", "dominated point", grey),
                                ("filled", "Pareto-optimal (joined)", grey)],
                  notes=["Labels: HBM bandwidth (TB/s). Up and to the left is better; fronts are per "
-                        "chip (the proxies compare variants of one chip, not chips)."])
+                        "chip" + (" (the proxies compare variants of one chip, not chips)." if proxies
+                                  else ": with bandwidth as the cost, a point is dominated only if "
+                                       "more bandwidth buys no tokens/s.")])
     svgs.append(("hbm-pareto.svg", fig, "Study 3: Pareto"))
 
     if proxies:
         panels = []
         for wl in workloads:
-            panel = Panel(nice(wl), Axis("HBM bandwidth (TB/s)", "lin", zero=True),
+            panel = Panel(nice(wl), Axis("HBM bandwidth (TB/s)", "lin", zero=True, step=2),
                           Axis("tokens per joule (tokens_per_j)", "lin", zero=True))
             for c in chips:
                 panel.series.append(Series(c, chip_style[c], [
@@ -1392,8 +1660,20 @@ def study_hbm(ctx, csv_path, spec_rel, dropped):
     if proxies:
         md.append("![Study 3: tokens per joule against HBM bandwidth](design-space/hbm-energy.svg)\n")
     md.append("**Reading.**\n")
-    md.append(study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies))
+    md.append(study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies, fronts3))
     return "\n".join(md), svgs, rows, columns
+
+
+def crossover(T, chip):
+    """The quoted HBM bandwidth past which the model's decode stops being
+    bandwidth-bound on `chip`, and why: tpu, where the streamed-rows floor of a
+    product with few rows (bf16 weights) meets the weight stream; gpu, where
+    the sustained HBM bandwidth passes the L2 bandwidth."""
+    frac = T.field(chip, "sustained_hbm_bandwidth_bytes_per_s") / T.field(chip, "hbm_bandwidth_bytes_per_s")
+    if T.field(chip, "kind") == "tpu":
+        g = T.field(chip, "tpu.matrix_unit_dim_elements")
+        return T.matrix_rate(chip) * 2 / (2 * g) / frac / 1e12, "streamed-rows crossover"
+    return T.field(chip, "gpu.l2_bandwidth_bytes_per_s") / frac / 1e12, "L2 bandwidth crossover"
 
 
 def elasticity(ra, rb):
@@ -1402,7 +1682,7 @@ def elasticity(ra, rb):
     return math.log(ra["time_us"] / rb["time_us"]) / math.log(rb["bw"] / ra["bw"])
 
 
-def study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies):
+def study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies, fronts3):
     T = ctx.targets
     paras = []
     get = {(r["workload"], r["chip"], r["bw"]): r for r in good}
@@ -1421,26 +1701,23 @@ def study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies):
         parts = []
         for wl in workloads:
             k = knees[(wl, c)]
-            first = get.get((wl, c, bws[0]))
-            second = get.get((wl, c, bws[1])) if len(bws) > 1 else None
-            e0 = elasticity(first, second)
+            e0 = elasticity(get.get((wl, c, bws[0])), get.get((wl, c, bws[1]))) if len(bws) > 1 else None
+            start = f"; {e0:.2f} from {bws[0]:g} to {bws[1]:g}" if e0 is not None else ""
             if k:
-                parts.append(f"{nice(wl)} flattens between {k[0]:g} and {k[1]:g} TB/s (elasticity "
-                             f"{k[2]:.2f}; {e0:.2f} from {bws[0]:g} to {bws[1]:g})")
+                parts.append(f"{nice(wl)} between {k[0]:g} and {k[1]:g} TB/s (elasticity "
+                             f"{k[2]:.2f}{start})")
             else:
-                parts.append(f"{nice(wl)} stays bandwidth-bound to {bws[-1]:g} TB/s")
+                parts.append(f"{nice(wl)} not up to {bws[-1]:g} TB/s")
         lines.append(f"*{c}*: " + "; ".join(parts) + ".")
-    paras.append("Where each curve flattens (first step of the grid whose elasticity falls under "
-                 "0.5): " + " ".join(lines))
-    # tpu-v7: streamed-rows floor crossover
+    paras.append("Where each curve flattens (the first step of the grid whose elasticity falls "
+                 "under 0.5): " + " ".join(lines))
+    top = bws[-1] if bws else None
     for c in chips:
-        if c != "tpu-v7":
+        if T.field(c, "kind") != "tpu":
             continue
         g = T.field(c, "tpu.matrix_unit_dim_elements")
-        rate = T.matrix_rate(c)
-        frac = T.field(c, "sustained_hbm_bandwidth_bytes_per_s") / T.field(c, "hbm_bandwidth_bytes_per_s")
-        knee_w = rate * 2 / (2 * g) / frac / 1e12
-        top = bws[-1]
+        knee_w, _ = crossover(T, c)
+        knee_quoted = T.field(c, "peak_bf16_flop_per_s") * 2 / (2 * g) / 1e12
         shares = []
         for wl in workloads:
             r = get.get((wl, c, top))
@@ -1448,80 +1725,115 @@ def study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies):
                 hb, mt = floors(T, r)
                 shares.append(f"{nice(wl)} {mt / (r['time_us'] / 1e3):.0%} (HBM floor "
                               f"{hb / (r['time_us'] / 1e3):.0%})")
-        paras.append(
-            f"On tpu-v7 the decode step stops being bandwidth-bound where the matrix unit's "
-            f"streamed-rows floor overtakes the weight stream: a product with fewer rows than "
-            f"the {g}-wide array costs `2 g K N` FLOPs of matrix time against `K N e` bytes of "
-            f"weights, so with bf16 weights (`e` = 2) the two meet at a sustained bandwidth of "
-            f"`F e / (2 g)`, {knee_w:.1f} TB/s quoted at tpu-v7's matrix rate and calibrated "
-            f"bandwidth fraction (docs/cost-model-tpu.md, \"Matrix unit\", which gives the ratio "
-            f"as 0.82 at 7.37 TB/s). Decode rows are few: a batch of 1, or at batch 64 about "
-            f"two tokens per routed DeepSeek-V3 expert, and the 4 query rows per KV head of "
-            f"Llama-3-8B's decode attention (whose head dimension of 128 is also padded to "
-            f"{g}, so attention meets its floor at a lower bandwidth: Llama-3-8B at batch 64, "
-            f"mostly attention, flattens first). At {top:g} TB/s the matrix floor is this "
-            f"share of the step: " + "; ".join(shares) + ". The rest is per-step and per-DMA "
-            f"charges. So on a TPU-like chip, bandwidth beyond ~{knee_w:.0f} TB/s buys decode "
-            f"little unless the matrix unit is narrower (study 2) or weights are fp8 (which "
-            f"halves `e` and moves the crossover down, docs/cost-model-tpu.md). This rests on "
-            f"the streamed-rows floor ([A] in the model) and `matrix_clock_hz` [A].")
+        early = [wl for wl in workloads if knees.get((wl, c)) and knees[(wl, c)][1] < knee_w * 0.9]
+        txt = (f"*Why {c} flattens.* The decode step stops being bandwidth-bound where the matrix "
+               f"unit's streamed-rows floor overtakes the weight stream: a product with fewer rows "
+               f"than the {g}-wide array costs `2 g K N` FLOPs of matrix time against `K N e` bytes "
+               f"of weights, so with bf16 weights (`e` = 2) the two meet at a sustained bandwidth of "
+               f"`F e / (2 g)`: {knee_w:.1f} TB/s of quoted bandwidth at {c}'s sustained matrix rate "
+               f"and calibrated bandwidth fraction (docs/cost-model-tpu.md, \"Matrix unit\", puts "
+               f"matrix time over weight-read time at 0.82 at 7.37 TB/s from the quoted peak and "
+               f"bandwidth, i.e. 1 at {knee_quoted:.1f} TB/s). Decode's products have few rows: a batch of 1, "
+               f"or at batch 64 about 64 x 8 / 256 = 2 tokens per routed DeepSeek-V3 expert, or 4 "
+               f"query rows per KV head in Llama-3-8B's decode attention. ")
+        if early:
+            txt += (", ".join(nice(wl) for wl in early) + " flattens earlier: its step is mostly "
+                    "attention (table above), whose K (the head dimension, 128) is also padded to "
+                    f"{g}, so its matrix time per byte of K/V is higher. ")
+        txt += (f"At {top:g} TB/s the padded FLOPs at the matrix rate are this share of the step: "
+                + "; ".join(shares) + "; the floors are whole-step sums, and the step, a sum of "
+                "per-kernel maxima plus their per-step charges, sits above both. So on this TPU-like "
+                f"chip, bandwidth beyond ~{knee_w:.0f} TB/s buys decode little unless the matrix unit "
+                "is narrower (the crossover scales as `1 / g`; study 2). fp8 weights go the other "
+                "way: half the bytes at the same matrix time halve the crossover, so decode would "
+                "meet the floor below tpu-v7's own bandwidth (docs/cost-model-tpu.md: the ratio "
+                "becomes 1.64). This rests on the streamed-rows floor (a model assumption, [A] in "
+                "docs/cost-model-tpu.md) and on `matrix_clock_hz` [A].")
+        paras.append(txt)
     for c in chips:
-        if c != "gb300":
+        if T.field(c, "kind") != "gpu":
             continue
         l2bw = T.field(c, "gpu.l2_bandwidth_bytes_per_s") / 1e12
-        val, tag, _ = assumption(T, c, "gpu.l2_bandwidth_bytes_per_s")
-        frac = T.field(c, "sustained_hbm_bandwidth_bytes_per_s") / T.field(c, "hbm_bandwidth_bytes_per_s")
-        cross = l2bw / frac
-        top = bws[-1]
+        _, tag, _ = assumption(T, c, "gpu.l2_bandwidth_bytes_per_s")
+        cross, _ = crossover(T, c)
         rest = []
+        mats = []
         for wl in workloads:
             r = get.get((wl, c, top))
             if r:
                 l2 = r["hbm_bytes"] / T.field(r["target"], "gpu.l2_bandwidth_bytes_per_s") * 1e3
-                rest.append(f"{nice(wl)} {r['time_us'] / 1e3 - l2:,.2f} ms of {r['time_us'] / 1e3:,.2f}")
-        paras.append(
-            f"On gb300 the matrix floor is far below the step (tensor cores pad a product's M "
-            f"only to the MMA's, not to a 256-wide array), and every curve scales with "
-            f"bandwidth until the L2 takes over: the GPU model's memory time is the larger of "
-            f"the HBM bytes at the HBM bandwidth and the bytes requested from L2 at "
-            f"`gpu.l2_bandwidth_bytes_per_s` (docs/cost-model-gpu.md, \"Dispatch: waves and the "
-            f"tail\"), {l2bw:g} TB/s on gb300 {tag}: the sustained HBM bandwidth passes it at "
-            f"{cross:.1f} TB/s quoted, which is where the gb300 curves flatten. This knee is "
-            f"an assumption's, not a measurement's: the L2 figure is twice an H100 PCIe "
-            f"measurement (npu-target/gb300.json), and a faster L2 would move it. What stays "
-            f"above the L2 term at {top:g} TB/s is per-kernel: launches from a CUDA graph "
-            f"(`gpu.graph_launch_overhead_ns`, [A]) and DRAM latency per wave "
-            f"(`gpu.dram_latency_ns`, [A]), docs/cost-model-gpu.md: "
-            + "; ".join(rest) + ".")
-    # at the real bandwidth
+                rest.append(f"{nice(wl)} {r['time_us'] / 1e3 - l2:,.2f} of {r['time_us'] / 1e3:,.2f} ms")
+                mats.append(floors(T, r)[1] / (r["time_us"] / 1e3))
+        txt = (f"*Why {c} flattens.* Its padded matrix work is a small part of the step (at most "
+               f"{max(mats):.0%} at {top:g} TB/s: the GPU model has no streamed-rows floor; a block "
+               f"pays only its own tile's padding, docs/cost-model-gpu.md), and every curve scales "
+               f"with the bandwidth until the L2 takes over: the GPU model's memory time is the "
+               f"larger of the HBM bytes at the HBM bandwidth and the bytes requested from L2 at "
+               f"`gpu.l2_bandwidth_bytes_per_s` (docs/cost-model-gpu.md, \"Dispatch: waves and the "
+               f"tail\"), {l2bw:g} TB/s on {c} {tag}, which the sustained HBM bandwidth passes at "
+               f"{cross:.1f} TB/s quoted. That knee is an assumption's, not a measurement's: the L2 "
+               f"figure is twice an H100 measurement (npu-target/{c}.json), and a faster L2 would "
+               f"move it. At {top:g} TB/s the step exceeds its HBM bytes at the L2 bandwidth by "
+               + "; ".join(rest) + ": per-kernel costs, launches from a CUDA graph "
+               "(`gpu.graph_launch_overhead_ns`, [A]), DRAM latency per wave "
+               "(`gpu.dram_latency_ns`, [A]) and the last waves' idle SMs (docs/cost-model-gpu.md).")
+        paras.append(txt)
     near = []
     for c in chips:
-        lo = max([b for b in bws if b <= real[c]], default=None)
-        hi = min([b for b in bws if b >= real[c]], default=None)
-        if lo is None or hi is None:
+        below = [b for b in bws if b < real[c] - 1e-9]
+        above = [b for b in bws if b > real[c] + 1e-9]
+        if not below or not above:
             continue
+        lo, hi = max(below), min(above)
         for wl in workloads:
-            ra, rb = get.get((wl, c, lo)), get.get((wl, c, hi))
-            if ra and rb:
-                e = elasticity(ra, rb) if lo != hi else None
-                near.append(f"{c} {nice(wl)}: {e:.2f}" if e is not None else f"{c} {nice(wl)}: -")
+            e = elasticity(get.get((wl, c, lo)), get.get((wl, c, hi)))
+            if e is not None:
+                near.append(f"{c} {nice(wl)} {e:.2f} ({lo:g} -> {hi:g})")
     if near:
-        paras.append("Near the chips as built (elasticity of the grid step around each chip's "
-                     "own bandwidth): " + "; ".join(near) + ". A value near 1 says a faster "
-                     "HBM would still pay for that workload on that chip.")
+        paras.append("Around each chip's own bandwidth (elasticity between the grid points on "
+                     "either side of it): " + "; ".join(near) + ". Near 1, a faster HBM would "
+                     "still pay for that workload on that chip; near 0, it would not.")
+    if fronts3:
+        items = []
+        for c in chips:
+            for wl in workloads:
+                f = fronts3.get((wl, c))
+                if f:
+                    items.append(f"{c} {nice(wl)}: " + ", ".join(f"{b:g}" for b in f[0])
+                                 + f" TB/s ({f[1] - len(f[0])} of {f[1]} dominated)")
+        paras.append("Pareto-optimal bandwidths (most tokens/s for the least "
+                     + ("energy per token" if proxies else "bandwidth") + ", per chip): "
+                     + "; ".join(items) + "."
+                     + ("" if proxies else " With bandwidth as the cost a point is dominated only "
+                        "where more bandwidth buys nothing; the flat stretches above say where "
+                        "it buys little."))
     if proxies:
-        best = []
-        for wl in workloads:
-            for c in chips:
+        pj = (ctx.proxies or {})
+        items = []
+        for c in chips:
+            for wl in workloads:
                 rs = [r for r in good if r["workload"] == wl and r["chip"] == c and j_per_token(r)]
-                if rs:
-                    r = min(rs, key=j_per_token)
-                    best.append(f"{c} {nice(wl)} at {r['bw']:g} TB/s ({j_per_token(r):.3g} J/token)")
+                if not rs:
+                    continue
+                best = min(rs, key=j_per_token)
+                r = get.get((wl, c, min(bws, key=lambda b: abs(b - real[c]))))
+                shares = ""
+                if r and pj.get("matrix_pj_per_flop_bf16") and r["energy_j"]:
+                    mat = r["padded_flops"] * pj["matrix_pj_per_flop_bf16"] * 1e-12 / r["energy_j"]
+                    hbm = r["hbm_bytes"] * (pj.get("hbm_pj_per_byte", 0) + 2 * pj.get("sram_pj_per_byte", 0)) \
+                        * 1e-12 / r["energy_j"]
+                    shares = (f"; at {r['bw']:g} TB/s padded FLOPs {mat:.0%} of the energy, "
+                              f"HBM bytes {hbm:.0%}")
+                items.append(f"{c} {nice(wl)}: lowest {j_per_token(best):.3g} J/token at "
+                             f"{best['bw']:g} TB/s{shares}")
         paras.append(
-            "Energy per token (the proxy, docs/sweep.md \"Energy and area proxies\") falls with "
-            "the step's time (static power over a shorter step) and rises with the HBM PHYs a "
-            "faster HBM adds to the area proxy; its lowest point per chip and workload: "
-            + "; ".join(best) + ". The HBM bytes' energy is the same at every bandwidth.")
+            "Energy per token (the proxy, docs/sweep.md, \"Energy and area proxies\"; bf16 FLOP "
+            "energy assumed for the split) falls with the step's time (static power over a "
+            "shorter step) and rises with the HBM PHYs a faster HBM adds to the area proxy; the "
+            "FLOPs' and bytes' energy hardly changes with bandwidth: " + "; ".join(items) + ". "
+            "On tpu-v7 the padding the streamed-rows floor adds is also energy, because the proxy "
+            "charges padded FLOPs ([A]: a systolic array clocks its padding); the proxies compare "
+            "variants of one chip, not the two chips.")
     return "\n\n".join(paras) + "\n"
 
 
@@ -1531,6 +1843,8 @@ def study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies):
 
 class Context:
     def __init__(self, bindir):
+        self.bindir = bindir
+        self.split = None
         self.targets = Targets(bindir)
         self.proxies = None
         path = os.path.join(ROOT, "npu-target", "proxies", "energy-area.json")
@@ -1567,7 +1881,10 @@ def page(ctx, studies, runs, all_errors, proxies_present):
           "is modelled (docs/cost-model-tpu.md, docs/cost-model-gpu.md), not measured; each "
           "variant is a target with overrides (docs/targets.md, \"Variants without a file\"), so "
           "each rests on the assumed ([A]) fields of its target, listed at the end with the "
-          "conclusions that depend on them. The tables are the sweeps' CSVs, next to the plots "
+          "conclusions that depend on them. Where a reading says which kernels a number comes "
+          "from, the script has read it from `npu-opt --npu-report-cost` on the same variant "
+          "(study 1's attention kernels, study 2's padding by kernel). The tables are the sweeps' "
+          "CSVs, next to the plots "
           "under [`design-space/`](design-space/); hover a plot's point for its exact value.\n",
           "Regenerate (needs `build/`, built by scripts/setup.sh):\n",
           "```sh\npython3 scripts/design_space.py          # the three sweeps (-j 2), this page, "
@@ -1578,7 +1895,8 @@ def page(ctx, studies, runs, all_errors, proxies_present):
     md.append(md_table(["study", "spec", "table", "points", "errors"], rows,
                        ["---", "---", "---", "---:", "---:"]) + "\n")
     md.append("Derived quantities: tokens per step = `tokens_per_s x time_us x 1e-6` (batch x "
-              "sequence for prefill, batch for decode); ms per token = `time_us / 1000 / tokens`; "
+              "sequence for prefill, batch for decode); ms per token = `time_us / 1000 / tokens` (a "
+              "throughput figure: a decode token waits the whole step); "
               "padding waste = `padded_flops / flops - 1`.\n")
     md.append("## Energy and area\n")
     if proxies_present:
@@ -1645,7 +1963,7 @@ def generate(args):
         ("mxu-width", os.path.join(SWEEP_DIR, "mxu-width.json"), MXU_SPEC),
         ("hbm-decode", os.path.join(SWEEP_DIR, "hbm-decode.json"), HBM_SPEC),
     ]
-    dropped = {}
+    dropped, ran = {}, {}
     timings = []
     for name, spec_path, spec in sweeps:
         csv_path = os.path.join(outdir, name + ".csv")
@@ -1653,6 +1971,10 @@ def generate(args):
             if os.path.abspath(args.csv_dir) != outdir:
                 shutil.copyfile(os.path.join(args.csv_dir, name + ".csv"), csv_path)
             dropped[name] = []
+            if spec is None or os.path.exists(spec_path):
+                with open(spec_path) as f:
+                    spec = json.load(f)
+            ran[name] = spec
             continue
         if spec is None:
             with open(spec_path) as f:
@@ -1662,16 +1984,17 @@ def generate(args):
             write = True
         npts = "?"
         print(f"sweep {name}: {os.path.relpath(spec_path, ROOT)} -> {os.path.relpath(csv_path, ROOT)}")
-        seconds, drop, _ = run_sweep(bindir, spec, spec_path, csv_path, write)
+        seconds, drop, ran[name] = run_sweep(bindir, spec, spec_path, csv_path, write)
         with open(csv_path, newline="") as f:
             npts = sum(1 for _ in csv.DictReader(f))
         dropped[name] = drop
         timings.append((name, seconds, npts))
         print(f"  {npts} points in {seconds:.1f} s (-j {JOBS})")
     rel = lambda p: os.path.relpath(p, ROOT)
-    s1, svg1, rows1, cols1 = study_sram(ctx, os.path.join(outdir, "sram.csv"), rel(sweeps[0][1]))
+    s1, svg1, rows1, cols1 = study_sram(ctx, os.path.join(outdir, "sram.csv"), rel(sweeps[0][1]),
+                                        ran["sram"])
     s2, svg2, rows2, cols2 = study_mxu(ctx, os.path.join(outdir, "mxu-width.csv"), rel(sweeps[1][1]),
-                                       dropped["mxu-width"])
+                                       dropped["mxu-width"], ran["mxu-width"])
     s3, svg3, rows3, cols3 = study_hbm(ctx, os.path.join(outdir, "hbm-decode.csv"), rel(sweeps[2][1]),
                                        dropped["hbm-decode"])
     proxies_present = all(has_proxies(c) for c in (cols1, cols2, cols3))
@@ -1778,7 +2101,11 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build tree (default: build/)")
     ap.add_argument("--csv-dir", help="read sram.csv, mxu-width.csv, hbm-decode.csv from here; run no sweep")
     ap.add_argument("--docs-dir", default=os.path.join(ROOT, "docs"), help="where design-space.md goes")
+    ap.add_argument("--retries", type=int, help="retries of a tool that is missing or fails oddly, "
+                    "30 s apart (default: 4; 1 with --check)")
     args = ap.parse_args()
+    global RETRIES
+    RETRIES = args.retries if args.retries is not None else (1 if args.check else RETRIES)
     try:
         return check(args) if args.check else generate(args)
     except ToolError as e:
