@@ -64,6 +64,9 @@ done
 # memory of reports of 100k kernels.
 python3 scripts/bench_table.py "$out" "$e2e" "$serve" > "$serve.md"
 python3 scripts/compile_scaling.py --full >> "$serve.md"
+ninja -C build npu-sweep >/dev/null
+echo >> "$serve.md"
+python3 scripts/sweep_bench.py >> "$serve.md"
 mv "$serve.md" docs/benchmarks.md
 rm -f "$out" "$e2e" $model "$serve" "$serve".*.json "$tables"
 echo "wrote docs/benchmarks.md"
