@@ -82,9 +82,12 @@ std::vector<std::array<std::string, 3>> derivedRows(TargetAttr t) {
   }
   rows.push_back(
       {"on_chip_sram_bytes", std::to_string(t.getOnChipSramBytes()), "bytes"});
-  if (TpuTargetAttr tpu = t.getTpu())
+  if (TpuTargetAttr tpu = t.getTpu()) {
     rows.push_back({"matrix_unit_count",
                     std::to_string(tpu.getMatrixUnitCount()), "units"});
+    rows.push_back({"matrix_macs_per_cell_per_cycle",
+                    formatReal(*getMatrixMacsPerCellPerCycle(t)), "MAC"});
+  }
   if (GpuTargetAttr gpu = t.getGpu())
     rows.push_back(
         {"l2_set_count", std::to_string(gpu.getL2SetCount()), "sets"});

@@ -61,6 +61,13 @@ llvm::ArrayRef<TargetField> getTargetFields();
 llvm::ArrayRef<std::pair<llvm::StringLiteral, llvm::StringLiteral>>
 getSustainedFields();
 
+/// A TPU-like target's bf16 peak over its matrix units' cells at one
+/// multiply-accumulate per cell per cycle (2 FLOP x tensor_core_count x
+/// matrix_unit_count_per_core x matrix_unit_dim_elements^2 x clock_hz): the
+/// MACs a cell does per cycle (tpu-v5e 1, tpu-v7 2). The loader requires it
+/// to be a whole number (within 1%); nullopt for a GPU-like target.
+std::optional<double> getMatrixMacsPerCellPerCycle(TargetAttr target);
+
 /// Value of `field` in `target` (an integer or a double), or nullopt when the
 /// target does not have it (fp8 absent, or the other kind's section).
 std::optional<llvm::json::Value> getFieldValue(TargetAttr target,

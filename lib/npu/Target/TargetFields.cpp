@@ -36,6 +36,16 @@ ArrayRef<std::pair<StringLiteral, StringLiteral>> target::getSustainedFields() {
   return kPairs;
 }
 
+std::optional<double> target::getMatrixMacsPerCellPerCycle(TargetAttr t) {
+  TpuTargetAttr tpu = t.getTpu();
+  if (!tpu)
+    return std::nullopt;
+  double width = double(tpu.getMatrixUnitDimElements());
+  double perCycle = 2.0 * double(tpu.getMatrixUnitCount()) * width * width;
+  return t.getPeakBf16FlopPerS().convertToDouble() /
+         (perCycle * t.getClockHz().convertToDouble());
+}
+
 ArrayRef<TargetField> target::getTargetFields() {
   using S = FieldSection;
   using T = FieldType;
@@ -299,8 +309,11 @@ JValue target::toJSON(const TargetFile &file) {
                   .str()] = *unit;
   }
   derived["on_chip_sram_bytes"] = t.getOnChipSramBytes();
-  if (TpuTargetAttr tpuAttr = t.getTpu())
+  if (TpuTargetAttr tpuAttr = t.getTpu()) {
     derived["matrix_unit_count"] = tpuAttr.getMatrixUnitCount();
+    derived["matrix_macs_per_cell_per_cycle"] =
+        *getMatrixMacsPerCellPerCycle(t);
+  }
   if (GpuTargetAttr gpuAttr = t.getGpu())
     derived["l2_set_count"] = gpuAttr.getL2SetCount();
   root["derived"] = std::move(derived);
