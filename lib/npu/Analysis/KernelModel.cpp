@@ -232,6 +232,20 @@ FailureOr<KernelModel> describeAttentionKernel(ArrayRef<Operation *> ops) {
   FailureOr<KernelDesc> k = describeAttention(attns.front());
   if (failed(k))
     return failure();
+  // A transpose in the body that does not read the attention's result (a
+  // query laid out [B, H, S, D] from [S, B, ..]) is computed whole before
+  // the tile loops and held on chip beside the tiles (TileAttention.cpp
+  // folds only the output's transpose into the output tiles).
+  for (Operation *op : ops)
+    if (auto t = dyn_cast<TransposeOp>(op);
+        t && !t.getInput().getDefiningOp<AttentionOp>()) {
+      std::optional<int64_t> bytes =
+          (Count::fromSigned(k->heldBytes) + getNumBytes(t.getResult()))
+              .toInt64();
+      if (!bytes)
+        return failure();
+      k->heldBytes = *bytes;
+    }
   KernelModel model;
   model.kind = KernelKind::Attention;
   model.work = sumFlops(ops);

@@ -152,9 +152,11 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     Count qAndOut = nb * (qBytes + outBytes);
     if (buffers == 1 && !qAndOut.isOverflow())
       qAndOut = std::max(qBytes.value(), outBytes.value());
+    // Plus what the body computes whole before the loops (a transposed
+    // query), held.
     s = qAndOut + nb * c(kvRows) * c(kvWidth) * c(k.rhsBytes) +
         c(rows) * c(dv) * c(4) + c(rows) * c(8) +
-        c(rowsSub) * (c(tkv) + c(3)) * c(4);
+        c(rowsSub) * (c(tkv) + c(3)) * c(4) + c(k.heldBytes);
     break;
   }
   case KernelKind::Stream:
