@@ -5,7 +5,7 @@
 // A gated MLP (D = 2048, F = 4096, 256 rows, bf16) whose tile search on
 // tpu-v7 holds one D chunk of each weight tile (the same HBM bytes as all
 // of D, less SRAM): per F tile, g and u summed over the D chunks, then the
-// down projection's output D chunk by D chunk (buildGatedFTile), x's M tile
+// down projection's output D chunk by D chunk (buildGatedFLoop), x's M tile
 // copied on chip once. Its memory program reads and writes exactly what
 // the model prices: x once (1 MiB), the three weights once per M tile
 // (3 x 4096 x 2048 x 2 = 48 MiB): 51380224 B.

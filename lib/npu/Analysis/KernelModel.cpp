@@ -6,7 +6,6 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <functional>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -102,6 +101,16 @@ FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
   k.rhsBytes = elementBytes(first.getRhs());
   k.outBytes = elementBytes(first.getResult());
   return k;
+}
+
+/// Adds `v`'s bytes to what `k` holds whole on chip; fails past 64 bits.
+LogicalResult holdWhole(KernelDesc &k, Value v) {
+  std::optional<int64_t> bytes =
+      (Count::fromSigned(k.heldBytes) + getNumBytes(v)).toInt64();
+  if (!bytes)
+    return failure();
+  k.heldBytes = *bytes;
+  return success();
 }
 
 FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
@@ -238,14 +247,9 @@ FailureOr<KernelModel> describeAttentionKernel(ArrayRef<Operation *> ops) {
   // folds only the output's transpose into the output tiles).
   for (Operation *op : ops)
     if (auto t = dyn_cast<TransposeOp>(op);
-        t && !t.getInput().getDefiningOp<AttentionOp>()) {
-      std::optional<int64_t> bytes =
-          (Count::fromSigned(k->heldBytes) + getNumBytes(t.getResult()))
-              .toInt64();
-      if (!bytes)
-        return failure();
-      k->heldBytes = *bytes;
-    }
+        t && !t.getInput().getDefiningOp<AttentionOp>() &&
+        failed(holdWhole(*k, t.getResult())))
+      return failure();
   KernelModel model;
   model.kind = KernelKind::Attention;
   model.work = sumFlops(ops);
@@ -424,13 +428,8 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
   for (Value v : getGroupInputs(ops))
     if (auto s = dyn_cast<ShapedType>(v.getType());
         s && s.hasStaticShape() && s.getRank() == 1 && largest.getRank() > 1 &&
-        s.getDimSize(0) == cols) {
-      std::optional<int64_t> bytes =
-          (Count::fromSigned(k.heldBytes) + getNumBytes(v)).toInt64();
-      if (!bytes)
-        return failure();
-      k.heldBytes = *bytes;
-    }
+        s.getDimSize(0) == cols && failed(holdWhole(k, v)))
+      return failure();
   // What a row holds while it is computed (npu-lower-to-linalg):
   // - a router's top-k (one insertion pass over the experts): its f32
   //   scores and f32 selection scores, 8 bytes per expert, and its k slots
@@ -459,63 +458,6 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
   return model;
 }
 } // namespace
-
-void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
-  // A field added to KernelDesc must be added here too (or a memo would
-  // take two different kernels for one): the size check below fails until
-  // it is, and is then updated.
-  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 360,
-                "KernelDesc changed: update appendKey");
-  auto list = [&](ArrayRef<int64_t> values) {
-    key.push_back(values.size());
-    key.append(values.begin(), values.end());
-  };
-  auto count = [&](Count c) {
-    key.push_back(c.value());
-    key.push_back(c.isOverflow());
-  };
-  key.push_back(uint64_t(k.kind));
-  list(k.loops);
-  key.push_back(k.repeat);
-  for (Count c :
-       {k.work.matrixFlops, k.work.vectorFlops, k.work.transcendentalFlops,
-        k.work.bytesRead, k.work.bytesWritten, k.work.paramBytes})
-    count(c);
-  key.push_back(uint64_t(uintptr_t(k.matrixType.getAsOpaquePointer())));
-  key.append({uint64_t(k.lhsBytes), uint64_t(k.rhsBytes), uint64_t(k.outBytes),
-              k.rhsBatched, k.foldedBatch, k.singleOutput});
-  list(k.siblingN);
-  key.append({k.needsFullK, uint64_t(k.extraReadBytes), uint64_t(k.normBytes),
-              uint64_t(k.tableBytes), uint64_t(k.tableRows),
-              uint64_t(k.tableEntries), k.tablePerTile, uint64_t(k.heldBytes),
-              uint64_t(k.rowStateBytes), k.gatheredRows, uint64_t(k.rowReads),
-              k.inputOnChip, k.outputOnChip, uint64_t(k.group),
-              uint64_t(k.vDim), uint64_t(k.window), k.causal, k.latent});
-}
-
-void mlir::npu::forEachTile(ArrayRef<SmallVector<int64_t>> lists,
-                            function_ref<bool(MutableArrayRef<int64_t>)> fn) {
-  SmallVector<int64_t, 6> tile(lists.size());
-  // Whether the first tile visited below loop i (every later loop at its
-  // smallest candidate) may fit. If not, neither may any with a larger
-  // value of loop i: the lists ascend and the fit test is monotone.
-  std::function<bool(unsigned)> visit = [&](unsigned i) {
-    if (i == lists.size())
-      return fn(tile);
-    bool first = true, firstFits = true;
-    for (int64_t v : lists[i]) {
-      tile[i] = v;
-      bool fits = visit(i + 1);
-      if (first)
-        firstFits = fits;
-      first = false;
-      if (!fits)
-        break;
-    }
-    return firstFits;
-  };
-  visit(0);
-}
 
 bool mlir::npu::doesWork(Operation *op) {
   auto iface = dyn_cast<WorkOpInterface>(op);

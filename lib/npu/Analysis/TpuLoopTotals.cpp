@@ -176,7 +176,7 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   // tiles of one MLP (TileMoe.cpp: the expert loop around its M tiles).
   // The model width D in chunks of t.d (a small SRAM): each F tile sums g
   // and u over D chunks, then writes the down projection's output D chunk
-  // by D chunk (TileGatedMlp.cpp, buildGatedFTile).
+  // by D chunk (TileGatedMlp.cpp, buildGatedFLoop).
   int64_t groups = k.repeat;
   int64_t nm = llvm::divideCeil(m, t.m), nf = llvm::divideCeil(f, t.f),
           nd = llvm::divideCeil(dm, t.d);

@@ -43,6 +43,8 @@ public:
   llvm::Expected<TargetFile> run(StringRef json);
 
 private:
+  /// The bf16 peak against the matrix units it comes from (TPU-like).
+  llvm::Error checkMatrixPeak(TargetAttr attr) const;
   /// Fails on the first key of `object` (sorted) that is not in `allowed`.
   llvm::Error checkKnownKeys(const Object &object,
                              const llvm::StringSet<> &allowed,
@@ -235,22 +237,29 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
       ap(real("link_bandwidth_bytes_per_s")), tpu, gpu);
   if (!file.attr)
     return fail(diagnostic);
+  if (llvm::Error e = checkMatrixPeak(file.attr))
+    return std::move(e);
+  return file;
+}
+
+llvm::Error Loader::checkMatrixPeak(TargetAttr attr) const {
   // The peak is derived from the matrix units (docs/targets.md, "Inputs and
   // derived quantities"): where a file gives both, they must agree, up to
   // the rounding of a published figure.
-  if (std::optional<double> macs = getMatrixMacsPerCellPerCycle(file.attr)) {
-    double peak = file.attr.getPeakBf16FlopPerS().convertToDouble();
-    double whole = std::max(1.0, std::round(*macs));
-    if (std::abs(*macs - whole) > 0.01 * whole)
-      return fail(llvm::formatv(
-          "field 'peak_bf16_flop_per_s' ({0}) is not a whole multiple of "
-          "the matrix units' rate at one MAC per cell per cycle (2 x "
-          "tensor_core_count x matrix_unit_count_per_core x "
-          "matrix_unit_dim_elements^2 x clock_hz = {1} FLOP/s): {2} MACs per "
-          "cell per cycle; change the peak with the clock or the units",
-          formatReal(peak), formatReal(peak / *macs), formatReal(*macs)));
-  }
-  return file;
+  std::optional<double> macs = getMatrixMacsPerCellPerCycle(attr);
+  if (!macs)
+    return llvm::Error::success();
+  double peak = attr.getPeakBf16FlopPerS().convertToDouble();
+  double whole = std::max(1.0, std::round(*macs));
+  if (std::abs(*macs - whole) <= 0.01 * whole)
+    return llvm::Error::success();
+  return fail(llvm::formatv(
+      "field 'peak_bf16_flop_per_s' ({0}) is not a whole multiple of the "
+      "matrix units' rate at one MAC per cell per cycle (2 x "
+      "tensor_core_count x matrix_unit_count_per_core x "
+      "matrix_unit_dim_elements^2 x clock_hz = {1} FLOP/s): {2} MACs per "
+      "cell per cycle; change the peak with the clock or the units",
+      formatReal(peak), formatReal(peak / *macs), formatReal(*macs)));
 }
 
 llvm::Error Loader::readInterconnectSection(const Object &root,

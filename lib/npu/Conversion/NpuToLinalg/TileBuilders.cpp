@@ -59,6 +59,13 @@ Value mlir::npu::tileSize(OpBuilder &b, Location loc, Value iv, int64_t tile,
       b, loc, arith::ConstantIndexOp::create(b, loc, tile), rest);
 }
 
+OpFoldResult mlir::npu::tileExtent(OpBuilder &b, Location loc, Value iv,
+                                   int64_t tile, int64_t total) {
+  if (total % tile == 0)
+    return b.getIndexAttr(tile);
+  return tileSize(b, loc, iv, tile, total);
+}
+
 AffineMap mlir::npu::loopsMap(MLIRContext *ctx, unsigned numLoops,
                               ArrayRef<unsigned> dims) {
   SmallVector<AffineExpr> exprs;

@@ -12,7 +12,7 @@
 //     out tile = acc
 //
 // so the [M, F] intermediates exist one tile at a time, and with D in
-// chunks (a small SRAM) so do the weights' [tf, D] rows (buildGatedFTile;
+// chunks (a small SRAM) so do the weights' [tf, D] rows (buildGatedFLoop;
 // one chunk: no D loops). Each value is rounded to the element type of the
 // op that produced it in the graph, as the reference lowering does;
 // accumulation is in f32, in D's and F's order (the matmuls' f32
@@ -99,37 +99,6 @@ GatedWeightTile weightTile(OpBuilder &b, Location loc, const GatedMlp &mlp,
 }
 } // namespace
 
-/// The F loop of the M tile `xt` ([nm, D]): `acc0` plus every F tile's
-/// down projection (buildGatedFTile), each value rounded as the graph's ops
-/// round it.
-static Value buildFLoop(OpBuilder &b, Location loc, GatedMlp mlp, Value xt,
-                        Value nm, int64_t f, int64_t tileF, int64_t d,
-                        int64_t tileD, Value acc0) {
-  Type hElem = elementType(mlp.swiglu.getResult());
-  auto loop = scf::ForOp::create(
-      b, loc, constIndex(b, loc, 0), constIndex(b, loc, f),
-      constIndex(b, loc, tileF), ValueRange{acc0},
-      [&](OpBuilder &fb, Location fl, Value f0, ValueRange iter) {
-        Value nf = tileSize(fb, fl, f0, tileF, f);
-        scf::YieldOp::create(
-            fb, fl,
-            buildGatedFTile(
-                fb, fl, xt, iter[0], nm, nf, d, tileD,
-                elementType(mlp.gate.getResult()),
-                elementType(mlp.up.getResult()),
-                [&](OpBuilder &wb, Location wl, unsigned which, OpFoldResult d0,
-                    OpFoldResult nd) {
-                  return weightTile(wb, wl, mlp, which, f0, nf, d0, nd);
-                },
-                [&](OpBuilder &nb, Location bl, Value g, Value u) {
-                  Value s =
-                      arith::MulFOp::create(nb, bl, buildSiluF32(nb, bl, g), u);
-                  return roundVia(nb, bl, s, hElem);
-                }));
-      });
-  return loop.getResult(0);
-}
-
 LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                                             KernelOp kernel, TilingAttr tiling,
                                             bool gpuBlocks) {
@@ -203,8 +172,20 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                                                   xType.getElementType()))
                      .getResult(0);
         }
-        Value acc = buildFLoop(b, l, *mlp, xt, nm, f, tileF, d, tileD,
-                               filledTile(b, l, {nm, dOutSize}, f32, 0.0));
+        Type hElem = elementType(mlp->swiglu.getResult());
+        Value acc = buildGatedFLoop(
+            b, l, xt, filledTile(b, l, {nm, dOutSize}, f32, 0.0), nm, f, tileF,
+            d, tileD, elementType(mlp->gate.getResult()),
+            elementType(mlp->up.getResult()),
+            [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,
+                unsigned which, OpFoldResult d0, OpFoldResult nd) {
+              return weightTile(wb, wl, *mlp, which, f0, nf, d0, nd);
+            },
+            [&](OpBuilder &nb, Location bl, Value g, Value u) {
+              Value v =
+                  arith::MulFOp::create(nb, bl, buildSiluF32(nb, bl, g), u);
+              return roundVia(nb, bl, v, hElem);
+            });
         // The output tile: the f32 accumulator rounded to the result type,
         // written in the result's rank (unit leading dims) when the output
         // is built in it.
@@ -259,10 +240,14 @@ overChunks(OpBuilder &b, Location loc, int64_t n, int64_t tile, ValueRange init,
   return loop.getResults();
 }
 
-Value mlir::npu::buildGatedFTile(
+/// One F tile (`nf` wide) of buildGatedFLoop: acc plus its down
+/// projection; `weight(which, d0, nd)` gives its weight tiles.
+static Value buildGatedFTile(
     OpBuilder &b, Location loc, Value xt, Value acc, OpFoldResult nm,
     OpFoldResult nf, int64_t d, int64_t tileD, Type gType, Type uType,
-    GatedWeightFn weight,
+    function_ref<GatedWeightTile(OpBuilder &, Location, unsigned, OpFoldResult,
+                                 OpFoldResult)>
+        weight,
     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
@@ -310,6 +295,29 @@ Value mlir::npu::buildGatedFTile(
         Value sum = buildMatmulTile(cb, cl, h, w.tile, w.transposed, part);
         return {insertSliceOf(cb, cl, sum, iter[0], {zero, d0}, {nm, nd})};
       })[0];
+}
+
+Value mlir::npu::buildGatedFLoop(
+    OpBuilder &b, Location loc, Value xt, Value acc0, OpFoldResult nm,
+    int64_t f, int64_t tileF, int64_t d, int64_t tileD, Type gType, Type uType,
+    GatedWeightsFn weight,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  auto loop = scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, f),
+      constIndex(b, loc, tileF), ValueRange{acc0},
+      [&](OpBuilder &fb, Location fl, Value f0, ValueRange iter) {
+        OpFoldResult nf = tileExtent(fb, fl, f0, tileF, f);
+        scf::YieldOp::create(fb, fl,
+                             buildGatedFTile(
+                                 fb, fl, xt, iter[0], nm, nf, d, tileD, gType,
+                                 uType,
+                                 [&](OpBuilder &wb, Location wl, unsigned which,
+                                     OpFoldResult d0, OpFoldResult nd) {
+                                   return weight(wb, wl, f0, nf, which, d0, nd);
+                                 },
+                                 combine));
+      });
+  return loop.getResult(0);
 }
 
 Value mlir::npu::buildMatmulTile(OpBuilder &b, Location loc, Value lhs,

@@ -42,15 +42,6 @@ using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
-/// The size of the tile at `iv`: `tile` when it divides `total`, else
-/// min(tile, total - iv).
-OpFoldResult tileExtent(OpBuilder &b, Location loc, Value iv, int64_t tile,
-                        int64_t total) {
-  if (total % tile == 0)
-    return b.getIndexAttr(tile);
-  return tileSize(b, loc, iv, tile, total);
-}
-
 /// `tensor[i]` (i64) as an index.
 Value extractIndex(OpBuilder &b, Location loc, Value tensor, ValueRange i) {
   return arith::IndexCastOp::create(
@@ -75,35 +66,25 @@ Value expertSlice(OpBuilder &b, Location loc, Value w, Value e, unsigned fDim,
 }
 
 /// The SwiGLU MLP of the tile `xt` ([nm, D]) over F tiles of `tileF` and D
-/// chunks of `tileD` (buildGatedFTile): `weights(f0, nf, which, d0, nd)`
-/// gives the gate (0) and up (1) tiles ([nf, nd]) and the down tile (2,
-/// [nd, nf]). The [nm, D] f32 result.
+/// chunks of `tileD`, in f32 (buildGatedFLoop): `weights(f0, nf, which, d0,
+/// nd)` gives the gate (0) and up (1) tiles ([nf, nd]) and the down tile
+/// (2, [nd, nf]). The [nm, D] f32 result.
 Value gatedTile(OpBuilder &b, Location loc, Value xt, OpFoldResult nm,
                 int64_t d, int64_t f, int64_t tileF, int64_t tileD,
                 function_ref<Value(OpBuilder &, Location, Value, OpFoldResult,
                                    unsigned, OpFoldResult, OpFoldResult)>
                     weights) {
   Type f32 = b.getF32Type();
-  Value acc0 = filledTile(b, loc, {nm, b.getIndexAttr(d)}, f32, 0.0);
-  auto loop = scf::ForOp::create(
-      b, loc, constIndex(b, loc, 0), constIndex(b, loc, f),
-      constIndex(b, loc, tileF), ValueRange{acc0},
-      [&](OpBuilder &fb, Location fl, Value f0, ValueRange iter) {
-        OpFoldResult nf = tileExtent(fb, fl, f0, tileF, f);
-        scf::YieldOp::create(
-            fb, fl,
-            buildGatedFTile(
-                fb, fl, xt, iter[0], nm, nf, d, tileD, f32, f32,
-                [&](OpBuilder &wb, Location wl, unsigned which, OpFoldResult d0,
-                    OpFoldResult nd) {
-                  return GatedWeightTile{weights(wb, wl, f0, nf, which, d0, nd),
-                                         true};
-                },
-                [](OpBuilder &nb, Location l, Value g, Value u) {
-                  return siluGate(nb, l, g, u);
-                }));
+  return buildGatedFLoop(
+      b, loc, xt, filledTile(b, loc, {nm, b.getIndexAttr(d)}, f32, 0.0), nm, f,
+      tileF, d, tileD, f32, f32,
+      [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf, unsigned which,
+          OpFoldResult d0, OpFoldResult nd) {
+        return GatedWeightTile{weights(wb, wl, f0, nf, which, d0, nd), true};
+      },
+      [](OpBuilder &nb, Location l, Value g, Value u) {
+        return siluGate(nb, l, g, u);
       });
-  return loop.getResult(0);
 }
 
 /// Per expert: the number of assignments routed to it and the first

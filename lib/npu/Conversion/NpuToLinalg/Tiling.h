@@ -73,26 +73,30 @@ void fuseProducersIntoTileLoops(RewriterBase &rewriter, KernelOp kernel);
 /// that reads the loop's result (a gated MLP's residual add): each
 /// iteration computes it on its tile (upstream scf::tileAndFuseConsumer).
 void fuseConsumersIntoTileLoops(RewriterBase &rewriter, KernelOp kernel);
-/// A weight tile of one F tile of a gated MLP at the D chunk [d0, d0 + nd):
-/// `which` 0 (gate) and 1 (up) give [nf, nd] when `transposed`, else
-/// [nd, nf]; 2 (down) gives [nd, nf] when `transposed`, else [nf, nd].
+/// A weight tile of the F tile [f0, f0 + nf) of a gated MLP at the D chunk
+/// [d0, d0 + nd): `which` 0 (gate) and 1 (up) give [nf, nd] when
+/// `transposed`, else [nd, nf]; 2 (down) gives [nd, nf] when `transposed`,
+/// else [nf, nd].
 struct GatedWeightTile {
   Value tile;
   bool transposed;
 };
-using GatedWeightFn = function_ref<GatedWeightTile(
-    OpBuilder &, Location, unsigned which, OpFoldResult d0, OpFoldResult nd)>;
-/// One F tile (`nf` wide) of a gated MLP on the M tile `xt` ([nm, D]), the
-/// model width D in chunks of `tileD` (TileGatedMlp.cpp):
-///   g, u = x Wg^T, x Wu^T summed in f32 over the D chunks, each rounded to
-///          `gType` / `uType` once whole                    [nm, nf]
-///   h    = `combine`(g, u) element by element, in g's buffer
-///   acc[:, chunk] += h Wd[chunk, f]^T for each D chunk      acc: [nm, D] f32
-/// Returns the new acc. With `tileD` >= D there are no D loops.
-Value buildGatedFTile(
-    OpBuilder &b, Location loc, Value xt, Value acc, OpFoldResult nm,
-    OpFoldResult nf, int64_t d, int64_t tileD, Type gType, Type uType,
-    GatedWeightFn weight,
+/// The F loop of a gated MLP on the M tile `xt` ([nm, D]): F tiles of
+/// `tileF`, the model width D in chunks of `tileD` (TileGatedMlp.cpp):
+///   per F tile f (nf wide, `weight` given f0 and nf):
+///     g, u = x Wg^T, x Wu^T summed in f32 over the D chunks, each rounded
+///            to `gType` / `uType` once whole                  [nm, nf]
+///     h    = `combine`(g, u) element by element, in g's buffer
+///     acc[:, chunk] += h Wd[chunk, f]^T for each D chunk     acc: [nm, D] f32
+/// starting from `acc0`; returns the last acc. With `tileD` >= D there are
+/// no D loops.
+using GatedWeightsFn = function_ref<GatedWeightTile(
+    OpBuilder &, Location, Value f0, OpFoldResult nf, unsigned which,
+    OpFoldResult d0, OpFoldResult nd)>;
+Value buildGatedFLoop(
+    OpBuilder &b, Location loc, Value xt, Value acc0, OpFoldResult nm,
+    int64_t f, int64_t tileF, int64_t d, int64_t tileD, Type gType, Type uType,
+    GatedWeightsFn weight,
     function_ref<Value(OpBuilder &, Location, Value g, Value u)> combine);
 /// acc + lhs rhs^T (`transposed`: rhs [N, K]) or acc + lhs rhs (rhs [K, N])
 /// in f32, lhs [M, K], acc [M, N] f32: a projection's or a down
@@ -156,6 +160,10 @@ Value constIndex(OpBuilder &b, Location loc, int64_t v);
 /// min(tile, total - iv): the size of the tile starting at `iv`.
 Value tileSize(OpBuilder &b, Location loc, Value iv, int64_t tile,
                int64_t total);
+/// The size of the tile at `iv`: `tile` when it divides `total` (a static
+/// size), else tileSize.
+OpFoldResult tileExtent(OpBuilder &b, Location loc, Value iv, int64_t tile,
+                        int64_t total);
 /// The map of `numLoops` loops onto the loops `dims`, in order.
 AffineMap loopsMap(MLIRContext *ctx, unsigned numLoops,
                    ArrayRef<unsigned> dims);
