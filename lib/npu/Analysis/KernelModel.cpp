@@ -6,7 +6,6 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
-
 using namespace mlir;
 using namespace mlir::npu;
 
