@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""Three worked design-space studies with npu-sweep: docs/design-space.md.
+"""Four worked design-space studies with npu-sweep: docs/design-space.md.
 
     python3 scripts/design_space.py            # run the sweeps, write the page
     python3 scripts/design_space.py --check    # smoke check: study 1 on two SRAM sizes
 
-Runs three sweeps with build/bin/npu-sweep (-j 2), then writes
+Runs four sweeps with build/bin/npu-sweep (-j 2; --jobs N), then writes
 docs/design-space.md, its SVG plots and the sweeps' CSVs under
-docs/design-space/, and the specs of studies 2 and 3 under examples/sweeps/
-(study 1 uses examples/sweeps/sram.json as it is). Python 3 standard library
-only: the plots are hand-written SVG.
+docs/design-space/, and the specs of studies 2 to 4 under examples/sweeps/
+(study 1 uses examples/sweeps/sram.json as it is; study 4's lists every
+[A]-tagged field of tpu-v7 and gb300 that npu-target-info reports, so it
+follows the target files). Python 3 standard library only: the plots are
+hand-written SVG.
 
---csv-dir DIR reads the three CSVs from DIR instead of running the sweeps
-(sram.csv, mxu-width.csv, hbm-decode.csv), and --docs-dir DIR writes the page
-and its plots under DIR instead of docs/ (to try the page on other tables).
+--csv-dir DIR reads the CSVs from DIR instead of running the sweeps
+(sram.csv, mxu-width.csv, hbm-decode.csv, and sensitivity.csv if present:
+study 4 is skipped without it), and --docs-dir DIR writes the page and its
+plots under DIR instead of docs/ (to try the page on other tables).
 """
 
 import argparse
@@ -181,6 +184,17 @@ def run_sweep(bindir, spec, spec_path, csv_path, write_spec):
         print(f"  dropped workload {name}: {why}", file=sys.stderr)
         if not spec["workloads"]:
             raise ToolError(f"npu-sweep {spec_path}: every workload failed to import")
+
+
+def relativize_csv(path):
+    """The loader names a refused variant's file by its absolute path: make it
+    relative to the repository, so the table does not depend on the checkout."""
+    with open(path, newline="") as f:
+        text = f.read()
+    new = text.replace(ROOT + os.sep, "")
+    if new != text:
+        with open(path, "w", newline="") as f:
+            f.write(new)
 
 
 class Targets:
@@ -1838,6 +1852,640 @@ def study_hbm_reading(ctx, good, workloads, chips, bws, real, proxies, fronts3):
 
 
 # ---------------------------------------------------------------------------
+# Study 4: sensitivity to the assumed fields (a tornado chart)
+# ---------------------------------------------------------------------------
+
+SENS_CHIPS = ["tpu-v7", "gb300"]
+SENS_WORKLOADS = [
+    {"name": "deepseek-prefill-4k", "config": DS, "phase": "prefill", "seq_len": 4096},
+    {"name": "deepseek-decode-b64", "config": DS, "phase": "decode", "batch": 64, "context_len": 4095},
+]
+SENS_FACTORS = (0.5, 2)
+SENS_MIN_PCT = 0.1   # a field whose larger |change| is below this is listed, not drawn
+SENS_COLOURS = {0.5: "#0072B2", 2: "#D55E00"}
+
+
+def assumed_fields(T, chip):
+    """The numeric fields of `chip` whose source is tagged [A], interconnect
+    fields aside (one chip: no link is used), in name order: [(field, value)]."""
+    out = []
+    for field, src in sorted(T.get(chip).get("sources", {}).items()):
+        if not src.startswith("[A]") or field.startswith("interconnect."):
+            continue
+        try:
+            val = T.field(chip, field)
+        except (KeyError, TypeError):
+            continue
+        if isinstance(val, bool) or not isinstance(val, (int, float)):
+            continue
+        out.append((field, val))
+    return out
+
+
+def scaled(value, factor):
+    """value x factor, an int where it is one (the spec's numbers)."""
+    v = value * factor
+    if isinstance(value, int) and float(v).is_integer():
+        return int(v)
+    return float(v)
+
+
+def sensitivity_spec(T):
+    """Each chip as built, then one entry per assumed field varying only it
+    over 0.5x and 2x its value."""
+    targets = []
+    for chip in SENS_CHIPS:
+        targets.append({"base": chip})
+        for field, val in assumed_fields(T, chip):
+            targets.append({"base": chip, "vary": {field: [scaled(val, f) for f in SENS_FACTORS]}})
+    return {"workloads": [dict(w) for w in SENS_WORKLOADS], "targets": targets}
+
+
+LOADER_ERROR = re.compile(r"^\S*\.json: (.*)$", re.S)
+
+
+def refusal(error):
+    """A short reason for a point's error: the loader's message without the
+    variant's file; a compiler's without the variant's name and limits."""
+    m = LOADER_ERROR.match(error)
+    if m:
+        return m.group(1).strip()
+    short = re.sub(r" of '[^']*'", "", error)
+    return short.split(": a thread block")[0].strip()
+
+
+def fchg(v):
+    """A change in % with its sign, 3 significant digits (at most 3 decimals)."""
+    if v is None:
+        return "-"
+    if v == 0:
+        return "0%"
+    a = abs(v)
+    digits = min(3, max(0, 2 - math.floor(math.log10(a))))
+    return f"{v:+,.{digits}f}%"  # +0.000%: under 0.0005% but not 0
+
+
+def fval(v):
+    """A field's value: an integer in full up to 10 digits, else %g."""
+    if isinstance(v, int) and abs(v) < 10 ** 10:
+        return str(v)
+    return f"{v:g}"
+
+
+def sensitivity_data(T, rows):
+    """{(chip, workload): {"base": row, field: {factor: row}}}, and per chip its
+    assumed fields [(field, value)]."""
+    fields = {c: assumed_fields(T, c) for c in SENS_CHIPS}
+    data = {}
+    for r in rows:
+        chip = r["target"].split(":")[0]
+        if chip not in fields:
+            continue
+        d = data.setdefault((chip, r["workload"]), {})
+        varied = [(f, v) for f, v in fields[chip] if (r.get(f) or "").strip()]
+        if ":" not in r["target"] and not varied:
+            d["base"] = r
+            continue
+        if len(varied) != 1:
+            raise ToolError(f"sensitivity.csv: row {r['index']} ({r['target']}) varies "
+                            f"{len(varied)} assumed fields, expected 1")
+        field, val = varied[0]
+        x = parse_size(r[field])
+        factor = min(SENS_FACTORS, key=lambda f: abs(x - val * f))
+        d.setdefault(field, {})[factor] = r
+    return data, fields
+
+
+def change_pct(d, field, factor):
+    """(change of the step in %, or None; the row)."""
+    r = d.get(field, {}).get(factor)
+    base = d.get("base")
+    if r is None or r["error"] or r["time_us"] is None or not base or base["error"]:
+        return None, r
+    return (r["time_us"] / base["time_us"] - 1) * 100, r
+
+
+def swing(d, field):
+    vals = [change_pct(d, field, f)[0] for f in SENS_FACTORS]
+    vals = [abs(v) for v in vals if v is not None]
+    return max(vals) if vals else None
+
+
+class TornadoFigure:
+    """Panels stacked; per panel one row per field, the 0.5x bar above the 2x
+    bar, from a zero line; labels at the bars' ends."""
+    PW = 560           # plot width
+    ROW, BAR = 34, 11  # row height, bar height
+    LABEL = 11         # field name font size
+    VAL = 10           # value label font size
+
+    def __init__(self, title, panels, notes=()):
+        # panels: dicts with title, rows [(field, tip, {factor: (pct or None, tip, refused)})],
+        # caption
+        self.title, self.panels, self.notes = title, panels, list(notes)
+
+    def render(self):
+        names = [f for p in self.panels for f, _, _ in p["rows"]]
+        lw = max([text_width(n, self.LABEL) for n in names] + [120]) + 16
+        x0 = 14 + lw
+        legend = [(0.5, "0.5 x the value as built"), (2, "2 x the value as built")]
+        refused_note = "no bar: the variant was refused (hover for why)"
+        legend_w = sum(28 + text_width(t, 12) + 24 for _, t in legend) \
+            + text_width("refused", 11) + 8 + text_width(refused_note, 12)
+        width = x0 + self.PW + 24
+        # (bold text runs wider than text_width's average glyph)
+        width = max(width, 1.1 * text_width(self.title, 16) + 28, 14 + legend_w + 20)
+        y = 70
+        body = []
+        for p in self.panels:
+            svg, h = self.render_panel(p, x0, y)
+            body.append(svg)
+            y += h
+        notes_h = 18 * len(self.notes)
+        height = y + notes_h + 8
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+               f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}" font-size="12">',
+               f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
+               f'<text x="14" y="26" font-size="16" font-weight="bold">{escape(self.title)}</text>']
+        # Legend: under the title, outside every plot area.
+        lx, ly = 14, 48
+        out.append("<g>")
+        for factor, text in legend:
+            out.append(f'<rect x="{lx:.0f}" y="{ly - 10}" width="22" height="{self.BAR}" '
+                       f'fill="{SENS_COLOURS[factor]}"/>')
+            out.append(f'<text x="{lx + 28:.0f}" y="{ly}">{escape(text)}</text>')
+            lx += 28 + text_width(text, 12) + 24
+        out.append(f'<text x="{lx:.0f}" y="{ly}" font-size="11" font-style="italic" '
+                   f'fill="#666666">refused</text>')
+        lx += text_width("refused", 11) + 8
+        out.append(f'<text x="{lx:.0f}" y="{ly}">{escape(refused_note)}</text>')
+        out.append("</g>")
+        out += body
+        for k, note in enumerate(self.notes):
+            out.append(f'<text x="14" y="{y + 12 + 18 * k:.0f}" font-size="11" '
+                       f'fill="#444444">{escape(note)}</text>')
+        out.append("</svg>")
+        return "\n".join(out) + "\n"
+
+    def render_panel(self, p, x0, top):
+        W = self.PW
+        rows = p["rows"]
+        y0 = top + 22
+        H = max(1, len(rows)) * self.ROW
+        refused_text = "refused"
+        rw = text_width(refused_text, self.VAL) + 6
+        vals = [v for _, _, bars in rows for v, _, _ in bars.values() if v is not None]
+        lo, hi = min(vals + [0.0]), max(vals + [0.0])
+        # Room for the labels beyond the bars' ends (and for 'refused' beside zero).
+        left = max([text_width(fchg(v), self.VAL) + 8 for v in vals if v < 0] + [8])
+        right = max([text_width(fchg(v), self.VAL) + 8 for v in vals if v >= 0] + [8])
+        any_refused = any(ref for _, _, bars in rows for _, _, ref in bars.values())
+        if any_refused:
+            right = max(right, rw + 4) if hi > 0 or lo == 0 else right
+            left = left if hi > 0 or lo == 0 else max(left, rw + 4)
+        span = (hi - lo) or 1.0
+        scale = (W - left - right) / span
+
+        def X(v):
+            return x0 + left + (v - lo) * scale
+
+        dlo, dhi = lo - left / scale, hi + right / scale
+        raw = (hi - lo or 1.0) / 6
+        mag = 10 ** math.floor(math.log10(raw))
+        step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+        out = ["<g>", f'<text x="{x0 + W / 2:.0f}" y="{top + 12:.0f}" text-anchor="middle" '
+               f'font-size="13" font-weight="bold">{escape(p["title"])}</text>']
+        for i in range(len(rows)):
+            if i % 2 == 1:
+                out.append(f'<rect x="{x0}" y="{y0 + i * self.ROW}" width="{W}" height="{self.ROW}" '
+                           f'fill="#f5f5f5"/>')
+        k = math.ceil(dlo / step - 1e-9)
+        while k * step <= dhi + 1e-9 * step:
+            v = round(k * step, 12)
+            x = X(v)
+            if v != 0:
+                out.append(f'<line x1="{x:.1f}" y1="{y0}" x2="{x:.1f}" y2="{y0 + H}" stroke="#dddddd"/>')
+            out.append(f'<line x1="{x:.1f}" y1="{y0 + H}" x2="{x:.1f}" y2="{y0 + H + 5}" stroke="#444444"/>')
+            label = "0" if v == 0 else f"{v:+g}"
+            out.append(f'<text x="{x:.1f}" y="{y0 + H + 18}" text-anchor="middle" font-size="11">'
+                       f'{escape(label)}</text>')
+            k += 1
+        out.append(f'<rect x="{x0}" y="{y0}" width="{W}" height="{H}" fill="none" stroke="#444444"/>')
+        zx = X(0.0)
+        for i, (field, tip, bars) in enumerate(rows):
+            ry = y0 + i * self.ROW
+            out.append(f'<text x="{x0 - 8}" y="{ry + self.ROW / 2 + 4:.1f}" text-anchor="end" '
+                       f'font-size="{self.LABEL}">{escape(field)}<title>{escape(tip)}</title></text>')
+            for j, factor in enumerate(SENS_FACTORS):
+                v, btip, refused = bars.get(factor, (None, "", False))
+                by = ry + 5 + j * (self.BAR + 2)
+                ty = by + self.BAR - 2
+                if v is None:
+                    if refused:
+                        if hi > 0 or lo == 0:
+                            out.append(f'<text x="{zx + 4:.1f}" y="{ty:.1f}" font-size="{self.VAL}" '
+                                       f'font-style="italic" fill="#666666">{refused_text}'
+                                       f'<title>{escape(btip)}</title></text>')
+                        else:
+                            out.append(f'<text x="{zx - 4:.1f}" y="{ty:.1f}" text-anchor="end" '
+                                       f'font-size="{self.VAL}" font-style="italic" fill="#666666">'
+                                       f'{refused_text}<title>{escape(btip)}</title></text>')
+                    continue
+                xa, xb = sorted((zx, X(v)))
+                out.append(f'<rect x="{xa:.1f}" y="{by:.1f}" width="{max(xb - xa, 0.6):.1f}" '
+                           f'height="{self.BAR}" fill="{SENS_COLOURS[factor]}">'
+                           f'<title>{escape(btip)}</title></rect>')
+                if v >= 0:
+                    out.append(f'<text x="{xb + 4:.1f}" y="{ty:.1f}" font-size="{self.VAL}">'
+                               f'{escape(fchg(v))}</text>')
+                else:
+                    out.append(f'<text x="{xa - 4:.1f}" y="{ty:.1f}" text-anchor="end" '
+                               f'font-size="{self.VAL}">{escape(fchg(v))}</text>')
+        if not rows:
+            out.append(f'<text x="{x0 + W / 2:.0f}" y="{y0 + self.ROW / 2 + 4:.0f}" text-anchor="middle" '
+                       f'fill="#666666">no field moves the step by {SENS_MIN_PCT:g}% or more</text>')
+        out.append(f'<line x1="{zx:.1f}" y1="{y0}" x2="{zx:.1f}" y2="{y0 + H}" stroke="#222222" '
+                   f'stroke-width="1.2"/>')
+        out.append(f'<text x="{x0 + W / 2:.0f}" y="{y0 + H + 36}" text-anchor="middle">'
+                   f'{escape(p["xlabel"])}</text>')
+        out.append(f'<text x="{x0 + W / 2:.0f}" y="{y0 + H + 54}" text-anchor="middle" font-size="11" '
+                   f'fill="#444444">{escape(p["caption"])}</text>')
+        out.append("</g>")
+        return "\n".join(out), 22 + H + 54 + 26
+
+
+# What each assumed field acts through in the cost models (docs/cost-model-*.md).
+SENS_MECHANISMS = {
+    ("tpu", "clock_hz"):
+        "an override of `clock_hz` scales the matrix peaks and the vector and transcendental "
+        "rates with it, and `matrix_clock_hz` keeps its fraction of it (docs/targets.md, "
+        "\"Variants without a file\"), so these two variants are chips with half and twice the "
+        "peak, not another guess at the clock behind the published peak: the matrix rate `F`, "
+        "`V` and `E` (docs/cost-model-tpu.md, \"Parameters\") all move, and so does the MoE "
+        "dispatch's serial sort, one operation per cycle (\"gated_mlp and moe_ffn\")",
+    ("tpu", "matrix_clock_hz"):
+        "the sustained matrix clock: `F = peak x matrix_clock_hz / clock_hz / C`, the rate of "
+        "every padded matrix FLOP in a step's compute `c` (docs/cost-model-tpu.md, "
+        "\"Parameters\" and \"The pipelined tile loop\"; npu-target/calibration.md); twice it is "
+        "refused (a sustained clock may not exceed `clock_hz`). In decode most products have "
+        "fewer rows than the array is wide, so the streamed-rows floor prices each at `g` rows "
+        "(\"Matrix unit\"), whose matrix time is 0.82 of the weight stream's at the quoted "
+        "figures: halving `F` puts it above the stream",
+    ("tpu", "sustained_hbm_bandwidth_bytes_per_s"):
+        "`BW`, the bandwidth every tile's loads and stores (`i`, `o`), the fill and the drain "
+        "are moved at (docs/cost-model-tpu.md, \"Parameters\" and \"The pipelined tile loop\"; "
+        "npu-target/calibration.md); twice it is refused (a sustained bandwidth may not exceed "
+        "the quoted one)",
+    ("tpu", "tpu.dma_setup_latency_ns"):
+        "`D0`, paid by every tile DMA as `D0 nR / N / Q` in a step's `i` and `o` and by the "
+        "MoE's gathered rows as `q = D0 nr / N / Qr` (docs/cost-model-tpu.md, \"The pipelined "
+        "tile loop\", \"gated_mlp and moe_ffn\")",
+    ("tpu", "tpu.dma_engines_per_core"):
+        "`Q`, the DMA setups overlapped per core: tile DMAs pay `D0 / Q` each "
+        "(docs/cost-model-tpu.md, \"The pipelined tile loop\"); the MoE's row copies go `Qr` at "
+        "a time instead, so halving `Q` is doubling `D0` less the row copies",
+    ("tpu", "tpu.row_dmas_in_flight_per_core"):
+        "`Qr`, the gathered MoE rows in flight per core: rows arrive at most `Qr` per `D0`, a "
+        "chain beside the tile transfers (`q`, docs/cost-model-tpu.md, \"gated_mlp and "
+        "moe_ffn\")",
+    ("tpu", "tpu.grid_step_overhead_ns"):
+        "`O`, charged once per grid step (`s = c + O`, docs/cost-model-tpu.md, \"The pipelined "
+        "tile loop\")",
+    ("tpu", "vector_flop_per_s"):
+        "`V`, the vector unit's rate in a step's compute `c = max(matrix, vector, "
+        "transcendental)` (docs/cost-model-tpu.md, \"The pipelined tile loop\")",
+    ("tpu", "transcendental_per_s"):
+        "`E`, the transcendental rate in a step's compute `c` (docs/cost-model-tpu.md, \"The "
+        "pipelined tile loop\")",
+    ("tpu", "peak_fp32_flop_per_s"):
+        "`F(f32)`, used only by f32 products (docs/cost-model-tpu.md, \"Parameters\")",
+    ("gpu", "sustained_hbm_bandwidth_bytes_per_s"):
+        "`HBM`, the bandwidth of the memory term `hbm_b r / HBM` of every block's time "
+        "(docs/cost-model-gpu.md, \"Dispatch: waves and the tail\"; npu-target/calibration.md); "
+        "twice it is refused (a sustained bandwidth may not exceed the quoted one)",
+    ("gpu", "gpu.l2_bandwidth_bytes_per_s"):
+        "`L2BW`: every byte a block requests from L2, hit or miss, is the term `l2_b r / L2BW` "
+        "of the same memory maximum (docs/cost-model-gpu.md, \"Dispatch: waves and the tail\"; "
+        "\"Honest limits\" calls it the model's most uncertain number); the memory time is the "
+        "larger of the two terms, so a faster L2 pays only until the HBM term (or the compute) "
+        "sets the time: doubled, it gains far less than it costs halved",
+    ("gpu", "matrix_clock_hz"):
+        "the sustained matrix clock: `F = peak x matrix_clock_hz / clock_hz / SM`, the tensor "
+        "cores' rate in a block's compute term (docs/cost-model-gpu.md, \"Parameters\" and "
+        "\"Dispatch: waves and the tail\"); twice it is refused (it may not exceed `clock_hz`)",
+    ("gpu", "gpu.graph_launch_overhead_ns"):
+        "`L` per launch of a decode step, whose kernels are replayed from a CUDA graph "
+        "(docs/cost-model-gpu.md, \"Launches: from a CUDA graph or one by one\"); a prefill "
+        "step's launches pay `gpu.launch_overhead_ns` instead",
+    ("gpu", "gpu.launch_overhead_ns"):
+        "`L` per launch of a prefill step, launched one by one on a stream "
+        "(docs/cost-model-gpu.md, \"Launches: from a CUDA graph or one by one\"); decode pays "
+        "`gpu.graph_launch_overhead_ns` instead",
+    ("gpu", "gpu.dram_latency_ns"):
+        "`lat`: a launch's first wave (every wave with one block per SM) waits it, and a block "
+        "streams at most its copy pipeline's bytes per `lat` (Little's law; "
+        "docs/cost-model-gpu.md, \"Dispatch: waves and the tail\")",
+    ("gpu", "gpu.shared_memory_bytes_per_block"):
+        "the shared memory a thread block may use, which bounds the tile candidates "
+        "(docs/cost-model-gpu.md, \"Thread blocks\")",
+    ("gpu", "gpu.shared_memory_bytes_per_sm"):
+        "the shared memory of an SM, one of the occupancy limits (docs/cost-model-gpu.md, "
+        "\"Parameters\", \"Thread blocks\")",
+    ("gpu", "gpu.l1_shared_bytes_per_sm"):
+        "the L1 and shared memory of an SM, which bounds `gpu.shared_memory_bytes_per_sm` "
+        "(docs/targets.md)",
+    ("gpu", "gpu.l2_bytes"):
+        "the simulated L2's capacity, hence the HBM bytes of every kernel (docs/cost-model-gpu.md, "
+        "\"The L2 cache, simulated on the hardware's order\")",
+    ("gpu", "gpu.l2_associativity_ways"):
+        "the simulated L2's ways (docs/cost-model-gpu.md, \"The L2 cache, simulated on the "
+        "hardware's order\")",
+}
+
+
+def study_sensitivity(ctx, csv_path, spec_rel, spec):
+    columns, rows = read_csv(csv_path)
+    T = ctx.targets
+    data, fields = sensitivity_data(T, rows)
+    workloads = [w["name"] for w in spec["workloads"]]
+    workloads = [w for w in workloads if any(r["workload"] == w for r in rows)]
+    values = {c: dict(fields[c]) for c in SENS_CHIPS}
+    kind = {c: T.field(c, "kind") for c in SENS_CHIPS}
+    md, svgs = [], []
+
+    def bars(chip, wl, field):
+        d = data.get((chip, wl), {})
+        base = d.get("base")
+        out = {}
+        for f in SENS_FACTORS:
+            v, r = change_pct(d, field, f)
+            x = scaled(values[chip][field], f)
+            head = (f"{chip}, {nice(wl)}: {field} x{f:g} = {fval(x)} (as built {fval(values[chip][field])})")
+            if r is None:
+                out[f] = (None, head + ": no row", False)
+            elif r["error"]:
+                out[f] = (None, f"{head}: refused: {r['error']}", True)
+            elif v is not None:
+                out[f] = (v, f"{head}: step {r['time_us']:,.10g} us against "
+                             f"{base['time_us']:,.10g} us as built, {v:+.4f}% "
+                             f"(MoE {r['moe_us']:,.10g} us, attention "
+                             f"{r['attention_us']:,.10g} us)", False)
+            else:
+                out[f] = (None, head + ": the baseline has no price", False)
+        return out
+
+    # The chart: one panel per (chip, workload).
+    panels, below_counts = [], {}
+    for chip in SENS_CHIPS:
+        for wl in workloads:
+            d = data.get((chip, wl), {})
+            base = d.get("base")
+            shown, below, refused_both = [], [], []
+            for field, _ in fields[chip]:
+                s = swing(d, field)
+                if s is None:
+                    refused_both.append(field)
+                elif s < SENS_MIN_PCT:
+                    below.append(field)
+                else:
+                    shown.append((s, field))
+            shown.sort(key=lambda t: (-t[0], t[1]))
+            below_counts[(chip, wl)] = (below, refused_both)
+            prow = []
+            for _, field in shown:
+                src = T.source(chip, field)
+                prow.append((field, f"{field} = {fval(values[chip][field])} on {chip}: {src}",
+                             bars(chip, wl, field)))
+            cap = [f"{len(below)} of {len(fields[chip])} assumed fields moved the step by less "
+                   f"than {SENS_MIN_PCT:g}% (not drawn)"]
+            if refused_both:
+                cap.append(f"{len(refused_both)} had both variants refused")
+            title = f"{chip}: {nice(wl)}"
+            if base and not base["error"]:
+                title += f" (as built: {base['time_us'] / 1e3:,.2f} ms per step)"
+            panels.append({"title": title, "rows": prow, "caption": "; ".join(cap) + ".",
+                           "xlabel": "change of the step time against the chip as built (%)"})
+    fig = TornadoFigure(
+        "Study 4: DeepSeek-V3 step time with one assumed ([A]) field halved or doubled",
+        panels,
+        notes=["One field at a time, the rest as built; fields sorted by the larger |change|. x axes "
+               "are per panel. Hover a bar for the exact step times,",
+               "a field name for its value and source; the table in docs/design-space.md lists "
+               "every field, those under 0.1% and the refused variants included."])
+    svgs.append(("sensitivity.svg", fig, "Study 4: tornado chart"))
+
+    md.append("## Study 4: which assumed numbers the step rests on (tpu-v7 and gb300)\n")
+    md.append("**Question.** Which assumed numbers does each conclusion rest on, and how much? "
+              "Every number the studies above print is modelled on a target whose unpublished "
+              "figures carry an `[A]` source with the reasoning behind the value. Halve and "
+              "double each such field of tpu-v7 and gb300, one at a time, and price DeepSeek-V3 "
+              "again: a field that moves the step a lot is one a conclusion rests on; one that "
+              "does not can be wrong without consequence here.\n")
+    nfields = ", ".join(f"{len(fields[c])} on {c}" for c in SENS_CHIPS)
+    md.append(f"**Spec.** [`{spec_rel}`](../{spec_rel}) (written by the script): DeepSeek-V3 "
+              f"prefill of 4K tokens and decode at batch 64 (context 4095), as in studies 1 and 3; "
+              f"each chip as built (the baseline), then one target entry per numeric field whose "
+              f"source in `npu-target-info --json` starts with `[A]` ({nfields}; the "
+              f"`interconnect.*` fields left out: one chip uses no link), varying only that field "
+              f"over 0.5x and 2x its value. Table: "
+              f"[`design-space/sensitivity.csv`](design-space/sensitivity.csv). A variant the "
+              f"loader refuses (a sustained figure above its quoted one, a shared memory per "
+              f"block above the SM's) or that no tile fits is a row with an `error`: it is listed "
+              f"below as refused and has no bar in the chart.\n")
+    md.append("This is the sweep-based form of `npu-compare --sensitivity` (docs/compare.md, "
+              "\"Sensitivity\"), which varies the same `[A]` fields of a TPU-like and a GPU-like "
+              "target and reports how the TPU/GPU time ratio moves (and whether it flips); here "
+              "each chip's own step moves, in %, against that chip as built. The two differ in "
+              "one rule: npu-compare halves and doubles a sustained figure's shortfall below "
+              "the quoted one, so its doubled variant is valid, while this study scales the "
+              "value itself, and the loader refuses the doubled one.\n")
+    for chip in SENS_CHIPS:
+        short = {wl: nice(wl).replace("DeepSeek-V3 ", "") for wl in workloads}
+        header = ["field", "value as built", "source (first clause)"]
+        for wl in workloads:
+            header += [f"{short[wl]}: x0.5", f"{short[wl]}: x2"]
+        order = sorted(fields[chip], key=lambda fv: (
+            -max([swing(data.get((chip, wl), {}), fv[0]) or 0 for wl in workloads] + [0]), fv[0]))
+        body = []
+        for field, val in order:
+            src = T.source(chip, field).split(";")[0]
+            if len(src) > 110:
+                src = src[:107].rstrip() + "..."
+            row = [f"`{field}`", fval(val), src.replace("|", "/")]
+            for wl in workloads:
+                d = data.get((chip, wl), {})
+                for f in SENS_FACTORS:
+                    v, r = change_pct(d, field, f)
+                    if r is not None and r["error"]:
+                        row.append("refused: " + refusal(r["error"]).replace("|", "/"))
+                    else:
+                        row.append(fchg(v))
+            body.append(row)
+        basel = []
+        for wl in workloads:
+            b = data.get((chip, wl), {}).get("base")
+            if b and not b["error"]:
+                basel.append(f"{nice(wl)} {b['time_us'] / 1e3:,.2f} ms per step")
+        md.append(f"**{chip}** ({kind[chip]}-like; as built: " + ", ".join(basel) + "). Change of "
+                  f"the step time with the field at 0.5x and 2x its value:\n")
+        md.append(md_table(header, body, ["---", "---:", "---"] + ["---:"] * (2 * len(workloads)))
+                  + "\n")
+    md.append("![Study 4: tornado chart of the step's change per assumed field](design-space/sensitivity.svg)\n")
+    md.append("**Reading.**\n")
+    md.append(study_sensitivity_reading(ctx, data, fields, values, kind, workloads, below_counts))
+    return "\n".join(md), svgs, rows, columns
+
+
+def study_sensitivity_reading(ctx, data, fields, values, kind, workloads, below_counts):
+    paras = []
+    top = {}
+    lines = []
+    for chip in SENS_CHIPS:
+        for wl in workloads:
+            d = data.get((chip, wl), {})
+            ranked = sorted(((swing(d, f), f) for f, _ in fields[chip] if swing(d, f) is not None),
+                            key=lambda t: (-t[0], t[1]))
+            top[(chip, wl)] = [f for _, f in ranked[:3]]
+            items = []
+            for f in top[(chip, wl)]:
+                parts = []
+                for x in SENS_FACTORS:
+                    v, r = change_pct(d, f, x)
+                    parts.append(f"x{x:g} " + ("refused" if r is not None and r["error"] else fchg(v)))
+                items.append(f"`{f}` ({', '.join(parts)})")
+            base = d.get("base")
+            where = ""
+            # Where the largest change sits: the MoE experts, attention or the rest.
+            if top[(chip, wl)] and base and not base["error"]:
+                f0 = top[(chip, wl)][0]
+                cands = [(abs(change_pct(d, f0, x)[0]), x) for x in SENS_FACTORS
+                         if change_pct(d, f0, x)[0] is not None]
+                if cands:
+                    _, x = max(cands)
+                    r = d[f0][x]
+                    dt = r["time_us"] - base["time_us"]
+                    dm = r["moe_us"] - base["moe_us"]
+                    da = r["attention_us"] - base["attention_us"]
+                    if abs(dt) > 0:
+                        where = (f"; of the {dt / 1e3:+,.2f} ms that `{f0}` x{x:g} adds, the MoE "
+                                 f"experts' kernels take {dm / dt:.0%}, attention {da / dt:.0%} "
+                                 f"and the rest {(dt - dm - da) / dt:.0%}")
+            lines.append(f"*{chip}, {nice(wl)}*: " + "; ".join(items) + where + ".")
+    paras.append("The three fields that move each step most (by the larger |change| of the two "
+                 "variants): " + " ".join(lines))
+    # What each of those fields acts through.
+    named = []
+    for chip in SENS_CHIPS:
+        for wl in workloads:
+            for f in top[(chip, wl)]:
+                if (kind[chip], f) not in [(k, g) for k, g, _ in named]:
+                    named.append((kind[chip], f, chip))
+    mech = []
+    for k, f, chip in named:
+        text = SENS_MECHANISMS.get((k, f))
+        if not text:
+            continue
+        chips = [c for c in SENS_CHIPS if kind[c] == k]
+        mech.append(f"- `{f}` ({', '.join(chips)}): {text}.")
+    paras.append("What they act through in the cost models:\n\n" + "\n".join(mech))
+    # The TPU's DMA pair and the clock against the matrix clock: what the data says.
+    extra = []
+    for chip in SENS_CHIPS:
+        if kind[chip] != "tpu":
+            continue
+        for wl in workloads:
+            d = data.get((chip, wl), {})
+            a, _ = change_pct(d, "tpu.dma_setup_latency_ns", 2)
+            b, _ = change_pct(d, "tpu.dma_engines_per_core", 0.5)
+            q, _ = change_pct(d, "tpu.row_dmas_in_flight_per_core", 0.5)
+            if a is not None and b is not None:
+                t = (f"{nice(wl)}: `tpu.dma_setup_latency_ns` x2 {fchg(a)}, "
+                     f"`tpu.dma_engines_per_core` x0.5 {fchg(b)}")
+                if q is not None:
+                    t += f", `tpu.row_dmas_in_flight_per_core` x0.5 {fchg(q)}"
+                extra.append(t)
+        if extra:
+            paras.append(
+                f"On {chip} the DMA fields come next. A tile DMA pays `D0 / Q` "
+                f"(docs/cost-model-tpu.md, \"The pipelined tile loop\"), so doubling the setup "
+                f"and halving the engines cost the same where the MoE's gathered rows, paced by "
+                f"`D0 / Qr` and not by `Q`, bound no step; where they do (prefill), the setup "
+                f"costs more: " + "; ".join(extra) + ". These are the per-step charges study 1's "
+                f"SRAM cliff is made of; this study prices them at the SRAM as built only, where "
+                f"tiles are large and few.")
+        cl = [(wl, change_pct(data.get((chip, wl), {}), "clock_hz", 0.5)[0],
+               change_pct(data.get((chip, wl), {}), "matrix_clock_hz", 0.5)[0]) for wl in workloads]
+        cl = [(wl, a, b) for wl, a, b in cl if a is not None and b is not None]
+        if cl:
+            dbl = [(wl, change_pct(data.get((chip, wl), {}), "clock_hz", 2)[0]) for wl in workloads]
+            dbl = [(wl, v) for wl, v in dbl if v is not None]
+            txt = (f"`clock_hz` and `matrix_clock_hz` halved lower the same matrix rate on {chip}; "
+                   f"the gap between them is what a slower vector unit, transcendental unit and "
+                   f"serial MoE sort add: " + "; ".join(f"{nice(wl)} {fchg(a)} against {fchg(b)}"
+                                                         for wl, a, b in cl) + ".")
+            if dbl:
+                txt += (" A doubled `clock_hz` carries `matrix_clock_hz` along, so it is the one "
+                        "doubled matrix rate the loader accepts: "
+                        + "; ".join(f"{nice(wl)} {fchg(v)}" for wl, v in dbl) + ".")
+            paras.append(txt)
+    # Fields that do not matter here.
+    quiet = []
+    for chip in SENS_CHIPS:
+        sets = [set(below_counts[(chip, wl)][0]) for wl in workloads]
+        both = sorted(set.intersection(*sets)) if sets else []
+        if both:
+            quiet.append(f"{chip}: " + ", ".join(f"`{f}`" for f in both))
+    if quiet:
+        paras.append(f"Fields that move neither step by {SENS_MIN_PCT:g}% at 0.5x or 2x (of the "
+                     f"variants priced; a value wrong by up to a factor of 2 there moves these steps "
+                     f"by less than that): " + "; ".join(quiet) + ".")
+    # Back to the studies above.
+    back = []
+    for chip in SENS_CHIPS:
+        dec = next((wl for wl in workloads if "decode" in wl), None)
+        if not dec:
+            continue
+        d = data.get((chip, dec), {})
+        if kind[chip] == "tpu":
+            v, _ = change_pct(d, "matrix_clock_hz", 0.5)
+            if v is not None:
+                back.append(f"study 3's {chip} crossover, where the streamed-rows floor meets the "
+                            f"weight stream, scales with the sustained matrix rate, and "
+                            f"`matrix_clock_hz` halved already costs {nice(dec)} {fchg(v)} at the "
+                            f"bandwidth as built")
+        else:
+            v, _ = change_pct(d, "gpu.l2_bandwidth_bytes_per_s", 0.5)
+            if v is not None:
+                back.append(f"study 3's {chip} knee is where the sustained HBM bandwidth passes "
+                            f"`gpu.l2_bandwidth_bytes_per_s`, and halving that assumed figure "
+                            f"costs {nice(dec)} {fchg(v)} at the bandwidth as built: the knee and "
+                            f"the decode numbers move with it")
+    if back:
+        paras.append("For the studies above: " + "; ".join(back) + ". Both are [A] fields with "
+                     "no measurement behind them on these chips (table), so those conclusions "
+                     "are as good as the two numbers.")
+    refused = []
+    for chip in SENS_CHIPS:
+        for wl in workloads:
+            d = data.get((chip, wl), {})
+            for f, _ in fields[chip]:
+                for x in SENS_FACTORS:
+                    r = d.get(f, {}).get(x)
+                    if r is not None and r["error"]:
+                        refused.append((chip, f, x, wl, refusal(r["error"])))
+    if refused:
+        groups = {}
+        for chip, f, x, wl, why in refused:
+            groups.setdefault((chip, f, x, why), []).append(nice(wl))
+        items = [f"{chip} `{f}` x{x:g} ({', '.join(wls) if len(wls) < len(workloads) else 'both'}): {why}"
+                 for (chip, f, x, why), wls in groups.items()]
+        paras.append(f"Refused variants ({len(refused)} points): " + "; ".join(items) + ". The "
+                     "sustained figures' doubled variants are refused by design; npu-compare "
+                     "--sensitivity varies their shortfall instead (above).")
+    return "\n\n".join(paras) + "\n"
+
+
+# ---------------------------------------------------------------------------
 # The page
 # ---------------------------------------------------------------------------
 
@@ -1872,13 +2520,20 @@ ASSUMPTIONS = [
 
 def page(ctx, studies, runs, all_errors, proxies_present):
     T = ctx.targets
-    md = ["# Design space: three worked studies with npu-sweep\n",
+    n = len(studies)
+    count = {3: "three", 4: "four"}.get(n, str(n))
+    md = [f"# Design space: {count} worked studies with npu-sweep\n",
           "Generated by scripts/design_space.py; do not edit.\n",
-          "This page asks three chip-design questions of the cost models and answers each with "
+          f"This page asks {count} chip-design questions of the cost models and answers each with "
           "one `npu-sweep` run (docs/sweep.md): how much SRAM per core a TPU-like chip needs for "
-          "DeepSeek-V3, which matrix-unit width wastes least on real models at a fixed peak, and "
-          "up to what HBM bandwidth decode stays bandwidth-bound on tpu-v7 and gb300. Every number "
-          "is modelled (docs/cost-model-tpu.md, docs/cost-model-gpu.md), not measured; each "
+          "DeepSeek-V3, which matrix-unit width wastes least on real models at a fixed peak, "
+          + ("up to what HBM bandwidth decode stays bandwidth-bound on tpu-v7 and gb300, and "
+             "which assumed numbers of tpu-v7 and gb300 the DeepSeek-V3 step rests on, and how "
+             "much (each halved and doubled: a tornado chart). Every number "
+             if n > 3 else
+             "and up to what HBM bandwidth decode stays bandwidth-bound on tpu-v7 and gb300. "
+             "Every number ")
+          + "is modelled (docs/cost-model-tpu.md, docs/cost-model-gpu.md), not measured; each "
           "variant is a target with overrides (docs/targets.md, \"Variants without a file\"), so "
           "each rests on the assumed ([A]) fields of its target, listed at the end with the "
           "conclusions that depend on them. Where a reading says which kernels a number comes "
@@ -1887,9 +2542,9 @@ def page(ctx, studies, runs, all_errors, proxies_present):
           "CSVs, next to the plots "
           "under [`design-space/`](design-space/); hover a plot's point for its exact value.\n",
           "Regenerate (needs `build/`, built by scripts/setup.sh):\n",
-          "```sh\npython3 scripts/design_space.py          # the three sweeps (-j 2), this page, "
+          f"```sh\npython3 scripts/design_space.py          # the {count} sweeps (-j 2), this page, "
           "its plots and CSVs\npython3 scripts/design_space.py --check  # smoke check: study 1 "
-          "on two SRAM sizes\n```\n"]
+          "on two SRAM sizes, study 4's spec listed\n```\n"]
     rows = [[f"{i + 1}", f"[`{spec}`](../{spec})", f"[`{csvname}`](design-space/{csvname})",
              str(n), str(nerr)] for i, (spec, csvname, n, nerr) in enumerate(runs)]
     md.append(md_table(["study", "spec", "table", "points", "errors"], rows,
@@ -1906,7 +2561,8 @@ def page(ctx, studies, runs, all_errors, proxies_present):
                   "the formulas and what they leave out are in docs/sweep.md, \"Energy and area "
                   "proxies\". They compare variants of one chip, not chips of different nodes. "
                   "The Pareto plots use them (study 1: area; study 2: area; study 3: J per token), "
-                  "and each study adds an energy plot. The constants, each with its source's tag:\n")
+                  "and each of studies 1 to 3 adds an energy plot. The constants, each with its "
+                  "source's tag:\n")
         if ctx.proxies:
             body = []
             for k, v in ctx.proxies.items():
@@ -1925,7 +2581,8 @@ def page(ctx, studies, runs, all_errors, proxies_present):
     md.append("## Assumptions these conclusions rest on\n")
     md.append("The [A]-tagged target fields the readings above name, with their values as built "
               "(`npu-target-info`; sources in npu-target/README.md). A conclusion that rests on "
-              "one can be tested by adding it to a sweep (or with `npu-compare --sensitivity`, "
+              "one can be tested by adding it to a sweep, as study 4 does for every [A] field of "
+              "tpu-v7 and gb300 at the chips as built (or with `npu-compare --sensitivity`, "
               "docs/compare.md). The model-level assumptions named above, the streamed-rows floor "
               "and the units priced only through the peak, are in docs/cost-model-tpu.md, "
               "\"Matrix unit\" and \"Parameters\".\n")
@@ -1943,12 +2600,14 @@ def page(ctx, studies, runs, all_errors, proxies_present):
                        body, ["---", "---", "---:", "---", "---"]) + "\n")
     md.append("## Rows with errors\n")
     if all_errors:
-        md.append("Points the sweeps could not price (each is a row of its CSV with an `error`):\n")
+        md.append("Points the sweeps could not price (each is a row of its CSV with an `error`"
+                  + ("; study 4's are its refused variants, shown in its table" if n > 3 else "")
+                  + "):\n")
         for study, r in all_errors:
             md.append(f"- study {study}, `{r['workload']}` on `{r['target']}`: {r['error']}")
         md.append("")
     else:
-        md.append("None: every point of the three sweeps was priced.\n")
+        md.append(f"None: every point of the {count} sweeps was priced.\n")
     return "\n".join(md).rstrip() + "\n"
 
 
@@ -1962,14 +2621,19 @@ def generate(args):
         ("sram", os.path.join(SWEEP_DIR, "sram.json"), None),
         ("mxu-width", os.path.join(SWEEP_DIR, "mxu-width.json"), MXU_SPEC),
         ("hbm-decode", os.path.join(SWEEP_DIR, "hbm-decode.json"), HBM_SPEC),
+        ("sensitivity", os.path.join(SWEEP_DIR, "sensitivity.json"), sensitivity_spec(ctx.targets)),
     ]
     dropped, ran = {}, {}
     timings = []
     for name, spec_path, spec in sweeps:
         csv_path = os.path.join(outdir, name + ".csv")
         if args.csv_dir:
+            if name == "sensitivity" and not os.path.exists(os.path.join(args.csv_dir, name + ".csv")):
+                print(f"note: no {name}.csv in {args.csv_dir}: study 4 skipped", file=sys.stderr)
+                continue
             if os.path.abspath(args.csv_dir) != outdir:
                 shutil.copyfile(os.path.join(args.csv_dir, name + ".csv"), csv_path)
+                relativize_csv(csv_path)
             dropped[name] = []
             if spec is None or os.path.exists(spec_path):
                 with open(spec_path) as f:
@@ -1985,6 +2649,7 @@ def generate(args):
         npts = "?"
         print(f"sweep {name}: {os.path.relpath(spec_path, ROOT)} -> {os.path.relpath(csv_path, ROOT)}")
         seconds, drop, ran[name] = run_sweep(bindir, spec, spec_path, csv_path, write)
+        relativize_csv(csv_path)
         with open(csv_path, newline="") as f:
             npts = sum(1 for _ in csv.DictReader(f))
         dropped[name] = drop
@@ -1997,28 +2662,37 @@ def generate(args):
                                        dropped["mxu-width"], ran["mxu-width"])
     s3, svg3, rows3, cols3 = study_hbm(ctx, os.path.join(outdir, "hbm-decode.csv"), rel(sweeps[2][1]),
                                        dropped["hbm-decode"])
+    studies, svgs, all_rows = [s1, s2, s3], svg1 + svg2 + svg3, [rows1, rows2, rows3]
+    done = [sweeps[0], sweeps[1], sweeps[2]]
+    if "sensitivity" in ran:
+        s4, svg4, rows4, _ = study_sensitivity(ctx, os.path.join(outdir, "sensitivity.csv"),
+                                               rel(sweeps[3][1]), ran["sensitivity"])
+        studies.append(s4)
+        svgs += svg4
+        all_rows.append(rows4)
+        done.append(sweeps[3])
     proxies_present = all(has_proxies(c) for c in (cols1, cols2, cols3))
     if not proxies_present and any(has_proxies(c) for c in (cols1, cols2, cols3)):
         print("warning: only some CSVs have the energy/area columns", file=sys.stderr)
-    errors = [(i + 1, r) for i, rows in enumerate((rows1, rows2, rows3)) for r in rows if r["error"]]
+    errors = [(i + 1, r) for i, rows in enumerate(all_rows) for r in rows if r["error"]]
     runs = [(rel(sweeps[i][1]), sweeps[i][0] + ".csv", len(rows), sum(1 for r in rows if r["error"]))
-            for i, rows in enumerate((rows1, rows2, rows3))]
+            for i, rows in enumerate(all_rows)]
     written = []
     # Stale plots of a previous run (e.g. energy plots when the columns went away).
     for fn in os.listdir(outdir):
         if fn.endswith(".svg"):
             os.remove(os.path.join(outdir, fn))
-    for fname, fig, _ in svg1 + svg2 + svg3:
+    for fname, fig, _ in svgs:
         path = os.path.join(outdir, fname)
         write_svg(fig, path)
         written.append(path)
-    text = page(ctx, [s1, s2, s3], runs, errors, proxies_present)
+    text = page(ctx, studies, runs, errors, proxies_present)
     md_path = os.path.join(docs, "design-space.md")
     with open(md_path, "w") as f:
         f.write(text)
     print("wrote:")
-    for p in [md_path] + written + [os.path.join(outdir, n + ".csv") for n, _, _ in sweeps] + \
-            ([sweeps[1][1], sweeps[2][1]] if not args.csv_dir else []):
+    for p in [md_path] + written + [os.path.join(outdir, n + ".csv") for n, _, _ in done] + \
+            ([p for _, p, _ in done[1:]] if not args.csv_dir else []):
         print(f"  {rel(p)}")
     for name, seconds, npts in timings:
         print(f"sweep {name}: {npts} points, {seconds:.1f} s")
@@ -2087,12 +2761,40 @@ def check(args):
                     write_svg(fig, os.path.join(tmp, fname))
             except Exception as e:  # noqa: BLE001 - any failure is a failed check
                 problems.append(f"drawing study 1: {type(e).__name__}: {e}")
+        listed = None
+        if not problems:
+            # Study 4's spec: built from npu-target-info and accepted by npu-sweep
+            # (listed, not priced).
+            try:
+                listed = check_sensitivity_spec(bindir, tmp)
+            except (ToolError, ValueError, KeyError) as e:
+                problems.append(f"study 4's spec: {e}")
     if problems:
         for p in problems:
             print(f"design_space --check: FAIL: {p}", file=sys.stderr)
         return 1
-    print(f"design_space --check: ok ({len(rows)} points, {len(columns)} columns, {seconds:.1f} s)")
+    print(f"design_space --check: ok ({len(rows)} points, {len(columns)} columns, {seconds:.1f} s; "
+          f"study 4's spec: {listed} points listed)")
     return 0
+
+
+def check_sensitivity_spec(bindir, tmp):
+    """Builds study 4's spec and has npu-sweep list its points; returns their
+    count (raises ValueError when it is not the spec's)."""
+    spec = sensitivity_spec(Targets(bindir))
+    for w in spec["workloads"]:
+        w["config"] = os.path.normpath(os.path.join(SWEEP_DIR, w["config"]))
+    path = os.path.join(tmp, "sensitivity-check.json")
+    with open(path, "w") as f:
+        f.write(spec_text(spec))
+    proc = run_tool([os.path.join(bindir, "npu-sweep"), path, "--list"], "npu-sweep --list")
+    got = len([line for line in proc.stdout.splitlines() if line.strip()])
+    want = len(spec["workloads"]) * sum(math.prod(len(v) for v in t.get("vary", {}).values())
+                                        for t in spec["targets"])
+    fields = sum(1 for t in spec["targets"] if t.get("vary"))
+    if got != want or not fields:
+        raise ValueError(f"npu-sweep --list gave {got} points, expected {want} ({fields} fields)")
+    return got
 
 
 def main():
@@ -2101,10 +2803,13 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build tree (default: build/)")
     ap.add_argument("--csv-dir", help="read sram.csv, mxu-width.csv, hbm-decode.csv from here; run no sweep")
     ap.add_argument("--docs-dir", default=os.path.join(ROOT, "docs"), help="where design-space.md goes")
+    ap.add_argument("--jobs", type=int, default=2, help="npu-sweep -j and parallel tool runs "
+                    "(default: 2)")
     ap.add_argument("--retries", type=int, help="retries of a tool that is missing or fails oddly, "
                     "30 s apart (default: 4; 1 with --check)")
     args = ap.parse_args()
-    global RETRIES
+    global RETRIES, JOBS
+    JOBS = max(1, args.jobs)
     RETRIES = args.retries if args.retries is not None else (1 if args.check else RETRIES)
     try:
         return check(args) if args.check else generate(args)
