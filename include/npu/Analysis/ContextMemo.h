@@ -39,9 +39,16 @@ public:
     }
     Value value = compute();
     std::lock_guard<std::mutex> lock(mutex);
+    // A long sweep of many targets (npu-sweep) would keep adding entries:
+    // past the bound the memo starts over (values are recomputed the same).
+    if (values.size() >= kMaxEntries)
+      values.clear();
     values.try_emplace(bytes, value);
     return value;
   }
+
+  /// About 2^18 x a few hundred bytes: ~100 MiB per memo at most.
+  static constexpr size_t kMaxEntries = size_t(1) << 18;
 
 private:
   std::mutex mutex;

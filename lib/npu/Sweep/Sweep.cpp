@@ -2,7 +2,6 @@
 
 #include "npu/Sweep/Sweep.h"
 #include "npu/Compare/Compare.h"
-#include "npu/Dialect/Npu/IR/NpuDialect.h"
 #include "npu/Support/InputFiles.h"
 #include "npu/Support/JsonStream.h"
 #include "npu/Target/Proxies.h"
@@ -68,13 +67,12 @@ SweepRow runPoint(ModuleOp workload, const SweepPoint &p,
   TargetKind kind = file->attr.getKind();
   row.kind = stringifyTargetKind(kind).str();
   CaptureDiagnostics capture;
-  std::string &diagnostic = capture.first;
   OwningOpRef<ModuleOp> copy = workload.clone();
   FailureOr<ModelTime> time = compileModelTime(
       *copy, kind == TargetKind::Tpu ? CompareSide::Tpu : CompareSide::Gpu,
       p.target, "npu-sweep", UnknownLoc::get(ctx));
   if (failed(time)) {
-    row.error = diagnostic.empty() ? "the pipeline failed" : diagnostic;
+    row.error = capture.first.empty() ? "the pipeline failed" : capture.first;
     return row;
   }
   double tokensPerS = time->totalNs > 0

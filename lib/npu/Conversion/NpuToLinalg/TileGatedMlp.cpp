@@ -84,7 +84,7 @@ std::optional<GatedMlp> match(KernelOp kernel) {
 }
 
 /// The F tile [f0, f0 + nf) and D chunk [d0, d0 + nd) of the gate (0), up
-/// (1) or down (2) weight, as GatedWeightFn gives it.
+/// (1) or down (2) weight, as GatedWeightsFn gives it.
 GatedWeightTile weightTile(OpBuilder &b, Location loc, const GatedMlp &mlp,
                            unsigned which, Value f0, OpFoldResult nf,
                            OpFoldResult d0, OpFoldResult nd) {
@@ -232,10 +232,8 @@ overChunks(OpBuilder &b, Location loc, int64_t n, int64_t tile, ValueRange init,
       b, loc, constIndex(b, loc, 0), constIndex(b, loc, n),
       constIndex(b, loc, tile), init,
       [&](OpBuilder &lb, Location l, Value d0, ValueRange iter) {
-        OpFoldResult nd = n % tile == 0
-                              ? OpFoldResult(lb.getIndexAttr(tile))
-                              : OpFoldResult(tileSize(lb, l, d0, tile, n));
-        scf::YieldOp::create(lb, l, body(lb, l, d0, nd, iter));
+        scf::YieldOp::create(
+            lb, l, body(lb, l, d0, tileExtent(lb, l, d0, tile, n), iter));
       });
   return loop.getResults();
 }
