@@ -18,8 +18,8 @@ namespace {
 class CostModelTest : public WorkTest {
 protected:
   std::unique_ptr<CostModel> model(StringRef name, bool graph = false) {
-    FailureOr<std::unique_ptr<CostModel>> m =
-        CostModel::get(target(name), UnknownLoc::get(&context), "test", graph);
+    FailureOr<std::unique_ptr<CostModel>> m = CostModel::get(
+        target(name), UnknownLoc::get(&context), "test", GpuRunMode{graph});
     EXPECT_TRUE(succeeded(m));
     return std::move(*m);
   }

@@ -47,17 +47,28 @@ struct KernelPrice {
   ArrayAttr grids;
 };
 
+/// How a GPU-like target's kernels run: module attributes npu-set-target
+/// writes (getGpuRunMode, KernelCost.h).
+struct GpuRunMode {
+  /// Kernels replayed from a CUDA graph (the target's
+  /// graph_launch_overhead_ns each), else launched on a stream.
+  bool graphLaunches = false;
+  /// A GEMM tile's output store stalls the tensor cores before the next
+  /// tile's main loop (docs/cost-model-gpu.md, "Epilogue").
+  bool serialEpilogue = false;
+};
+
 class CostModel {
 public:
   virtual ~CostModel();
 
   /// The model of `target`'s kind; an error at `loc` naming `pass` when the
-  /// target lacks a number the model needs. `graphLaunches`: a GPU-like
-  /// target's kernels are replayed from a CUDA graph (usesGraphLaunches).
+  /// target lacks a number the model needs. `gpuMode`: how a GPU-like
+  /// target's kernels run (getGpuRunMode).
   static FailureOr<std::unique_ptr<CostModel>> get(TargetAttr target,
                                                    Location loc,
                                                    llvm::StringRef pass,
-                                                   bool graphLaunches = false);
+                                                   GpuRunMode gpuMode = {});
 
   TargetAttr getTarget() const { return target; }
 

@@ -21,6 +21,7 @@
 #ifndef NPU_ANALYSIS_GPUCOSTMODEL_H
 #define NPU_ANALYSIS_GPUCOSTMODEL_H
 
+#include "npu/Analysis/CostModel.h"
 #include "npu/Analysis/KernelModel.h"
 #include "npu/GpuModel/Occupancy.h"
 
@@ -42,11 +43,12 @@ struct GpuParams {
     return matrixRates.of(matrixType);
   }
   MatrixRates matrixRates;
-  /// `graphLaunches`: kernels are replayed from a CUDA graph (launchNs is
-  /// the target's graph_launch_overhead_ns), else launched on a stream
+  /// GEMM tiles' output stores stall the main loop (GpuRunMode).
+  bool serialEpilogue = false;
+  /// `mode.graphLaunches`: kernels are replayed from a CUDA graph (launchNs
+  /// is the target's graph_launch_overhead_ns), else launched on a stream
   /// (launch_overhead_ns).
-  static FailureOr<GpuParams> get(TargetAttr target,
-                                  bool graphLaunches = false);
+  static FailureOr<GpuParams> get(TargetAttr target, GpuRunMode mode = {});
   /// Appends every field to `key` (the L2 simulation's memo).
   void appendKey(llvm::SmallVectorImpl<uint64_t> &key) const;
 };
@@ -200,7 +202,6 @@ getGpuKernelCost(const KernelModel &model, llvm::ArrayRef<int64_t> mainTile,
 /// The arrangement of each launch from an array of #npu.launch (null:
 /// none, CUDA's default for every launch).
 llvm::SmallVector<GpuLaunch, 2> getGpuLaunches(ArrayAttr launches);
-class CostModel;
 /// The GPU-like model behind the CostModel interface (GpuKernelCost.cpp).
 std::unique_ptr<CostModel> createGpuCostModel(const GpuParams &p);
 

@@ -29,8 +29,13 @@ FailureOr<TargetAttr> getModuleTpuTarget(Operation *op, StringRef pass);
 /// graphs: vLLM's default FULL_AND_PIECEWISE mode, docs/cost-model-gpu.md).
 bool usesGraphLaunches(Operation *op);
 
+/// How the module's GPU-like kernels run: usesGraphLaunches, and a serial
+/// GEMM epilogue where the module has `npu.gpu_epilogue` (npu-set-target's
+/// gpu-epilogue=serial).
+GpuRunMode getGpuRunMode(Operation *op);
+
 /// The cost model of the module's target (getModuleTarget, then
-/// CostModel::get with usesGraphLaunches).
+/// CostModel::get with getGpuRunMode).
 FailureOr<std::unique_ptr<CostModel>> getModuleCostModel(Operation *op,
                                                          StringRef pass);
 

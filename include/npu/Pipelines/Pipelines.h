@@ -36,6 +36,12 @@ struct BackendPipelineOptions
                      "graph ('graph'), on a stream ('stream') or 'auto' "
                      "(graph for a decode step)"),
       llvm::cl::init("auto")};
+  Option<std::string> gpuEpilogue{
+      *this, "gpu-epilogue",
+      llvm::cl::desc("npu-set-target: GPU-like GEMM epilogues overlapped "
+                     "with the next tile ('overlapped') or stalling the "
+                     "main loop ('serial')"),
+      llvm::cl::init("overlapped")};
 };
 
 /// From npu graph IR to fused, tiled, costed and statically scheduled

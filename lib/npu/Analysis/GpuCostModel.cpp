@@ -18,71 +18,6 @@ using namespace mlir::npu;
 using namespace mlir::npu::gpumodel;
 using namespace mlir::npu::gpu_detail;
 
-FailureOr<GpuParams> GpuParams::get(TargetAttr target, bool graphLaunches) {
-  GpuTargetAttr g = target.getGpu();
-  if (!g)
-    return failure();
-  GpuParams p;
-  p.target = target;
-  p.sms = g.getSmCount();
-  SMResources &sm = p.sm;
-  sm.warpSize = g.getWarpSizeThreads();
-  sm.maxThreadsPerSM = g.getMaxThreadsPerSm();
-  sm.maxThreadsPerBlock = g.getMaxThreadsPerBlock();
-  sm.maxBlocksPerSM = g.getMaxBlocksPerSm();
-  sm.registersPerSM = g.getRegisterBytesPerSm() / 4;
-  sm.maxRegistersPerBlock = sm.registersPerSM;
-  sm.maxRegistersPerThread = g.getMaxRegistersPerThread();
-  sm.sharedMemPerSM = g.getSharedMemoryBytesPerSm();
-  sm.sharedMemPerBlock = g.getSharedMemoryBytesPerBlock();
-  // The allocation rules (cuda_occupancy.h for NVIDIA chips; the target
-  // file's sources).
-  sm.registerAllocUnit = g.getRegisterAllocationUnit();
-  sm.registerSubPartitions = g.getRegisterSubPartitions();
-  sm.sharedMemAllocUnit = g.getSharedMemoryAllocationUnitBytes();
-  sm.reservedSharedMemPerBlock = g.getSharedMemoryReservedPerBlockBytes();
-  if (llvm::Error err = sm.verify()) {
-    llvm::consumeError(std::move(err));
-    return failure();
-  }
-  p.l2Bytes = g.getL2Bytes();
-  p.l2LineBytes = g.getL2LineBytes();
-  p.l2Ways = g.getL2AssociativityWays();
-  p.maxClusterBlocks = g.getMaxClusterBlocks();
-  p.dramLatencyNs = g.getDramLatencyNs().convertToDouble();
-  p.l2BytesPerNs = g.getL2BandwidthBytesPerS().convertToDouble() * 1e-9;
-  p.hbmBytesPerNs =
-      target.getSustainedHbmBandwidthBytesPerS().convertToDouble() * 1e-9;
-  p.launchNs =
-      (graphLaunches ? g.getGraphLaunchOverheadNs() : g.getLaunchOverheadNs())
-          .convertToDouble();
-  double sms = double(p.sms);
-  p.vectorPerNsPerSM =
-      target.getVectorFlopPerS().convertToDouble() / sms * 1e-9;
-  p.transcPerNsPerSM =
-      target.getTranscendentalPerS().convertToDouble() / sms * 1e-9;
-  p.matrixRates = MatrixRates::get(target, p.sms);
-  return p;
-}
-
-void GpuParams::appendKey(SmallVectorImpl<uint64_t> &key) const {
-  // A field added to GpuParams or SMResources must be added here too.
-  static_assert(sizeof(void *) != 8 || sizeof(GpuParams) == 224,
-                "GpuParams changed: update appendKey");
-  key.append(
-      {uint64_t(sms), sm.warpSize, sm.maxThreadsPerSM, sm.maxThreadsPerBlock,
-       sm.maxBlocksPerSM, sm.registersPerSM, sm.maxRegistersPerBlock,
-       sm.maxRegistersPerThread, sm.sharedMemPerSM, sm.sharedMemPerBlock,
-       sm.registerAllocUnit, sm.registerSubPartitions, sm.sharedMemAllocUnit,
-       sm.reservedSharedMemPerBlock, uint64_t(l2Bytes), uint64_t(l2LineBytes),
-       uint64_t(l2Ways), uint64_t(maxClusterBlocks)});
-  for (double v : {l2BytesPerNs, hbmBytesPerNs, launchNs, dramLatencyNs,
-                   vectorPerNsPerSM, transcPerNsPerSM})
-    key.push_back(llvm::bit_cast<uint64_t>(v));
-  // The matrix rates are the target's (MatrixRates::get).
-  key.push_back(uint64_t(uintptr_t(target.getAsOpaquePointer())));
-}
-
 GpuCost &GpuCost::operator+=(const GpuCost &o) {
   double req = double(l2Bytes.value()), oreq = double(o.l2Bytes.value());
   l2HitRate = req + oreq > 0
@@ -276,6 +211,21 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
   return bw;
 }
 
+/// The output bytes a GEMM launch stores after its blocks' main loops, 0
+/// unless the epilogue is serial (docs/cost-model-gpu.md, "Epilogue"): the
+/// SM stores a tile and waits for the store before its tensor cores
+/// compute again (a persistent kernel, one block per SM, its tiles one
+/// after the other), so a wave's stores run after its main loops, not
+/// beside them. They drain at the sustained HBM rate: the write-back L2 is
+/// full of dirty lines (the previous kernel's output), so every line stored
+/// evicts one to HBM.
+static double serialStoreBytes(const KernelDesc &k, const GpuParams &p,
+                               const BlockWork &bw) {
+  if (!p.serialEpilogue || k.kind != KernelKind::Gemm)
+    return 0;
+  return double(bw.minWrite.value());
+}
+
 std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
                                     const GpuParams &p, bool simulate,
                                     const GpuLaunch &launch) {
@@ -331,8 +281,12 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   int64_t bps = plan->blocksPerSM;
   int64_t slots = clusterSlots(*plan, p, launch);
   double matPerSM = p.matrixPerNsPerSM(k.matrixType);
-  double hbmPerBlock = (hbmRead + hbmWrite) / double(launched.blocks);
-  double l2PerBlock = bw.l2Bytes * perLaunched;
+  // A serial epilogue stores each block's share of the output after its
+  // main loop, at the HBM rate (serialStoreBytes).
+  double storePerBlock = serialStoreBytes(k, p, bw) / double(launched.blocks);
+  double hbmPerBlock =
+      (hbmRead + hbmWrite) / double(launched.blocks) - storePerBlock;
+  double l2PerBlock = bw.l2Bytes * perLaunched - storePerBlock;
   auto blockTime = [&](int64_t running) {
     // `running` blocks in flight: each SM holds ceil(running / sms).
     double share =
@@ -348,7 +302,8 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     if (launched.inflightBytes > 0)
       mem = std::max(mem, hbmPerBlock * p.dramLatencyNs /
                               double(launched.inflightBytes));
-    return std::max(comp, mem);
+    return std::max(comp, mem) +
+           storePerBlock * double(running) / p.hbmBytesPerNs;
   };
   // Latency: a block's first tiles arrive one DRAM latency after it
   // starts, before any compute. With one block per SM every wave starts on

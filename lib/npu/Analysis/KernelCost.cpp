@@ -15,13 +15,12 @@ CostModel::~CostModel() = default;
 FailureOr<std::unique_ptr<CostModel>> CostModel::get(TargetAttr target,
                                                      Location loc,
                                                      StringRef pass,
-                                                     bool graphLaunches) {
+                                                     GpuRunMode gpuMode) {
   if (target.getTpu()) {
     if (FailureOr<TpuParams> p = TpuParams::get(target); succeeded(p))
       return createTpuCostModel(*p);
   } else if (target.getGpu()) {
-    if (FailureOr<GpuParams> p = GpuParams::get(target, graphLaunches);
-        succeeded(p))
+    if (FailureOr<GpuParams> p = GpuParams::get(target, gpuMode); succeeded(p))
       return createGpuCostModel(*p);
   }
   return mlir::emitError(loc) << pass << ": target '" << target.getName()
@@ -94,12 +93,17 @@ bool mlir::npu::usesGraphLaunches(Operation *op) {
   return phase && phase.getValue() == "decode";
 }
 
+GpuRunMode mlir::npu::getGpuRunMode(Operation *op) {
+  Operation *module = getEnclosingModule(op);
+  return {usesGraphLaunches(op), module && module->hasAttr("npu.gpu_epilogue")};
+}
+
 FailureOr<std::unique_ptr<CostModel>>
 mlir::npu::getModuleCostModel(Operation *op, StringRef pass) {
   FailureOr<TargetAttr> target = getModuleTarget(op, pass);
   if (failed(target))
     return failure();
-  return CostModel::get(*target, op->getLoc(), pass, usesGraphLaunches(op));
+  return CostModel::get(*target, op->getLoc(), pass, getGpuRunMode(op));
 }
 
 LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module,
@@ -113,7 +117,7 @@ LogicalResult mlir::npu::annotateKernelCosts(ModuleOp module,
            << pass << ": target '" << target->getName() << "' is not "
            << (*kind == TargetKind::Tpu ? "TPU" : "GPU") << "-like";
   FailureOr<std::unique_ptr<CostModel>> costModel =
-      CostModel::get(*target, module.getLoc(), pass, usesGraphLaunches(module));
+      CostModel::get(*target, module.getLoc(), pass, getGpuRunMode(module));
   if (failed(costModel))
     return failure();
   // Describe every kernel first (reads the IR; errors in IR order), then

@@ -348,7 +348,7 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
   cmp.gpuGraphLaunches = usesGraphLaunches(*cmp.module[1]);
   // The launch cost the GPU-like model priced.
   FailureOr<GpuParams> gpuParams =
-      GpuParams::get(cmp.target[1], cmp.gpuGraphLaunches);
+      GpuParams::get(cmp.target[1], getGpuRunMode(*cmp.module[1]));
   if (succeeded(gpuParams))
     cmp.gpuLaunchNs = gpuParams->launchNs;
 

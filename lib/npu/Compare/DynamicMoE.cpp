@@ -134,7 +134,7 @@ mlir::npu::priceMoEScenario(ArrayRef<int64_t> loads, const CapacityPlan &plan,
                             Type weightType, TargetAttr tpu, TargetAttr gpu,
                             bool graphLaunches) {
   FailureOr<TpuParams> tp = TpuParams::get(tpu);
-  FailureOr<GpuParams> gp = GpuParams::get(gpu, graphLaunches);
+  FailureOr<GpuParams> gp = GpuParams::get(gpu, {graphLaunches});
   if (failed(tp) || failed(gp) || plan.capacity < 1)
     return std::nullopt;
   MoEScenarioCost cost;

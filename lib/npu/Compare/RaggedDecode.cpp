@@ -327,7 +327,7 @@ static std::optional<RaggedGpuCost> priceRaggedLaunch(
 std::optional<RaggedGpuCost>
 mlir::npu::priceRaggedGpu(ArrayRef<int64_t> lengths, const AttentionAt &at,
                           TargetAttr gpu, bool graphLaunches) {
-  FailureOr<GpuParams> gp = GpuParams::get(gpu, graphLaunches);
+  FailureOr<GpuParams> gp = GpuParams::get(gpu, {graphLaunches});
   if (failed(gp) || lengths.empty())
     return std::nullopt;
   // One kernel, one tile: the compiler's choice for the longest sequence

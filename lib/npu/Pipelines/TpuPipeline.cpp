@@ -14,7 +14,8 @@ static void buildBackendPipeline(OpPassManager &pm,
                                  const npu::BackendPipelineOptions &options,
                                  StringRef targetKind) {
   // The target first: every later pass reads it from the module.
-  pm.addPass(npu::createNpuSetTarget({options.target, options.gpuLaunch}));
+  pm.addPass(npu::createNpuSetTarget(
+      {options.target, options.gpuLaunch, options.gpuEpilogue}));
   // Decide fusion with the target's cost model (a GPU group also pays
   // launches and L2; fusion=none: no groups), then apply it: kernels are the
   // unit of everything below.

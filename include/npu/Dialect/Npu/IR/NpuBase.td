@@ -57,13 +57,6 @@ def Npu_Dialect : Dialect {
       return *static_cast<T *>(slot.get());
     }
 
-    /// Drops every cache (a long run of many targets, npu-sweep, bounds its
-    /// memory so); no reference from getContextCache may be held.
-    void clearContextCaches() {
-      std::lock_guard<std::mutex> lock(cacheMutex);
-      contextCaches.clear();
-    }
-
   private:
     std::mutex cacheMutex;
     ::llvm::DenseMap<::mlir::TypeID, std::shared_ptr<void>> contextCaches;

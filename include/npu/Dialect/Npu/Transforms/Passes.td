@@ -119,6 +119,15 @@ def NpuSetTarget : Pass<"npu-set-target", "ModuleOp"> {
     decode step (`npu.model` phase `decode`) from a graph and launches
     anything else on a stream, as serving stacks do (vLLM captures decode
     batches in full CUDA graphs by default; docs/cost-model-gpu.md).
+
+    `gpu-epilogue` says whether a GPU-like GEMM's output store overlaps the
+    next tile's main loop (`overlapped`, the default: a persistent kernel
+    that waits for a tile's TMA store only before the next tile's store, as
+    CUTLASS's warp-specialized kernels and DeepGEMM since commit 340d988 do)
+    or stalls the tensor cores until the store is out (`serial`: DeepGEMM's
+    kernel before that commit, which the published DeepGEMM table measured;
+    docs/cost-model-gpu.md, "Epilogue"). `serial` is written as the module
+    attribute `npu.gpu_epilogue`.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
@@ -127,6 +136,10 @@ def NpuSetTarget : Pass<"npu-set-target", "ModuleOp"> {
            "GPU-like kernels launched from a CUDA graph ('graph'), one by "
            "one on a stream ('stream'), or 'auto' (graph for a decode "
            "step)">,
+    Option<"gpuEpilogue", "gpu-epilogue", "std::string",
+           /*default=*/"\"overlapped\"",
+           "GPU-like GEMM epilogues overlapped with the next tile "
+           "('overlapped') or stalling the main loop ('serial')">,
   ];
 }
 

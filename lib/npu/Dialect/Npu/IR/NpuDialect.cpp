@@ -89,6 +89,11 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
             (mode.getValue() == "graph" || mode.getValue() == "stream"),
         "\"graph\" or \"stream\" on a module");
   }
+  if (name == "npu.gpu_epilogue") {
+    auto mode = dyn_cast<StringAttr>(value);
+    return expect(isa<ModuleOp>(op) && mode && mode.getValue() == "serial",
+                  "\"serial\" on a module");
+  }
   if (name == "npu.sram_offset" || name == "npu.sram_peak")
     return expect(isa<IntegerAttr>(value), "an integer");
   if (name == "npu.buffers") {

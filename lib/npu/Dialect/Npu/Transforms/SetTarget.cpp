@@ -30,6 +30,13 @@ struct NpuSetTargetPass : public npu::impl::NpuSetTargetBase<NpuSetTargetPass> {
           << gpuLaunch << "'";
       return signalPassFailure();
     }
+    if (gpuEpilogue != "overlapped" && gpuEpilogue != "serial") {
+      mlir::emitError(module.getLoc(),
+                      "npu-set-target: gpu-epilogue must be 'overlapped' or "
+                      "'serial', got '")
+          << gpuEpilogue << "'";
+      return signalPassFailure();
+    }
     llvm::Expected<target::TargetFile> file =
         target::loadTarget(&getContext(), target);
     if (!file) {
@@ -57,6 +64,9 @@ struct NpuSetTargetPass : public npu::impl::NpuSetTargetBase<NpuSetTargetPass> {
     if (gpuLaunch != "auto")
       module->setAttr("npu.gpu_launch",
                       StringAttr::get(&getContext(), gpuLaunch));
+    if (gpuEpilogue == "serial")
+      module->setAttr("npu.gpu_epilogue",
+                      StringAttr::get(&getContext(), gpuEpilogue));
   }
 };
 } // namespace
