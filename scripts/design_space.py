@@ -750,6 +750,18 @@ def write_svg(fig, path):
         f.write(text)
 
 
+def energy_panel(title, x_axis, good, workloads, x_key, style, tip):
+    """A panel of energy per token against the column `x_key`, one series
+    per workload (style(k) for the k-th; tip(workload, row) on each point)."""
+    panel = Panel(title, x_axis, Axis("energy per token (J, log)", "log10"))
+    for k, wl in enumerate(workloads):
+        wr = sorted([r for r in good if r["workload"] == wl and j_per_token(r)],
+                    key=lambda r: r[x_key])
+        panel.series.append(Series(nice(wl), style(k), [
+            (r[x_key], j_per_token(r), tip(wl, r)) for r in wr]))
+    return panel
+
+
 def fmt_mib(v):
     return f"{v:g}"
 
@@ -860,15 +872,11 @@ def study_sram(ctx, csv_path, spec_rel, spec=None):
     svgs.append(("sram-pareto.svg", fig, "Study 1: Pareto front"))
 
     if proxies:
-        panel = Panel("energy per token vs SRAM per core", Axis("SRAM per core (MiB, log2)", "log2", fmt_mib),
-                      Axis("energy per token (J, log)", "log10"))
-        for k, wl in enumerate(workloads):
-            wr = sorted([r for r in good if r["workload"] == wl and j_per_token(r)],
-                        key=lambda r: r["sram_mib"])
-            panel.series.append(Series(nice(wl), Style(k), [
-                (r["sram_mib"], j_per_token(r),
-                 f"{nice(wl)}, {fmt_mib(r['sram_mib'])} MiB: {j_per_token(r):.4g} J per token, "
-                 f"{r['energy_j']:.4g} J per step") for r in wr]))
+        panel = energy_panel(
+            "energy per token vs SRAM per core",
+            Axis("SRAM per core (MiB, log2)", "log2", fmt_mib), good, workloads, "sram_mib",
+            Style, lambda wl, r: f"{nice(wl)}, {fmt_mib(r['sram_mib'])} MiB: "
+                                 f"{j_per_token(r):.4g} J per token, {r['energy_j']:.4g} J per step")
         fig = Figure("Study 1: energy proxy per token vs SRAM per core (tpu-v7)", [panel])
         svgs.append(("sram-energy.svg", fig, "Study 1: energy per token"))
 
@@ -1233,15 +1241,11 @@ def study_mxu(ctx, csv_path, spec_rel, dropped, spec):
     svgs.append(("mxu-pareto.svg", fig, "Study 2: Pareto"))
 
     if proxies:
-        panel = Panel("energy per token vs width", Axis("matrix-unit width (elements, log2)", "log2",
-                                                        lambda v: f"{v:g}"),
-                      Axis("energy per token (J, log)", "log10"))
-        for k, wl in enumerate(workloads):
-            wr = sorted([r for r in good if r["workload"] == wl and j_per_token(r)],
-                        key=lambda r: r["width"])
-            panel.series.append(Series(nice(wl), Style(k, DASHES[k % 2]), [
-                (r["width"], j_per_token(r), f"{nice(wl)}, width {r['width']}: "
-                 f"{j_per_token(r):.4g} J per token") for r in wr]))
+        panel = energy_panel(
+            "energy per token vs width",
+            Axis("matrix-unit width (elements, log2)", "log2", lambda v: f"{v:g}"), good,
+            workloads, "width", lambda k: Style(k, DASHES[k % 2]),
+            lambda wl, r: f"{nice(wl)}, width {r['width']}: {j_per_token(r):.4g} J per token")
         fig = Figure("Study 2: energy proxy per token vs matrix-unit width (tpu-v7)", [panel])
         svgs.append(("mxu-energy.svg", fig, "Study 2: energy per token"))
 

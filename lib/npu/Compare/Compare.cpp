@@ -345,10 +345,10 @@ FailureOr<Comparison> mlir::npu::compareModule(ModuleOp module,
     }
     cmp.target[s] = (*cmp.module[s])->getAttrOfType<TargetAttr>("npu.target");
   }
-  cmp.gpuGraphLaunches = usesGraphLaunches(*cmp.module[1]);
+  GpuRunMode gpuMode = getGpuRunMode(*cmp.module[1]);
+  cmp.gpuGraphLaunches = gpuMode.graphLaunches;
   // The launch cost the GPU-like model priced.
-  FailureOr<GpuParams> gpuParams =
-      GpuParams::get(cmp.target[1], getGpuRunMode(*cmp.module[1]));
+  FailureOr<GpuParams> gpuParams = GpuParams::get(cmp.target[1], gpuMode);
   if (succeeded(gpuParams))
     cmp.gpuLaunchNs = gpuParams->launchNs;
 
