@@ -4,6 +4,8 @@
 //   --import-hf-config   a Hugging Face config.json -> npu IR of the whole
 //                        model (options below select phase, batch, lengths
 //                        and dtypes).
+//   --list-models        prints the model types the import accepts, what it
+//                        models of each, and the bundled example config.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -56,6 +59,27 @@ llvm::cl::opt<bool>
            llvm::cl::desc("DeepSeek-V3: include the multi-token-prediction "
                           "module"),
            llvm::cl::init(false), llvm::cl::cat(importCat));
+
+llvm::cl::opt<bool> listModelsOpt(
+    "list-models",
+    llvm::cl::desc("Print the model_type values --import-hf-config accepts "
+                   "and exit"),
+    llvm::cl::init(false));
+
+void listModels(raw_ostream &os) {
+  os << llvm::formatv("{0,-12} {1,-11} {2,-40} {3}\n", "model_type", "importer",
+                      "example", "modelled");
+  for (const npu::ModelTypeInfo &t : npu::getSupportedModelTypes()) {
+    StringRef family = t.family == npu::ModelFamily::DeepSeekV3 ? "deepseek"
+                       : t.family == npu::ModelFamily::Llama    ? "llama-like"
+                                                                : "gpt2";
+    os << llvm::formatv(
+        "{0,-12} {1,-11} {2,-40} {3}\n", t.modelType, family,
+        ("examples/configs/" + Twine(t.example) + ".json").str(), t.modelled);
+  }
+  os << "Any other model_type, and any config key a type does not model, is "
+        "refused by name (docs/import.md).\n";
+}
 
 OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
                                       MLIRContext *context) {
@@ -119,11 +143,21 @@ int main(int argc, char **argv) {
       "o", llvm::cl::desc("Output filename"), llvm::cl::value_desc("filename"),
       llvm::cl::init("-"));
   llvm::cl::opt<const Translation *, false, TranslationParser> translation(
-      llvm::cl::desc("Translation to perform"), llvm::cl::Required);
+      llvm::cl::desc("Translation to perform"));
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerTranslationCLOptions();
   llvm::cl::ParseCommandLineOptions(argc, argv, "npu translation driver\n");
+  if (listModelsOpt) {
+    listModels(llvm::outs());
+    return 0;
+  }
+  if (!translation) {
+    llvm::errs() << argv[0]
+                 << ": give a translation (--import-hf-config) or "
+                    "--list-models\n";
+    return 1;
+  }
 
   return npu::runFileTool(
       inputFilename, outputFilename,

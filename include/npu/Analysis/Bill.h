@@ -69,8 +69,12 @@ struct ModelBill {
   BillLine total;               ///< whole step, calls expanded
   Count parameterBytes;         ///< distinct parameters (npu.weight ops)
   Count parameterCount;         ///< elements of the distinct parameters
-  Count kvCacheBytes;           ///< all KV caches written by the step
-  Count kvCacheBytesPerToken;   ///< over all layers, per cached token
+  /// Parameters one token uses: parameterCount less, in every
+  /// npu.moe_experts, the (E - k) / E of the routed experts' weights that a
+  /// token routed to k of E experts does not visit.
+  Count activeParameterCount;
+  Count kvCacheBytes;         ///< all KV caches written by the step
+  Count kvCacheBytesPerToken; ///< over all layers, per cached token
   Count peakLiveActivationBytes;
   /// parameters + KV cache + peak live activations.
   Count hbmNeededBytes() const {

@@ -1,9 +1,9 @@
 //===- HFConfig.h - Hugging Face config.json to npu IR -----------*- C++
 //-*-===//
 //
-// The model families npu imports (DeepSeek-V3, Llama-3, GPT-2), the subset of
-// a Hugging Face `config.json` each needs, and the import options (phase,
-// batch, lengths, dtypes).
+// The model families npu imports (DeepSeek-V3 and its relatives, the
+// Llama-style decoders, GPT-2), the subset of a Hugging Face `config.json`
+// each needs, and the import options (phase, batch, lengths, dtypes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +19,20 @@
 
 namespace mlir::npu {
 
+/// The importer that builds a model: DeepSeekV3 (MLA, DeepSeek MoE: also
+/// DeepSeek-V2 and Kimi-K2), Llama (GQA decoders with RoPE and SwiGLU:
+/// Llama, Mistral, Mixtral, Qwen2, Qwen3, Qwen3-MoE, Phi-3) and GPT-2.
 enum class ModelFamily { DeepSeekV3, Llama, GPT2 };
+
+/// One importable `model_type`: its family and what it models.
+struct ModelTypeInfo {
+  const char *modelType;
+  ModelFamily family;
+  const char *example;  ///< bundled config (examples/configs/<name>.json)
+  const char *modelled; ///< the architecture, in a few words
+};
+/// Every `model_type` the importer accepts, in a fixed order.
+ArrayRef<ModelTypeInfo> getSupportedModelTypes();
 
 /// The architecture of one model, read from config.json. Field names follow
 /// the Hugging Face names (in comments) so that errors can name them.
@@ -37,11 +50,20 @@ struct ModelConfig {
   double normEps;           // rms_norm_eps | layer_norm_epsilon
   double ropeTheta;         // rope_theta (Llama, DeepSeek)
   bool tieEmbeddings;       // tie_word_embeddings
+  // Llama-style decoders.
+  bool qkvBias = false; // q/k/v_proj biases (qwen2; llama attention_bias)
+  bool oBias = false;   // o_proj bias (llama attention_bias)
+  bool qkNorm = false;  // RMSNorm of each query and key head (qwen3)
+  bool fusedProjections = false; // qkv_proj and gate_up_proj (phi3)
+  /// Sliding-window attention of `slidingWindow` keys in the layers from
+  /// `firstWindowLayer` on (0: every layer attends to the whole context).
+  int64_t slidingWindow = 0;    // sliding_window (where it applies)
+  int64_t firstWindowLayer = 0; // qwen2/qwen3: max_window_layers
   // GPT-2 only: activation_function "gelu" is the exact (erf) GELU;
   // "gelu_new" and "gelu_pytorch_tanh" are the tanh approximation.
   bool exactGelu = false;
-  // DeepSeek-V3 only.
-  int64_t qLoraRank = 0;           // q_lora_rank
+  // DeepSeek-V3 (MLA, MoE); the MoE fields also for Mixtral and Qwen3-MoE.
+  int64_t qLoraRank = 0;           // q_lora_rank (0: q_proj, no low rank)
   int64_t kvLoraRank = 0;          // kv_lora_rank
   int64_t qkNopeHeadDim = 0;       // qk_nope_head_dim
   int64_t qkRopeHeadDim = 0;       // qk_rope_head_dim
@@ -57,6 +79,9 @@ struct ModelConfig {
   double routedScalingFactor = 1;  // routed_scaling_factor
   bool normTopkProb = false;       // norm_topk_prob
   bool sigmoidScoring = false;     // scoring_func == "sigmoid"
+  /// topk_method "noaux_tc": selection on scores plus
+  /// e_score_correction_bias (DeepSeek-V3, Kimi-K2); else no bias.
+  bool scoreCorrectionBias = false;
 };
 
 enum class Phase { Prefill, Decode };

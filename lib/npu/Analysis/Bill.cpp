@@ -254,6 +254,50 @@ static void billStep(ModelBill &bill, func::FuncOp model,
   }
 }
 
+/// What the step keeps in memory: the parameters (and those one token
+/// uses) and the KV caches.
+static void billStorage(ModuleOp module, const CallOrder &order,
+                        ModelBill &bill) {
+  // Parameters: every npu.weight is one distinct parameter.
+  module.walk([&](WeightOp w) {
+    bill.parameterBytes += getNumBytes(w.getResult());
+    bill.parameterCount += getNumElements(w.getResult().getType());
+  });
+
+  // Active parameters: the routed experts a token does not visit are left
+  // out, once per execution of the layer (each call has its own weights).
+  bill.activeParameterCount = bill.parameterCount;
+  for (func::FuncOp f : order.calleesFirst) {
+    Count runs = order.getExecutions(f);
+    f.walk([&](MoEExpertsOp op) {
+      int64_t experts = op.getWGate().getType().getDimSize(0);
+      int64_t k = op.getIndices().getType().getDimSize(1);
+      if (k >= experts)
+        return;
+      Count routed = getNumElements(op.getWGate().getType()) +
+                     getNumElements(op.getWUp().getType()) +
+                     getNumElements(op.getWDown().getType());
+      bill.activeParameterCount =
+          bill.activeParameterCount - routed / Count::fromSigned(experts) *
+                                          Count::fromSigned(experts - k) * runs;
+    });
+  }
+
+  // KV caches: each append as many times as its function runs.
+  for (func::FuncOp f : order.calleesFirst) {
+    Count runs = order.getExecutions(f);
+    f.walk([&](KVCacheAppendOp op) {
+      auto type = op.getCache().getType();
+      bill.kvCacheBytes += getNumBytes(type) * runs;
+      // Bytes per cached token of this cache: / (batch * rows).
+      Count perToken =
+          getNumBytes(type) / (Count::fromSigned(type.getDimSize(0)) *
+                               Count::fromSigned(type.getDimSize(2)));
+      bill.kvCacheBytesPerToken += perToken * runs;
+    });
+  }
+}
+
 FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
                                             TargetAttr target) {
   ModelBill bill;
@@ -340,26 +384,7 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
   if (failed)
     return failure();
 
-  // Parameters: every npu.weight is one distinct parameter.
-  module.walk([&](WeightOp w) {
-    bill.parameterBytes += getNumBytes(w.getResult());
-    bill.parameterCount += getNumElements(w.getResult().getType());
-  });
-
-  // KV caches: each append as many times as its function runs.
-  for (func::FuncOp f : order->calleesFirst) {
-    Count runs = order->getExecutions(f);
-    f.walk([&](KVCacheAppendOp op) {
-      auto type = op.getCache().getType();
-      bill.kvCacheBytes += getNumBytes(type) * runs;
-      // Bytes per cached token of this cache: / (batch * rows).
-      Count perToken =
-          getNumBytes(type) / (Count::fromSigned(type.getDimSize(0)) *
-                               Count::fromSigned(type.getDimSize(2)));
-      bill.kvCacheBytesPerToken += perToken * runs;
-    });
-  }
-
+  billStorage(module, *order, bill);
   billStep(bill, model, *order, funcIndex, inclusive, peaks);
   if (bill.total.work.isOverflow() || bill.kvCacheBytes.isOverflow() ||
       bill.parameterBytes.isOverflow() || bill.hbmNeededBytes().isOverflow() ||

@@ -101,6 +101,7 @@ llvm::json::Value ModelBill::toJSON() const {
       {"tokens", tokens},
       {"parameters", i64(parameterCount)},
       {"parameter_bytes", i64(parameterBytes)},
+      {"active_parameters", i64(activeParameterCount)},
       {"kv_cache_bytes", i64(kvCacheBytes)},
       {"kv_cache_bytes_per_token", i64(kvCacheBytesPerToken)},
       {"peak_live_activation_bytes", i64(peakLiveActivationBytes)},
@@ -201,6 +202,10 @@ void ModelBill::printText(llvm::raw_ostream &os) const {
   os << "  parameters:            " << parameterCount.value() << " ("
      << human(double(parameterCount.value()), "") << "), "
      << parameterBytes.value() << " B\n";
+  if (activeParameterCount.value() != parameterCount.value())
+    os << "  active parameters:     " << activeParameterCount.value() << " ("
+       << human(double(activeParameterCount.value()), "")
+       << ") per token (the routed experts it does not visit left out)\n";
   os << "  KV cache:              " << kvCacheBytes.value() << " B ("
      << kvCacheBytesPerToken.value() << " B per token)\n";
   os << "  peak live activations: " << peakLiveActivationBytes.value()

@@ -128,14 +128,16 @@ Value GraphBuilder::mergeHeads(Value x) {
 }
 
 Value GraphBuilder::attention(Value q, Value k, Value v,
-                              std::optional<int64_t> latent, double scale) {
+                              std::optional<int64_t> latent, double scale,
+                              int64_t window) {
   ArrayRef<int64_t> qs = shapeOf(q);
   int64_t dv = latent ? *latent : shapeOf(v)[3];
   auto type = tensor({qs[0], qs[1], qs[2], dv}, act);
   return AttentionOp::create(
       b, loc, type, q, k, v,
       latent ? b.getI64IntegerAttr(*latent) : IntegerAttr(),
-      b.getF64FloatAttr(scale), b.getUnitAttr(), /*window=*/nullptr);
+      b.getF64FloatAttr(scale), b.getUnitAttr(),
+      window > 0 ? b.getI64IntegerAttr(window) : IntegerAttr());
 }
 
 Value GraphBuilder::embedding(Value table, Value ids) {

@@ -72,8 +72,9 @@ public:
   Value splitHeads(Value x, int64_t heads, int64_t headDim);
   /// [B, H, S, d] -> [B, S, H*d].
   Value mergeHeads(Value x);
+  /// Causal attention; `window` > 0 limits each query to that many keys.
   Value attention(Value q, Value k, Value v, std::optional<int64_t> latent,
-                  double scale);
+                  double scale, int64_t window = 0);
   Value embedding(Value table, Value ids);
   /// Writes `update` into `cache` at row `pos`; returns the updated cache.
   Value appendCache(Value cache, Value update, Value pos);
@@ -108,6 +109,28 @@ private:
 /// `layer` at the builder's position.
 SmallVector<Value> createWeights(OpBuilder &b, Location loc, StringRef prefix,
                                  ArrayRef<ParamSpec> specs);
+
+/// SwiGLU MLP of width `ff` whose weights are `prefix`.{gate,up,down}_proj
+/// (or, `fused`, `prefix`.gate_up_proj [2 ff, D] and `prefix`.down_proj).
+Value swigluMLP(GraphBuilder &g, LayerFunc &f, Value x, StringRef prefix,
+                int64_t ff, bool fused = false);
+
+/// Checkpoint names of an MoE block's weights (below the layer prefix).
+struct MoENames {
+  std::string router;  ///< [E, D] router ("mlp.gate.weight")
+  std::string bias;    ///< [E] e_score_correction_bias, or "" for none
+  std::string experts; ///< prefix of the stacked experts ("mlp.experts")
+  /// The experts' gate, up and down matrices below `experts`.
+  std::string gate = "gate_proj.weight", up = "up_proj.weight",
+              down = "down_proj.weight";
+  std::string shared; ///< prefix of the shared experts, or "" for none
+};
+
+/// The routed experts (and shared ones, `cfg.numSharedExperts` of width
+/// `cfg.moeIntermediateSize`) of one MoE layer on h [B, S, D], routed by
+/// npu.moe_router with the config's scoring, groups, norm and scale. With
+/// expert parallelism (opts.expertParallel) it builds one chip's share.
+Value moeBlock(GraphBuilder &g, LayerFunc &f, Value h, const MoENames &names);
 
 /// What differs between model families; `importModel` drives it.
 class Family {

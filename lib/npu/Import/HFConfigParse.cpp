@@ -1,187 +1,23 @@
 //===- HFConfigParse.cpp - read and check a Hugging Face config.json ------===//
 
-#include "npu/Import/HFConfig.h"
-#include "npu/Support/FormatReal.h"
-#include "npu/Support/InputFiles.h"
+#include "FieldReader.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Location.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
-#include <cmath>
+#include "npu/Import/HFConfig.h"
+#include "npu/Support/InputFiles.h"
 
 using namespace mlir;
 using namespace mlir::npu;
+using namespace mlir::npu::import;
 
 namespace {
-/// Upper bound of every size field (hidden_size, vocab_size...): far above
-/// any real model, and low enough that the products the importer forms from
-/// two fields (heads x head dim, shared experts x intermediate size) cannot
-/// overflow int64. Tensors that still exceed the dialect's limits (a
-/// dimension of 2^40 or more, or more than 2^63 bytes) are rejected after the
-/// import, with the tensor named.
-constexpr int64_t kMaxField = int64_t(1) << 30;
-
-/// Reads typed fields of one JSON object and reports the first error with the
-/// file and field name.
-class FieldReader {
-public:
-  FieldReader(const llvm::json::Object &obj, StringRef file, Location loc)
-      : obj(obj), file(file), loc(loc) {}
-
-  bool failed() const { return hasError; }
-
-  /// A field that does not change the priced graph (metadata, training
-  /// settings, the stored number format): read and ignored.
-  void ignore(StringRef key) { used.insert(key); }
-  /// A field the importer models only at one value (or absent/null):
-  /// `expected` as JSON, e.g. "false" or "null".
-  void only(StringRef key, StringRef expected, StringRef why) {
-    const llvm::json::Value *v = get(key);
-    if (!v || v->kind() == llvm::json::Value::Null)
-      return;
-    std::string got = llvm::formatv("{0}", *v).str();
-    if (got != expected)
-      error(key,
-            "is " + got + "; only " + expected + " is modelled (" + why + ")");
-  }
-  /// Fails on the first field (sorted) that was neither read nor ignored:
-  /// importing would build a different model than the file describes.
-  void checkAllRead(StringRef modelType) {
-    std::vector<StringRef> keys;
-    for (const auto &kv : obj)
-      keys.push_back(kv.first);
-    llvm::sort(keys);
-    for (StringRef k : keys)
-      if (!used.contains(k))
-        return error(k, "is not modelled for model_type '" + modelType +
-                            "': the import would describe a different "
-                            "model than the file (docs/import.md lists the "
-                            "fields read and ignored)");
-  }
-
-  /// A required integer in [lo, hi].
-  int64_t integer(StringRef key, int64_t lo = 1, int64_t hi = kMaxField) {
-    const llvm::json::Value *v = get(key);
-    if (!v || v->kind() == llvm::json::Value::Null)
-      return error(key, "is missing"), 0;
-    return checkInt(key, *v, lo, hi);
-  }
-  /// An optional integer (absent or null gives `dflt`).
-  int64_t optInteger(StringRef key, int64_t dflt, int64_t lo = 0,
-                     int64_t hi = kMaxField) {
-    const llvm::json::Value *v = get(key);
-    if (!v || v->kind() == llvm::json::Value::Null)
-      return dflt;
-    return checkInt(key, *v, lo, hi);
-  }
-  /// A required finite number > 0.
-  double positive(StringRef key) {
-    const llvm::json::Value *v = get(key);
-    if (!v || v->kind() == llvm::json::Value::Null)
-      return error(key, "is missing"), 0;
-    return checkPositive(key, *v);
-  }
-  double optPositive(StringRef key, double dflt) {
-    const llvm::json::Value *v = get(key);
-    if (!v || v->kind() == llvm::json::Value::Null)
-      return dflt;
-    return checkPositive(key, *v);
-  }
-  bool optBool(StringRef key, bool dflt) {
-    const llvm::json::Value *v = get(key);
-    if (!v || v->kind() == llvm::json::Value::Null)
-      return dflt;
-    if (std::optional<bool> b = v->getAsBoolean())
-      return *b;
-    error(key, "must be true or false");
-    return dflt;
-  }
-  std::string optString(StringRef key, StringRef dflt) {
-    const llvm::json::Value *v = get(key);
-    if (!v || v->kind() == llvm::json::Value::Null)
-      return dflt.str();
-    if (std::optional<StringRef> s = v->getAsString())
-      return s->str();
-    error(key, "must be a string");
-    return dflt.str();
-  }
-
-  void error(StringRef key, const Twine &msg) {
-    if (hasError)
-      return; // report the first problem only
-    hasError = true;
-    emitError(loc) << file << ": field '" << key << "' " << msg;
-  }
-
-private:
-  const llvm::json::Value *get(StringRef key) {
-    used.insert(key);
-    return obj.get(key);
-  }
-
-  int64_t checkInt(StringRef key, const llvm::json::Value &v, int64_t lo,
-                   int64_t hi) {
-    std::optional<int64_t> i = v.getAsInteger();
-    if (!i) {
-      // Accept 1.0e4-style integral floats (rope_theta is often written so).
-      std::optional<double> d = v.getAsNumber();
-      if (d && std::isfinite(*d) && *d == std::floor(*d) &&
-          std::fabs(*d) < 9.0e15)
-        i = static_cast<int64_t>(*d);
-    }
-    if (!i) {
-      error(key, "must be an integer");
-      return 0;
-    }
-    if (*i < lo || *i > hi) {
-      error(key, "is " + Twine(*i) + ", expected a value in [" + Twine(lo) +
-                     ", " + Twine(hi) + "]");
-      return 0;
-    }
-    return *i;
-  }
-  double checkPositive(StringRef key, const llvm::json::Value &v) {
-    std::optional<double> d = v.getAsNumber();
-    if (!d) {
-      error(key, "must be a number");
-      return 0;
-    }
-    if (!std::isfinite(*d) || *d <= 0) {
-      error(key, "must be a finite number > 0");
-      return 0;
-    }
-    // The ops that use these (norm eps, RoPE base, the routed scale)
-    // compute in f32.
-    float f = static_cast<float>(*d);
-    if (!(f > 0.0f) || !std::isfinite(f)) {
-      error(key, "is " + formatShortestReal(*d) +
-                     ", not a finite positive f32 value (the ops compute in "
-                     "f32)");
-      return 0;
-    }
-    return *d;
-  }
-
-  const llvm::json::Object &obj;
-  StringRef file;
-  Location loc;
-  bool hasError = false;
-  llvm::StringSet<> used;
-};
-
-/// The fields Llama-style decoders (Llama, DeepSeek-V3) share, with their
-/// Hugging Face names.
+/// The fields every RoPE decoder (the Llama-style ones, DeepSeek) shares,
+/// with their Hugging Face names. Sliding windows are each family's.
 void parseDecoderFields(FieldReader &r, ModelConfig &c) {
   // YaRN / llama3 rope scaling changes RoPE's frequencies (values, not
   // shapes, FLOPs or bytes); the stored number format is an import option
   // (--weight-dtype, --act-dtype). docs/import.md, "not modelled".
   r.ignore("rope_scaling");
   r.ignore("quantization_config");
-  r.only("sliding_window", "null", "every layer attends to the whole context");
-  r.only("use_sliding_window", "false",
-         "every layer attends to the whole context");
   c.hiddenSize = r.integer("hidden_size");
   c.numLayers = r.integer("num_hidden_layers", 1, 100000);
   c.numHeads = r.integer("num_attention_heads");
@@ -198,40 +34,141 @@ void parseDecoderFields(FieldReader &r, ModelConfig &c) {
   c.tieEmbeddings = r.optBool("tie_word_embeddings", false);
 }
 
-void parseLlama(FieldReader &r, ModelConfig &c) {
+/// The routed-expert fields of Mixtral and Qwen3-MoE (softmax over all
+/// experts, top-k, no shared expert, no groups).
+void parseSoftmaxMoE(FieldReader &r, ModelConfig &c, StringRef expertsKey,
+                     bool normTopk) {
+  // Training-only: the load-balancing loss and router noise.
+  for (StringRef k :
+       {"router_aux_loss_coef", "output_router_logits", "router_jitter_noise"})
+    r.ignore(k);
+  c.numRoutedExperts = r.integer(expertsKey);
+  c.numExpertsPerToken = r.integer("num_experts_per_tok");
+  c.numGroups = c.topkGroups = 1;
+  c.normTopkProb = normTopk;
+  if (!r.failed() && c.numExpertsPerToken > c.numRoutedExperts)
+    r.error("num_experts_per_tok", "(" + Twine(c.numExpertsPerToken) +
+                                       ") exceeds " + expertsKey + " (" +
+                                       Twine(c.numRoutedExperts) + ")");
+}
+
+/// The sliding window as Qwen2 and Qwen3 describe it: off unless
+/// use_sliding_window, then in the layers from max_window_layers on (a
+/// `layer_types` list, written by newer transformers, must agree).
+void parseQwenWindow(FieldReader &r, ModelConfig &c) {
+  bool use = r.optBool("use_sliding_window", false);
+  int64_t window = r.optInteger("sliding_window", 0, 1);
+  int64_t first = r.optInteger("max_window_layers", c.numLayers, 0);
+  if (r.failed() || !use)
+    return;
+  if (window == 0)
+    return r.error("sliding_window",
+                   "is missing, but use_sliding_window is true");
+  c.slidingWindow = window;
+  c.firstWindowLayer = std::min(first, c.numLayers);
+}
+
+/// Reads `layer_types` if present: it must describe the same layers as the
+/// rest of the config (full attention before firstWindowLayer, sliding
+/// after); an alternating pattern is not modelled for these families.
+void checkLayerTypes(FieldReader &r, const llvm::json::Object &obj,
+                     const ModelConfig &c) {
+  r.ignore("layer_types");
+  const llvm::json::Array *types = obj.getArray("layer_types");
+  if (!types) {
+    if (obj.get("layer_types") &&
+        obj.get("layer_types")->kind() != llvm::json::Value::Null)
+      r.error("layer_types", "must be a list of strings");
+    return;
+  }
+  if (int64_t(types->size()) != c.numLayers)
+    return r.error("layer_types", "has " + Twine(types->size()) +
+                                      " entries for " + Twine(c.numLayers) +
+                                      " layers");
+  for (auto [i, t] : llvm::enumerate(*types)) {
+    std::optional<StringRef> s = t.getAsString();
+    bool sliding = c.slidingWindow > 0 && int64_t(i) >= c.firstWindowLayer;
+    StringRef want = sliding ? "sliding_attention" : "full_attention";
+    if (!s || *s != want)
+      return r.error("layer_types", "entry " + Twine(i) + " is not '" + want +
+                                        "' as the window fields imply; "
+                                        "per-layer patterns other than full "
+                                        "layers then sliding ones are not "
+                                        "modelled for this model_type");
+  }
+}
+
+/// Llama-style decoders: pre-norm GQA with RoPE and a SwiGLU MLP, and the
+/// variants of each model_type (biases, QK norm, sliding windows, fused
+/// projections, routed experts). Every other key is refused by
+/// checkAllRead.
+void parseLlamaLike(FieldReader &r, const llvm::json::Object &obj,
+                    ModelConfig &c) {
+  StringRef type = c.modelType;
   parseDecoderFields(r, c);
-  // Variants the Llama importer does not build; reject them rather than
-  // import a different model.
   std::string act = r.optString("hidden_act", "silu");
-  bool attentionBias = r.optBool("attention_bias", false);
-  bool mlpBias = r.optBool("mlp_bias", false);
   int64_t headDim = r.optInteger("head_dim", 0, 1);
+  if (type == "llama") {
+    r.only("sliding_window", "null",
+           "every layer attends to the whole "
+           "context");
+    bool bias = r.optBool("attention_bias", false);
+    c.qkvBias = c.oBias = bias;
+    r.only("mlp_bias", "false", "a bias-free MLP");
+  } else if (type == "mistral" || type == "mixtral" || type == "phi3") {
+    // Every layer attends to the last `sliding_window` keys.
+    c.slidingWindow = r.optInteger("sliding_window", 0, 1);
+    if (type == "mixtral")
+      parseSoftmaxMoE(r, c, "num_local_experts", /*normTopk=*/true);
+    if (type == "phi3") {
+      c.fusedProjections = true;
+      for (StringRef k :
+           {"resid_pdrop", "embd_pdrop", "original_max_position_embeddings"})
+        r.ignore(k); // dropouts; the pre-scaling length of rope_scaling
+      r.only("attention_bias", "false", "bias-free projections");
+      if (r.optPositive("partial_rotary_factor", 1.0) != 1.0 && !r.failed())
+        r.error("partial_rotary_factor",
+                "is not 1; only RoPE on the whole head is modelled");
+    }
+  } else if (type == "qwen2") {
+    c.qkvBias = true; // Qwen2 always has q/k/v biases, never an o bias
+    parseQwenWindow(r, c);
+  } else if (type == "qwen3" || type == "qwen3_moe") {
+    c.qkNorm = true;
+    c.qkvBias = c.oBias = r.optBool("attention_bias", false);
+    parseQwenWindow(r, c);
+    if (type == "qwen3_moe") {
+      parseSoftmaxMoE(r, c, "num_experts", false);
+      c.normTopkProb = r.optBool("norm_topk_prob", false);
+      c.moeIntermediateSize = r.integer("moe_intermediate_size");
+      r.only("decoder_sparse_step", "1", "every layer is an MoE layer");
+      r.only("mlp_only_layers", "[]", "every layer is an MoE layer");
+    }
+  }
+  if (type == "mixtral")
+    c.moeIntermediateSize = c.intermediateSize; // the experts' width
+  checkLayerTypes(r, obj, c);
   if (r.failed())
     return;
   if (act != "silu")
     return r.error("hidden_act", "is '" + act + "'; supported: silu");
-  if (attentionBias)
-    return r.error("attention_bias", "is true; only bias-free attention "
-                                     "projections are supported");
-  if (mlpBias)
-    return r.error("mlp_bias", "is true; only a bias-free MLP is supported");
-  if (c.hiddenSize % c.numHeads != 0)
-    return r.error("num_attention_heads",
-                   "(" + Twine(c.numHeads) + ") does not divide hidden_size (" +
-                       Twine(c.hiddenSize) + ")");
   if (c.numHeads % c.numKVHeads != 0)
     return r.error("num_key_value_heads",
                    "(" + Twine(c.numKVHeads) +
                        ") does not divide num_attention_heads (" +
                        Twine(c.numHeads) + ")");
-  c.headDim = c.hiddenSize / c.numHeads;
-  if (headDim != 0 && headDim != c.headDim)
-    return r.error("head_dim", "(" + Twine(headDim) +
-                                   ") differs from hidden_size / "
-                                   "num_attention_heads (" +
-                                   Twine(c.headDim) + "); not supported");
+  if (headDim != 0) {
+    c.headDim = headDim; // independent of hidden_size (Qwen3, Mistral-Nemo)
+  } else {
+    if (c.hiddenSize % c.numHeads != 0)
+      return r.error("num_attention_heads",
+                     "(" + Twine(c.numHeads) +
+                         ") does not divide hidden_size (" +
+                         Twine(c.hiddenSize) + ")");
+    c.headDim = c.hiddenSize / c.numHeads;
+  }
   if (c.headDim % 2 != 0)
-    return r.error("num_attention_heads",
+    return r.error(headDim ? "head_dim" : "num_attention_heads",
                    "gives an odd head dim " + Twine(c.headDim) +
                        "; rotary embeddings need an even one");
 }
@@ -277,9 +214,14 @@ void parseGPT2(FieldReader &r, ModelConfig &c) {
   c.headDim = c.hiddenSize / c.numHeads;
 }
 
+/// DeepSeek-V3 and the models of its architecture (Kimi-K2), and
+/// DeepSeek-V2 / V2-Lite: MLA and DeepSeek MoE.
 void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
   parseDecoderFields(r, c);
-  c.qLoraRank = r.integer("q_lora_rank");
+  bool v2 = c.modelType == "deepseek_v2";
+  // DeepSeek-V2-Lite has no low-rank query (q_lora_rank null: q_proj).
+  c.qLoraRank =
+      v2 ? r.optInteger("q_lora_rank", 0, 1) : r.integer("q_lora_rank");
   c.kvLoraRank = r.integer("kv_lora_rank");
   c.qkNopeHeadDim = r.integer("qk_nope_head_dim");
   c.qkRopeHeadDim = r.integer("qk_rope_head_dim");
@@ -299,8 +241,23 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
   // the checkpoint's deployment do not change one step's graph.
   for (StringRef k : {"aux_loss_alpha", "seq_aux", "ep_size"})
     r.ignore(k);
-  r.only("topk_method", "\"noaux_tc\"",
-         "group-limited top-k on bias-corrected scores");
+  std::string topk = r.optString("topk_method", v2 ? "greedy" : "noaux_tc");
+  if (r.failed())
+    return;
+  // noaux_tc: group-limited top-k on bias-corrected scores (V3); greedy:
+  // plain top-k over every expert (V2-Lite). V2's group_limited_greedy ranks
+  // groups by their best expert, which npu.moe_router does not model.
+  if (topk == "greedy") {
+    c.numGroups = c.topkGroups = 1;
+  } else if (topk == "noaux_tc") {
+    c.scoreCorrectionBias = true;
+  } else {
+    return r.error("topk_method",
+                   "is '" + topk +
+                       "'; supported: noaux_tc (group-limited top-k on "
+                       "bias-corrected scores) and greedy (top-k over every "
+                       "expert)");
+  }
   r.only("attention_bias", "false", "bias-free attention projections");
   int64_t freq = r.optInteger("moe_layer_freq", 1, 1);
   std::string act = r.optString("hidden_act", "silu");
@@ -346,6 +303,34 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
 }
 } // namespace
 
+ArrayRef<ModelTypeInfo> mlir::npu::getSupportedModelTypes() {
+  static const ModelTypeInfo types[] = {
+      {"deepseek_v3", ModelFamily::DeepSeekV3, "deepseek-v3",
+       "MLA, DeepSeek MoE (noaux_tc routing, shared experts), MTP"},
+      {"kimi_k2", ModelFamily::DeepSeekV3, "kimi-k2",
+       "DeepSeek-V3's architecture with other sizes"},
+      {"deepseek_v2", ModelFamily::DeepSeekV3, "deepseek-v2-lite",
+       "MLA (q_proj without q_lora_rank), DeepSeek MoE with greedy top-k"},
+      {"llama", ModelFamily::Llama, "llama-3-8b",
+       "GQA, RoPE, SwiGLU (attention_bias, head_dim)"},
+      {"mistral", ModelFamily::Llama, "mistral-7b",
+       "Llama with a sliding window in every layer"},
+      {"mixtral", ModelFamily::Llama, "mixtral-8x7b",
+       "Mistral attention, softmax top-k MoE without shared experts"},
+      {"qwen2", ModelFamily::Llama, "qwen2.5-7b",
+       "Llama with q/k/v biases, sliding window from max_window_layers"},
+      {"qwen3", ModelFamily::Llama, "qwen3-8b",
+       "Llama with QK norm and an independent head_dim"},
+      {"qwen3_moe", ModelFamily::Llama, "qwen3-30b-a3b",
+       "Qwen3 attention, softmax top-k MoE (norm_topk_prob)"},
+      {"phi3", ModelFamily::Llama, "phi-3-mini",
+       "Llama with fused qkv_proj and gate_up_proj, sliding window"},
+      {"gpt2", ModelFamily::GPT2, "gpt2",
+       "MHA, learned positions, LayerNorm, GELU MLP, Conv1D weights"},
+  };
+  return types;
+}
+
 FailureOr<ModelConfig>
 mlir::npu::parseHFConfig(StringRef json, StringRef filename, Location loc) {
   llvm::Expected<llvm::json::Value> parsed = parseJsonInput(json);
@@ -386,20 +371,30 @@ mlir::npu::parseHFConfig(StringRef json, StringRef filename, Location loc) {
     r.ignore(k);
   if (r.failed())
     return failure();
-  if (c.modelType == "deepseek_v3") {
-    c.family = ModelFamily::DeepSeekV3;
+  const ModelTypeInfo *info = nullptr;
+  for (const ModelTypeInfo &t : getSupportedModelTypes())
+    if (c.modelType == t.modelType)
+      info = &t;
+  if (!info) {
+    std::string known;
+    for (const ModelTypeInfo &t : getSupportedModelTypes())
+      known += (known.empty() ? "" : ", ") + std::string(t.modelType);
+    r.error("model_type", c.modelType.empty() ? Twine("is missing")
+                                              : Twine("is '") + c.modelType +
+                                                    "'; supported: " + known);
+    return failure();
+  }
+  c.family = info->family;
+  switch (c.family) {
+  case ModelFamily::DeepSeekV3:
     parseDeepSeekV3(r, c);
-  } else if (c.modelType == "llama") {
-    c.family = ModelFamily::Llama;
-    parseLlama(r, c);
-  } else if (c.modelType == "gpt2") {
-    c.family = ModelFamily::GPT2;
+    break;
+  case ModelFamily::Llama:
+    parseLlamaLike(r, *obj, c);
+    break;
+  case ModelFamily::GPT2:
     parseGPT2(r, c);
-  } else {
-    r.error("model_type", c.modelType.empty()
-                              ? Twine("is missing")
-                              : Twine("is '") + c.modelType +
-                                    "'; supported: deepseek_v3, llama, gpt2");
+    break;
   }
   if (!r.failed())
     r.checkAllRead(c.modelType);

@@ -118,7 +118,7 @@ private:
     Value r1 = g.add(x, attn);
     Value h2 = g.rmsNorm(
         r1, f.param("post_attention_layernorm.weight", g.tensor({d}, g.small)));
-    Value ffn = isMoE ? moeBlock(g, f, h2) : denseMLP(g, f, h2);
+    Value ffn = isMoE ? moeMLP(g, f, h2) : denseMLP(g, f, h2);
     results.insert(results.begin(), g.add(r1, ffn));
     layer->finish(mb, results);
     return layer;
@@ -130,13 +130,19 @@ private:
     const ModelConfig &c = g.cfg;
     int64_t d = c.hiddenSize, hq = c.numHeads;
     int64_t dqk = c.qkNopeHeadDim + c.qkRopeHeadDim;
-    Value qa = g.linear(h, f.param("self_attn.q_a_proj.weight",
-                                   g.tensor({c.qLoraRank, d}, g.weight)));
-    qa = g.rmsNorm(qa, f.param("self_attn.q_a_layernorm.weight",
-                               g.tensor({c.qLoraRank}, g.small)));
-    Value q =
-        g.linear(qa, f.param("self_attn.q_b_proj.weight",
-                             g.tensor({hq * dqk, c.qLoraRank}, g.weight)));
+    Value q;
+    if (c.qLoraRank == 0) {
+      // DeepSeek-V2-Lite: a full-rank q_proj.
+      q = g.linear(h, f.param("self_attn.q_proj.weight",
+                              g.tensor({hq * dqk, d}, g.weight)));
+    } else {
+      Value qa = g.linear(h, f.param("self_attn.q_a_proj.weight",
+                                     g.tensor({c.qLoraRank, d}, g.weight)));
+      qa = g.rmsNorm(qa, f.param("self_attn.q_a_layernorm.weight",
+                                 g.tensor({c.qLoraRank}, g.small)));
+      q = g.linear(qa, f.param("self_attn.q_b_proj.weight",
+                               g.tensor({hq * dqk, c.qLoraRank}, g.weight)));
+    }
     q = g.splitHeads(q, hq, dqk);
     Value qNope = g.slice(q, 3, 0, c.qkNopeHeadDim);
     Value qPe = g.rope(g.slice(q, 3, c.qkNopeHeadDim, c.qkRopeHeadDim),
@@ -235,87 +241,14 @@ private:
     return swigluMLP(g, f, h, "mlp", g.cfg.intermediateSize);
   }
 
-  /// SwiGLU MLP of width `ff` whose weights are named `prefix`.*.
-  Value swigluMLP(GraphBuilder &g, LayerFunc &f, Value x, StringRef prefix,
-                  int64_t ff) {
-    int64_t d = g.cfg.hiddenSize;
-    auto name = [&](StringRef w) { return (prefix + "." + w).str(); };
-    Value gate = g.linear(
-        x, f.param(name("gate_proj.weight"), g.tensor({ff, d}, g.weight)));
-    Value up = g.linear(
-        x, f.param(name("up_proj.weight"), g.tensor({ff, d}, g.weight)));
-    Value act = SwigluOp::create(g.b, g.loc, gate.getType(), gate, up);
-    return g.linear(
-        act, f.param(name("down_proj.weight"), g.tensor({d, ff}, g.weight)));
-  }
-
-  /// The routed experts take the tokens' k routed rows each; the shared
-  /// experts run on every token. On one chip of an expert-parallel group of
-  /// `ep` chips (ImportOptions::expertParallel, attention data-parallel),
-  /// its E' = ceil(E/ep) experts take, on average, as many routed rows as
-  /// the chip has tokens times k (each chip dispatches T k rows and receives
-  /// as many). Where E' < k a token cannot pick k distinct local experts: the
-  /// rows are laid as m = ceil(k/E') copies of the tokens, each routed to
-  /// k' = ceil(k/m) <= E' experts (m k' >= k rows per token, the same work
-  /// within rounding), and the routed result keeps the first copy. Without
-  /// expert parallelism (ep = 1) E' = E, m = 1, k' = k, the router keeps its
-  /// expert groups and the shared experts are fused into the op.
-  Value moeBlock(GraphBuilder &g, LayerFunc &f, Value h) {
-    const ModelConfig &c = g.cfg;
-    OpBuilder &b = g.b;
-    int64_t d = c.hiddenSize, ff = c.moeIntermediateSize;
-    int64_t tokens = g.batch * g.seq, ep = g.opts.expertParallel;
-    int64_t e = llvm::divideCeil(c.numRoutedExperts, ep);
-    int64_t m = llvm::divideCeil(c.numExpertsPerToken, e);
-    int64_t k = llvm::divideCeil(c.numExpertsPerToken, m), n = tokens * m;
-    Type f32 = b.getF32Type();
-    Value x = g.reshape(h, {tokens, d});
-    Value rows = m == 1 ? x : g.concat(SmallVector<Value>(m, x), 0);
-    Value logits = g.linear(
-        rows, f.param("mlp.gate.weight", g.tensor({e, d}, g.small)), f32);
-    Value bias =
-        f.param("mlp.gate.e_score_correction_bias", g.tensor({e}, f32));
-    // Group-limited routing picks experts; on one chip of an EP group it
-    // does not change their work.
-    int64_t groups = ep == 1 ? c.numGroups : 1,
-            topkGroups = ep == 1 ? c.topkGroups : 1;
-    auto route = MoERouterOp::create(
-        b, g.loc, g.tensor({n, k}, b.getI32Type()), g.tensor({n, k}, f32),
-        logits, bias, b.getI64IntegerAttr(k),
-        ScoringFuncAttr::get(b.getContext(), c.sigmoidScoring
-                                                 ? ScoringFunc::Sigmoid
-                                                 : ScoringFunc::Softmax),
-        b.getI64IntegerAttr(groups), b.getI64IntegerAttr(topkGroups),
-        c.normTopkProb ? b.getUnitAttr() : nullptr,
-        b.getF64FloatAttr(c.routedScalingFactor));
-    // Experts are stacked [E, ...] (the checkpoint stores one tensor per
-    // expert, mlp.experts.<j>.*; the bytes are the same).
-    Value wg =
-        f.param("mlp.experts.gate_proj.weight", g.tensor({e, ff, d}, g.weight));
-    Value wu =
-        f.param("mlp.experts.up_proj.weight", g.tensor({e, ff, d}, g.weight));
-    Value wd =
-        f.param("mlp.experts.down_proj.weight", g.tensor({e, d, ff}, g.weight));
-    Value sg, su, sd;
-    int64_t fs = c.numSharedExperts * ff;
-    if (fs > 0 && ep == 1) {
-      sg = f.param("mlp.shared_experts.gate_proj.weight",
-                   g.tensor({fs, d}, g.weight));
-      su = f.param("mlp.shared_experts.up_proj.weight",
-                   g.tensor({fs, d}, g.weight));
-      sd = f.param("mlp.shared_experts.down_proj.weight",
-                   g.tensor({d, fs}, g.weight));
-    }
-    auto load = ExpertLoadAttr::get(b.getContext(), LoadKind::Uniform,
-                                    DenseF64ArrayAttr());
-    Value y = MoEExpertsOp::create(b, g.loc, g.tensor({n, d}, g.act), rows,
-                                   route.getIndices(), route.getWeights(), wg,
-                                   wu, wd, sg, su, sd, load);
-    if (m > 1)
-      y = g.slice(y, 0, 0, tokens);
-    if (fs > 0 && ep > 1)
-      y = g.add(y, swigluMLP(g, f, x, "mlp.shared_experts", fs));
-    return g.reshape(y, {g.batch, g.seq, d});
+  Value moeMLP(GraphBuilder &g, LayerFunc &f, Value h) {
+    MoENames names;
+    names.router = "mlp.gate.weight";
+    if (g.cfg.scoreCorrectionBias)
+      names.bias = "mlp.gate.e_score_correction_bias";
+    names.experts = "mlp.experts";
+    names.shared = "mlp.shared_experts";
+    return moeBlock(g, f, h, names);
   }
 
   std::unique_ptr<LayerFunc> dense, moe;

@@ -56,8 +56,11 @@ static llvm::Error pipelineStage(const ModelConfig &config, const Split &split,
                 llvm::Twine(config.numLayers) + ")");
   int64_t layers = llvm::divideCeil(config.numLayers, split.pp);
   chip.config.numLayers = layers;
+  // The chip models the last `layers` layers (the costliest stage).
   chip.config.firstDenseLayers = std::max<int64_t>(
       0, config.firstDenseLayers - (config.numLayers - layers));
+  chip.config.firstWindowLayer = std::max<int64_t>(
+      0, config.firstWindowLayer - (config.numLayers - layers));
   chip.config.numMTPLayers = 0;
   chip.options.includeMTP = false;
   // Micro-batches: one sequence each in a prefill; in a decode as many as

@@ -1,0 +1,282 @@
+//===- ImportFamiliesTest.cpp - the model families, counted by hand -------===//
+//
+// Each bundled config of the families beyond Llama-3, GPT-2 and DeepSeek-V3
+// (examples/configs/*.json, copied from the published config.json) is
+// imported; its parameter count is checked against arithmetic done by hand
+// from the config and against the count published for the checkpoint (the
+// Hugging Face safetensors total), its active parameters per token (the
+// bill's) against the same arithmetic, and the IR against what the config
+// asks for (biases, QK norm, windows, fused projections, routing).
+// Notation: V vocab, D hidden, L layers, F intermediate, Hq/Hkv heads of hd.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImportTestUtils.h"
+
+#include "npu/Analysis/Bill.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+using namespace mlir::npu::testing;
+
+namespace {
+
+/// Attention weights of a bias-free GQA layer: q and o [Hq hd, D], k and v
+/// [Hkv hd, D].
+constexpr uint64_t gqa(uint64_t d, uint64_t hq, uint64_t hkv, uint64_t hd) {
+  return 2 * hq * hd * d + 2 * hkv * hd * d;
+}
+/// A SwiGLU MLP of width f: gate, up [f, D], down [D, f].
+constexpr uint64_t swiglu(uint64_t d, uint64_t f) { return 3 * d * f; }
+/// embed_tokens and an untied lm_head [V, D], and the final norm.
+constexpr uint64_t outer(uint64_t v, uint64_t d) { return 2 * v * d + d; }
+
+class ImportFamiliesTest : public ImportTest {
+protected:
+  /// The bill's parameters and active parameters of a decode step.
+  std::pair<uint64_t, uint64_t> billCounts(ModuleOp module) {
+    FailureOr<ModelBill> bill = computeBill(module, target("h100"));
+    EXPECT_TRUE(succeeded(bill));
+    if (failed(bill))
+      return {0, 0};
+    return {bill->parameterCount.value(), bill->activeParameterCount.value()};
+  }
+
+  /// The ops of type OpTy in the function `name`.
+  template <typename OpTy>
+  SmallVector<OpTy> opsIn(ModuleOp module, StringRef name) {
+    SmallVector<OpTy> ops;
+    if (func::FuncOp f = function(module, name))
+      f.walk([&](OpTy op) { ops.push_back(op); });
+    return ops;
+  }
+
+  /// Names of the `npu.weight` ops whose name contains `part`.
+  static SmallVector<std::string> weightsNamed(ModuleOp module,
+                                               StringRef part) {
+    SmallVector<std::string> names;
+    module.walk([&](WeightOp w) {
+      if (w.getName().contains(part))
+        names.push_back(w.getName().str());
+    });
+    return names;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Dense decoders.
+//===----------------------------------------------------------------------===//
+
+// Mistral-7B-v0.1: V 32000, D 4096, L 32, Hq 32, Hkv 8, hd 128, F 14336,
+// sliding window 4096. Published: 7,241,732,096.
+constexpr uint64_t kMistralLayer =
+    gqa(4096, 32, 8, 128) + swiglu(4096, 14336) + 2 * 4096;
+constexpr uint64_t kMistral = outer(32000, 4096) + 32 * kMistralLayer;
+static_assert(kMistral == 7241732096, "Mistral-7B");
+
+TEST_F(ImportFamiliesTest, MistralParametersAndWindow) {
+  OwningOpRef<ModuleOp> m = import("mistral-7b", decode(1, 8191));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(weights(*m).elements, kMistral);
+  // Decode after 8191 cached tokens: each query sees the last 4096 keys
+  // only, and only those rows are read (a view of the cache).
+  SmallVector<AttentionOp> attn = opsIn<AttentionOp>(*m, "mistral_layer");
+  ASSERT_EQ(attn.size(), 1u);
+  EXPECT_EQ(attn[0].getWindowAttr().getInt(), 4096);
+  EXPECT_EQ(attn[0].getDims().kvLen, 4096);
+  // The cache itself holds every token (8192 rows).
+  EXPECT_EQ(cacheBytesPerToken(*m), 2u * 8 * 128 * 32 * 2);
+  // Prefill of 8192 tokens: pairs = sum_i min(i + 1, 4096).
+  OwningOpRef<ModuleOp> p = import("mistral-7b", prefill(8192));
+  ASSERT_TRUE(p);
+  SmallVector<AttentionOp> pa = opsIn<AttentionOp>(*p, "mistral_layer");
+  ASSERT_EQ(pa.size(), 1u);
+  Work w = getCheckedWork(pa[0]).value();
+  uint64_t pairs = 4096ull * 4097 / 2 + 4096ull * 4096;
+  EXPECT_EQ(w.matrixFlops.value(), 2ull * 32 * pairs * (128 + 128));
+}
+
+// Qwen2.5-7B: V 152064, D 3584, L 28, Hq 28, Hkv 4, hd 128, F 18944, q/k/v
+// biases (no o bias), use_sliding_window false. Published: 7,615,616,512.
+constexpr uint64_t kQwen25Layer =
+    gqa(3584, 28, 4, 128) + (28 + 8) * 128 + swiglu(3584, 18944) + 2 * 3584;
+constexpr uint64_t kQwen25 = outer(152064, 3584) + 28 * kQwen25Layer;
+static_assert(kQwen25 == 7615616512, "Qwen2.5-7B");
+
+TEST_F(ImportFamiliesTest, Qwen2ParametersAndBiases) {
+  OwningOpRef<ModuleOp> m = import("qwen2.5-7b", prefill(16));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(weights(*m).elements, kQwen25);
+  SmallVector<std::string> biases = weightsNamed(*m, "model.layers.0.");
+  llvm::erase_if(biases, [](const std::string &n) {
+    return !StringRef(n).ends_with(".bias");
+  });
+  EXPECT_EQ(biases,
+            (SmallVector<std::string>{"model.layers.0.self_attn.q_proj.bias",
+                                      "model.layers.0.self_attn.k_proj.bias",
+                                      "model.layers.0.self_attn.v_proj.bias"}));
+  // use_sliding_window is false: no window anywhere.
+  for (AttentionOp a : opsIn<AttentionOp>(*m, "qwen2_layer"))
+    EXPECT_FALSE(a.getWindowAttr());
+}
+
+// Qwen3-8B: V 151936, D 4096, L 36, Hq 32, Hkv 8, head_dim 128, F 12288,
+// q_norm and k_norm [hd]. Published: 8,190,735,360.
+constexpr uint64_t kQwen3Layer =
+    gqa(4096, 32, 8, 128) + 2 * 128 + swiglu(4096, 12288) + 2 * 4096;
+constexpr uint64_t kQwen3 = outer(151936, 4096) + 36 * kQwen3Layer;
+static_assert(kQwen3 == 8190735360, "Qwen3-8B");
+
+TEST_F(ImportFamiliesTest, Qwen3ParametersAndQKNorm) {
+  OwningOpRef<ModuleOp> m = import("qwen3-8b", decode(2, 100));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(weights(*m).elements, kQwen3);
+  // Four RMSNorms per layer: input, q heads, k heads, post-attention; the
+  // head norms run on [B, H, 1, hd] before RoPE.
+  SmallVector<RMSNormOp> norms = opsIn<RMSNormOp>(*m, "qwen3_layer");
+  ASSERT_EQ(norms.size(), 4u);
+  EXPECT_EQ(norms[1].getType().getShape(), (ArrayRef<int64_t>{2, 32, 1, 128}));
+  EXPECT_EQ(norms[2].getType().getShape(), (ArrayRef<int64_t>{2, 8, 1, 128}));
+  EXPECT_TRUE(isa<RopeOp>(*norms[1]->getUsers().begin()));
+}
+
+// Phi-3-mini-4k: V 32064, D 3072, L 32, Hq = Hkv = 32, hd 96, F 8192, fused
+// qkv_proj [3 D, D] and gate_up_proj [2 F, D], window 2047. Published:
+// 3,821,079,552.
+constexpr uint64_t kPhi3Layer =
+    gqa(3072, 32, 32, 96) + swiglu(3072, 8192) + 2 * 3072;
+constexpr uint64_t kPhi3 = outer(32064, 3072) + 32 * kPhi3Layer;
+static_assert(kPhi3 == 3821079552, "Phi-3-mini");
+
+TEST_F(ImportFamiliesTest, Phi3FusedProjections) {
+  OwningOpRef<ModuleOp> m = import("phi-3-mini", prefill(16));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(weights(*m).elements, kPhi3);
+  // Four GEMMs per layer: qkv, o, gate_up, down.
+  EXPECT_EQ(opsIn<MatmulOp>(*m, "phi3_layer").size(), 4u);
+  EXPECT_EQ(weightsNamed(*m, "model.layers.0.self_attn.qkv_proj").size(), 1u);
+  EXPECT_EQ(weightsNamed(*m, "model.layers.0.mlp.gate_up_proj").size(), 1u);
+  SmallVector<AttentionOp> attn = opsIn<AttentionOp>(*m, "phi3_layer");
+  ASSERT_EQ(attn.size(), 1u);
+  EXPECT_EQ(attn[0].getWindowAttr().getInt(), 2047);
+}
+
+//===----------------------------------------------------------------------===//
+// Mixture of experts: total and active parameters.
+//===----------------------------------------------------------------------===//
+
+// Mixtral-8x7B: Mistral's attention (no window), 8 experts of F 14336, top
+// 2, router [8, D]. Published: 46,702,792,704 total, 12.9B active.
+constexpr uint64_t kMixtralExpert = swiglu(4096, 14336);
+constexpr uint64_t kMixtralLayer =
+    gqa(4096, 32, 8, 128) + 8 * kMixtralExpert + 8 * 4096 + 2 * 4096;
+constexpr uint64_t kMixtral = outer(32000, 4096) + 32 * kMixtralLayer;
+static_assert(kMixtral == 46702792704, "Mixtral-8x7B");
+
+TEST_F(ImportFamiliesTest, MixtralTotalAndActive) {
+  OwningOpRef<ModuleOp> m = import("mixtral-8x7b", decode(1, 15));
+  ASSERT_TRUE(m);
+  auto [total, active] = billCounts(*m);
+  EXPECT_EQ(total, kMixtral);
+  // A token visits 2 of the 8 experts of each layer.
+  EXPECT_EQ(active, kMixtral - 32 * 6 * kMixtralExpert);
+  EXPECT_EQ(active, 12879925248u);
+  SmallVector<MoERouterOp> r = opsIn<MoERouterOp>(*m, "mixtral_layer");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].getTopK(), 2);
+  EXPECT_EQ(r[0].getScoring(), ScoringFunc::Softmax);
+  EXPECT_TRUE(r[0].getNormTopk());
+  EXPECT_FALSE(r[0].hasGroups());
+  EXPECT_FALSE(r[0].getBias());
+  EXPECT_EQ(
+      weightsNamed(*m, "model.layers.3.block_sparse_moe.experts.w2").size(),
+      1u);
+}
+
+// Qwen3-30B-A3B: Qwen3 attention with Hq 32, Hkv 4, hd 128 on D 2048 (Hq hd
+// > D); 128 experts of F 768, top 8, norm_topk_prob. Published:
+// 30,532,122,624 total, 3.3B active.
+constexpr uint64_t kQwen3MoEExpert = swiglu(2048, 768);
+constexpr uint64_t kQwen3MoELayer = gqa(2048, 32, 4, 128) + 2 * 128 +
+                                    128 * kQwen3MoEExpert + 128 * 2048 +
+                                    2 * 2048;
+constexpr uint64_t kQwen3MoE = outer(151936, 2048) + 48 * kQwen3MoELayer;
+static_assert(kQwen3MoE == 30532122624, "Qwen3-30B-A3B");
+
+TEST_F(ImportFamiliesTest, Qwen3MoETotalAndActive) {
+  OwningOpRef<ModuleOp> m = import("qwen3-30b-a3b", decode(1, 15));
+  ASSERT_TRUE(m);
+  auto [total, active] = billCounts(*m);
+  EXPECT_EQ(total, kQwen3MoE);
+  EXPECT_EQ(active, kQwen3MoE - 48 * 120 * kQwen3MoEExpert);
+  EXPECT_EQ(active, 3353032704u);
+}
+
+// Kimi-K2: DeepSeek-V3's architecture with 64 heads, 384 experts, 1 dense
+// layer, V 163840, one group. Published: 1,026,408,232,448 total (about 1T),
+// 32B active.
+constexpr uint64_t kKimiMla = 7168ull * 1536 + 1536ull * 64 * 192 +
+                              7168ull * 576 + 512ull * 64 * 256 +
+                              64ull * 128 * 7168 + 1536 + 512 + 2 * 7168;
+constexpr uint64_t kKimiExpert = swiglu(7168, 2048);
+constexpr uint64_t kKimiMoELayer =
+    kKimiMla + 384 * 7168 + 384 + 384 * kKimiExpert + kKimiExpert;
+constexpr uint64_t kKimi =
+    outer(163840, 7168) + kKimiMla + swiglu(7168, 18432) + 60 * kKimiMoELayer;
+static_assert(kKimi == 1026408232448, "Kimi-K2");
+
+TEST_F(ImportFamiliesTest, KimiK2TotalAndActive) {
+  OwningOpRef<ModuleOp> m = import("kimi-k2", decode(1, 15));
+  ASSERT_TRUE(m);
+  auto [total, active] = billCounts(*m);
+  EXPECT_EQ(total, kKimi);
+  EXPECT_EQ(active, kKimi - 60 * 376 * kKimiExpert);
+  // n_group 1: plain top-8 over the bias-corrected sigmoid scores.
+  SmallVector<MoERouterOp> r = opsIn<MoERouterOp>(*m, "deepseek_moe_layer");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_FALSE(r[0].hasGroups());
+  EXPECT_TRUE(r[0].getBias());
+  EXPECT_EQ(r[0].getScale().convertToDouble(), 2.827);
+}
+
+// DeepSeek-V2-Lite: MLA with a full-rank q_proj (q_lora_rank null), 16
+// heads, D 2048, 1 dense layer of F 10944, 26 MoE layers of 64 experts (F
+// 1408, top 6, greedy softmax, no bias) and 2 shared experts. Published:
+// 15,706,484,224 total.
+constexpr uint64_t kLiteMla = 2048ull * 16 * 192 + 2048ull * 576 + 512 +
+                              512ull * 16 * 256 + 16ull * 128 * 2048 + 2 * 2048;
+constexpr uint64_t kLiteExpert = swiglu(2048, 1408);
+constexpr uint64_t kLiteMoELayer =
+    kLiteMla + 64 * 2048 + 64 * kLiteExpert + 2 * kLiteExpert;
+constexpr uint64_t kLite =
+    outer(102400, 2048) + kLiteMla + swiglu(2048, 10944) + 26 * kLiteMoELayer;
+static_assert(kLite == 15706484224, "DeepSeek-V2-Lite");
+
+TEST_F(ImportFamiliesTest, DeepSeekV2LiteTotalAndActive) {
+  OwningOpRef<ModuleOp> m = import("deepseek-v2-lite", prefill(16));
+  ASSERT_TRUE(m);
+  auto [total, active] = billCounts(*m);
+  EXPECT_EQ(total, kLite);
+  EXPECT_EQ(active, kLite - 26 * 58 * kLiteExpert);
+  EXPECT_EQ(weightsNamed(*m, "model.layers.1.self_attn.q_proj").size(), 1u);
+  EXPECT_TRUE(weightsNamed(*m, "q_a_proj").empty());
+  SmallVector<MoERouterOp> r = opsIn<MoERouterOp>(*m, "deepseek_moe_layer");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_FALSE(r[0].getBias());
+  EXPECT_EQ(r[0].getScoring(), ScoringFunc::Softmax);
+  EXPECT_FALSE(r[0].getNormTopk());
+}
+
+/// Every importable model_type has its bundled config, and it imports.
+TEST_F(ImportFamiliesTest, EveryModelTypeHasAnExample) {
+  for (const ModelTypeInfo &t : getSupportedModelTypes()) {
+    OwningOpRef<ModuleOp> m = import(t.example, decode(1, 3));
+    ASSERT_TRUE(m) << t.modelType;
+    auto model = (*m)->getAttrOfType<DictionaryAttr>("npu.model");
+    ASSERT_TRUE(model);
+    EXPECT_EQ(cast<StringAttr>(model.get("model_type")).getValue(),
+              t.modelType);
+  }
+}
+
+} // namespace
