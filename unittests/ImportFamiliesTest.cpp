@@ -267,6 +267,36 @@ TEST_F(ImportFamiliesTest, DeepSeekV2LiteTotalAndActive) {
   EXPECT_FALSE(r[0].getNormTopk());
 }
 
+// DeepSeek-V2: D 5120, 128 heads, q_lora_rank 1536, 1 dense layer of F
+// 12288, 59 MoE layers of 160 experts (F 1536, top 6) in 8 groups of which
+// 3 are kept, ranked by their best expert (group_limited_greedy), 2 shared.
+// Published: 236B total (235,741,434,880), 21B active.
+constexpr uint64_t kV2Mla = 5120ull * 1536 + 1536 + 1536ull * 128 * 192 +
+                            5120ull * 576 + 512 + 512ull * 128 * 256 +
+                            128ull * 128 * 5120 + 2 * 5120;
+constexpr uint64_t kV2Expert = swiglu(5120, 1536);
+constexpr uint64_t kV2MoELayer =
+    kV2Mla + 160 * 5120 + 160 * kV2Expert + 2 * kV2Expert;
+constexpr uint64_t kV2 =
+    outer(102400, 5120) + kV2Mla + swiglu(5120, 12288) + 59 * kV2MoELayer;
+static_assert(kV2 == 235741434880, "DeepSeek-V2");
+
+TEST_F(ImportFamiliesTest, DeepSeekV2GroupLimitedGreedy) {
+  OwningOpRef<ModuleOp> m = import("deepseek-v2", decode(1, 15));
+  ASSERT_TRUE(m);
+  auto [total, active] = billCounts(*m);
+  EXPECT_EQ(total, kV2);
+  EXPECT_EQ(active, kV2 - 59 * 154 * kV2Expert);
+  EXPECT_EQ(active, 21375800320u);
+  SmallVector<MoERouterOp> r = opsIn<MoERouterOp>(*m, "deepseek_moe_layer");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].getNGroup(), 8u);
+  EXPECT_EQ(r[0].getTopkGroup(), 3u);
+  EXPECT_EQ(r[0].getGroupTop(), 1u);
+  EXPECT_FALSE(r[0].getBias());
+  EXPECT_EQ(r[0].getScale().convertToDouble(), 16.0);
+}
+
 /// Every importable model_type has its bundled config, and it imports.
 TEST_F(ImportFamiliesTest, EveryModelTypeHasAnExample) {
   for (const ModelTypeInfo &t : getSupportedModelTypes()) {

@@ -9,7 +9,8 @@ def tt(shape, dtype):
     return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), dtype)
 
 
-def router_ref(logits, t, e, k, scoring, bias=None, groups=None, norm=False, scale=1.0):
+def router_ref(logits, t, e, k, scoring, bias=None, groups=None, norm=False, scale=1.0,
+               group_top=2):
     """Returns (indices, weights) flat, and the smallest gap between two
     compared selection (or group) scores, so that a case can make sure f32
     rounding cannot reorder them."""
@@ -32,7 +33,7 @@ def router_ref(logits, t, e, k, scoring, bias=None, groups=None, norm=False, sca
             gscore = []
             for gi in range(n):
                 vals = sorted(sel[gi * gs:(gi + 1) * gs], reverse=True)
-                gscore.append(sum(vals[:min(2, gs)]))
+                gscore.append(sum(vals[:min(group_top, gs)]))
             order = sorted(range(n), key=lambda gi: (-gscore[gi], gi))
             kept = set(order[:g])
             cand = [i for i in range(e) if i // gs in kept]
@@ -52,7 +53,7 @@ def router_ref(logits, t, e, k, scoring, bias=None, groups=None, norm=False, sca
 
 
 def router_case(name, doc, t, e, k, scoring, idx_dtype, seed, with_bias=False,
-                groups=None, norm=False, scale=None, logits=None):
+                groups=None, norm=False, scale=None, logits=None, group_top=2):
     """Random logits unless `logits` are given: then ties are meant (equal
     logits give bit-equal f32 scores) and the tie rule decides."""
     r = Rng(seed)
@@ -61,7 +62,7 @@ def router_case(name, doc, t, e, k, scoring, idx_dtype, seed, with_bias=False,
         logits = r.values(t * e, -4.0, 4.0)
     bias = r.values(e, -0.5, 0.5) if with_bias else None
     idx, w, gap = router_ref(logits, t, e, k, scoring, bias, groups, norm,
-                             scale if scale is not None else 1.0)
+                             scale if scale is not None else 1.0, group_top)
     # Distinct compared scores (f32 rounding cannot change the choice).
     assert ties or gap > 1e-5, (name, gap)
     inputs = [("logits", [t, e], "f32", logits)]
@@ -73,6 +74,8 @@ def router_case(name, doc, t, e, k, scoring, idx_dtype, seed, with_bias=False,
     attrs = "top_k(%d) scoring(%s)" % (k, scoring)
     if groups:
         attrs += " groups(%d, %d)" % groups
+    if group_top != 2:
+        attrs += " group_top(%d)" % group_top
     if norm:
         attrs += " norm_topk"
     if scale is not None:
@@ -140,6 +143,11 @@ CASES = [
     router_case("moe-router-sigmoid-grouped",
                 "DeepSeek-V3 routing: sigmoid, selection bias, groups(4, 2), top-2, norm, scale 2.5.",
                 4, 8, 2, "sigmoid", "i64", 12, with_bias=True, groups=(4, 2), norm=True, scale=2.5),
+    router_case("moe-router-softmax-group-max",
+                "DeepSeek-V2 routing (group_limited_greedy): softmax, groups(4, 2) ranked by "
+                "their best expert (group_top(1)), top-3, scale 16, no norm. With the default "
+                "group_top(2) the first token would pick expert 0, not 3.",
+                3, 12, 3, "softmax", "i32", 23, groups=(4, 2), scale=16.0, group_top=1),
     router_case("moe-router-sigmoid-top3", "Sigmoid top-3 without bias, norm or scale (raw scores).",
                 2, 6, 3, "sigmoid", "i32", 13),
     router_case("moe-router-ties-nan",

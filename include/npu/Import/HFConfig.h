@@ -82,6 +82,9 @@ struct ModelConfig {
   /// topk_method "noaux_tc": selection on scores plus
   /// e_score_correction_bias (DeepSeek-V3, Kimi-K2); else no bias.
   bool scoreCorrectionBias = false;
+  /// Selection scores summed into a group's score to rank the groups: 2
+  /// (noaux_tc) or 1, the group's best expert (group_limited_greedy).
+  int64_t groupScoreTop = 2;
 };
 
 enum class Phase { Prefill, Decode };

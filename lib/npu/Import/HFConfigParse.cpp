@@ -244,19 +244,21 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
   std::string topk = r.optString("topk_method", v2 ? "greedy" : "noaux_tc");
   if (r.failed())
     return;
-  // noaux_tc: group-limited top-k on bias-corrected scores (V3); greedy:
-  // plain top-k over every expert (V2-Lite). V2's group_limited_greedy ranks
-  // groups by their best expert, which npu.moe_router does not model.
+  // noaux_tc: group-limited top-k on bias-corrected scores, groups ranked
+  // by their best two (V3); group_limited_greedy: groups ranked by their
+  // best expert, no bias (V2); greedy: plain top-k over every expert
+  // (V2-Lite).
   if (topk == "greedy") {
     c.numGroups = c.topkGroups = 1;
   } else if (topk == "noaux_tc") {
     c.scoreCorrectionBias = true;
+  } else if (topk == "group_limited_greedy") {
+    c.groupScoreTop = 1;
   } else {
     return r.error("topk_method",
                    "is '" + topk +
-                       "'; supported: noaux_tc (group-limited top-k on "
-                       "bias-corrected scores) and greedy (top-k over every "
-                       "expert)");
+                       "'; supported: noaux_tc, group_limited_greedy, "
+                       "greedy");
   }
   r.only("attention_bias", "false", "bias-free attention projections");
   int64_t freq = r.optInteger("moe_layer_freq", 1, 1);

@@ -75,6 +75,7 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
                                                : ScoringFunc::Softmax),
       groups ? b.getI64IntegerAttr(c.numGroups) : IntegerAttr(),
       groups ? b.getI64IntegerAttr(c.topkGroups) : IntegerAttr(),
+      b.getI64IntegerAttr(groups ? c.groupScoreTop : 2),
       c.normTopkProb ? b.getUnitAttr() : nullptr,
       b.getF64FloatAttr(c.routedScalingFactor));
   // Experts are stacked [E, ...] (the checkpoint stores one tensor per

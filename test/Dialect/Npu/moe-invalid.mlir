@@ -32,6 +32,22 @@ func.func @top_k_large(%l: tensor<4x8xf32>) {
 
 // -----
 
+func.func @group_top_three(%l: tensor<4x8xf32>) {
+  // expected-error @+1 {{group_top must be 1 (a group's best score) or 2 (the sum of its best two), got 3}}
+  %i, %w = npu.moe_router %l top_k(2) scoring(softmax) groups(2, 1) group_top(3) : tensor<4x8xf32> -> tensor<4x2xi32>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @group_top_without_groups(%l: tensor<4x8xf32>) {
+  // expected-error @+1 {{group_top applies to group-limited routing; give groups(n_group, topk_group)}}
+  %i, %w = npu.moe_router %l top_k(2) scoring(softmax) group_top(1) : tensor<4x8xf32> -> tensor<4x2xi32>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
 func.func @groups_half(%l: tensor<4x8xf32>) {
   // expected-error @+1 {{n_group and topk_group must be given together}}
   %i, %w = "npu.moe_router"(%l) <{n_group = 2 : i64, top_k = 2 : i64, scoring = #npu.scoring<softmax>, scale = 1.0 : f64}> : (tensor<4x8xf32>) -> (tensor<4x2xi32>, tensor<4x2xf32>)

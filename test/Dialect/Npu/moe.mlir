@@ -1,6 +1,14 @@
 // RUN: npu-opt %s | npu-opt | FileCheck %s
 // RUN: npu-opt %s --mlir-print-op-generic | npu-opt | FileCheck %s
 
+// CHECK-LABEL: func.func @router_deepseek_v2
+// CHECK: npu.moe_router %{{.*}} top_k(6) scoring(softmax) groups(8, 3) group_top(1) scale(1.600000e+01) : tensor<4x160xf32> -> tensor<4x6xi32>, tensor<4x6xf32>
+func.func @router_deepseek_v2(%logits: tensor<4x160xf32>) -> tensor<4x6xi32> {
+  %idx, %w = npu.moe_router %logits top_k(6) scoring(softmax) groups(8, 3) group_top(1) scale(16.0)
+      : tensor<4x160xf32> -> tensor<4x6xi32>, tensor<4x6xf32>
+  return %idx : tensor<4x6xi32>
+}
+
 // CHECK-LABEL: func.func @router_deepseek
 // CHECK: npu.moe_router %{{.*}}, %{{.*}} top_k(8) scoring(sigmoid) groups(8, 4) norm_topk scale(2.500000e+00) : tensor<4x256xf32>, tensor<256xf32> -> tensor<4x8xi32>, tensor<4x8xf32>
 func.func @router_deepseek(%logits: tensor<4x256xf32>) -> (tensor<4x8xi32>, tensor<4x8xf32>) {

@@ -252,7 +252,8 @@ struct MoERouterToLinalg : OpRewritePattern<MoERouterOp> {
       Value sel3 = tensor::ExpandShapeOp::create(b, loc, type3, sel, reassoc);
       AffineMap id3 = b.getMultiDimIdentityMap(3);
       AffineMap grpMap = dimsMap(ctx, 3, {0, 1});
-      // Top-2 of each group (m1 >= m2), as a reduction with two outputs.
+      // Top-2 of each group (m1 >= m2), as a reduction with two outputs;
+      // the group's score is m1 (group_top 1) or m1 + m2.
       Value top = createFilled(b, loc, {t, n}, f32, negInf);
       ValueRange tops = generic(
           b, loc, {sel3}, {top, top}, {id3, grpMap, grpMap}, {kPar, kPar, kRed},
@@ -263,7 +264,7 @@ struct MoERouterToLinalg : OpRewritePattern<MoERouterOp> {
             linalg::YieldOp::create(nb, l, ValueRange{m1, m2});
           });
       Value groupScore = tops[0];
-      if (gs >= 2) {
+      if (gs >= 2 && op.getGroupTop() == 2) {
         Value gEmpty =
             tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, n}, f32);
         groupScore = generic(

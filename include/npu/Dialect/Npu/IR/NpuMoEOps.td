@@ -30,7 +30,9 @@ def Npu_MoERouterOp : Npu_Op<"moe_router", [Pure]> {
        `e_score_correction_bias`) only steers the selection.
     3. With `groups(n_group, topk_group)`: the E experts form `n_group`
        contiguous groups of `G = E / n_group`. A group's score is the sum of
-       its top `min(2, G)` selection scores; the `topk_group` best groups are
+       its top `m = min(group_top, G)` selection scores (`group_top` 2, the
+       default: DeepSeek-V3's noaux_tc; 1, the group's best expert:
+       DeepSeek-V2's group_limited_greedy); the `topk_group` best groups are
        kept (ties: lower group index first) and the experts of the other
        groups are excluded (their `sel` becomes -inf).
     4. The `top_k` experts with the largest `sel` are chosen, in descending
@@ -42,10 +44,11 @@ def Npu_MoERouterOp : Npu_Op<"moe_router", [Pure]> {
 
     Verified: `1 <= top_k <= E`, `n_group` divides `E`,
     `1 <= topk_group <= n_group`, `top_k <= topk_group * E / n_group`,
+    `group_top` 1 or 2 (other than 2 only with groups),
     `scale` finite and > 0, `bias` of shape `[E]`, results of shape
     `[T, top_k]` (indices i32 or i64, weights f32).
 
-    Work (per token, times T; m = min(2, G), C = candidate experts =
+    Work (per token, times T; m = min(group_top, G), C = candidate experts =
     `topk_group * G` with groups, else E): transcendental E (the exp of the
     sigmoid or softmax); vector: sigmoid 2E (add, divide) or softmax 4E-2
     (E-1 max, E subtract, E-1 add, E divide), + E bias adds, + groups
@@ -60,6 +63,10 @@ def Npu_MoERouterOp : Npu_Op<"moe_router", [Pure]> {
     %idx, %w = npu.moe_router %logits, %bias top_k(8) scoring(sigmoid)
         groups(8, 4) norm_topk scale(2.5)
         : tensor<4x256xf32>, tensor<256xf32> -> tensor<4x8xi32>, tensor<4x8xf32>
+    // DeepSeek-V2 routing: softmax, groups ranked by their best expert.
+    %idx1, %w1 = npu.moe_router %logits160 top_k(6) scoring(softmax)
+        groups(8, 3) group_top(1) scale(16.0)
+        : tensor<4x160xf32> -> tensor<4x6xi32>, tensor<4x6xf32>
     // Mixtral-style softmax top-2.
     %idx2, %w2 = npu.moe_router %logits8 top_k(2) scoring(softmax) norm_topk
         : tensor<4x8xf32> -> tensor<4x2xi64>, tensor<4x2xf32>
@@ -71,6 +78,7 @@ def Npu_MoERouterOp : Npu_Op<"moe_router", [Pure]> {
                        Npu_ScoringFuncAttr:$scoring,
                        OptionalAttr<I64Attr>:$n_group,
                        OptionalAttr<I64Attr>:$topk_group,
+                       DefaultValuedAttr<I64Attr, "2">:$group_top,
                        UnitAttr:$norm_topk,
                        DefaultValuedAttr<F64Attr, "1.0">:$scale);
   let results = (outs Npu_IndexTensor:$indices, Npu_RouterWeightsTensor:$weights);
@@ -78,7 +86,7 @@ def Npu_MoERouterOp : Npu_Op<"moe_router", [Pure]> {
     $logits (`,` $bias^)? `top_k` `(` $top_k `)`
     `scoring` `(` custom<ScoringFunc>($scoring) `)`
     (`groups` `(` custom<Groups>($n_group, $topk_group)^ `)`)?
-    (`norm_topk` $norm_topk^)? (`scale` `(` $scale^ `)`)?
+    (`group_top` `(` $group_top^ `)`)? (`norm_topk` $norm_topk^)? (`scale` `(` $scale^ `)`)?
     attr-dict `:` type($logits) (`,` type($bias)^)? `->` type($indices) `,`
     type($weights)
   }];

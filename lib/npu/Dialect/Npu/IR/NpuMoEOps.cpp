@@ -78,6 +78,14 @@ LogicalResult MoERouterOp::verify() {
            << k << ") must be in [1, " << e << "], the number of experts";
   if (getNGroup().has_value() != getTopkGroup().has_value())
     return emitOpError("n_group and topk_group must be given together");
+  auto groupTop = static_cast<int64_t>(getGroupTop());
+  if (groupTop != 1 && groupTop != 2)
+    return emitOpError("group_top must be 1 (a group's best score) or 2 "
+                       "(the sum of its best two), got ")
+           << groupTop;
+  if (groupTop != 2 && !hasGroups())
+    return emitOpError("group_top applies to group-limited routing; give "
+                       "groups(n_group, topk_group)");
   if (hasGroups()) {
     auto n = static_cast<int64_t>(*getNGroup());
     auto g = static_cast<int64_t>(*getTopkGroup());
@@ -132,7 +140,8 @@ Work MoERouterOp::computeWork() {
     auto nGroup = static_cast<int64_t>(*getNGroup());
     Count n = Count::fromSigned(nGroup);
     Count g = Count::fromSigned(static_cast<int64_t>(*getTopkGroup()));
-    Count m = Count::fromSigned(std::min<int64_t>(2, getNumExperts() / nGroup));
+    Count m = Count::fromSigned(std::min<int64_t>(
+        static_cast<int64_t>(getGroupTop()), getNumExperts() / nGroup));
     // Top-m of each group as m passes of G compares (m*E in all), m-1 adds
     // per group score, then topk_group passes over the n_group scores.
     perToken += m * e + n * (m - Count(1)) + g * n;
