@@ -58,6 +58,24 @@ TEST_F(WorkTest, AttentionLlama3GQACausalPrefill8K) {
   EXPECT_EQ(w.paramBytes.value(), 0u);
 }
 
+TEST_F(WorkTest, AttentionGemma2SoftcapWindow) {
+  // Gemma-2-9B local layer: 16 query heads, 8 KV heads of 256, logits
+  // soft-capped at 50, window 4096, causal prefill of 8192 tokens.
+  Work w = workOf(R"mlir(
+    func.func @f(%q: tensor<1x16x8192x256xbf16>, %k: tensor<1x8x8192x256xbf16>, %v: tensor<1x8x8192x256xbf16>) -> tensor<1x16x8192x256xbf16> {
+      %o = npu.attention %q, %k, %v scale(0.0625) softcap(50.0) causal window(4096) : tensor<1x16x8192x256xbf16>, tensor<1x8x8192x256xbf16>, tensor<1x8x8192x256xbf16> -> tensor<1x16x8192x256xbf16>
+      return %o : tensor<1x16x8192x256xbf16>
+    })mlir");
+  // Queries 0..4095 see i + 1 keys, 4096..8191 see 4096.
+  const uint64_t pairs = 4096ull * 4097 / 2 + 4096ull * 4096;
+  EXPECT_EQ(w.matrixFlops.value(), 2ull * 16 * pairs * (256 + 256));
+  // An exp and a tanh per score.
+  EXPECT_EQ(w.transcendentalFlops.value(), 2ull * 16 * pairs);
+  // 4 per score for the softmax, 2 for the cap (s / c, c * tanh), one
+  // divide per output element.
+  EXPECT_EQ(w.vectorFlops.value(), 6ull * 16 * pairs + 16ull * 8192 * 256);
+}
+
 TEST_F(WorkTest, AttentionDeepSeekV3MLAPrefill1M) {
   // DeepSeek-V3 MLA prefill (keys/values up-projected): 128 heads,
   // Dqk = 128 nope + 64 rope = 192, Dv = 128, causal over 2^20 tokens.

@@ -23,7 +23,7 @@ def flatten(x):
     return [x]
 
 
-def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window):
+def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window, softcap=None):
     """q [B,Hq,Sq,D], k [B,Hkv,Skv,D], v [B,Hkv,Skv,Dv] (nested lists)."""
     B, Hq, Sq, D = qshape
     Hkv, Skv = kshape[1], kshape[2]
@@ -38,6 +38,8 @@ def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window):
                         if not causal or (j <= pos and (window is None or pos - j < window))]
                 logits = [scale * sum(q[b][h][i][d] * k[b][kh][j][d] for d in range(D))
                           for j in keys]
+                if softcap is not None:
+                    logits = [softcap * math.tanh(s / softcap) for s in logits]
                 m = max(logits)
                 w = [math.exp(s - m) for s in logits]
                 total = sum(w)
@@ -51,7 +53,7 @@ def ttype(shape):
 
 
 def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=None,
-         latent=False):
+         latent=False, softcap=None):
     B, Hq, Sq, D = qshape
     Hkv, Skv = kshape[1], kshape[2]
     vshape = [B, Hkv, Skv, dv]
@@ -73,6 +75,8 @@ def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=N
         attrs += " latent(%d)" % dv
     if scale is not None:
         attrs += " scale(%r)" % scale
+    if softcap is not None:
+        attrs += " softcap(%r)" % softcap
     if causal:
         attrs += " causal"
     if window is not None:
@@ -83,7 +87,7 @@ def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=N
                                                       ttype(oshape))
     eff_scale = scale if scale is not None else 1.0 / math.sqrt(D)
     expected = attention_ref(nest(q, qshape), kn, vn, qshape, kshape, dv, eff_scale,
-                             causal, window)
+                             causal, window, softcap)
     return Case(name, doc, inputs, body, [("out", oshape, "f32")], [expected])
 
 
@@ -98,6 +102,9 @@ CASES = [
          [1, 2, 2, 4], [1, 2, 6, 4], 4, 14, causal=True),
     case("attention-window", "Causal sliding window 3 over Sq=5, Skv=7 (GQA Hq=2, Hkv=1).",
          [1, 2, 5, 4], [1, 1, 7, 4], 4, 15, causal=True, window=3),
+    case("attention-softcap", "Gemma-2 style: logits soft-capped at 1.5 (c tanh(s / c)), scale 1, "
+         "causal window 3 (GQA Hq=2, Hkv=1).",
+         [1, 2, 4, 4], [1, 1, 6, 4], 4, 18, scale=1.0, causal=True, window=3, softcap=1.5),
     case("attention-mla", "MLA prefill: Dqk=6, Dv=4, causal, default scale 1/sqrt(6).",
          [1, 2, 3, 6], [1, 2, 3, 6], 4, 16, causal=True),
     case("attention-mla-latent", "MLA latent decode: Sq=1, Hkv=1, V = kv[..., 0:4] of Dqk=6.",

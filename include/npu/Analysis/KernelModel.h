@@ -98,6 +98,13 @@ struct KernelDesc {
   /// none), value dim, latent form (V is part of K: K/V bytes are K's).
   int64_t group = 1, vDim = 0, window = 0;
   bool causal = false, latent = false;
+  /// attention: soft-capped logits (a divide, a tanh and a multiply more
+  /// per score).
+  bool softcap = false;
+  /// attention: per-score vector and transcendental work of a visited
+  /// score tile (the softmax's, plus the soft-cap's).
+  int64_t scoreVectorFlops() const { return softcap ? 6 : 4; }
+  int64_t scoreTranscendentals() const { return softcap ? 2 : 1; }
 
   /// attention: elements of K and V per key (the head dim plus the value
   /// dim, or the head dim alone in the latent form).

@@ -133,6 +133,7 @@ FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
   k.vDim = d.vDim;
   k.causal = attn.getCausal();
   k.window = attn.getWindowAttr() ? attn.getWindowAttr().getInt() : 0;
+  k.softcap = static_cast<bool>(attn.getSoftcapAttr());
   k.latent = attn.isLatent();
   k.work = attn.computeWork();
   k.matrixType = attn.getQuery().getType().getElementType();

@@ -43,7 +43,8 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
               uint64_t(k.tableEntries), k.tablePerTile, uint64_t(k.heldBytes),
               uint64_t(k.rowStateBytes), k.gatheredRows, uint64_t(k.rowReads),
               k.inputOnChip, k.outputOnChip, uint64_t(k.group),
-              uint64_t(k.vDim), uint64_t(k.window), k.causal, k.latent});
+              uint64_t(k.vDim), uint64_t(k.window), k.causal, k.latent,
+              k.softcap});
 }
 
 void mlir::npu::forEachTile(ArrayRef<SmallVector<int64_t>> lists,

@@ -360,9 +360,11 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
   l.paddedMatrixFlops =
       computed * (matrixPassFlops(r, {dqk, dqk}, {tkv, tkv}, sub, mxu) +
                   matrixPassFlops(r, {tkv, tkv}, {dv, dv}, sub, mxu));
-  l.vectorFlops = computed * c(rowsSub) * (c(4) * c(tkv) + c(dv) + c(3)) +
+  l.vectorFlops = computed * c(rowsSub) *
+                      (c(k.scoreVectorFlops()) * c(tkv) + c(dv) + c(3)) +
                   c(bh) * c(k.group) * c(sq) * c(dv);
-  l.transcendentalFlops = computed * c(rowsSub) * (c(tkv) + c(1));
+  l.transcendentalFlops =
+      computed * c(rowsSub) * (c(k.scoreTranscendentals()) * c(tkv) + c(1));
   return l;
 }
 

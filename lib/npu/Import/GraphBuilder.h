@@ -72,9 +72,10 @@ public:
   Value splitHeads(Value x, int64_t heads, int64_t headDim);
   /// [B, H, S, d] -> [B, S, H*d].
   Value mergeHeads(Value x);
-  /// Causal attention; `window` > 0 limits each query to that many keys.
+  /// Causal attention; `window` > 0 limits each query to that many keys,
+  /// `softcap` > 0 soft-caps the logits.
   Value attention(Value q, Value k, Value v, std::optional<int64_t> latent,
-                  double scale, int64_t window = 0);
+                  double scale, int64_t window = 0, double softcap = 0);
   Value embedding(Value table, Value ids);
   /// Writes `update` into `cache` at row `pos`; returns the updated cache.
   Value appendCache(Value cache, Value update, Value pos);

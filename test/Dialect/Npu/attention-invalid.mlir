@@ -245,3 +245,19 @@ func.func @dynamic_key(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x?x64xf32>, %v: 
   %0 = npu.attention %q, %k, %v : tensor<1x4x16x64xf32>, tensor<1x4x?x64xf32>, tensor<1x4x16x64xf32> -> tensor<1x4x16x64xf32>
   return
 }
+
+// -----
+
+func.func @softcap_zero(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>, %v: tensor<1x4x16x64xf32>) {
+  // expected-error @+1 {{softcap must be finite and > 0, got 0}}
+  %0 = npu.attention %q, %k, %v softcap(0.0) causal : tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32> -> tensor<1x4x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @softcap_inf(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>, %v: tensor<1x4x16x64xf32>) {
+  // expected-error @+1 {{softcap must be finite and > 0, got inf}}
+  %0 = "npu.attention"(%q, %k, %v) <{softcap = 0x7FF0000000000000 : f64, causal}> : (tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32>
+  return
+}

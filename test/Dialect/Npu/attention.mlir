@@ -30,6 +30,14 @@ func.func @sliding_window(%q: tensor<1x8x8192x64xf16>, %k: tensor<1x8x8192x64xf1
   return %0 : tensor<1x8x8192x64xf16>
 }
 
+// Gemma-2: logits soft-capped at 50.
+// CHECK-LABEL: func.func @softcap
+// CHECK: npu.attention %{{.*}}, %{{.*}}, %{{.*}} scale(6.250000e-02) softcap(5.000000e+01) causal window(4096) : tensor<1x8x16x256xbf16>, tensor<1x4x16x256xbf16>, tensor<1x4x16x256xbf16> -> tensor<1x8x16x256xbf16>
+func.func @softcap(%q: tensor<1x8x16x256xbf16>, %k: tensor<1x4x16x256xbf16>, %v: tensor<1x4x16x256xbf16>) -> tensor<1x8x16x256xbf16> {
+  %0 = npu.attention %q, %k, %v scale(0.0625) softcap(50.0) causal window(4096) : tensor<1x8x16x256xbf16>, tensor<1x4x16x256xbf16>, tensor<1x4x16x256xbf16> -> tensor<1x8x16x256xbf16>
+  return %0 : tensor<1x8x16x256xbf16>
+}
+
 // MLA prefill: Dqk = 192 (128 nope + 64 rope), Dv = 128.
 // CHECK-LABEL: func.func @mla_prefill
 // CHECK: npu.attention %{{.*}}, %{{.*}}, %{{.*}} causal : tensor<1x128x64x192xbf16>, tensor<1x128x64x192xbf16>, tensor<1x128x64x128xbf16> -> tensor<1x128x64x128xbf16>

@@ -98,6 +98,9 @@ struct AttentionToGeneric : OpRewritePattern<AttentionOp> {
       if (IntegerAttr w = op.getWindowAttr())
         window = w.getInt();
       double scale = op.getScaleValue();
+      std::optional<double> softcap;
+      if (FloatAttr c = op.getSoftcapAttr())
+        softcap = c.getValueAsDouble();
       logits =
           linalg::GenericOp::create(
               rewriter, loc, TypeRange{init.getType()}, ValueRange{scores},
@@ -106,6 +109,8 @@ struct AttentionToGeneric : OpRewritePattern<AttentionOp> {
                 Value s = arith::MulFOp::create(
                     b, l, args[0],
                     arith::ConstantOp::create(b, l, b.getF32FloatAttr(scale)));
+                if (softcap)
+                  s = buildSoftcap(b, l, s, *softcap);
                 if (causal) {
                   auto idx = [&](int64_t v) -> Value {
                     return arith::ConstantIndexOp::create(b, l, v);
@@ -218,6 +223,16 @@ struct AttentionToGeneric : OpRewritePattern<AttentionOp> {
   }
 };
 } // namespace
+
+Value mlir::npu::buildSoftcap(OpBuilder &b, Location loc, Value s, double c) {
+  auto f32c = [&](double v) {
+    return arith::ConstantOp::create(b, loc,
+                                     b.getF32FloatAttr(static_cast<float>(v)));
+  };
+  Value t =
+      math::TanhOp::create(b, loc, arith::DivFOp::create(b, loc, s, f32c(c)));
+  return arith::MulFOp::create(b, loc, t, f32c(c));
+}
 
 void mlir::npu::populateAttentionToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<AttentionToGeneric>(patterns.getContext());

@@ -48,6 +48,8 @@ public:
     if (IntegerAttr w = op.getWindowAttr())
       window = w.getInt();
     scale = op.getScaleValue();
+    if (FloatAttr c = op.getSoftcapAttr())
+      softcap = c.getValueAsDouble();
   }
 
   Value build(OpBuilder &b, Location loc);
@@ -133,6 +135,9 @@ private:
   Value combine(OpBuilder &b, Location loc, Value partials);
   /// The update of the state of queries [q0, q0 + nq) (tile `qt`) by the KV
   /// tile (`kt`, `vt`) of nk keys at k0.
+  /// The score tile `s` scaled (and soft-capped), -inf where masked, in
+  /// place of s; its queries start at q0 and its keys at k0.
+  Value buildLogits(OpBuilder &b, Location loc, Value s, Value q0, Value k0);
   SmallVector<Value> buildKvStep(OpBuilder &b, Location loc, Value nb, Value q0,
                                  Value nq, Value qt, Value k0, Value nk,
                                  Value kt, Value vt, SoftmaxState state);
@@ -170,6 +175,7 @@ private:
   bool causal;
   std::optional<int64_t> window;
   double scale;
+  std::optional<double> softcap; ///< logit soft-cap c, if any
   /// Q, K and V as the graph gives them (V null in the latent form: the
   /// value tile is the key tile's first Dv columns).
   Value q, k, v;

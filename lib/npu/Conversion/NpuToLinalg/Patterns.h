@@ -40,6 +40,8 @@ Value createFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 /// A routed expert index (any integer type) as an `index` clamped to [0,
 /// numExperts - 1], as npu.moe_experts reads it.
 Value clampedExpert(OpBuilder &b, Location loc, Value idx, int64_t numExperts);
+/// c * tanh(s / c): npu.attention's logit soft-capping of an f32 score.
+Value buildSoftcap(OpBuilder &b, Location loc, Value s, double c);
 /// silu(g) * u = g / (1 + exp(-g)) * u, in f32 (npu.moe_experts' SwiGLU).
 Value siluGate(OpBuilder &b, Location loc, Value g, Value u);
 } // namespace mlir::npu

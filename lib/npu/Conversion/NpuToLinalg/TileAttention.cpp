@@ -15,7 +15,8 @@
 //     for each KV tile in the range some query of the block can see
 //     (two loops with a held prefix: the held tiles, then the others):
 //       for each sub-tile of ts positions that sees a key of the KV tile:
-//         s     = scale * q k^T, -inf where masked (causal, window)
+//         s     = scale * q k^T (soft-capped: c tanh(s / c)), -inf where
+//                 masked (causal, window)
 //         m'    = max(m, rowmax(s))
 //         p     = exp(s - m'),  alpha = exp(m - m')
 //         l     = l * alpha + rowsum(p)
@@ -44,7 +45,6 @@
 
 using namespace mlir;
 using namespace mlir::npu;
-
 using namespace mlir::npu::flash;
 
 Value FlashAttention::build(OpBuilder &b, Location loc) {
@@ -443,36 +443,7 @@ SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,
         return {arith::AddFOp::create(nb2, l2, a[2], p)};
       })[0];
 
-  // logits = scale * s, -inf where masked, in place of s (one score tile
-  // on chip: p overwrites the logits below too). Query q0 + i is at
-  // position Skv - Sq + q0 + i; key k0 + j is visible iff it is at most
-  // that position (and within the window).
-  Value logits = buildGeneric(
-      b, loc, ValueRange{}, ValueRange{s}, {id4}, {kPar, kPar, kPar, kPar},
-      [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
-        Value x =
-            arith::MulFOp::create(nb2, l2, a[0], f32Const(nb2, l2, scale));
-        if (!causal)
-          return {x};
-        Value pos = arith::AddIOp::create(
-            nb2, l2,
-            arith::AddIOp::create(nb2, l2, q0,
-                                  linalg::IndexOp::create(nb2, l2, 2)),
-            constIndex(nb2, l2, dims.kvLen - dims.qLen));
-        Value j = arith::AddIOp::create(nb2, l2, k0,
-                                        linalg::IndexOp::create(nb2, l2, 3));
-        Value visible =
-            arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sle, j, pos);
-        if (window) {
-          Value lo =
-              arith::SubIOp::create(nb2, l2, pos, constIndex(nb2, l2, *window));
-          visible = arith::AndIOp::create(
-              nb2, l2, visible,
-              arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sgt, j, lo));
-        }
-        return {arith::SelectOp::create(nb2, l2, visible, x,
-                                        f32Const(nb2, l2, kNegInf))};
-      })[0];
+  Value logits = buildLogits(b, loc, s, q0, k0);
 
   // m' = max(m, rowmax(logits)), in a new tensor: m is read again below.
   Value rowMax = buildGeneric(

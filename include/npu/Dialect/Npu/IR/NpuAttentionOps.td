@@ -17,6 +17,7 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
 
     ```
     s[b,h,i,j]   = scale * sum_d query[b,h,i,d] * key[b,h/G,j,d]
+    s[b,h,i,j]   = c * tanh(s[b,h,i,j] / c)      (with softcap(c))
     s[b,h,i,j]   = -inf where (i, j) is masked
     p[b,h,i,j]   = exp(s - max_j s) / sum_j exp(s - max_j s)
     out[b,h,i,e] = sum_j p[b,h,i,j] * V[b,h/G,j,e]
@@ -34,6 +35,9 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
       `[c_kv ; k_rope]` (e.g. 512 + 64 = 576 wide) and `V = key[..., 0:Dv]`,
       the compressed latent. Requires `Dv <= Dqk`.
     * `scale` (default `1/sqrt(Dqk)`) must be finite and > 0.
+    * `softcap(c)` (c finite and > 0): logit soft-capping (Gemma-2,
+      Grok): the scaled scores are squashed into (-c, c) before the mask
+      and the softmax, as FlashAttention's `softcap`.
     * `causal`: positions are bottom-right aligned, as in FlashAttention and
       decoding with a KV cache: query `i` is at position `p_i = Skv - Sq + i`
       and sees key `j` iff `j <= p_i`. Requires `Sq <= Skv`, so every query
@@ -49,9 +53,11 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
     infinity without window). Masked pairs are not counted (FlashAttention
     skips masked blocks).
     * matrix: `2*B*Hq*P*(Dqk + Dv)` (Q*K^T and P*V).
-    * transcendental: `B*Hq*P` (one exp per score).
+    * transcendental: `B*Hq*P` (one exp per score); with softcap another
+      `B*Hq*P` (the tanh).
     * vector: `4*B*Hq*P` (scale, running max, subtract max, sum per score)
-      `+ B*Hq*Sq*Dv` (final divide by the sum).
+      `+ B*Hq*Sq*Dv` (final divide by the sum); with softcap `2*B*Hq*P`
+      more (the divide and multiply by c).
     * bytesRead: query + key + value (latent form: key once, as V is a
       slice of it); bytesWritten: the result; paramBytes: the operands that
       are parameters (normally none).
@@ -65,6 +71,10 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
     %o = npu.attention %q, %k, %v scale(0.125) causal window(4096)
         : tensor<1x8x4096x64xf16>, tensor<1x8x4096x64xf16>,
           tensor<1x8x4096x64xf16> -> tensor<1x8x4096x64xf16>
+    // Gemma-2: soft-capped logits (c = 50) in a 4096-key window.
+    %o = npu.attention %q, %k, %v scale(0.0625) softcap(50.0) causal window(4096)
+        : tensor<1x8x4096x256xbf16>, tensor<1x4x4096x256xbf16>,
+          tensor<1x4x4096x256xbf16> -> tensor<1x8x4096x256xbf16>
     // DeepSeek-V3 MLA decode on the latent KV cache (c_kv ; k_rope).
     %o = npu.attention %q, %kv latent(512) scale(0.0723) causal
         : tensor<1x128x1x576xbf16>, tensor<1x1x4096x576xbf16>
@@ -74,12 +84,14 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
   let arguments = (ins Npu_FloatTensor:$query, Npu_FloatOrF8Tensor:$key,
                        Optional<Npu_FloatOrF8Tensor>:$value,
                        OptionalAttr<I64Attr>:$latent,
-                       OptionalAttr<F64Attr>:$scale, UnitAttr:$causal,
+                       OptionalAttr<F64Attr>:$scale,
+                       OptionalAttr<F64Attr>:$softcap, UnitAttr:$causal,
                        OptionalAttr<I64Attr>:$window);
   let results = (outs Npu_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $key (`,` $value^)? (`latent` `(` $latent^ `)`)?
-    (`scale` `(` $scale^ `)`)? (`causal` $causal^)? (`window` `(` $window^ `)`)?
+    (`scale` `(` $scale^ `)`)? (`softcap` `(` $softcap^ `)`)?
+    (`causal` $causal^)? (`window` `(` $window^ `)`)?
     attr-dict `:` type($query) `,` type($key) (`,` type($value)^)? `->` type($result)
   }];
   let hasVerifier = 1;

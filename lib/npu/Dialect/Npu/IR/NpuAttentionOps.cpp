@@ -147,6 +147,12 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("scale must be finite and > 0, got ")
              << formatShortestReal(s);
   }
+  if (FloatAttr cap = getSoftcapAttr()) {
+    double c = cap.getValueAsDouble();
+    if (!std::isfinite(c) || c <= 0.0)
+      return emitOpError("softcap must be finite and > 0, got ")
+             << formatShortestReal(c);
+  }
   if (IntegerAttr window = getWindowAttr()) {
     if (!getCausal())
       return emitOpError("window requires causal");
@@ -173,11 +179,12 @@ Work AttentionOp::computeWork() {
   // Q*K^T: Dqk MACs per score; P*V: Dv MACs per score.
   w.matrixFlops = Count(2) * scores *
                   (Count::fromSigned(d.qkDim) + Count::fromSigned(d.vDim));
-  // One exp per score.
-  w.transcendentalFlops = scores;
-  // Per score: scale, running max, subtract max, add to the sum; per output
-  // element: the final divide.
-  w.vectorFlops = Count(4) * scores +
+  // One exp per score (and a tanh with softcap).
+  bool capped = static_cast<bool>(getSoftcapAttr());
+  w.transcendentalFlops = capped ? Count(2) * scores : scores;
+  // Per score: scale, running max, subtract max, add to the sum (and the
+  // softcap's divide and multiply); per output element: the final divide.
+  w.vectorFlops = Count(capped ? 6 : 4) * scores +
                   heads * Count::fromSigned(d.qLen) * Count::fromSigned(d.vDim);
   return w;
 }
