@@ -29,6 +29,29 @@ TEST_F(WorkTest, SwigluLlama3_8B) {
   EXPECT_EQ(w.paramBytes.value(), 0u);
 }
 
+TEST_F(WorkTest, GegluAndSoftcapGemma2) {
+  // Gemma-2-9B FFN, 1024 tokens, F = 14336: gelu_tanh (1 tanh, 7 vector)
+  // and the multiply by up: 1 transcendental, 8 vector FLOPs per element.
+  Work w = workOf(R"mlir(
+    func.func @f(%g: tensor<1024x14336xbf16>, %u: tensor<1024x14336xbf16>) -> tensor<1024x14336xbf16> {
+      %h = npu.swiglu %g, %u activation = gelu_tanh : tensor<1024x14336xbf16>
+      return %h : tensor<1024x14336xbf16>
+    })mlir");
+  EXPECT_EQ(w.vectorFlops.value(), 8ull * 1024 * 14336);
+  EXPECT_EQ(w.transcendentalFlops.value(), 1ull * 1024 * 14336);
+  // The final logits' soft-cap over V = 256000: a tanh, a divide and a
+  // multiply per logit.
+  Work c = workOf(R"mlir(
+    func.func @f(%x: tensor<1x1x256000xbf16>) -> tensor<1x1x256000xbf16> {
+      %y = npu.softcap %x cap(30.0) : tensor<1x1x256000xbf16>
+      return %y : tensor<1x1x256000xbf16>
+    })mlir");
+  EXPECT_EQ(c.vectorFlops.value(), 2ull * 256000);
+  EXPECT_EQ(c.transcendentalFlops.value(), 256000u);
+  EXPECT_EQ(c.bytesRead.value(), 256000u * 2);
+  EXPECT_EQ(c.bytesWritten.value(), 256000u * 2);
+}
+
 TEST_F(WorkTest, SiluLlama3_8B) {
   // silu on the gate projection alone: 1 exp + 3 vector FLOPs per element.
   Work w = workOf(R"mlir(

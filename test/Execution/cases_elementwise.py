@@ -43,15 +43,25 @@ def unary(name, doc, op, shape, fn, seed):
                 [[fn(v) for v in x]])
 
 
-def swiglu_case():
+def swiglu_case(name="swiglu", doc="swiglu(gate, up) = silu(gate) * up on [3x5].",
+                act=None, fn=silu, seed=7):
     shape = [3, 5]
-    r = Rng(7)
+    r = Rng(seed)
     g = r.values(prod(shape), -4.0, 4.0)
     u = r.values(prod(shape), -2.0, 2.0)
-    body = "%%out = npu.swiglu %%g, %%u : %s" % ttype(shape)
-    return Case("swiglu", "swiglu(gate, up) = silu(gate) * up on [3x5].",
-                [("g", shape, "f32", g), ("u", shape, "f32", u)], body,
-                [("out", shape, "f32")], [[silu(a) * b for a, b in zip(g, u)]])
+    attr = " activation = %s" % act if act else ""
+    body = "%%out = npu.swiglu %%g, %%u%s : %s" % (attr, ttype(shape))
+    return Case(name, doc, [("g", shape, "f32", g), ("u", shape, "f32", u)], body,
+                [("out", shape, "f32")], [[fn(a) * b for a, b in zip(g, u)]])
+
+
+def softcap_case():
+    shape = [2, 6]
+    x = Rng(9).values(prod(shape), -80.0, 80.0)
+    body = "%%out = npu.softcap %%x cap(30.0) : %s" % ttype(shape)
+    return Case("softcap", "softcap: 30 tanh(x / 30) on [2x6], x in [-80, 80) (Gemma-2's "
+                "final logits).", [("x", shape, "f32", x)], body, [("out", shape, "f32")],
+                [[30.0 * math.tanh(v / 30.0) for v in x]])
 
 
 def add_scalar_case():
@@ -141,5 +151,10 @@ CASES = [
          "%out = npu.gelu %x approximate = tanh : tensor<4x6xf32>",
          [("out", [4, 6], "f32")], [[gelu_tanh(v) for v in Rng(6).values(24, -4.0, 4.0)]]),
     swiglu_case(),
+    swiglu_case("swiglu-gelu-tanh", "GeGLU (Gemma): gelu_tanh(gate) * up on [3x5].",
+                "gelu_tanh", gelu_tanh, 8),
+    swiglu_case("swiglu-gelu", "GeGLU, exact gelu: gelu(gate) * up on [3x5].",
+                "gelu", gelu_erf, 10),
+    softcap_case(),
     convert_case(),
 ] + bf16_cases()

@@ -117,3 +117,19 @@ func.func @convert_int(%x: tensor<2x4xi32>) {
   %0 = npu.convert %x : tensor<2x4xi32> -> tensor<2x4xf32>
   return
 }
+
+// -----
+
+func.func @softcap_zero(%x: tensor<4x8xbf16>) {
+  // expected-error @+1 {{cap must be finite and > 0, got 0}}
+  %0 = npu.softcap %x cap(0.0) : tensor<4x8xbf16>
+  return
+}
+
+// -----
+
+func.func @swiglu_activation(%g: tensor<4x8xbf16>, %u: tensor<4x8xbf16>) {
+  // expected-error @+1 {{enum values for attribute 'activation' [silu, gelu, gelu_tanh]}}
+  %0 = npu.swiglu %g, %u activation = relu : tensor<4x8xbf16>
+  return
+}

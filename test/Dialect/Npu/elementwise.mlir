@@ -35,12 +35,16 @@ func.func @mul_suffix(%a: tensor<2x4x8xbf16>, %b: tensor<4x8xbf16>) -> tensor<2x
 // CHECK-NOT: approximate
 // CHECK: npu.gelu %{{.*}} approximate = tanh : tensor<8x14336xbf16>
 // CHECK: npu.swiglu %{{.*}}, %{{.*}} : tensor<8x14336xbf16>
+// CHECK: npu.swiglu %{{.*}}, %{{.*}} activation = gelu_tanh : tensor<8x14336xbf16>
+// CHECK: npu.softcap %{{.*}} cap(3.000000e+01) : tensor<8x14336xbf16>
 func.func @activations(%g: tensor<8x14336xbf16>, %u: tensor<8x14336xbf16>) -> tensor<8x14336xbf16> {
   %0 = npu.silu %g : tensor<8x14336xbf16>
   %1 = npu.gelu %0 : tensor<8x14336xbf16>
   %2 = npu.gelu %1 approximate = tanh : tensor<8x14336xbf16>
   %3 = npu.swiglu %2, %u : tensor<8x14336xbf16>
-  return %3 : tensor<8x14336xbf16>
+  %4 = npu.swiglu %3, %u activation = gelu_tanh : tensor<8x14336xbf16>
+  %5 = npu.softcap %4 cap(30.0) : tensor<8x14336xbf16>
+  return %5 : tensor<8x14336xbf16>
 }
 
 // The default is elided when printed.

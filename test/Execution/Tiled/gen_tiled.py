@@ -337,6 +337,22 @@ CASES = [
           "CHECK: math.exp",
           "CHECK: linalg.generic {{.*}} outs(%[[ACC]] : tensor<?x6xf32>)",
           "CHECK: tensor.insert_slice"], seed=14),
+    Case("gated-mlp-geglu",
+         "gated_mlp kernel of a GeGLU FFN (Gemma: gelu_tanh(gate) * up), with Gemma's norm after the down projection: M tile 2 of 5, F tile 4 of 10; the activation is computed per F tile like SwiGLU's.",
+         [("x", [5, 6]), ("wg", [10, 6]), ("wu", [10, 6]), ("wd", [6, 10])],
+         "gated_mlp", ([5, 10, 6], [2, 4, 6]),
+         """
+         %gt = npu.matmul %a_x, %a_wg transpose_rhs : tensor<5x6xf32>, tensor<10x6xf32> -> tensor<5x10xf32>
+         %up = npu.matmul %a_x, %a_wu transpose_rhs : tensor<5x6xf32>, tensor<10x6xf32> -> tensor<5x10xf32>
+         %h = npu.swiglu %gt, %up activation = gelu_tanh : tensor<5x10xf32>
+         %y = npu.matmul %h, %a_wd transpose_rhs : tensor<5x10xf32>, tensor<6x10xf32> -> tensor<5x6xf32>
+         """, ("y", [5, 6]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2 iter_args",
+          "CHECK: scf.for {{.*}} = %c0 to %c10 step %c4 iter_args",
+          "CHECK: math.tanh",
+          "CHECK-NOT: math.exp",
+          "CHECK: tensor.insert_slice"], seed=17),
     Case("gated-mlp-dtiled",
          "gated_mlp kernel with the model width D tiled (for a small SRAM): the gated-mlp body, M tile 2 of 5, F tile 4 of 10, D tile 4 of 6 (a short last chunk): per F tile, g and u summed over D chunks of x and of the gate/up weights, then the down projection's output D chunk by chunk.",
          [("x", [5, 6]), ("g", [6]), ("wg", [10, 6]), ("wu", [10, 6]), ("wd", [6, 10])],

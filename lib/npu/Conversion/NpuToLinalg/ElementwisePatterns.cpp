@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
+#include "Tiling.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,19 +59,6 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
       .getResult(0);
 }
 
-Value f32Const(OpBuilder &b, Location loc, double v) {
-  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-}
-
-/// x * (1 / (1 + exp(-x))): 1 exp, 3 vector FLOPs (negation is free).
-Value buildSilu(OpBuilder &b, Location loc, Value x) {
-  Value one = f32Const(b, loc, 1.0);
-  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  Value den = arith::AddFOp::create(b, loc, one, e);
-  Value s = arith::DivFOp::create(b, loc, one, den);
-  return arith::MulFOp::create(b, loc, x, s);
-}
-
 template <typename NpuOp, typename ArithOp>
 struct BinaryToGeneric : OpRewritePattern<NpuOp> {
   using OpRewritePattern<NpuOp>::OpRewritePattern;
@@ -95,7 +83,7 @@ struct SiluToGeneric : OpRewritePattern<SiluOp> {
         rewriter, op.getLoc(), op.getResult().getType(),
         ValueRange{op.getInput()},
         [](OpBuilder &b, Location l, ArrayRef<Value> xs) -> Value {
-          return buildSilu(b, l, xs[0]);
+          return buildSiluF32(b, l, xs[0]);
         });
     rewriter.replaceOp(op, r);
     return success();
@@ -111,29 +99,7 @@ struct GeluToGeneric : OpRewritePattern<GeluOp> {
         rewriter, op.getLoc(), op.getResult().getType(),
         ValueRange{op.getInput()},
         [&](OpBuilder &b, Location l, ArrayRef<Value> xs) -> Value {
-          Value x = xs[0];
-          Value one = f32Const(b, l, 1.0);
-          Value half = f32Const(b, l, 0.5);
-          Value t;
-          if (useTanh) {
-            // tanh(sqrt(2/pi) * (x + 0.044715 x^3)) with the constants
-            // folded: u = (x*x) * c1 + c0; tanh(u * x).
-            const double sqrt2OverPi = std::sqrt(2.0 / M_PI);
-            Value c0 = f32Const(b, l, sqrt2OverPi);
-            Value c1 = f32Const(b, l, sqrt2OverPi * 0.044715);
-            Value u = arith::MulFOp::create(b, l, x, x);
-            u = arith::MulFOp::create(b, l, u, c1);
-            u = arith::AddFOp::create(b, l, u, c0);
-            u = arith::MulFOp::create(b, l, u, x);
-            t = math::TanhOp::create(b, l, u);
-          } else {
-            Value rsqrt2 = f32Const(b, l, M_SQRT1_2);
-            t = math::ErfOp::create(b, l,
-                                    arith::MulFOp::create(b, l, x, rsqrt2));
-          }
-          Value halfX = arith::MulFOp::create(b, l, x, half);
-          Value onePlus = arith::AddFOp::create(b, l, one, t);
-          return arith::MulFOp::create(b, l, halfX, onePlus);
+          return buildGeluF32(b, l, xs[0], useTanh);
         });
     rewriter.replaceOp(op, r);
     return success();
@@ -144,11 +110,29 @@ struct SwigluToGeneric : OpRewritePattern<SwigluOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SwigluOp op,
                                 PatternRewriter &rewriter) const override {
+    GatedActivation act = op.getActivation();
     Value r = buildElementwise(
         rewriter, op.getLoc(), op.getResult().getType(),
         ValueRange{op.getGate(), op.getUp()},
-        [](OpBuilder &b, Location l, ArrayRef<Value> xs) -> Value {
-          return arith::MulFOp::create(b, l, buildSilu(b, l, xs[0]), xs[1]);
+        [&](OpBuilder &b, Location l, ArrayRef<Value> xs) -> Value {
+          return arith::MulFOp::create(
+              b, l, buildGateActivationF32(b, l, xs[0], act), xs[1]);
+        });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct SoftcapToGeneric : OpRewritePattern<SoftcapOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SoftcapOp op,
+                                PatternRewriter &rewriter) const override {
+    double cap = op.getCap().convertToDouble();
+    Value r = buildElementwise(
+        rewriter, op.getLoc(), op.getResult().getType(),
+        ValueRange{op.getInput()},
+        [&](OpBuilder &b, Location l, ArrayRef<Value> xs) -> Value {
+          return buildSoftcap(b, l, xs[0], cap);
         });
     rewriter.replaceOp(op, r);
     return success();
@@ -170,8 +154,9 @@ struct ConvertToGeneric : OpRewritePattern<ConvertOp> {
 
 void mlir::npu::populateElementwiseToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<BinaryToGeneric<AddOp, arith::AddFOp>,
-               BinaryToGeneric<MulOp, arith::MulFOp>, SiluToGeneric,
-               GeluToGeneric, SwigluToGeneric, ConvertToGeneric>(
-      patterns.getContext());
+  patterns
+      .add<BinaryToGeneric<AddOp, arith::AddFOp>,
+           BinaryToGeneric<MulOp, arith::MulFOp>, SiluToGeneric, GeluToGeneric,
+           SwigluToGeneric, SoftcapToGeneric, ConvertToGeneric>(
+          patterns.getContext());
 }

@@ -98,6 +98,37 @@ Value mlir::npu::buildSiluF32(OpBuilder &b, Location loc, Value x) {
   return arith::MulFOp::create(b, loc, x, s);
 }
 
+Value mlir::npu::buildGeluF32(OpBuilder &b, Location loc, Value x, bool tanh) {
+  Value one = f32Const(b, loc, 1.0);
+  Value half = f32Const(b, loc, 0.5);
+  Value t;
+  if (tanh) {
+    // tanh(sqrt(2/pi) * (x + 0.044715 x^3)) with the constants folded:
+    // u = (x*x) * c1 + c0; tanh(u * x).
+    const double sqrt2OverPi = std::sqrt(2.0 / M_PI);
+    Value c0 = f32Const(b, loc, sqrt2OverPi);
+    Value c1 = f32Const(b, loc, sqrt2OverPi * 0.044715);
+    Value u = arith::MulFOp::create(b, loc, x, x);
+    u = arith::MulFOp::create(b, loc, u, c1);
+    u = arith::AddFOp::create(b, loc, u, c0);
+    u = arith::MulFOp::create(b, loc, u, x);
+    t = math::TanhOp::create(b, loc, u);
+  } else {
+    Value rsqrt2 = f32Const(b, loc, M_SQRT1_2);
+    t = math::ErfOp::create(b, loc, arith::MulFOp::create(b, loc, x, rsqrt2));
+  }
+  Value halfX = arith::MulFOp::create(b, loc, x, half);
+  Value onePlus = arith::AddFOp::create(b, loc, one, t);
+  return arith::MulFOp::create(b, loc, halfX, onePlus);
+}
+
+Value mlir::npu::buildGateActivationF32(OpBuilder &b, Location loc, Value g,
+                                        GatedActivation act) {
+  if (act == GatedActivation::Silu)
+    return buildSiluF32(b, loc, g);
+  return buildGeluF32(b, loc, g, act == GatedActivation::GeluTanh);
+}
+
 SmallVector<Attribute> mlir::npu::getGpuBlockMapping(MLIRContext *ctx,
                                                      size_t n) {
   SmallVector<Attribute> dims;

@@ -173,6 +173,7 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                      .getResult(0);
         }
         Type hElem = elementType(mlp->swiglu.getResult());
+        GatedActivation act = mlp->swiglu.getActivation();
         Value acc = buildGatedFLoop(
             b, l, xt, filledTile(b, l, {nm, dOutSize}, f32, 0.0), nm, f, tileF,
             d, tileD, elementType(mlp->gate.getResult()),
@@ -182,8 +183,8 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
               return weightTile(wb, wl, *mlp, which, f0, nf, d0, nd);
             },
             [&](OpBuilder &nb, Location bl, Value g, Value u) {
-              Value v =
-                  arith::MulFOp::create(nb, bl, buildSiluF32(nb, bl, g), u);
+              Value v = arith::MulFOp::create(
+                  nb, bl, buildGateActivationF32(nb, bl, g, act), u);
               return roundVia(nb, bl, v, hElem);
             });
         // The output tile: the f32 accumulator rounded to the result type,

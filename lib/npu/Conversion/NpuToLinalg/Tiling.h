@@ -177,6 +177,11 @@ ValueRange buildGeneric(
 Value f32Const(OpBuilder &b, Location loc, double v);
 /// x * (1 / (1 + exp(-x))) in f32, as the reference lowering computes silu.
 Value buildSiluF32(OpBuilder &b, Location loc, Value x);
+/// npu.gelu of an f32 x: exact (erf) or, with `tanh`, the tanh form.
+Value buildGeluF32(OpBuilder &b, Location loc, Value x, bool tanh);
+/// npu.swiglu's act(gate) of an f32 gate.
+Value buildGateActivationF32(OpBuilder &b, Location loc, Value g,
+                             GatedActivation act);
 
 /// `#gpu.block<z>, <y>, <x>` for the last `n` (at most 3) tile loops.
 SmallVector<Attribute> getGpuBlockMapping(MLIRContext *ctx, size_t n);

@@ -179,26 +179,64 @@ def Npu_GeluOp : Npu_UnaryOp<"gelu"> {
   }];
 }
 
+def Npu_GatedActivation : I32EnumAttr<"GatedActivation",
+    "the activation of a gated FFN (npu.swiglu)", [
+      I32EnumAttrCase<"Silu", 0, "silu">,
+      I32EnumAttrCase<"Gelu", 1, "gelu">,
+      I32EnumAttrCase<"GeluTanh", 2, "gelu_tanh">]> {
+  let cppNamespace = "::mlir::npu";
+}
+
 def Npu_SwigluOp : Npu_Op<"swiglu",
     [Pure, AllTypesMatch<["gate", "up", "result"]>]> {
-  let summary = "SwiGLU gating: silu(gate) * up";
+  let summary = "gated FFN activation: act(gate) * up (SwiGLU, GeGLU)";
   let description = [{
-    `result = silu(gate) * up = (gate / (1 + exp(-gate))) * up` in the
-    form of npu.silu (`gate * (1 / (1 + exp(-gate)))`), computed in f32 and
-    rounded once to the element type. `gate`, `up` and the result have the
-    same type (the two halves of a Llama / DeepSeek FFN up-projection).
+    `result = act(gate) * up`, computed in f32 and rounded once to the
+    element type. `gate`, `up` and the result have the same type (the two
+    halves of a gated FFN's up-projection). `activation`:
 
-    Work per element: silu's 1 transcendental (`exp`) and 3 vector FLOPs,
-    plus 1 vector FLOP (`* up`): 1 transcendental + 4 vector. Reads `gate`
-    and `up` once, writes the result.
+    * `silu` (the default; SwiGLU: Llama, DeepSeek, Qwen, Mistral): npu.silu,
+      `gate * (1 / (1 + exp(-gate)))`;
+    * `gelu` (GeGLU, exact): npu.gelu;
+    * `gelu_tanh` (GeGLU with the tanh approximation: Gemma's
+      `gelu_pytorch_tanh`): npu.gelu `approximate = tanh`.
+
+    Work per element: the activation's (silu: 1 transcendental + 3 vector;
+    gelu: 1 + 4; gelu_tanh: 1 + 7) plus 1 vector FLOP (`* up`). Reads
+    `gate` and `up` once, writes the result.
 
     ```mlir
     %h = npu.swiglu %gate, %up : tensor<8x14336xbf16>
+    %g = npu.swiglu %gate, %up activation = gelu_tanh : tensor<8x14336xbf16>
     ```
   }];
-  let arguments = (ins Npu_FloatTensor:$gate, Npu_FloatTensor:$up);
+  let arguments = (ins Npu_FloatTensor:$gate, Npu_FloatTensor:$up,
+                       DefaultValuedAttr<Npu_GatedActivation,
+                           "::mlir::npu::GatedActivation::Silu">:$activation);
   let results = (outs Npu_FloatTensor:$result);
-  let assemblyFormat = "$gate `,` $up attr-dict `:` type($gate)";
+  let assemblyFormat = [{
+    $gate `,` $up (`activation` `=` $activation^)? attr-dict `:` type($gate)
+  }];
+}
+
+def Npu_SoftcapOp : Npu_UnaryOp<"softcap"> {
+  let summary = "soft-capping: c * tanh(x / c)";
+  let description = [{
+    `result = cap * tanh(x / cap)`, computed in f32 and rounded once to the
+    element type: squashes values into (-cap, cap). Gemma-2's final logits
+    (`final_logit_softcapping`); attention's own cap is npu.attention's
+    `softcap`. `cap` must be finite and > 0.
+
+    Work per element: 1 transcendental (`tanh`) and 2 vector FLOPs (the
+    divide and the multiply). Reads the input once, writes the result.
+
+    ```mlir
+    %y = npu.softcap %logits cap(30.0) : tensor<1x1x256000xbf16>
+    ```
+  }];
+  let arguments = (ins Npu_FloatTensor:$input, F64Attr:$cap);
+  let assemblyFormat = "$input `cap` `(` $cap `)` attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 #endif // NPU_DIALECT_NPU_IR_NPUELEMENTWISEOPS_TD

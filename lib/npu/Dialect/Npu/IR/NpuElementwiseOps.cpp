@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Support/FormatReal.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -73,8 +76,25 @@ Work GeluOp::computeWork() {
       *this, getApproximate() == GeluApproximation::Tanh ? 7 : 4, 1);
 }
 
-// silu(gate) (1 exp, 3 vector) times up (1 vector).
-Work SwigluOp::computeWork() { return getElementwiseWork(*this, 4, 1); }
+// act(gate) (silu: 1 exp, 3 vector; gelu and gelu_tanh as npu.gelu) times
+// up (1 vector).
+Work SwigluOp::computeWork() {
+  int64_t act = getActivation() == GatedActivation::Silu   ? 3
+                : getActivation() == GatedActivation::Gelu ? 4
+                                                           : 7;
+  return getElementwiseWork(*this, act + 1, 1);
+}
+
+// cap * tanh(x / cap): tanh; divide, multiply.
+Work SoftcapOp::computeWork() { return getElementwiseWork(*this, 2, 1); }
+
+LogicalResult SoftcapOp::verify() {
+  double c = getCap().convertToDouble();
+  if (!std::isfinite(c) || c <= 0.0)
+    return emitOpError("cap must be finite and > 0, got ")
+           << formatShortestReal(c);
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // ConvertOp

@@ -34,7 +34,8 @@ bool isNorm(Operation *op) {
   return isa_and_nonnull<RMSNormOp, LayerNormOp>(op);
 }
 bool isEpilogue(Operation *op) {
-  return isa_and_nonnull<AddOp, MulOp, SiluOp, GeluOp, ConvertOp>(op);
+  return isa_and_nonnull<AddOp, MulOp, SiluOp, GeluOp, SoftcapOp, ConvertOp>(
+      op);
 }
 bool isLayout(Operation *op) {
   return isa_and_nonnull<ReshapeOp, TransposeOp, ConcatOp>(op);
