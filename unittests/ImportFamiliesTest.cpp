@@ -297,6 +297,41 @@ TEST_F(ImportFamiliesTest, DeepSeekV2GroupLimitedGreedy) {
   EXPECT_EQ(r[0].getScale().convertToDouble(), 16.0);
 }
 
+// Gemma-2-9B: V 256000 (tied), D 3584, L 42, Hq 16, Hkv 8, head_dim 256
+// (Hq hd = 4096 > D), F 14336, four norms per layer. Published:
+// 9,241,705,984.
+constexpr uint64_t kGemma2Layer =
+    gqa(3584, 16, 8, 256) + swiglu(3584, 14336) + 4 * 3584;
+constexpr uint64_t kGemma2 = 256000ull * 3584 + 3584 + 42 * kGemma2Layer;
+static_assert(kGemma2 == 9241705984, "Gemma-2-9B");
+
+// Gemma-3-1B: V 262144 (tied), D 1152, L 26, Hq 4, Hkv 1, head_dim 256, F
+// 6912, q_norm and k_norm. Published: 999,885,952.
+constexpr uint64_t kGemma3Layer =
+    gqa(1152, 4, 1, 256) + 2 * 256 + swiglu(1152, 6912) + 4 * 1152;
+constexpr uint64_t kGemma3 = 262144ull * 1152 + 1152 + 26 * kGemma3Layer;
+static_assert(kGemma3 == 999885952, "Gemma-3-1B");
+
+TEST_F(ImportFamiliesTest, GemmaParametersAndLayerKinds) {
+  OwningOpRef<ModuleOp> g2 = import("gemma-2-9b", prefill(16));
+  ASSERT_TRUE(g2);
+  EXPECT_EQ(weights(*g2).elements, kGemma2);
+  // Even layers local (window 4096), odd ones global.
+  func::FuncOp model = function(*g2, "model");
+  SmallVector<StringRef> callees;
+  model.walk([&](func::CallOp c) { callees.push_back(c.getCallee()); });
+  ASSERT_EQ(callees.size(), 42u);
+  for (auto [i, callee] : llvm::enumerate(callees))
+    EXPECT_EQ(callee, i % 2 == 0 ? "gemma2_sliding_layer" : "gemma2_layer")
+        << i;
+  OwningOpRef<ModuleOp> g3 = import("gemma-3-1b", decode(1, 15));
+  ASSERT_TRUE(g3);
+  EXPECT_EQ(weights(*g3).elements, kGemma3);
+  // Query scale query_pre_attn_scalar^-1/2 = 1/16 in both.
+  for (AttentionOp a : opsIn<AttentionOp>(*g3, "gemma3_text_layer"))
+    EXPECT_EQ(a.getScaleValue(), 0.0625);
+}
+
 /// Every importable model_type has its bundled config, and it imports.
 TEST_F(ImportFamiliesTest, EveryModelTypeHasAnExample) {
   for (const ModelTypeInfo &t : getSupportedModelTypes()) {

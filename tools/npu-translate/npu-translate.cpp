@@ -72,6 +72,7 @@ void listModels(raw_ostream &os) {
   for (const npu::ModelTypeInfo &t : npu::getSupportedModelTypes()) {
     StringRef family = t.family == npu::ModelFamily::DeepSeekV3 ? "deepseek"
                        : t.family == npu::ModelFamily::Llama    ? "llama-like"
+                       : t.family == npu::ModelFamily::Gemma    ? "gemma"
                                                                 : "gpt2";
     os << llvm::formatv(
         "{0,-12} {1,-11} {2,-40} {3}\n", t.modelType, family,

@@ -16,13 +16,15 @@
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlir::npu {
 
 /// The importer that builds a model: DeepSeekV3 (MLA, DeepSeek MoE: also
 /// DeepSeek-V2 and Kimi-K2), Llama (GQA decoders with RoPE and SwiGLU:
-/// Llama, Mistral, Mixtral, Qwen2, Qwen3, Qwen3-MoE, Phi-3) and GPT-2.
-enum class ModelFamily { DeepSeekV3, Llama, GPT2 };
+/// Llama, Mistral, Mixtral, Qwen2, Qwen3, Qwen3-MoE, Phi-3), Gemma (Gemma-2
+/// and -3: sandwich norms, GeGLU, local and global layers) and GPT-2.
+enum class ModelFamily { DeepSeekV3, Llama, Gemma, GPT2 };
 
 /// One importable `model_type`: its family and what it models.
 struct ModelTypeInfo {
@@ -55,10 +57,20 @@ struct ModelConfig {
   bool oBias = false;   // o_proj bias (llama attention_bias)
   bool qkNorm = false;  // RMSNorm of each query and key head (qwen3)
   bool fusedProjections = false; // qkv_proj and gate_up_proj (phi3)
-  /// Sliding-window attention of `slidingWindow` keys in the layers from
-  /// `firstWindowLayer` on (0: every layer attends to the whole context).
-  int64_t slidingWindow = 0;    // sliding_window (where it applies)
-  int64_t firstWindowLayer = 0; // qwen2/qwen3: max_window_layers
+  /// Sliding-window attention of `slidingWindow` keys (0: none) in the
+  /// layers `windowedLayers` marks (one entry per layer when the window is
+  /// on: every layer for Mistral, those from max_window_layers for Qwen,
+  /// every other one for Gemma-2, five of six for Gemma-3).
+  int64_t slidingWindow = 0; // sliding_window (where it applies)
+  std::vector<bool> windowedLayers;
+  bool isWindowed(int64_t layer) const {
+    return slidingWindow > 0 && windowedLayers[layer];
+  }
+  // Gemma.
+  double queryScale = 0;     // query_pre_attn_scalar^-1/2 (0: 1/sqrt(d))
+  double attnSoftcap = 0;    // attn_logit_softcapping (0: none)
+  double finalSoftcap = 0;   // final_logit_softcapping (0: none)
+  double localRopeTheta = 0; // rope_local_base_freq (0: rope_theta)
   // GPT-2 only: activation_function "gelu" is the exact (erf) GELU;
   // "gelu_new" and "gelu_pytorch_tanh" are the tanh approximation.
   bool exactGelu = false;

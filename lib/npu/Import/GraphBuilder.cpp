@@ -107,11 +107,12 @@ Value GraphBuilder::layerNorm(Value x, Value gamma, Value beta) {
                              b.getF64FloatAttr(cfg.normEps));
 }
 
-Value GraphBuilder::rope(Value x, bool interleaved) {
-  return RopeOp::create(
-      b, loc, x.getType(), x, b.getF64FloatAttr(cfg.ropeTheta),
-      b.getI64IntegerAttr(past), interleaved ? b.getUnitAttr() : nullptr,
-      /*rotary_dim=*/nullptr);
+Value GraphBuilder::rope(Value x, bool interleaved, double theta) {
+  return RopeOp::create(b, loc, x.getType(), x,
+                        b.getF64FloatAttr(theta > 0 ? theta : cfg.ropeTheta),
+                        b.getI64IntegerAttr(past),
+                        interleaved ? b.getUnitAttr() : nullptr,
+                        /*rotary_dim=*/nullptr);
 }
 
 Value GraphBuilder::splitHeads(Value x, int64_t heads, int64_t headDim) {

@@ -67,7 +67,8 @@ public:
   Value add(Value a, Value b);
   Value rmsNorm(Value x, Value gamma);
   Value layerNorm(Value x, Value gamma, Value beta);
-  Value rope(Value x, bool interleaved);
+  /// RoPE with the config's rope_theta, or `theta` when given.
+  Value rope(Value x, bool interleaved, double theta = 0);
   /// [B, S, H*d] -> [B, H, S, d].
   Value splitHeads(Value x, int64_t heads, int64_t headDim);
   /// [B, H, S, d] -> [B, S, H*d].
@@ -111,10 +112,29 @@ private:
 SmallVector<Value> createWeights(OpBuilder &b, Location loc, StringRef prefix,
                                  ArrayRef<ParamSpec> specs);
 
-/// SwiGLU MLP of width `ff` whose weights are `prefix`.{gate,up,down}_proj
-/// (or, `fused`, `prefix`.gate_up_proj [2 ff, D] and `prefix`.down_proj).
+/// A gated MLP of width `ff` whose weights are
+/// `prefix`.{gate,up,down}_proj (or, `fused`, `prefix`.gate_up_proj
+/// [2 ff, D] and `prefix`.down_proj): act(x Wg^T) * (x Wu^T), then down.
 Value swigluMLP(GraphBuilder &g, LayerFunc &f, Value x, StringRef prefix,
-                int64_t ff, bool fused = false);
+                int64_t ff, bool fused = false,
+                GatedActivation act = GatedActivation::Silu);
+
+/// How one layer's grouped-query attention differs between model types.
+struct AttentionSpec {
+  int64_t window = 0;   ///< sliding window (0: none)
+  double ropeTheta = 0; ///< RoPE base (0: the config's rope_theta)
+  double scale = 0;     ///< softmax scale (0: 1/sqrt(head_dim))
+  double softcap = 0;   ///< logit soft-cap (0: none)
+};
+
+/// Grouped-query attention of a Llama-style layer on h [B, S, D]: q/k/v
+/// projections (with the config's biases, or fused), per-head QK norm if
+/// the config has it, RoPE, the KV-cache append (and, in decode, the read
+/// of the cache: with a window only its last `window` rows), causal
+/// attention and o_proj. The layer's K and V caches are arguments 2 and 3
+/// of `f`; their updated values are appended to `caches`.
+Value gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
+                   const AttentionSpec &spec, SmallVectorImpl<Value> &caches);
 
 /// Checkpoint names of an MoE block's weights (below the layer prefix).
 struct MoENames {
@@ -163,7 +183,47 @@ public:
   }
 };
 
+/// A family of GQA layers with K and V caches whose layers are of two
+/// kinds, with and without the sliding window (ModelConfig::isWindowed):
+/// `@<type>_layer` and `@<type>_sliding_layer` (one name when all layers
+/// are of one kind). Subclasses build a layer of either kind.
+class WindowedFamily : public Family {
+public:
+  void buildLayerKinds(OpBuilder &mb, GraphBuilder &g) override {
+    cfg = &g.cfg;
+    bool anyFull = false, anyWindowed = false;
+    for (int64_t i = 0; i < cfg->numLayers; ++i)
+      (cfg->isWindowed(i) ? anyWindowed : anyFull) = true;
+    std::string type = cfg->modelType;
+    if (anyFull)
+      full = buildLayer(mb, g, type + "_layer", /*windowed=*/false);
+    if (anyWindowed)
+      windowed = buildLayer(
+          mb, g, type + (anyFull ? "_sliding_layer" : "_layer"), true);
+  }
+  LayerFunc &kindOf(int64_t i) override {
+    return cfg->isWindowed(i) ? *windowed : *full;
+  }
+  unsigned cachesPerLayer() const override { return 2; }
+  RankedTensorType cacheType(GraphBuilder &g) const override {
+    return g.tensor({g.batch, g.cfg.numKVHeads, g.past + g.seq, g.cfg.headDim},
+                    g.kvCache);
+  }
+
+protected:
+  /// One layer function: x, the write position and the K and V caches,
+  /// then its weights; returns x and the updated caches.
+  virtual std::unique_ptr<LayerFunc> buildLayer(OpBuilder &mb, GraphBuilder &g,
+                                                const std::string &name,
+                                                bool windowed) = 0;
+
+private:
+  const ModelConfig *cfg = nullptr;
+  std::unique_ptr<LayerFunc> full, windowed;
+};
+
 std::unique_ptr<Family> createLlamaFamily();
+std::unique_ptr<Family> createGemmaFamily();
 std::unique_ptr<Family> createGPT2Family();
 std::unique_ptr<Family> createDeepSeekV3Family();
 

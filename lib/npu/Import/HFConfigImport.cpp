@@ -11,6 +11,7 @@
 
 #include "GraphBuilder.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
@@ -21,6 +22,8 @@ static std::unique_ptr<Family> createFamily(ModelFamily family) {
   switch (family) {
   case ModelFamily::Llama:
     return createLlamaFamily();
+  case ModelFamily::Gemma:
+    return createGemmaFamily();
   case ModelFamily::GPT2:
     return createGPT2Family();
   case ModelFamily::DeepSeekV3:
@@ -55,7 +58,7 @@ static DictionaryAttr describe(Builder &b, const ModelConfig &c,
 OwningOpRef<ModuleOp> mlir::npu::importModel(const ModelConfig &cfg,
                                              const ImportOptions &opts,
                                              MLIRContext *ctx) {
-  ctx->loadDialect<NpuDialect, func::FuncDialect>();
+  ctx->loadDialect<NpuDialect, func::FuncDialect, arith::ArithDialect>();
   Location loc = NameLoc::get(StringAttr::get(ctx, cfg.modelType));
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder b(ctx);

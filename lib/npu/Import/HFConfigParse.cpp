@@ -65,12 +65,14 @@ void parseQwenWindow(FieldReader &r, ModelConfig &c) {
     return r.error("sliding_window",
                    "is missing, but use_sliding_window is true");
   c.slidingWindow = window;
-  c.firstWindowLayer = std::min(first, c.numLayers);
+  c.windowedLayers.assign(c.numLayers, false);
+  for (int64_t i = std::min(first, c.numLayers); i < c.numLayers; ++i)
+    c.windowedLayers[i] = true;
 }
 
 /// Reads `layer_types` if present: it must describe the same layers as the
-/// rest of the config (full attention before firstWindowLayer, sliding
-/// after); an alternating pattern is not modelled for these families.
+/// rest of the config (the layers the window fields mark sliding, the others
+/// full): a list that disagrees would describe another model.
 void checkLayerTypes(FieldReader &r, const llvm::json::Object &obj,
                      const ModelConfig &c) {
   r.ignore("layer_types");
@@ -87,14 +89,13 @@ void checkLayerTypes(FieldReader &r, const llvm::json::Object &obj,
                                       " layers");
   for (auto [i, t] : llvm::enumerate(*types)) {
     std::optional<StringRef> s = t.getAsString();
-    bool sliding = c.slidingWindow > 0 && int64_t(i) >= c.firstWindowLayer;
+    bool sliding = c.isWindowed(i);
     StringRef want = sliding ? "sliding_attention" : "full_attention";
     if (!s || *s != want)
       return r.error("layer_types", "entry " + Twine(i) + " is not '" + want +
-                                        "' as the window fields imply; "
-                                        "per-layer patterns other than full "
-                                        "layers then sliding ones are not "
-                                        "modelled for this model_type");
+                                        "' as the window fields imply for "
+                                        "model_type '" +
+                                        c.modelType + "'");
   }
 }
 
@@ -118,6 +119,7 @@ void parseLlamaLike(FieldReader &r, const llvm::json::Object &obj,
   } else if (type == "mistral" || type == "mixtral" || type == "phi3") {
     // Every layer attends to the last `sliding_window` keys.
     c.slidingWindow = r.optInteger("sliding_window", 0, 1);
+    c.windowedLayers.assign(c.slidingWindow > 0 ? c.numLayers : 0, true);
     if (type == "mixtral")
       parseSoftmaxMoE(r, c, "num_local_experts", /*normTopk=*/true);
     if (type == "phi3") {
@@ -171,6 +173,65 @@ void parseLlamaLike(FieldReader &r, const llvm::json::Object &obj,
     return r.error(headDim ? "head_dim" : "num_attention_heads",
                    "gives an odd head dim " + Twine(c.headDim) +
                        "; rotary embeddings need an even one");
+}
+
+/// Gemma-2 and Gemma-3 (text): GQA with an explicit head_dim and query
+/// scale, local (sliding-window) and global layers, GeGLU, four norms per
+/// layer, tied embeddings; Gemma-2 soft-caps the attention and final logits,
+/// Gemma-3 normalizes q and k per head and gives local layers their own
+/// RoPE base.
+void parseGemma(FieldReader &r, const llvm::json::Object &obj, ModelConfig &c) {
+  bool gemma3 = c.modelType == "gemma3_text";
+  parseDecoderFields(r, c);
+  // The KV-cache kind of the Hugging Face runtime ("hybrid"): not the model.
+  r.ignore("cache_implementation");
+  r.only("attention_bias", "false", "bias-free projections");
+  c.tieEmbeddings = r.optBool("tie_word_embeddings", true);
+  c.headDim = r.optInteger("head_dim", 0, 1);
+  // hidden_activation is what the models read; older files repeat it as
+  // hidden_act.
+  std::string act = r.optString("hidden_act", "gelu_pytorch_tanh");
+  act = r.optString("hidden_activation", act);
+  double scalar = r.optPositive("query_pre_attn_scalar", 0);
+  c.attnSoftcap = r.optPositive("attn_logit_softcapping", 0);
+  c.finalSoftcap = r.optPositive("final_logit_softcapping", 0);
+  c.slidingWindow = r.integer("sliding_window");
+  int64_t pattern = gemma3 ? r.optInteger("sliding_window_pattern", 6, 1) : 2;
+  if (gemma3) {
+    c.qkNorm = true;
+    c.localRopeTheta = r.optPositive("rope_local_base_freq", 10000.0);
+  }
+  if (r.failed())
+    return;
+  // Gemma-2: layers 0, 2, 4... are local; Gemma-3: all but every
+  // pattern-th (5 of 6).
+  c.windowedLayers.assign(c.numLayers, false);
+  for (int64_t i = 0; i < c.numLayers; ++i)
+    c.windowedLayers[i] = (i + 1) % pattern != 0;
+  checkLayerTypes(r, obj, c);
+  if (r.failed())
+    return;
+  if (act != "gelu_pytorch_tanh" && act != "gelu")
+    return r.error("hidden_activation",
+                   "is '" + act + "'; supported: gelu_pytorch_tanh, gelu");
+  c.exactGelu = act == "gelu";
+  if (c.numHeads % c.numKVHeads != 0)
+    return r.error("num_key_value_heads",
+                   "(" + Twine(c.numKVHeads) +
+                       ") does not divide num_attention_heads (" +
+                       Twine(c.numHeads) + ")");
+  if (c.headDim == 0) {
+    if (c.hiddenSize % c.numHeads != 0)
+      return r.error("num_attention_heads",
+                     "(" + Twine(c.numHeads) +
+                         ") does not divide hidden_size (" +
+                         Twine(c.hiddenSize) + ")");
+    c.headDim = c.hiddenSize / c.numHeads;
+  }
+  if (c.headDim % 2 != 0)
+    return r.error("head_dim", "gives an odd head dim " + Twine(c.headDim) +
+                                   "; rotary embeddings need an even one");
+  c.queryScale = 1.0 / std::sqrt(scalar > 0 ? scalar : double(c.headDim));
 }
 
 void parseGPT2(FieldReader &r, ModelConfig &c) {
@@ -327,6 +388,12 @@ ArrayRef<ModelTypeInfo> mlir::npu::getSupportedModelTypes() {
        "Qwen3 attention, softmax top-k MoE (norm_topk_prob)"},
       {"phi3", ModelFamily::Llama, "phi-3-mini",
        "Llama with fused qkv_proj and gate_up_proj, sliding window"},
+      {"gemma2", ModelFamily::Gemma, "gemma-2-9b",
+       "GQA with head_dim and query_pre_attn_scalar, local (sliding) and "
+       "global layers alternating, logit soft-capping, GeGLU, sandwich norms"},
+      {"gemma3_text", ModelFamily::Gemma, "gemma-3-1b",
+       "Gemma-2's layers with QK norm, 5 local : 1 global, a local RoPE base, "
+       "no soft-capping"},
       {"gpt2", ModelFamily::GPT2, "gpt2",
        "MHA, learned positions, LayerNorm, GELU MLP, Conv1D weights"},
   };
@@ -393,6 +460,9 @@ mlir::npu::parseHFConfig(StringRef json, StringRef filename, Location loc) {
     break;
   case ModelFamily::Llama:
     parseLlamaLike(r, *obj, c);
+    break;
+  case ModelFamily::Gemma:
+    parseGemma(r, *obj, c);
     break;
   case ModelFamily::GPT2:
     parseGPT2(r, c);

@@ -19,31 +19,8 @@ using namespace mlir::npu;
 using namespace mlir::npu::import;
 
 namespace {
-class LlamaFamily : public Family {
+class LlamaFamily : public WindowedFamily {
 public:
-  void buildLayerKinds(OpBuilder &mb, GraphBuilder &g) override {
-    const ModelConfig &c = g.cfg;
-    bool anyFull = c.slidingWindow == 0 || c.firstWindowLayer > 0;
-    bool anyWindowed = c.slidingWindow > 0 && c.firstWindowLayer < c.numLayers;
-    std::string type = c.modelType;
-    firstWindowLayer = c.firstWindowLayer;
-    if (anyFull)
-      full = buildLayer(mb, g, type + "_layer", /*window=*/0);
-    if (anyWindowed)
-      windowed =
-          buildLayer(mb, g, type + (anyFull ? "_sliding_layer" : "_layer"),
-                     c.slidingWindow);
-  }
-
-  LayerFunc &kindOf(int64_t i) override {
-    return windowed && (!full || i >= firstWindowLayer) ? *windowed : *full;
-  }
-  unsigned cachesPerLayer() const override { return 2; }
-  RankedTensorType cacheType(GraphBuilder &g) const override {
-    return g.tensor({g.batch, g.cfg.numKVHeads, g.past + g.seq, g.cfg.headDim},
-                    g.kvCache);
-  }
-
   Value embed(GraphBuilder &g, Value tokens) override {
     table = WeightOp::create(
         g.b, g.loc, g.tensor({g.cfg.vocabSize, g.cfg.hiddenSize}, g.small),
@@ -67,7 +44,7 @@ public:
 private:
   std::unique_ptr<LayerFunc> buildLayer(OpBuilder &mb, GraphBuilder &g,
                                         const std::string &name,
-                                        int64_t window) {
+                                        bool windowed) override {
     const ModelConfig &c = g.cfg;
     int64_t d = c.hiddenSize;
     // Both phases write the KV cache (prefill fills it for the decode steps
@@ -81,77 +58,14 @@ private:
     SmallVector<Value> results;
     Value h =
         g.rmsNorm(x, f.param("input_layernorm.weight", g.tensor({d}, g.small)));
-    Value r1 = g.add(x, attention(g, f, h, window, results));
+    AttentionSpec spec;
+    spec.window = windowed ? c.slidingWindow : 0;
+    Value r1 = g.add(x, gqaAttention(g, f, h, spec, results));
     Value h2 = g.rmsNorm(
         r1, f.param("post_attention_layernorm.weight", g.tensor({d}, g.small)));
     results.insert(results.begin(), g.add(r1, mlp(g, f, h2)));
     layer->finish(mb, results);
     return layer;
-  }
-
-  /// GQA with RoPE; appends the updated K and V caches to `caches`.
-  Value attention(GraphBuilder &g, LayerFunc &f, Value h, int64_t window,
-                  SmallVector<Value> &caches) {
-    const ModelConfig &c = g.cfg;
-    int64_t d = c.hiddenSize, hd = c.headDim;
-    int64_t hq = c.numHeads, hkv = c.numKVHeads;
-    auto biased = [&](Value y, StringRef name, int64_t width, bool bias) {
-      if (!bias)
-        return y;
-      return g.add(y, f.param(("self_attn." + name + ".bias").str(),
-                              g.tensor({width}, g.small)));
-    };
-    Value q, k, v;
-    if (c.fusedProjections) {
-      // One [(Hq + 2 Hkv) hd, D] matrix (Phi-3's qkv_proj): one GEMM.
-      Value qkv =
-          g.linear(h, f.param("self_attn.qkv_proj.weight",
-                              g.tensor({(hq + 2 * hkv) * hd, d}, g.weight)));
-      q = g.slice(qkv, 2, 0, hq * hd);
-      k = g.slice(qkv, 2, hq * hd, hkv * hd);
-      v = g.slice(qkv, 2, (hq + hkv) * hd, hkv * hd);
-    } else {
-      auto proj = [&](StringRef name, int64_t heads) {
-        Value w = f.param(("self_attn." + name + ".weight").str(),
-                          g.tensor({heads * hd, d}, g.weight));
-        return biased(g.linear(h, w), name, heads * hd, c.qkvBias);
-      };
-      q = proj("q_proj", hq);
-      k = proj("k_proj", hkv);
-      v = proj("v_proj", hkv);
-    }
-    q = g.splitHeads(q, hq, hd);
-    k = g.splitHeads(k, hkv, hd);
-    v = g.splitHeads(v, hkv, hd);
-    if (c.qkNorm) {
-      // Qwen3: RMSNorm over each head's features, before RoPE.
-      q = g.rmsNorm(
-          q, f.param("self_attn.q_norm.weight", g.tensor({hd}, g.small)));
-      k = g.rmsNorm(
-          k, f.param("self_attn.k_norm.weight", g.tensor({hd}, g.small)));
-    }
-    q = g.rope(q, /*interleaved=*/false);
-    k = g.rope(k, /*interleaved=*/false);
-    // Both phases write the new keys and values into the cache; decode then
-    // attends over the cached rows, and with a window only the last
-    // `window` of them (a view: the rows before it are not read).
-    caches.push_back(g.appendCache(f.arg(2), k, f.arg(1)));
-    caches.push_back(g.appendCache(f.arg(3), v, f.arg(1)));
-    if (g.opts.phase == Phase::Decode) {
-      k = g.readCache(caches[0]);
-      v = g.readCache(caches[1]);
-      int64_t rows = g.past + g.seq;
-      if (window > 0 && window < rows) {
-        k = g.slice(k, 2, rows - window, window);
-        v = g.slice(v, 2, rows - window, window);
-      }
-    }
-    Value o =
-        g.attention(q, k, v, std::nullopt, 1.0 / std::sqrt(double(hd)), window);
-    Value out =
-        g.linear(g.mergeHeads(o), f.param("self_attn.o_proj.weight",
-                                          g.tensor({d, hq * hd}, g.weight)));
-    return biased(out, "o_proj", d, c.oBias);
   }
 
   /// The SwiGLU MLP, or the routed experts (Mixtral, Qwen3-MoE).
@@ -173,8 +87,6 @@ private:
     return moeBlock(g, f, h, names);
   }
 
-  std::unique_ptr<LayerFunc> full, windowed;
-  int64_t firstWindowLayer = 0;
   Value table;
 };
 } // namespace

@@ -14,7 +14,8 @@ using namespace mlir::npu;
 using namespace mlir::npu::import;
 
 Value mlir::npu::import::swigluMLP(GraphBuilder &g, LayerFunc &f, Value x,
-                                   StringRef prefix, int64_t ff, bool fused) {
+                                   StringRef prefix, int64_t ff, bool fused,
+                                   GatedActivation act) {
   int64_t d = g.cfg.hiddenSize;
   auto name = [&](StringRef w) { return (prefix + "." + w).str(); };
   Value gate, up;
@@ -31,9 +32,9 @@ Value mlir::npu::import::swigluMLP(GraphBuilder &g, LayerFunc &f, Value x,
     up = g.linear(x,
                   f.param(name("up_proj.weight"), g.tensor({ff, d}, g.weight)));
   }
-  Value act = SwigluOp::create(g.b, g.loc, gate.getType(), gate, up);
+  Value hidden = SwigluOp::create(g.b, g.loc, gate.getType(), gate, up, act);
   return g.linear(
-      act, f.param(name("down_proj.weight"), g.tensor({d, ff}, g.weight)));
+      hidden, f.param(name("down_proj.weight"), g.tensor({d, ff}, g.weight)));
 }
 
 /// The routed experts take the tokens' k routed rows each; the shared

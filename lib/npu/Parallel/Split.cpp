@@ -59,8 +59,10 @@ static llvm::Error pipelineStage(const ModelConfig &config, const Split &split,
   // The chip models the last `layers` layers (the costliest stage).
   chip.config.firstDenseLayers = std::max<int64_t>(
       0, config.firstDenseLayers - (config.numLayers - layers));
-  chip.config.firstWindowLayer = std::max<int64_t>(
-      0, config.firstWindowLayer - (config.numLayers - layers));
+  if (!config.windowedLayers.empty())
+    chip.config.windowedLayers.erase(chip.config.windowedLayers.begin(),
+                                     chip.config.windowedLayers.begin() +
+                                         (config.numLayers - layers));
   chip.config.numMTPLayers = 0;
   chip.options.includeMTP = false;
   // Micro-batches: one sequence each in a prefill; in a decode as many as
