@@ -76,6 +76,25 @@ TEST_F(WorkTest, AttentionGemma2SoftcapWindow) {
   EXPECT_EQ(w.vectorFlops.value(), 6ull * 16 * pairs + 16ull * 8192 * 256);
 }
 
+TEST_F(WorkTest, AttentionGptOssSinks) {
+  // GPT-OSS-20B decode: 64 query heads, 8 KV heads of 64, one sink logit
+  // per query head (bf16), 4096 cached keys.
+  Work w = workOf(R"mlir(
+    func.func @f(%q: tensor<1x64x1x64xbf16>, %k: tensor<1x8x4096x64xbf16>, %v: tensor<1x8x4096x64xbf16>, %s: tensor<64xbf16>) -> tensor<1x64x1x64xbf16> {
+      %o = npu.attention %q, %k, %v sinks(%s) causal : tensor<1x64x1x64xbf16>, tensor<1x8x4096x64xbf16>, tensor<1x8x4096x64xbf16>, sinks tensor<64xbf16> -> tensor<1x64x1x64xbf16>
+      return %o : tensor<1x64x1x64xbf16>
+    })mlir");
+  const uint64_t scores = 64ull * 4096;
+  // One exp per score, and one per row for exp(sink - m).
+  EXPECT_EQ(w.transcendentalFlops.value(), scores + 64);
+  // 4 per score, the final divide per output element, and per row the
+  // sink's subtract and add.
+  EXPECT_EQ(w.vectorFlops.value(), 4 * scores + 64ull * 64 + 2 * 64);
+  // q, k, v and the 64 bf16 sinks.
+  EXPECT_EQ(w.bytesRead.value(),
+            64ull * 64 * 2 + 2 * (8ull * 4096 * 64 * 2) + 64 * 2);
+}
+
 TEST_F(WorkTest, AttentionDeepSeekV3MLAPrefill1M) {
   // DeepSeek-V3 MLA prefill (keys/values up-projected): 128 heads,
   // Dqk = 128 nope + 64 rope = 192, Dv = 128, causal over 2^20 tokens.

@@ -23,7 +23,8 @@ def flatten(x):
     return [x]
 
 
-def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window, softcap=None):
+def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window, softcap=None,
+                  sinks=None):
     """q [B,Hq,Sq,D], k [B,Hkv,Skv,D], v [B,Hkv,Skv,Dv] (nested lists)."""
     B, Hq, Sq, D = qshape
     Hkv, Skv = kshape[1], kshape[2]
@@ -40,9 +41,10 @@ def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window, softcap=No
                           for j in keys]
                 if softcap is not None:
                     logits = [softcap * math.tanh(s / softcap) for s in logits]
-                m = max(logits)
+                # A sink takes part in the max and the sum, not in the values.
+                m = max(logits + ([sinks[h]] if sinks else []))
                 w = [math.exp(s - m) for s in logits]
-                total = sum(w)
+                total = sum(w) + (math.exp(sinks[h] - m) if sinks else 0.0)
                 for c in range(dv):
                     out.append(sum(wj * v[b][kh][j][c] for wj, j in zip(w, keys)) / total)
     return out
@@ -53,7 +55,7 @@ def ttype(shape):
 
 
 def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=None,
-         latent=False, softcap=None):
+         latent=False, softcap=None, sinks=False):
     B, Hq, Sq, D = qshape
     Hkv, Skv = kshape[1], kshape[2]
     vshape = [B, Hkv, Skv, dv]
@@ -71,6 +73,13 @@ def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=N
         inputs.append(("v", vshape, "f32", v))
         vn = nest(v, vshape)
     attrs = ""
+    sink_vals = None
+    if sinks:
+        # Around the logits' range, so that some rows give the sink most of
+        # their weight and others little.
+        sink_vals = r.values(qshape[1], -3.0, 3.0)
+        inputs.append(("s", [qshape[1]], "f32", sink_vals))
+        attrs += " sinks(%s)"
     if latent:
         attrs += " latent(%d)" % dv
     if scale is not None:
@@ -83,11 +92,13 @@ def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=N
         attrs += " window(%d)" % window
     operands = "%q, %k" + ("" if latent else ", %v")
     types = [ttype(qshape), ttype(kshape)] + ([] if latent else [ttype(vshape)])
+    if sinks:
+        types.append("sinks " + ttype([qshape[1]]))
     body = "%%out = npu.attention %s%s : %s -> %s" % (operands, attrs, ", ".join(types),
                                                       ttype(oshape))
     eff_scale = scale if scale is not None else 1.0 / math.sqrt(D)
     expected = attention_ref(nest(q, qshape), kn, vn, qshape, kshape, dv, eff_scale,
-                             causal, window, softcap)
+                             causal, window, softcap, sink_vals)
     return Case(name, doc, inputs, body, [("out", oshape, "f32")], [expected])
 
 
@@ -105,6 +116,9 @@ CASES = [
     case("attention-softcap", "Gemma-2 style: logits soft-capped at 1.5 (c tanh(s / c)), scale 1, "
          "causal window 3 (GQA Hq=2, Hkv=1).",
          [1, 2, 4, 4], [1, 1, 6, 4], 4, 18, scale=1.0, causal=True, window=3, softcap=1.5),
+    case("attention-sinks", "GPT-OSS style: one sink logit per query head (GQA Hq=4, Hkv=2), "
+         "causal window 3, Sq=3 < Skv=5.",
+         [1, 4, 3, 4], [1, 2, 5, 4], 4, 19, causal=True, window=3, sinks=True),
     case("attention-mla", "MLA prefill: Dqk=6, Dv=4, causal, default scale 1/sqrt(6).",
          [1, 2, 3, 6], [1, 2, 3, 6], 4, 16, causal=True),
     case("attention-mla-latent", "MLA latent decode: Sq=1, Hkv=1, V = kv[..., 0:4] of Dqk=6.",

@@ -99,8 +99,8 @@ struct KernelDesc {
   int64_t group = 1, vDim = 0, window = 0;
   bool causal = false, latent = false;
   /// attention: soft-capped logits (a divide, a tanh and a multiply more
-  /// per score).
-  bool softcap = false;
+  /// per score); sinks (an exp, a subtract and an add more per row).
+  bool softcap = false, sinks = false;
   /// attention: per-score vector and transcendental work of a visited
   /// score tile (the softmax's, plus the soft-cap's).
   int64_t scoreVectorFlops() const { return softcap ? 6 : 4; }

@@ -164,9 +164,10 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
         2.0 * visited * tqp * tkvp * double(pad(dqk, 16) + pad(dv, 16));
     bw.vectorFlops =
         visited * rows * double(k.scoreVectorFlops() * tkv + dv + 3) +
-        double(rows * dv);
+        double(rows * dv) + (k.sinks ? 2.0 * rows : 0.0);
     bw.transcFlops =
-        visited * rows * double(k.scoreTranscendentals() * tkv + 1);
+        visited * rows * double(k.scoreTranscendentals() * tkv + 1) +
+        (k.sinks ? double(rows) : 0.0);
     bw.paddedFlops =
         c(int64_t(std::llround(bw.matrixFlops))) * c(launched.blocks);
     bw.l2Bytes = double(rows * dqk * k.lhsBytes) +

@@ -134,6 +134,7 @@ FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
   k.causal = attn.getCausal();
   k.window = attn.getWindowAttr() ? attn.getWindowAttr().getInt() : 0;
   k.softcap = static_cast<bool>(attn.getSoftcapAttr());
+  k.sinks = static_cast<bool>(attn.getSinks());
   k.latent = attn.isLatent();
   k.work = attn.computeWork();
   k.matrixType = attn.getQuery().getType().getElementType();

@@ -38,13 +38,26 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   key.append({uint64_t(k.lhsBytes), uint64_t(k.rhsBytes), uint64_t(k.outBytes),
               k.rhsBatched, k.foldedBatch, k.singleOutput});
   list(k.siblingN);
-  key.append({k.needsFullK, uint64_t(k.extraReadBytes), uint64_t(k.normBytes),
-              uint64_t(k.tableBytes), uint64_t(k.tableRows),
-              uint64_t(k.tableEntries), k.tablePerTile, uint64_t(k.heldBytes),
-              uint64_t(k.rowStateBytes), k.gatheredRows, uint64_t(k.rowReads),
-              k.inputOnChip, k.outputOnChip, uint64_t(k.group),
-              uint64_t(k.vDim), uint64_t(k.window), k.causal, k.latent,
-              k.softcap});
+  key.append({k.needsFullK,
+              uint64_t(k.extraReadBytes),
+              uint64_t(k.normBytes),
+              uint64_t(k.tableBytes),
+              uint64_t(k.tableRows),
+              uint64_t(k.tableEntries),
+              k.tablePerTile,
+              uint64_t(k.heldBytes),
+              uint64_t(k.rowStateBytes),
+              k.gatheredRows,
+              uint64_t(k.rowReads),
+              k.inputOnChip,
+              k.outputOnChip,
+              uint64_t(k.group),
+              uint64_t(k.vDim),
+              uint64_t(k.window),
+              k.causal,
+              k.latent,
+              k.softcap,
+              k.sinks});
 }
 
 void mlir::npu::forEachTile(ArrayRef<SmallVector<int64_t>> lists,

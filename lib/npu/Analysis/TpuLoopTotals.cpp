@@ -360,11 +360,15 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
   l.paddedMatrixFlops =
       computed * (matrixPassFlops(r, {dqk, dqk}, {tkv, tkv}, sub, mxu) +
                   matrixPassFlops(r, {tkv, tkv}, {dv, dv}, sub, mxu));
+  // Per output row: the divide of each element, and with sinks exp(sink -
+  // m), the subtract and the add.
+  Count outRows = c(bh) * c(k.group) * c(sq);
   l.vectorFlops = computed * c(rowsSub) *
                       (c(k.scoreVectorFlops()) * c(tkv) + c(dv) + c(3)) +
-                  c(bh) * c(k.group) * c(sq) * c(dv);
+                  outRows * (c(dv) + c(k.sinks ? 2 : 0));
   l.transcendentalFlops =
-      computed * c(rowsSub) * (c(k.scoreTranscendentals()) * c(tkv) + c(1));
+      computed * c(rowsSub) * (c(k.scoreTranscendentals()) * c(tkv) + c(1)) +
+      (k.sinks ? outRows : c(0));
   return l;
 }
 

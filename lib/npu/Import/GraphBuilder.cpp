@@ -135,7 +135,7 @@ Value GraphBuilder::attention(Value q, Value k, Value v,
   int64_t dv = latent ? *latent : shapeOf(v)[3];
   auto type = tensor({qs[0], qs[1], qs[2], dv}, act);
   return AttentionOp::create(
-      b, loc, type, q, k, v,
+      b, loc, type, q, k, v, /*sinks=*/Value(),
       latent ? b.getI64IntegerAttr(*latent) : IntegerAttr(),
       b.getF64FloatAttr(scale),
       softcap > 0 ? b.getF64FloatAttr(softcap) : FloatAttr(), b.getUnitAttr(),

@@ -258,6 +258,14 @@ func.func @softcap_zero(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>, %v
 
 func.func @softcap_inf(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>, %v: tensor<1x4x16x64xf32>) {
   // expected-error @+1 {{softcap must be finite and > 0, got inf}}
-  %0 = "npu.attention"(%q, %k, %v) <{softcap = 0x7FF0000000000000 : f64, causal}> : (tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32>
+  %0 = "npu.attention"(%q, %k, %v) <{softcap = 0x7FF0000000000000 : f64, causal, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @sinks_shape(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>, %v: tensor<1x4x16x64xf32>, %s: tensor<2xf32>) {
+  // expected-error @+1 {{sinks must be [Hq] = [4] (one logit per query head), got [2]}}
+  %0 = npu.attention %q, %k, %v sinks(%s) causal : tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, sinks tensor<2xf32> -> tensor<1x4x16x64xf32>
   return
 }

@@ -38,6 +38,14 @@ func.func @softcap(%q: tensor<1x8x16x256xbf16>, %k: tensor<1x4x16x256xbf16>, %v:
   return %0 : tensor<1x8x16x256xbf16>
 }
 
+// GPT-OSS: a sink logit per query head.
+// CHECK-LABEL: func.func @sinks
+// CHECK: npu.attention %{{.*}}, %{{.*}}, %{{.*}} sinks(%{{.*}}) causal window(128) : tensor<1x64x16x64xbf16>, tensor<1x8x16x64xbf16>, tensor<1x8x16x64xbf16>, sinks tensor<64xbf16> -> tensor<1x64x16x64xbf16>
+func.func @sinks(%q: tensor<1x64x16x64xbf16>, %k: tensor<1x8x16x64xbf16>, %v: tensor<1x8x16x64xbf16>, %s: tensor<64xbf16>) -> tensor<1x64x16x64xbf16> {
+  %0 = npu.attention %q, %k, %v sinks(%s) causal window(128) : tensor<1x64x16x64xbf16>, tensor<1x8x16x64xbf16>, tensor<1x8x16x64xbf16>, sinks tensor<64xbf16> -> tensor<1x64x16x64xbf16>
+  return %0 : tensor<1x64x16x64xbf16>
+}
+
 // MLA prefill: Dqk = 192 (128 nope + 64 rope), Dv = 128.
 // CHECK-LABEL: func.func @mla_prefill
 // CHECK: npu.attention %{{.*}}, %{{.*}}, %{{.*}} causal : tensor<1x128x64x192xbf16>, tensor<1x128x64x192xbf16>, tensor<1x128x64x128xbf16> -> tensor<1x128x64x128xbf16>

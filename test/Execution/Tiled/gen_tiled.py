@@ -110,7 +110,7 @@ class Case:
 
 
 def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=None,
-                   resident=False, held=None):
+                   resident=False, held=None, sinks=False):
     """An attention kernel: q [B,Hq,Sq,D], k [B,Hkv,Skv,D], v or None.
     tiling: the first five loops and tiles; the sixth (the K/V held on
     chip) is the KV tile, with `resident` the whole KV length, or `held`
@@ -123,6 +123,10 @@ def attention_case(name, doc, q, k, v, attrs, tiling, checks, seed, kv_splits=No
     inputs = [("q", q), ("k", k)] + ([("v", v)] if v else [])
     args = "%a_q, %a_k" + (", %a_v" if v else "")
     types = "%s, %s" % (t(q), t(k)) + (", " + t(v) if v else "")
+    if sinks:  # one sink logit per query head
+        inputs.append(("s", [hq]))
+        args += " sinks(%a_s)"
+        types += ", sinks " + t([hq])
     body = "%%o = npu.attention %s %s : %s -> %s" % (args, attrs, types, t([b, hq, sq, dv]))
     return Case(name, doc, inputs, "attention", tiling, body, ("o", [b, hq, sq, dv]),
                 checks, seed=seed, kv_splits=kv_splits)
@@ -463,6 +467,15 @@ CASES = [
                    "attention kernel: GQA decode (Hq 4, Hkv 2, one query, 13 KV tokens) with split KV: 5 KV tiles of 3 in 2 splits (3 + 2 tiles), partials combined.",
                    [1, 4, 1, 4], [1, 2, 13, 4], [1, 2, 13, 4], "causal",
                    ([2, 1, 13, 4, 1], [1, 1, 3, 4, 1]), split_kv(2, 4), seed=25, kv_splits=2),
+    attention_case("attention-split-kv-decode-sinks",
+                   "attention kernel: the split-KV GQA decode with GPT-OSS sinks: each head's sink joins the combined sum once, after the partials are merged.",
+                   [1, 4, 1, 4], [1, 2, 13, 4], [1, 2, 13, 4], "causal",
+                   ([2, 1, 13, 4, 1], [1, 1, 3, 4, 1]), split_kv(2, 4), seed=38, kv_splits=2,
+                   sinks=True),
+    attention_case("attention-sinks-window",
+                   "attention kernel: GQA (Hq 4, Hkv 2) causal sliding window W = 3 with sinks, Sq = Skv = 7, batch 2: query blocks of 3 (the last short), KV tiles of 2; rows of the second batch's head block take the sinks of their own heads.",
+                   [2, 4, 7, 4], [2, 2, 7, 4], [2, 2, 7, 4], "causal window(3)",
+                   ([4, 7, 7, 4, 7], [3, 3, 2, 4, 3]), flash(3, 2, 4), seed=39, sinks=True),
     attention_case("attention-split-kv-causal",
                    "attention kernel: MHA causal prefill Sq = Skv = 6 with 4 KV splits: query tile 4, KV tile 2; the first query tile sees 2 KV tiles, so two of its splits are empty (m = -inf, weight 0).",
                    [1, 2, 6, 4], [1, 2, 6, 4], [1, 2, 6, 4], "causal",

@@ -205,16 +205,27 @@ struct AttentionToGeneric : OpRewritePattern<AttentionOp> {
               .getResult(0);
     }
 
-    // 7. result = pv / rowSum, rounded to the result element type.
+    // 7. result = pv / rowSum, rounded to the result element type; with
+    // sinks the sum gains exp(sinks[h] - rowMax).
     Type resElem = resType.getElementType();
     Value init = tensor::EmptyOp::create(rewriter, loc, outShape, resElem);
+    SmallVector<Value> ins = {pv, rowSum};
+    SmallVector<AffineMap> maps = {scoreId, scoreToRow};
+    if (Value sinks = op.getSinks()) {
+      ins.append({rowMax, sinks});
+      maps.append({scoreToRow, map(4, {d(1)})});
+    }
+    maps.push_back(scoreId);
     Value result =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{resType}, ValueRange{pv, rowSum},
-            ValueRange{init}, {scoreId, scoreToRow, scoreId},
+            rewriter, loc, TypeRange{resType}, ins, ValueRange{init}, maps,
             {par, par, par, par},
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value x = arith::DivFOp::create(b, l, args[0], args[1]);
+              Value sum = args[1];
+              if (args.size() > 3)
+                sum =
+                    addSink(b, l, sum, args[2], castFloat(b, l, args[3], f32));
+              Value x = arith::DivFOp::create(b, l, args[0], sum);
               linalg::YieldOp::create(b, l, castFloat(b, l, x, resElem));
             })
             .getResult(0);
@@ -223,6 +234,12 @@ struct AttentionToGeneric : OpRewritePattern<AttentionOp> {
   }
 };
 } // namespace
+
+Value mlir::npu::addSink(OpBuilder &b, Location loc, Value sum, Value m,
+                         Value sink) {
+  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, sink, m));
+  return arith::AddFOp::create(b, loc, sum, e);
+}
 
 Value mlir::npu::buildSoftcap(OpBuilder &b, Location loc, Value s, double c) {
   auto f32c = [&](double v) {

@@ -141,9 +141,10 @@ private:
   SmallVector<Value> buildKvStep(OpBuilder &b, Location loc, Value nb, Value q0,
                                  Value nq, Value qt, Value k0, Value nk,
                                  Value kt, Value vt, SoftmaxState state);
-  /// acc / l over a block of `sizes` [.., Dv], rounded to the result type.
-  Value normalize(OpBuilder &b, Location loc, Value acc, Value l,
-                  ArrayRef<OpFoldResult> sizes);
+  /// acc / (l [+ exp(sink - m)]) rounded to the result type, for the rows
+  /// of the head block starting at b0.
+  Value normalize(OpBuilder &b, Location loc, Value acc, Value l, Value m,
+                  Value b0, ArrayRef<OpFoldResult> sizes);
   /// m, or 0 where m = -inf (a row that has seen no key yet).
   static Value safeMax(OpBuilder &b, Location loc, Value m) {
     Value ninf = f32Const(b, loc, kNegInf);

@@ -40,6 +40,9 @@ Value createFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 /// A routed expert index (any integer type) as an `index` clamped to [0,
 /// numExperts - 1], as npu.moe_experts reads it.
 Value clampedExpert(OpBuilder &b, Location loc, Value idx, int64_t numExperts);
+/// sum + exp(sink - m): an attention row's softmax sum with its sink (all
+/// f32; m is the row's max score).
+Value addSink(OpBuilder &b, Location loc, Value sum, Value m, Value sink);
 /// c * tanh(s / c): npu.attention's logit soft-capping of an f32 score.
 Value buildSoftcap(OpBuilder &b, Location loc, Value s, double c);
 /// silu(g) * u = g / (1 + exp(-g)) * u, in f32 (npu.moe_experts' SwiGLU).

@@ -295,19 +295,39 @@ Value FlashAttention::buildQueryTile(OpBuilder &b, Location loc, Value b0,
   auto [kvBegin, kvEnd] = kvRange(b, loc, q0, nq);
   SmallVector<Value> state =
       buildKvLoop(b, loc, b0, nb, q0, nq, kvBegin, kvEnd);
-  return normalize(b, loc, state[2], state[1],
+  return normalize(b, loc, state[2], state[1], state[0], b0,
                    blockSizes(b, nb, nq, dims.vDim));
 }
 
 Value FlashAttention::normalize(OpBuilder &b, Location loc, Value acc, Value l,
+                                Value m, Value b0,
                                 ArrayRef<OpFoldResult> sizes) {
   Type resElem = op.getResult().getType().getElementType();
+  Value sinks = op.getSinks();
   return buildGeneric(
-      b, loc, ValueRange{acc, l}, ValueRange{emptyTile(b, loc, sizes, resElem)},
-      {map(4, {0, 1, 2, 3}), map(4, {0, 1, 2}), map(4, {0, 1, 2, 3})},
+      b, loc, ValueRange{acc, l, m},
+      ValueRange{emptyTile(b, loc, sizes, resElem)},
+      {map(4, {0, 1, 2, 3}), map(4, {0, 1, 2}), map(4, {0, 1, 2}),
+       map(4, {0, 1, 2, 3})},
       {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
-        Value x = arith::DivFOp::create(nb2, l2, a[0], a[1]);
+        Value sum = a[1];
+        if (sinks) {
+          // Row (b0 + i, g) is query head (b0 + i) mod Hkv * G + g: its
+          // sink joins the sum once (m as the running max left it).
+          Value bh = arith::AddIOp::create(nb2, l2, b0,
+                                           linalg::IndexOp::create(nb2, l2, 0));
+          Value kvh = arith::RemSIOp::create(nb2, l2, bh,
+                                             constIndex(nb2, l2, dims.kvHeads));
+          Value h = arith::AddIOp::create(
+              nb2, l2,
+              arith::MulIOp::create(nb2, l2, kvh, constIndex(nb2, l2, group)),
+              linalg::IndexOp::create(nb2, l2, 1));
+          Value s = tensor::ExtractOp::create(nb2, l2, sinks, ValueRange{h});
+          sum = addSink(nb2, l2, sum, safeMax(nb2, l2, a[2]),
+                        castFloat(nb2, l2, s, nb2.getF32Type()));
+        }
+        Value x = arith::DivFOp::create(nb2, l2, a[0], sum);
         return {castFloat(nb2, l2, x, resElem)};
       })[0];
 }
@@ -415,7 +435,7 @@ Value FlashAttention::combine(OpBuilder &b, Location loc, Value partials) {
         Value x = arith::MulFOp::create(nb2, l2, a[0], a[1]);
         return {arith::AddFOp::create(nb2, l2, a[2], x)};
       })[0];
-  return normalize(b, loc, accSum, lSum, outSizes);
+  return normalize(b, loc, accSum, lSum, mMax, constIndex(b, loc, 0), outSizes);
 }
 
 SmallVector<Value> FlashAttention::buildKvStep(OpBuilder &b, Location loc,

@@ -8,7 +8,7 @@ include "npu/Dialect/Npu/IR/NpuAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
-def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
+def Npu_AttentionOp : Npu_Op<"attention", [Pure, AttrSizedOperandSegments]> {
   let summary = "scaled dot-product attention (MHA, GQA, MQA, MLA), causal "
                 "and sliding-window";
   let description = [{
@@ -19,7 +19,8 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
     s[b,h,i,j]   = scale * sum_d query[b,h,i,d] * key[b,h/G,j,d]
     s[b,h,i,j]   = c * tanh(s[b,h,i,j] / c)      (with softcap(c))
     s[b,h,i,j]   = -inf where (i, j) is masked
-    p[b,h,i,j]   = exp(s - max_j s) / sum_j exp(s - max_j s)
+    p[b,h,i,j]   = exp(s - m) / (sum_j exp(s - m) [+ exp(sinks[h] - m)])
+                   with m = max_j s
     out[b,h,i,e] = sum_j p[b,h,i,j] * V[b,h/G,j,e]
     ```
 
@@ -35,6 +36,13 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
       `[c_kv ; k_rope]` (e.g. 512 + 64 = 576 wide) and `V = key[..., 0:Dv]`,
       the compressed latent. Requires `Dv <= Dqk`.
     * `scale` (default `1/sqrt(Dqk)`) must be finite and > 0.
+    * `sinks(%s)` (`[Hq]`, any float type, computed in f32): attention
+      sinks (GPT-OSS, StreamingLLM): a learned logit per query head that
+      joins every row's softmax denominator and takes no value, so a row's
+      probabilities sum to less than 1. Kernels add `exp(sink - m)` to the
+      row sum once, after the last key (the same result as putting the sink
+      in the running max, without the overflow of `exp(sink - m)` mattering:
+      a huge term only drives the output to 0).
     * `softcap(c)` (c finite and > 0): logit soft-capping (Gemma-2,
       Grok): the scaled scores are squashed into (-c, c) before the mask
       and the softmax, as FlashAttention's `softcap`.
@@ -54,10 +62,11 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
     skips masked blocks).
     * matrix: `2*B*Hq*P*(Dqk + Dv)` (Q*K^T and P*V).
     * transcendental: `B*Hq*P` (one exp per score); with softcap another
-      `B*Hq*P` (the tanh).
+      `B*Hq*P` (the tanh); with sinks `B*Hq*Sq` (one exp per row).
     * vector: `4*B*Hq*P` (scale, running max, subtract max, sum per score)
       `+ B*Hq*Sq*Dv` (final divide by the sum); with softcap `2*B*Hq*P`
-      more (the divide and multiply by c).
+      more (the divide and multiply by c); with sinks `2*B*Hq*Sq` more (the
+      subtract and the add to each row's sum).
     * bytesRead: query + key + value (latent form: key once, as V is a
       slice of it); bytesWritten: the result; paramBytes: the operands that
       are parameters (normally none).
@@ -75,6 +84,11 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
     %o = npu.attention %q, %k, %v scale(0.0625) softcap(50.0) causal window(4096)
         : tensor<1x8x4096x256xbf16>, tensor<1x4x4096x256xbf16>,
           tensor<1x4x4096x256xbf16> -> tensor<1x8x4096x256xbf16>
+    // GPT-OSS: one learned sink logit per query head, window 128.
+    %o = npu.attention %q, %k, %v sinks(%s) causal window(128)
+        : tensor<1x64x4096x64xbf16>, tensor<1x8x4096x64xbf16>,
+          tensor<1x8x4096x64xbf16>, sinks tensor<64xbf16>
+          -> tensor<1x64x4096x64xbf16>
     // DeepSeek-V3 MLA decode on the latent KV cache (c_kv ; k_rope).
     %o = npu.attention %q, %kv latent(512) scale(0.0723) causal
         : tensor<1x128x1x576xbf16>, tensor<1x1x4096x576xbf16>
@@ -83,16 +97,19 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure]> {
   }];
   let arguments = (ins Npu_FloatTensor:$query, Npu_FloatOrF8Tensor:$key,
                        Optional<Npu_FloatOrF8Tensor>:$value,
+                       Optional<Npu_FloatTensor>:$sinks,
                        OptionalAttr<I64Attr>:$latent,
                        OptionalAttr<F64Attr>:$scale,
                        OptionalAttr<F64Attr>:$softcap, UnitAttr:$causal,
                        OptionalAttr<I64Attr>:$window);
   let results = (outs Npu_FloatTensor:$result);
   let assemblyFormat = [{
-    $query `,` $key (`,` $value^)? (`latent` `(` $latent^ `)`)?
+    $query `,` $key (`,` $value^)? (`sinks` `(` $sinks^ `)`)?
+    (`latent` `(` $latent^ `)`)?
     (`scale` `(` $scale^ `)`)? (`softcap` `(` $softcap^ `)`)?
     (`causal` $causal^)? (`window` `(` $window^ `)`)?
-    attr-dict `:` type($query) `,` type($key) (`,` type($value)^)? `->` type($result)
+    attr-dict `:` type($query) `,` type($key) (`,` type($value)^)?
+    (`,` `sinks` type($sinks)^)? `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -147,6 +147,13 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("scale must be finite and > 0, got ")
              << formatShortestReal(s);
   }
+  if (Value sinks = getSinks()) {
+    auto s = cast<RankedTensorType>(sinks.getType());
+    if (s.getRank() != 1 || s.getDimSize(0) != qHeads)
+      return emitOpError("sinks must be [Hq] = [")
+             << qHeads << "] (one logit per query head), got "
+             << shapeString(s.getShape());
+  }
   if (FloatAttr cap = getSoftcapAttr()) {
     double c = cap.getValueAsDouble();
     if (!std::isfinite(c) || c <= 0.0)
@@ -186,5 +193,11 @@ Work AttentionOp::computeWork() {
   // softcap's divide and multiply); per output element: the final divide.
   w.vectorFlops = Count(capped ? 6 : 4) * scores +
                   heads * Count::fromSigned(d.qLen) * Count::fromSigned(d.vDim);
+  if (getSinks()) {
+    // Per row: exp(sink - m), the subtract and the add to the sum.
+    Count rows = heads * Count::fromSigned(d.qLen);
+    w.transcendentalFlops += rows;
+    w.vectorFlops += Count(2) * rows;
+  }
   return w;
 }
