@@ -332,6 +332,35 @@ TEST_F(ImportFamiliesTest, GemmaParametersAndLayerKinds) {
     EXPECT_EQ(a.getScaleValue(), 0.0625);
 }
 
+// GPT-OSS: D 2880, Hq 64, Hkv 8, head_dim 64, biased q/k/v/o, 64 sinks, a
+// biased router, experts of F 2880 with gate_up [2F, D] + bias [2F] and
+// down [D, F] + bias [D]; V 201088, untied. Published: 20,914,757,184
+// (20b: 24 layers, 32 experts) and 116,829,156,672 (120b: 36, 128).
+constexpr uint64_t kOssAttn =
+    gqa(2880, 64, 8, 64) + (64 + 8 + 8) * 64 + 2880 + 64;
+constexpr uint64_t kOssExpert = swiglu(2880, 2880) + 2 * 2880 + 2880;
+constexpr uint64_t ossTotal(uint64_t layers, uint64_t experts) {
+  return outer(201088, 2880) + layers * (kOssAttn + experts * 2880 + experts +
+                                         experts * kOssExpert + 2 * 2880);
+}
+static_assert(ossTotal(24, 32) == 20914757184, "GPT-OSS-20B");
+static_assert(ossTotal(36, 128) == 116829156672, "GPT-OSS-120B");
+
+TEST_F(ImportFamiliesTest, GptOssTotalAndActive) {
+  OwningOpRef<ModuleOp> m20 = import("gpt-oss-20b", decode(1, 15));
+  ASSERT_TRUE(m20);
+  auto [total20, active20] = billCounts(*m20);
+  EXPECT_EQ(total20, ossTotal(24, 32));
+  // 4 of 32 experts per token (weights and biases). OpenAI's 3.61B leaves
+  // the 0.58B embedding table out: 4.187B - 0.579B.
+  EXPECT_EQ(active20, ossTotal(24, 32) - 24 * 28 * kOssExpert);
+  OwningOpRef<ModuleOp> m120 = import("gpt-oss-120b", prefill(8));
+  ASSERT_TRUE(m120);
+  auto [total120, active120] = billCounts(*m120);
+  EXPECT_EQ(total120, ossTotal(36, 128));
+  EXPECT_EQ(active120, ossTotal(36, 128) - 36 * 124 * kOssExpert);
+}
+
 /// Every importable model_type has its bundled config, and it imports.
 TEST_F(ImportFamiliesTest, EveryModelTypeHasAnExample) {
   for (const ModelTypeInfo &t : getSupportedModelTypes()) {

@@ -240,3 +240,25 @@ TEST_F(WorkTest, ExpertsFlopsOverflowIsAnError) {
   EXPECT_TRUE(failed(w));
   EXPECT_NE(diag.find("does not fit in 64 bits"), std::string::npos) << diag;
 }
+
+TEST_F(WorkTest, MoEExpertsGptOss) {
+  // GPT-OSS-20B MoE layer, 4 tokens: 32 experts of F = D = 2880, top 4,
+  // per-expert biases, the clamped SwiGLU.
+  Work w = workOf(R"mlir(
+    func.func @f(%x: tensor<4x2880xbf16>, %i: tensor<4x4xi32>, %w: tensor<4x4xf32>, %g: tensor<32x2880x2880xbf16>, %u: tensor<32x2880x2880xbf16>, %d: tensor<32x2880x2880xbf16>, %bg: tensor<32x2880xbf16>, %bu: tensor<32x2880xbf16>, %bd: tensor<32x2880xbf16>) -> tensor<4x2880xbf16> {
+      %y = npu.moe_experts %x, %i, %w, %g, %u, %d biases(%bg, %bu, %bd) swiglu_limit(7.0) load(#npu.expert_load<uniform>) : tensor<4x2880xbf16>, tensor<4x4xi32>, tensor<4x4xf32>, tensor<32x2880x2880xbf16>, tensor<32x2880x2880xbf16>, tensor<32x2880x2880xbf16> biases tensor<32x2880xbf16>, tensor<32x2880xbf16>, tensor<32x2880xbf16> -> tensor<4x2880xbf16>
+      return %y : tensor<4x2880xbf16>
+    })mlir");
+  const uint64_t tk = 4 * 4, f = 2880, d = 2880;
+  EXPECT_EQ(w.matrixFlops.value(), 6 * tk * d * f);
+  EXPECT_EQ(w.transcendentalFlops.value(), tk * f);
+  // 8 per intermediate element (3 clamps, 1.702 g, sigmoid's add and
+  // divide, u + 1, the multiply), the routing scale (D per assignment),
+  // the sum of the 4 outputs, and the biases (2F + D per assignment).
+  EXPECT_EQ(w.vectorFlops.value(),
+            8 * tk * f + tk * d + 4 * d * 3 + tk * (2 * f + d));
+  // Weights and biases of the expected active experts: 16 assignments over
+  // 32 experts touch round(32 (1 - (1 - 4/32)^4)) = round(13.24) = 13.
+  const uint64_t perExpert = (3 * f * d + 2 * f + d) * 2;
+  EXPECT_EQ(w.bytesRead.value(), 4 * d * 2 + tk * 4 + tk * 4 + 13 * perExpert);
+}

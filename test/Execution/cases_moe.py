@@ -90,17 +90,26 @@ def silu(v):
     return v / (1.0 + math.exp(-v))
 
 
-def ffn(x, wg, wu, wd, d, f):
-    """down(silu(gate x) * up x) with nn.Linear layouts [F, D], [F, D], [D, F]."""
+def oss_gate(g, u, limit):
+    """GPT-OSS's clamped SwiGLU: (clamp(u) + 1) * g' * sigmoid(1.702 g')."""
+    g = min(g, limit)
+    u = max(min(u, limit), -limit)
+    return (u + 1.0) * g / (1.0 + math.exp(-1.702 * g))
+
+
+def ffn(x, wg, wu, wd, d, f, bg=None, bu=None, bd=None, limit=None):
+    """down(act(gate x + bg, up x + bu)) + bd with nn.Linear layouts [F, D],
+    [F, D], [D, F]; act = silu(g) * u, or GPT-OSS's clamped form."""
     h = []
     for i in range(f):
-        g = sum(wg[i * d + c] * x[c] for c in range(d))
-        u = sum(wu[i * d + c] * x[c] for c in range(d))
-        h.append(silu(g) * u)
-    return [sum(wd[o * f + i] * h[i] for i in range(f)) for o in range(d)]
+        g = sum(wg[i * d + c] * x[c] for c in range(d)) + (bg[i] if bg else 0.0)
+        u = sum(wu[i * d + c] * x[c] for c in range(d)) + (bu[i] if bu else 0.0)
+        h.append(oss_gate(g, u, limit) if limit else silu(g) * u)
+    return [sum(wd[o * f + i] * h[i] for i in range(f)) + (bd[o] if bd else 0.0)
+            for o in range(d)]
 
 
-def experts_case(name, doc, t, d, f, e, k, seed, fs=None):
+def experts_case(name, doc, t, d, f, e, k, seed, fs=None, biases=False, limit=None):
     r = Rng(seed)
     x = r.values(t * d)
     idx = []
@@ -122,6 +131,15 @@ def experts_case(name, doc, t, d, f, e, k, seed, fs=None):
         inputs += [("sg", [fs, d], "f32", sg), ("su", [fs, d], "f32", su), ("sd", [d, fs], "f32", sd)]
         types += [tt([fs, d], "f32"), tt([fs, d], "f32"), tt([d, fs], "f32")]
         shared = " shared(%sg, %su, %sd)"
+    extra, bias_types = "", []
+    if biases:
+        bg, bu, bd = r.values(e * f), r.values(e * f), r.values(e * d)
+        inputs += [("bg", [e, f], "f32", bg), ("bu", [e, f], "f32", bu),
+                   ("bd", [e, d], "f32", bd)]
+        bias_types = [tt([e, f], "f32"), tt([e, f], "f32"), tt([e, d], "f32")]
+        extra += " biases(%bg, %bu, %bd)"
+    if limit:
+        extra += " swiglu_limit(%r)" % limit
     out = []
     for tok in range(t):
         xt = x[tok * d:(tok + 1) * d]
@@ -129,11 +147,17 @@ def experts_case(name, doc, t, d, f, e, k, seed, fs=None):
         for j in range(k):
             ex = idx[tok * k + j]
             o = ffn(xt, wg[ex * f * d:(ex + 1) * f * d], wu[ex * f * d:(ex + 1) * f * d],
-                    wd[ex * d * f:(ex + 1) * d * f], d, f)
+                    wd[ex * d * f:(ex + 1) * d * f], d, f,
+                    bg[ex * f:(ex + 1) * f] if biases else None,
+                    bu[ex * f:(ex + 1) * f] if biases else None,
+                    bd[ex * d:(ex + 1) * d] if biases else None, limit)
             y = [y[c] + w[tok * k + j] * o[c] for c in range(d)]
         out += y
-    body = ("%%y = npu.moe_experts %%x, %%idx, %%w, %%wg, %%wu, %%wd%s load(#npu.expert_load<uniform>) "
-            ": %s -> %s" % (shared, ", ".join(types), tt([t, d], "f32")))
+    type_list = ", ".join(types)
+    if bias_types:
+        type_list += " biases " + ", ".join(bias_types)
+    body = ("%%y = npu.moe_experts %%x, %%idx, %%w, %%wg, %%wu, %%wd%s%s load(#npu.expert_load<uniform>) "
+            ": %s -> %s" % (shared, extra, type_list, tt([t, d], "f32")))
     return Case(name, doc, inputs, body, [("y", [t, d], "f32")], [out])
 
 
@@ -158,6 +182,10 @@ CASES = [
                         math.nan, -math.inf, -math.inf, 3.0, math.nan, -math.inf]),
     experts_case("moe-experts", "Routed SwiGLU experts, T=3 D=4 F=3 E=4 k=2, no shared expert.",
                  3, 4, 3, 4, 2, 21),
+    experts_case("moe-experts-gpt-oss",
+                 "GPT-OSS experts: per-expert gate/up/down biases and the clamped SwiGLU "
+                 "(limit 1.5, so some gates and ups are clamped), T=3 D=4 F=3 E=4 k=2.",
+                 3, 4, 3, 4, 2, 23, biases=True, limit=1.5),
     experts_case("moe-experts-shared", "Routed SwiGLU experts plus a shared expert (Fs=2).",
                  2, 4, 3, 3, 2, 22, fs=2),
 ]

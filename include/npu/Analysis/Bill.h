@@ -70,8 +70,8 @@ struct ModelBill {
   Count parameterBytes;         ///< distinct parameters (npu.weight ops)
   Count parameterCount;         ///< elements of the distinct parameters
   /// Parameters one token uses: parameterCount less, in every
-  /// npu.moe_experts, the (E - k) / E of the routed experts' weights that a
-  /// token routed to k of E experts does not visit.
+  /// npu.moe_experts, the (E - k) / E of the routed experts' weights (and
+  /// biases) that a token routed to k of E experts does not visit.
   Count activeParameterCount;
   Count kvCacheBytes;         ///< all KV caches written by the step
   Count kvCacheBytesPerToken; ///< over all layers, per cached token

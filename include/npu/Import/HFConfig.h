@@ -57,6 +57,7 @@ struct ModelConfig {
   bool oBias = false;   // o_proj bias (llama attention_bias)
   bool qkNorm = false;  // RMSNorm of each query and key head (qwen3)
   bool fusedProjections = false; // qkv_proj and gate_up_proj (phi3)
+  bool attentionSinks = false;   // a learned sink logit per head (gpt_oss)
   /// Sliding-window attention of `slidingWindow` keys (0: none) in the
   /// layers `windowedLayers` marks (one entry per layer when the window is
   /// on: every layer for Mistral, those from max_window_layers for Qwen,
@@ -94,6 +95,8 @@ struct ModelConfig {
   /// topk_method "noaux_tc": selection on scores plus
   /// e_score_correction_bias (DeepSeek-V3, Kimi-K2); else no bias.
   bool scoreCorrectionBias = false;
+  /// GPT-OSS: the clamp of its SwiGLU (swiglu_limit; 0: plain SwiGLU).
+  double swigluLimit = 0;
   /// Selection scores summed into a group's score to rank the groups: 2
   /// (noaux_tc) or 1, the group's best expert (group_limited_greedy).
   int64_t groupScoreTop = 2;

@@ -277,6 +277,10 @@ static void billStorage(ModuleOp module, const CallOrder &order,
       Count routed = getNumElements(op.getWGate().getType()) +
                      getNumElements(op.getWUp().getType()) +
                      getNumElements(op.getWDown().getType());
+      if (op.hasBiases())
+        routed = routed + getNumElements(op.getBGate().getType()) +
+                 getNumElements(op.getBUp().getType()) +
+                 getNumElements(op.getBDown().getType());
       bill.activeParameterCount =
           bill.activeParameterCount - routed / Count::fromSigned(experts) *
                                           Count::fromSigned(experts - k) * runs;

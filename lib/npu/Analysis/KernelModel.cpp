@@ -304,6 +304,14 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   // blocks; per tile of tokens, the shared expert's output plus each
   // token's K rows of those outputs (one DMA each) is the result tile.
   KernelDesc routed = gatedMlp(perExpert, f, d, mt, xb, wb, yb);
+  Count rows = Count::fromSigned(perExpert);
+  if (moe.getSwigluLimitAttr()) // GPT-OSS's clamped SwiGLU: 8 per element
+    routed.work.vectorFlops = Count(8) * rows * Count::fromSigned(f);
+  if (moe.hasBiases()) {
+    // Each expert's biases, read with its weights and added per element.
+    routed.work.vectorFlops += rows * Count::fromSigned(2 * f + d);
+    routed.extraReadBytes = (2 * f + d) * elementBytes(moe.getBGate());
+  }
   routed.repeat = active;
   routed.gatheredRows = true;
   model.phases.push_back(routed);

@@ -130,12 +130,12 @@ Value GraphBuilder::mergeHeads(Value x) {
 
 Value GraphBuilder::attention(Value q, Value k, Value v,
                               std::optional<int64_t> latent, double scale,
-                              int64_t window, double softcap) {
+                              int64_t window, double softcap, Value sinks) {
   ArrayRef<int64_t> qs = shapeOf(q);
   int64_t dv = latent ? *latent : shapeOf(v)[3];
   auto type = tensor({qs[0], qs[1], qs[2], dv}, act);
   return AttentionOp::create(
-      b, loc, type, q, k, v, /*sinks=*/Value(),
+      b, loc, type, q, k, v, sinks,
       latent ? b.getI64IntegerAttr(*latent) : IntegerAttr(),
       b.getF64FloatAttr(scale),
       softcap > 0 ? b.getF64FloatAttr(softcap) : FloatAttr(), b.getUnitAttr(),

@@ -76,7 +76,8 @@ public:
   /// Causal attention; `window` > 0 limits each query to that many keys,
   /// `softcap` > 0 soft-caps the logits.
   Value attention(Value q, Value k, Value v, std::optional<int64_t> latent,
-                  double scale, int64_t window = 0, double softcap = 0);
+                  double scale, int64_t window = 0, double softcap = 0,
+                  Value sinks = {});
   Value embedding(Value table, Value ids);
   /// Writes `update` into `cache` at row `pos`; returns the updated cache.
   Value appendCache(Value cache, Value update, Value pos);
@@ -127,6 +128,10 @@ struct AttentionSpec {
   double softcap = 0;   ///< logit soft-cap (0: none)
 };
 
+/// x[offset :: stride] along `dim` (size elements), as a view.
+Value stridedSlice(GraphBuilder &g, Value x, int64_t dim, int64_t offset,
+                   int64_t size, int64_t stride);
+
 /// Grouped-query attention of a Llama-style layer on h [B, S, D]: q/k/v
 /// projections (with the config's biases, or fused), per-head QK norm if
 /// the config has it, RoPE, the KV-cache append (and, in decode, the read
@@ -145,6 +150,12 @@ struct MoENames {
   std::string gate = "gate_proj.weight", up = "up_proj.weight",
               down = "down_proj.weight";
   std::string shared; ///< prefix of the shared experts, or "" for none
+  /// GPT-OSS: the router's own bias [E] (added to the logits), or "".
+  std::string routerBias;
+  /// GPT-OSS: one gate_up matrix [E, 2F, D] below `experts` whose even rows
+  /// are the gate and odd rows the up projection, with its bias [E, 2F]
+  /// and the down bias [E, D] (then `gate`/`up` are unused), or "".
+  std::string gateUp, gateUpBias, downBias;
 };
 
 /// The routed experts (and shared ones, `cfg.numSharedExperts` of width

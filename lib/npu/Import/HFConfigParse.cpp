@@ -132,6 +132,27 @@ void parseLlamaLike(FieldReader &r, const llvm::json::Object &obj,
         r.error("partial_rotary_factor",
                 "is not 1; only RoPE on the whole head is modelled");
     }
+  } else if (type == "gpt_oss") {
+    // Biased GQA with sinks; local (window) and global layers alternating
+    // from layer 0; MoE with a biased router and biased, clamped experts.
+    c.qkvBias = c.oBias = r.optBool("attention_bias", true);
+    c.attentionSinks = true;
+    c.slidingWindow = r.integer("sliding_window");
+    c.windowedLayers.assign(c.numLayers, false);
+    for (int64_t i = 0; i < c.numLayers; ++i)
+      c.windowedLayers[i] = i % 2 == 0;
+    parseSoftmaxMoE(r, c, "num_local_experts", /*normTopk=*/true);
+    c.moeIntermediateSize = c.intermediateSize;
+    c.swigluLimit = r.positive("swiglu_limit");
+    // A second spelling of num_experts_per_tok, and the length YaRN
+    // scales from (rope_scaling's, ignored with it).
+    int64_t alias = r.optInteger("experts_per_token", c.numExpertsPerToken, 1);
+    r.ignore("initial_context_length");
+    if (!r.failed() && alias != c.numExpertsPerToken)
+      return r.error("experts_per_token",
+                     "(" + Twine(alias) +
+                         ") differs from num_experts_per_tok (" +
+                         Twine(c.numExpertsPerToken) + ")");
   } else if (type == "qwen2") {
     c.qkvBias = true; // Qwen2 always has q/k/v biases, never an o bias
     parseQwenWindow(r, c);
@@ -388,6 +409,9 @@ ArrayRef<ModelTypeInfo> mlir::npu::getSupportedModelTypes() {
        "Qwen3 attention, softmax top-k MoE (norm_topk_prob)"},
       {"phi3", ModelFamily::Llama, "phi-3-mini",
        "Llama with fused qkv_proj and gate_up_proj, sliding window"},
+      {"gpt_oss", ModelFamily::Llama, "gpt-oss-20b",
+       "biased GQA with attention sinks, local (window) and global layers "
+       "alternating, MoE with a biased router and biased, clamped experts"},
       {"gemma2", ModelFamily::Gemma, "gemma-2-9b",
        "GQA with head_dim and query_pre_attn_scalar, local (sliding) and "
        "global layers alternating, logit soft-capping, GeGLU, sandwich norms"},

@@ -74,8 +74,11 @@ Value mlir::npu::import::gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
     }
   }
   double scale = spec.scale > 0 ? spec.scale : 1.0 / std::sqrt(double(hd));
-  Value o =
-      g.attention(q, k, v, std::nullopt, scale, spec.window, spec.softcap);
+  Value sinks;
+  if (c.attentionSinks) // GPT-OSS: a learned sink logit per query head
+    sinks = f.param("self_attn.sinks", g.tensor({hq}, g.small));
+  Value o = g.attention(q, k, v, std::nullopt, scale, spec.window, spec.softcap,
+                        sinks);
   Value out =
       g.linear(g.mergeHeads(o), f.param("self_attn.o_proj.weight",
                                         g.tensor({d, hq * hd}, g.weight)));

@@ -5,7 +5,8 @@
 // attention_bias), RMSNorm of each query and key head before RoPE (Qwen3),
 // a sliding window in some or all layers (Mistral, Phi-3, Qwen2/3 with
 // use_sliding_window), fused qkv/gate_up weights (Phi-3) and routed experts
-// in place of the MLP (Mixtral, Qwen3-MoE). One function per distinct layer
+// in place of the MLP (Mixtral, Qwen3-MoE, GPT-OSS with attention sinks and
+// biased, clamped experts). One function per distinct layer
 // kind (windowed or not).
 //
 //===----------------------------------------------------------------------===//
@@ -68,13 +69,21 @@ private:
     return layer;
   }
 
-  /// The SwiGLU MLP, or the routed experts (Mixtral, Qwen3-MoE).
+  /// The SwiGLU MLP, or the routed experts (Mixtral, Qwen3-MoE, GPT-OSS).
   Value mlp(GraphBuilder &g, LayerFunc &f, Value h) {
     const ModelConfig &c = g.cfg;
     if (c.numRoutedExperts == 0)
       return swigluMLP(g, f, h, "mlp", c.intermediateSize, c.fusedProjections);
     MoENames names;
-    if (c.modelType == "mixtral") {
+    if (c.modelType == "gpt_oss") {
+      names.router = "mlp.router.weight";
+      names.routerBias = "mlp.router.bias";
+      names.experts = "mlp.experts";
+      names.gateUp = "gate_up_proj";
+      names.gateUpBias = "gate_up_proj_bias";
+      names.down = "down_proj";
+      names.downBias = "down_proj_bias";
+    } else if (c.modelType == "mixtral") {
       names.router = "block_sparse_moe.gate.weight";
       names.experts = "block_sparse_moe.experts";
       names.gate = "w1.weight";

@@ -37,6 +37,19 @@ Value mlir::npu::import::swigluMLP(GraphBuilder &g, LayerFunc &f, Value x,
       hidden, f.param(name("down_proj.weight"), g.tensor({d, ff}, g.weight)));
 }
 
+Value mlir::npu::import::stridedSlice(GraphBuilder &g, Value x, int64_t dim,
+                                      int64_t offset, int64_t size,
+                                      int64_t stride) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> offsets(type.getRank(), 0), strides(type.getRank(), 1);
+  SmallVector<int64_t> sizes(type.getShape());
+  offsets[dim] = offset;
+  sizes[dim] = size;
+  strides[dim] = stride;
+  return SliceOp::create(g.b, g.loc, g.tensor(sizes, type.getElementType()), x,
+                         offsets, sizes, strides);
+}
+
 /// The routed experts take the tokens' k routed rows each; the shared
 /// experts run on every token. On one chip of an expert-parallel group of
 /// `ep` chips (ImportOptions::expertParallel, attention data-parallel), its
@@ -62,6 +75,8 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
   Value rows = m == 1 ? x : g.concat(SmallVector<Value>(m, x), 0);
   Value logits =
       g.linear(rows, f.param(names.router, g.tensor({e, d}, g.small)), f32);
+  if (!names.routerBias.empty())
+    logits = g.add(logits, f.param(names.routerBias, g.tensor({e}, f32)));
   Value bias;
   if (!names.bias.empty())
     bias = f.param(names.bias, g.tensor({e}, f32));
@@ -82,9 +97,25 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
   // Experts are stacked [E, ...] (the checkpoint stores one tensor per
   // expert, <experts>.<j>.*; the bytes are the same).
   auto expert = [&](StringRef w) { return (names.experts + "." + w).str(); };
-  Value wg = f.param(expert(names.gate), g.tensor({e, ff, d}, g.weight));
-  Value wu = f.param(expert(names.up), g.tensor({e, ff, d}, g.weight));
+  Value wg, wu, bg, bu, bd;
+  if (names.gateUp.empty()) {
+    wg = f.param(expert(names.gate), g.tensor({e, ff, d}, g.weight));
+    wu = f.param(expert(names.up), g.tensor({e, ff, d}, g.weight));
+  } else {
+    // Gate and up interleaved in one matrix: even rows gate, odd rows up.
+    Value wgu =
+        f.param(expert(names.gateUp), g.tensor({e, 2 * ff, d}, g.weight));
+    wg = stridedSlice(g, wgu, 1, 0, ff, 2);
+    wu = stridedSlice(g, wgu, 1, 1, ff, 2);
+  }
   Value wd = f.param(expert(names.down), g.tensor({e, d, ff}, g.weight));
+  if (!names.gateUpBias.empty()) {
+    Value bgu =
+        f.param(expert(names.gateUpBias), g.tensor({e, 2 * ff}, g.small));
+    bg = stridedSlice(g, bgu, 1, 0, ff, 2);
+    bu = stridedSlice(g, bgu, 1, 1, ff, 2);
+    bd = f.param(expert(names.downBias), g.tensor({e, d}, g.small));
+  }
   Value sg, su, sd;
   int64_t fs = names.shared.empty() ? 0 : c.numSharedExperts * ff;
   auto shared = [&](StringRef w) { return (names.shared + "." + w).str(); };
@@ -95,9 +126,10 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
   }
   auto load = ExpertLoadAttr::get(b.getContext(), LoadKind::Uniform,
                                   DenseF64ArrayAttr());
-  Value y = MoEExpertsOp::create(b, g.loc, g.tensor({n, d}, g.act), rows,
-                                 route.getIndices(), route.getWeights(), wg, wu,
-                                 wd, sg, su, sd, load);
+  Value y = MoEExpertsOp::create(
+      b, g.loc, g.tensor({n, d}, g.act), rows, route.getIndices(),
+      route.getWeights(), wg, wu, wd, sg, su, sd, bg, bu, bd, load,
+      c.swigluLimit > 0 ? b.getF64FloatAttr(c.swigluLimit) : FloatAttr());
   if (m > 1)
     y = g.slice(y, 0, 0, tokens);
   if (fs > 0 && ep > 1)

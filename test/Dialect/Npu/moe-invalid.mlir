@@ -313,6 +313,22 @@ func.func @indices_float(%x: tensor<2x16xf32>, %i: tensor<2x2xf32>, %w: tensor<2
 
 func.func @shared_partial(%x: tensor<2x16xf32>, %i: tensor<2x2xi32>, %w: tensor<2x2xf32>, %g: tensor<4x8x16xf32>, %u: tensor<4x8x16xf32>, %d: tensor<4x16x8xf32>, %sg: tensor<6x16xf32>, %su: tensor<6x16xf32>) {
   // expected-error @+1 {{shared experts need all three weights (gate, up, down)}}
-  %y = "npu.moe_experts"(%x, %i, %w, %g, %u, %d, %sg, %su) <{load = #npu.expert_load<uniform>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 0>}> : (tensor<2x16xf32>, tensor<2x2xi32>, tensor<2x2xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x16x8xf32>, tensor<6x16xf32>, tensor<6x16xf32>) -> tensor<2x16xf32>
+  %y = "npu.moe_experts"(%x, %i, %w, %g, %u, %d, %sg, %su) <{load = #npu.expert_load<uniform>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>}> : (tensor<2x16xf32>, tensor<2x2xi32>, tensor<2x2xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x16x8xf32>, tensor<6x16xf32>, tensor<6x16xf32>) -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @expert_bias_shape(%x: tensor<2x16xf32>, %i: tensor<2x2xi32>, %w: tensor<2x2xf32>, %g: tensor<4x8x16xf32>, %u: tensor<4x8x16xf32>, %d: tensor<4x16x8xf32>, %bg: tensor<4x8xf32>, %bd: tensor<4x8xf32>) {
+  // expected-error @+1 {{expert biases must be [E, F], [E, F], [E, D] = [4, 8], [4, 8], [4, 16]}}
+  %y = npu.moe_experts %x, %i, %w, %g, %u, %d biases(%bg, %bg, %bd) load(#npu.expert_load<uniform>) : tensor<2x16xf32>, tensor<2x2xi32>, tensor<2x2xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x16x8xf32> biases tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @swiglu_limit_negative(%x: tensor<2x16xf32>, %i: tensor<2x2xi32>, %w: tensor<2x2xf32>, %g: tensor<4x8x16xf32>, %u: tensor<4x8x16xf32>, %d: tensor<4x16x8xf32>) {
+  // expected-error @+1 {{swiglu_limit must be finite and > 0, got -7}}
+  %y = npu.moe_experts %x, %i, %w, %g, %u, %d swiglu_limit(-7.0) load(#npu.expert_load<uniform>) : tensor<2x16xf32>, tensor<2x2xi32>, tensor<2x2xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x16x8xf32> -> tensor<2x16xf32>
   return
 }

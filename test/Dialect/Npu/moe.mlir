@@ -58,3 +58,11 @@ func.func @experts_histogram(%x: tensor<3x8xf32>, %idx: tensor<3x1xi64>, %w: ten
       : tensor<3x8xf32>, tensor<3x1xi64>, tensor<3x1xf32>, tensor<4x5x8xf32>, tensor<4x5x8xf32>, tensor<4x8x5xf32> -> tensor<3x8xf32>
   return %y : tensor<3x8xf32>
 }
+
+// GPT-OSS experts: per-expert biases and the clamped SwiGLU.
+// CHECK-LABEL: func.func @experts_gpt_oss
+// CHECK: npu.moe_experts %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} biases(%{{.*}}, %{{.*}}, %{{.*}}) swiglu_limit(7.000000e+00) load(#npu.expert_load<uniform>) : tensor<4x2880xbf16>, tensor<4x4xi32>, tensor<4x4xf32>, tensor<32x2880x2880xbf16>, tensor<32x2880x2880xbf16>, tensor<32x2880x2880xbf16> biases tensor<32x2880xbf16>, tensor<32x2880xbf16>, tensor<32x2880xbf16> -> tensor<4x2880xbf16>
+func.func @experts_gpt_oss(%x: tensor<4x2880xbf16>, %i: tensor<4x4xi32>, %w: tensor<4x4xf32>, %g: tensor<32x2880x2880xbf16>, %u: tensor<32x2880x2880xbf16>, %d: tensor<32x2880x2880xbf16>, %bg: tensor<32x2880xbf16>, %bu: tensor<32x2880xbf16>, %bd: tensor<32x2880xbf16>) -> tensor<4x2880xbf16> {
+  %y = npu.moe_experts %x, %i, %w, %g, %u, %d biases(%bg, %bu, %bd) swiglu_limit(7.0) load(#npu.expert_load<uniform>) : tensor<4x2880xbf16>, tensor<4x4xi32>, tensor<4x4xf32>, tensor<32x2880x2880xbf16>, tensor<32x2880x2880xbf16>, tensor<32x2880x2880xbf16> biases tensor<32x2880xbf16>, tensor<32x2880xbf16>, tensor<32x2880xbf16> -> tensor<4x2880xbf16>
+  return %y : tensor<4x2880xbf16>
+}

@@ -657,6 +657,20 @@ CASES = [
           "CHECK: scf.for {{.*}} = %c0 to %c4 step %c1",
           "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1"],
          extra_inputs=[("idx", [4, 3], "i64", [0, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 2])], seed=42),
+    Case("moe-ffn-gpt-oss",
+         "moe_ffn kernel of GPT-OSS experts: the moe-ffn-routed routing, each expert's gate/up biases added per F tile (F = 4 in tiles of 2, the bias read at the tile's columns), its down bias per output row, and the clamped SwiGLU (limit 1.0).",
+         [("x", [4, 3]), ("w", [4, 3]), ("wg", [3, 4, 3]), ("wu", [3, 4, 3]), ("wd", [3, 3, 4]),
+          ("bg", [3, 4]), ("bu", [3, 4]), ("bd", [3, 3])],
+         "moe_ffn", ([4, 4, 3], [4, 2, 3]),
+         """
+         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd biases(%a_bg, %a_bu, %a_bd) swiglu_limit(1.0) load(#npu.expert_load<uniform>) : tensor<4x3xf32>, tensor<4x3xi64>, tensor<4x3xf32>, tensor<3x4x3xf32>, tensor<3x4x3xf32>, tensor<3x3x4xf32> biases tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x3xf32> -> tensor<4x3xf32>
+         """, ("y", [4, 3]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c2",
+          "CHECK: arith.minimumf",
+          "CHECK: math.exp"],
+         extra_inputs=[("idx", [4, 3], "i64", [0, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 2])], seed=44),
 ]
 
 

@@ -377,12 +377,38 @@ struct MoEExpertsToLinalg : OpRewritePattern<MoEExpertsOp> {
           linalg::YieldOp::create(nb, l, ValueRange{g, u});
         });
     AffineMap id3 = b.getMultiDimIdentityMap(3);
+    std::optional<double> limit;
+    if (FloatAttr l = op.getSwigluLimitAttr())
+      limit = l.getValueAsDouble();
+    Value bGate = op.getBGate(), bUp = op.getBUp(), bDown = op.getBDown();
+    // The expert's bias at (slot's expert, column `dim`), in f32.
+    auto biasAt = [&](OpBuilder &nb, Location l, Value bias, Value idx,
+                      unsigned dim) {
+      Value ex = clampedExpert(nb, l, idx, e);
+      Value at = linalg::IndexOp::create(nb, l, dim);
+      return castFloat(nb, l, tensor::ExtractOp::create(nb, l, bias, {ex, at}),
+                       f32);
+    };
+    // With biases, the slot's expert is read to find them.
+    SmallVector<Value> actIns = {gateUp[0], gateUp[1]};
+    SmallVector<AffineMap> actMaps = {id3, id3};
+    if (bGate) {
+      actIns.push_back(indices);
+      actMaps.push_back(dimsMap(ctx, 3, {0, 1}));
+    }
+    actMaps.push_back(id3);
     Value h = generic(
-        b, loc, {gateUp[0], gateUp[1]},
+        b, loc, actIns,
         {tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, k, f}, f32)},
-        {id3, id3, id3}, {kPar, kPar, kPar},
+        actMaps, {kPar, kPar, kPar},
         [&](OpBuilder &nb, Location l, ValueRange args) {
-          linalg::YieldOp::create(nb, l, siluGate(nb, l, args[0], args[1]));
+          Value g = args[0], u = args[1];
+          if (bGate) {
+            g = arith::AddFOp::create(nb, l, g,
+                                      biasAt(nb, l, bGate, args[2], 2));
+            u = arith::AddFOp::create(nb, l, u, biasAt(nb, l, bUp, args[2], 2));
+          }
+          linalg::YieldOp::create(nb, l, expertGate(nb, l, g, u, limit));
         })[0];
     // Routed down projection per assignment. Loops (t, j, dd, f).
     Value oInit = createFilled(b, loc, {t, k, d}, f32, 0.0);
@@ -447,17 +473,28 @@ struct MoEExpertsToLinalg : OpRewritePattern<MoEExpertsOp> {
     } else {
       acc = createFilled(b, loc, {t, d}, f32, 0.0);
     }
-    // Weighted sum over the k slots. Loops (t, dd, j).
+    // Weighted sum over the k slots (each output with its expert's down
+    // bias). Loops (t, dd, j).
+    SmallVector<Value> sumIns = {op.getWeights(), o};
+    SmallVector<AffineMap> sumMaps = {dimsMap(ctx, 3, {0, 2}),
+                                      dimsMap(ctx, 3, {0, 2, 1})};
+    if (bDown) {
+      sumIns.push_back(indices);
+      sumMaps.push_back(dimsMap(ctx, 3, {0, 2}));
+    }
+    sumMaps.push_back(dimsMap(ctx, 3, {0, 1}));
     Value y = generic(
-        b, loc, {op.getWeights(), o}, {acc},
-        {dimsMap(ctx, 3, {0, 2}), dimsMap(ctx, 3, {0, 2, 1}),
-         dimsMap(ctx, 3, {0, 1})},
-        {kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange args) {
+        b, loc, sumIns, {acc}, sumMaps, {kPar, kPar, kRed},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
           Value w = castFloat(nb, l, args[0], f32);
+          Value out = args[1];
+          if (bDown)
+            out = arith::AddFOp::create(nb, l, out,
+                                        biasAt(nb, l, bDown, args[2], 1));
           linalg::YieldOp::create(
               nb, l,
               ValueRange{arith::AddFOp::create(
-                  nb, l, args[2], arith::MulFOp::create(nb, l, w, args[1]))});
+                  nb, l, args.back(), arith::MulFOp::create(nb, l, w, out))});
         })[0];
     rewriter.replaceOp(
         op, castTensor(b, loc, y, op.getResult().getType().getElementType()));
@@ -481,6 +518,25 @@ Value mlir::npu::siluGate(OpBuilder &b, Location loc, Value g, Value u) {
       b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0)), e);
   Value s = arith::DivFOp::create(b, loc, g, den);
   return arith::MulFOp::create(b, loc, s, u);
+}
+
+Value mlir::npu::expertGate(OpBuilder &b, Location loc, Value g, Value u,
+                            std::optional<double> limit) {
+  if (!limit)
+    return siluGate(b, loc, g, u);
+  auto c = [&](double v) {
+    return arith::ConstantOp::create(b, loc,
+                                     b.getF32FloatAttr(static_cast<float>(v)));
+  };
+  Value gc = arith::MinimumFOp::create(b, loc, g, c(*limit));
+  Value uc = arith::MaximumFOp::create(
+      b, loc, arith::MinimumFOp::create(b, loc, u, c(*limit)), c(-*limit));
+  Value a = arith::MulFOp::create(b, loc, gc, c(1.702));
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, a));
+  Value glu = arith::DivFOp::create(b, loc, gc,
+                                    arith::AddFOp::create(b, loc, c(1.0), e));
+  return arith::MulFOp::create(b, loc,
+                               arith::AddFOp::create(b, loc, uc, c(1.0)), glu);
 }
 
 void mlir::npu::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {

@@ -182,7 +182,7 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
                 unsigned which, OpFoldResult d0, OpFoldResult nd) {
               return weightTile(wb, wl, *mlp, which, f0, nf, d0, nd);
             },
-            [&](OpBuilder &nb, Location bl, Value g, Value u) {
+            [&](OpBuilder &nb, Location bl, Value g, Value u, Value) {
               Value v = arith::MulFOp::create(
                   nb, bl, buildGateActivationF32(nb, bl, g, act), u);
               return roundVia(nb, bl, v, hElem);
@@ -242,12 +242,12 @@ overChunks(OpBuilder &b, Location loc, int64_t n, int64_t tile, ValueRange init,
 /// One F tile (`nf` wide) of buildGatedFLoop: acc plus its down
 /// projection; `weight(which, d0, nd)` gives its weight tiles.
 static Value buildGatedFTile(
-    OpBuilder &b, Location loc, Value xt, Value acc, OpFoldResult nm,
+    OpBuilder &b, Location loc, Value xt, Value acc, OpFoldResult nm, Value f0,
     OpFoldResult nf, int64_t d, int64_t tileD, Type gType, Type uType,
     function_ref<GatedWeightTile(OpBuilder &, Location, unsigned, OpFoldResult,
                                  OpFoldResult)>
         weight,
-    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine) {
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   OpFoldResult zero = b.getIndexAttr(0);
@@ -279,7 +279,7 @@ static Value buildGatedFTile(
   Value h = buildGeneric(
       b, loc, ValueRange{u}, ValueRange{g}, {id2, id2}, {kPar, kPar},
       [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
-        return {combine(nb, l, a[1], a[0])};
+        return {combine(nb, l, a[1], a[0], f0)};
       })[0];
   // acc[:, chunk] += h Wd[chunk, f]^T, chunk by chunk of the output's width.
   int64_t dOut = cast<RankedTensorType>(acc.getType()).getDimSize(1);
@@ -300,7 +300,7 @@ Value mlir::npu::buildGatedFLoop(
     OpBuilder &b, Location loc, Value xt, Value acc0, OpFoldResult nm,
     int64_t f, int64_t tileF, int64_t d, int64_t tileD, Type gType, Type uType,
     GatedWeightsFn weight,
-    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine) {
   auto loop = scf::ForOp::create(
       b, loc, constIndex(b, loc, 0), constIndex(b, loc, f),
       constIndex(b, loc, tileF), ValueRange{acc0},
@@ -308,8 +308,8 @@ Value mlir::npu::buildGatedFLoop(
         OpFoldResult nf = tileExtent(fb, fl, f0, tileF, f);
         scf::YieldOp::create(fb, fl,
                              buildGatedFTile(
-                                 fb, fl, xt, iter[0], nm, nf, d, tileD, gType,
-                                 uType,
+                                 fb, fl, xt, iter[0], nm, f0, nf, d, tileD,
+                                 gType, uType,
                                  [&](OpBuilder &wb, Location wl, unsigned which,
                                      OpFoldResult d0, OpFoldResult nd) {
                                    return weight(wb, wl, f0, nf, which, d0, nd);

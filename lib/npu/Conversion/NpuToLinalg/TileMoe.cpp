@@ -65,15 +65,18 @@ Value expertSlice(OpBuilder &b, Location loc, Value w, Value e, unsigned fDim,
                                         strides);
 }
 
-/// The SwiGLU MLP of the tile `xt` ([nm, D]) over F tiles of `tileF` and D
+/// The gated MLP of the tile `xt` ([nm, D]) over F tiles of `tileF` and D
 /// chunks of `tileD`, in f32 (buildGatedFLoop): `weights(f0, nf, which, d0,
 /// nd)` gives the gate (0) and up (1) tiles ([nf, nd]) and the down tile
-/// (2, [nd, nf]). The [nm, D] f32 result.
-Value gatedTile(OpBuilder &b, Location loc, Value xt, OpFoldResult nm,
-                int64_t d, int64_t f, int64_t tileF, int64_t tileD,
-                function_ref<Value(OpBuilder &, Location, Value, OpFoldResult,
-                                   unsigned, OpFoldResult, OpFoldResult)>
-                    weights) {
+/// (2, [nd, nf]); `combine(g, u, f0)` the activation (siluGate, or an
+/// expert's biased and clamped one). The [nm, D] f32 result.
+Value gatedTile(
+    OpBuilder &b, Location loc, Value xt, OpFoldResult nm, int64_t d, int64_t f,
+    int64_t tileF, int64_t tileD,
+    function_ref<Value(OpBuilder &, Location, Value, OpFoldResult, unsigned,
+                       OpFoldResult, OpFoldResult)>
+        weights,
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine) {
   Type f32 = b.getF32Type();
   return buildGatedFLoop(
       b, loc, xt, filledTile(b, loc, {nm, b.getIndexAttr(d)}, f32, 0.0), nm, f,
@@ -82,9 +85,14 @@ Value gatedTile(OpBuilder &b, Location loc, Value xt, OpFoldResult nm,
           OpFoldResult d0, OpFoldResult nd) {
         return GatedWeightTile{weights(wb, wl, f0, nf, which, d0, nd), true};
       },
-      [](OpBuilder &nb, Location l, Value g, Value u) {
-        return siluGate(nb, l, g, u);
-      });
+      combine);
+}
+
+/// bias[e, col] in f32.
+Value biasAt(OpBuilder &b, Location loc, Value bias, Value e, Value col) {
+  return castFloat(b, loc,
+                   tensor::ExtractOp::create(b, loc, bias, ValueRange{e, col}),
+                   b.getF32Type());
 }
 
 /// Per expert: the number of assignments routed to it and the first
@@ -169,6 +177,9 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
   Type xElem = cast<RankedTensorType>(x.getType()).getElementType();
   Type oElem = op.getResult().getType().getElementType();
   Value o0 = emptyTile(b, loc, {b.getIndexAttr(t * k), dd}, oElem);
+  std::optional<double> limit;
+  if (FloatAttr l = op.getSwigluLimitAttr())
+    limit = l.getValueAsDouble();
   auto experts = scf::ForOp::create(
       b, loc, constIndex(b, loc, 0), constIndex(b, loc, e),
       constIndex(b, loc, 1), ValueRange{o0},
@@ -211,7 +222,29 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                                            : op.getWDown();
                     return expertSlice(wb, wl, w, ex, which == 2 ? 2 : 1, f0,
                                        nf, d0, nd);
+                  },
+                  [&](OpBuilder &nb, Location l, Value g, Value u, Value f0) {
+                    if (op.hasBiases()) {
+                      Value col = arith::AddIOp::create(
+                          nb, l, f0, linalg::IndexOp::create(nb, l, 1));
+                      g = arith::AddFOp::create(
+                          nb, l, g, biasAt(nb, l, op.getBGate(), ex, col));
+                      u = arith::AddFOp::create(
+                          nb, l, u, biasAt(nb, l, op.getBUp(), ex, col));
+                    }
+                    return expertGate(nb, l, g, u, limit);
                   });
+              // The down projection's bias, once per output element.
+              if (op.hasBiases())
+                acc = buildGeneric(
+                    mb, ml, ValueRange{}, ValueRange{acc},
+                    {loopsMap(mb.getContext(), 2, {0, 1})}, {kPar, kPar},
+                    [&](OpBuilder &nb, Location l,
+                        ValueRange a) -> SmallVector<Value> {
+                      Value col = linalg::IndexOp::create(nb, l, 1);
+                      return {arith::AddFOp::create(
+                          nb, l, a[0], biasAt(nb, l, op.getBDown(), ex, col))};
+                    })[0];
               // The tile's real rows, stored as one block of o.
               Value real = castTensor(
                   mb, ml, sliceOf(mb, ml, acc, {zero, zero}, {rows, dd}),
@@ -284,6 +317,9 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
                 return sliceOf(
                     wb, wl, which == 0 ? op.getSharedGate() : op.getSharedUp(),
                     {f0, d0}, {nf, nd});
+              },
+              [](OpBuilder &nb, Location l, Value g, Value u, Value) {
+                return siluGate(nb, l, g, u);
               });
         } else {
           acc = filledTile(tb, l, {nm, dd}, f32, 0.0);

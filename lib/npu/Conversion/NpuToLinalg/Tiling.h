@@ -86,7 +86,9 @@ struct GatedWeightTile {
 ///   per F tile f (nf wide, `weight` given f0 and nf):
 ///     g, u = x Wg^T, x Wu^T summed in f32 over the D chunks, each rounded
 ///            to `gType` / `uType` once whole                  [nm, nf]
-///     h    = `combine`(g, u) element by element, in g's buffer
+///     h    = `combine`(g, u, f0) element by element, in g's buffer (f0
+///            the F tile's first column: a combine that reads per-column
+///            data adds linalg.index 1 to it)
 ///     acc[:, chunk] += h Wd[chunk, f]^T for each D chunk     acc: [nm, D] f32
 /// starting from `acc0`; returns the last acc. With `tileD` >= D there are
 /// no D loops.
@@ -97,7 +99,8 @@ Value buildGatedFLoop(
     OpBuilder &b, Location loc, Value xt, Value acc0, OpFoldResult nm,
     int64_t f, int64_t tileF, int64_t d, int64_t tileD, Type gType, Type uType,
     GatedWeightsFn weight,
-    function_ref<Value(OpBuilder &, Location, Value g, Value u)> combine);
+    function_ref<Value(OpBuilder &, Location, Value g, Value u, Value f0)>
+        combine);
 /// acc + lhs rhs^T (`transposed`: rhs [N, K]) or acc + lhs rhs (rhs [K, N])
 /// in f32, lhs [M, K], acc [M, N] f32: a projection's or a down
 /// projection's tile.

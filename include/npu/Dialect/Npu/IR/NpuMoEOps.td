@@ -140,18 +140,32 @@ def Npu_MoEExpertsOp : Npu_Op<"moe_experts", [Pure, AttrSizedOperandSegments]> {
     expert) assignments over the E experts (`#npu.expert_load<uniform>` or a
     histogram of E weights). It decides how many experts' weights are read.
 
+    GPT-OSS's experts (both optional, independent of each other):
+    * `biases(%bg, %bu, %bd)`: per-expert biases `[E, F]`, `[E, F]` and
+      `[E, D]` added to the gate and up projections and to the down
+      projection's output: `FFN_e(v) = w_down[e] act(w_gate[e] v + bg[e],
+      w_up[e] v + bu[e]) + bd[e]`;
+    * `swiglu_limit(L)` (L finite and > 0): GPT-OSS's clamped SwiGLU in
+      place of `silu(g) * u`: `g' = min(g, L)`, `u' = clamp(u, -L, L)`,
+      `act = (u' + 1) * g' * sigmoid(1.702 * g')` (1.702, the constant of
+      GPT-OSS's code).
+
     Work (s = 1 with shared experts, else 0):
     * matrix `2*3*T*k*D*F + s*2*3*T*D*Fs` (gate, up, down matmuls);
     * transcendental `T*k*F + s*T*Fs` (the exp of silu);
     * vector `3*T*k*F + s*3*T*Fs` (silu's add and divide, the gating
-      multiply) `+ T*k*D` (scale by the routing weight)
+      multiply; with swiglu_limit `8*T*k*F` for the routed experts: the
+      three clamps, `1.702 g`, the add and divide of the sigmoid, `u' + 1`,
+      the multiply) `+ T*k*D` (scale by the routing weight)
+      `+ T*k*(2F + D)` with biases
       `+ T*D*(k-1+s)` (sum the k expert outputs and the shared output);
     * paramBytes: every weight operand that is a parameter (all experts);
     * bytesRead: x, indices, weights, the shared weights, and the weights of
       `A` experts, `A` = the expected number of active experts: with `p_e`
       the load fraction of expert e and `q_e = min(1, k*p_e)` the chance a
       token routes to e, `A = round(sum_e 1 - (1 - q_e)^T)`, clamped to
-      `[min(k, E), E]` (a token's k experts are distinct);
+      `[min(k, E), E]` (a token's k experts are distinct), and with biases
+      those `A` experts' biases;
     * bytesWritten: the result.
 
     ```mlir
@@ -174,15 +188,22 @@ def Npu_MoEExpertsOp : Npu_Op<"moe_experts", [Pure, AttrSizedOperandSegments]> {
                        Optional<Npu_FloatOrF8Tensor>:$shared_gate,
                        Optional<Npu_FloatOrF8Tensor>:$shared_up,
                        Optional<Npu_FloatOrF8Tensor>:$shared_down,
-                       Npu_ExpertLoadAttr:$load);
+                       Optional<Npu_FloatTensor>:$b_gate,
+                       Optional<Npu_FloatTensor>:$b_up,
+                       Optional<Npu_FloatTensor>:$b_down,
+                       Npu_ExpertLoadAttr:$load,
+                       OptionalAttr<F64Attr>:$swiglu_limit);
   let results = (outs Npu_FloatTensor:$result);
   let assemblyFormat = [{
     $x `,` $indices `,` $weights `,` $w_gate `,` $w_up `,` $w_down
     (`shared` `(` $shared_gate^ `,` $shared_up `,` $shared_down `)`)?
+    (`biases` `(` $b_gate^ `,` $b_up `,` $b_down `)`)?
+    (`swiglu_limit` `(` $swiglu_limit^ `)`)?
     `load` `(` custom<ExpertLoad>($load) `)` attr-dict `:`
     type($x) `,` type($indices) `,` type($weights) `,` type($w_gate) `,`
     type($w_up) `,` type($w_down)
     (`,` type($shared_gate)^ `,` type($shared_up) `,` type($shared_down))?
+    (`biases` type($b_gate)^ `,` type($b_up) `,` type($b_down))?
     `->` type($result)
   }];
   let hasVerifier = 1;
@@ -193,6 +214,7 @@ def Npu_MoEExpertsOp : Npu_Op<"moe_experts", [Pure, AttrSizedOperandSegments]> {
     int64_t getNumExperts() { return getWGate().getType().getDimSize(0); }
     int64_t getFfnDim() { return getWGate().getType().getDimSize(1); }
     bool hasShared() { return static_cast<bool>(getSharedGate()); }
+    bool hasBiases() { return static_cast<bool>(getBGate()); }
     /// Expected number of distinct experts the T*k assignments activate
     /// under `load` (see the description).
     int64_t getExpectedActiveExperts();

@@ -1,6 +1,7 @@
 //===- NpuMoEOps.cpp - MoE ops of the npu dialect ------------------------===//
 
 #include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Support/FormatReal.h"
 
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/SmallString.h"
@@ -251,6 +252,28 @@ LogicalResult MoEExpertsOp::verify() {
              << sGate.getElementType() << ", " << sUp.getElementType() << ", "
              << sDown.getElementType();
   }
+  int numBiases =
+      (getBGate() ? 1 : 0) + (getBUp() ? 1 : 0) + (getBDown() ? 1 : 0);
+  if (numBiases != 0 && numBiases != 3)
+    return emitOpError("expert biases need all three (gate, up, down)");
+  if (numBiases == 3) {
+    SmallVector<int64_t> fShape = {e, f}, dShape = {e, d};
+    auto shapeOf = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getShape();
+    };
+    if (shapeOf(getBGate()) != ArrayRef<int64_t>(fShape) ||
+        shapeOf(getBUp()) != ArrayRef<int64_t>(fShape) ||
+        shapeOf(getBDown()) != ArrayRef<int64_t>(dShape))
+      return emitOpError("expert biases must be [E, F], [E, F], [E, D] = [")
+             << e << ", " << f << "], [" << e << ", " << f << "], [" << e
+             << ", " << d << "]";
+  }
+  if (FloatAttr limit = getSwigluLimitAttr()) {
+    double l = limit.getValueAsDouble();
+    if (!std::isfinite(l) || l <= 0.0)
+      return emitOpError("swiglu_limit must be finite and > 0, got ")
+             << formatShortestReal(l);
+  }
   if (getResult().getType() != x)
     return emitOpError("result must have the type of x (")
            << x << "), got " << getResult().getType();
@@ -310,18 +333,28 @@ Work MoEExpertsOp::computeWork() {
   // silu's add and divide plus the gating multiply per intermediate element;
   // each expert output scaled by its routing weight (D muls per assignment);
   // the k outputs (and the shared output) summed: D*(k-1+s) adds per token.
-  w.vectorFlops =
-      Count(3) * (t * k * f + t * fs) + t * k * d + t * d * (k - Count(1) + s);
+  // GPT-OSS's clamped SwiGLU: 3 clamps, 1.702 g, the sigmoid's add and
+  // divide, u + 1 and the multiply.
+  Count act = getSwigluLimitAttr() ? Count(8) : Count(3);
+  w.vectorFlops = act * t * k * f + Count(3) * t * fs + t * k * d +
+                  t * d * (k - Count(1) + s);
+  if (hasBiases()) // + bg, + bu per intermediate element, + bd per output
+    w.vectorFlops += t * k * (Count(2) * f + d);
   // Every expert's weights are parameters the chip holds; only the active
   // experts' weights are read.
   SmallVector<Value> allWeights = {getWGate(), getWUp(), getWDown()};
   if (hasShared())
     allWeights.append({getSharedGate(), getSharedUp(), getSharedDown()});
+  if (hasBiases())
+    allWeights.append({getBGate(), getBUp(), getBDown()});
   for (Value v : allWeights)
     if (isParameter(v))
       w.paramBytes += getNumBytes(v);
   Count routedBytes =
       getNumBytes(getWGate()) + getNumBytes(getWUp()) + getNumBytes(getWDown());
+  if (hasBiases())
+    routedBytes += getNumBytes(getBGate()) + getNumBytes(getBUp()) +
+                   getNumBytes(getBDown());
   Count perExpert = routedBytes / e;
   Count active = Count::fromSigned(getExpectedActiveExperts());
   w.bytesRead = getNumBytes(getX()) + getNumBytes(getIndices()) +
