@@ -27,6 +27,17 @@ CASES = [
     ("DeepSeek-V3 decode, batch 64, 4K context",
      ["--phase=decode", "--batch=64", "--context-len=4095"]),
 ]
+# Other families (issue 28): their kernels only (the whole-model table keeps
+# DeepSeek-V3). Attention sinks, soft-capping, GeGLU and biased, clamped
+# experts each lower through the same tilings.
+FAMILY_CASES = [
+    ("GPT-OSS-20B prefill 1K", "gpt-oss-20b", ["--phase=prefill", "--seq-len=1024"]),
+    ("GPT-OSS-20B decode, batch 8, 1K context", "gpt-oss-20b",
+     ["--phase=decode", "--batch=8", "--context-len=1023"]),
+    ("Gemma-2-9B prefill 1K", "gemma-2-9b", ["--phase=prefill", "--seq-len=1024"]),
+    ("Gemma-2-9B decode, batch 8, 1K context", "gemma-2-9b",
+     ["--phase=decode", "--batch=8", "--context-len=1023"]),
+]
 TYPE = re.compile(r"tensor<[^>]*>|memref<[^>]*>|index|[if]\d+|bf16")
 
 
@@ -71,11 +82,11 @@ def kernels(module):
     return list(seen.values())
 
 
-def tiled_model(args, target):
+def tiled_model(args, target, config="deepseek-v3"):
     """The model imported and run through --npu-tpu-pipeline."""
     model = subprocess.run(
         [os.path.join(BIN, "npu-translate"), "--import-hf-config",
-         os.path.join(ROOT, "examples", "configs", "deepseek-v3.json")] + args,
+         os.path.join(ROOT, "examples", "configs", config + ".json")] + args,
         capture_output=True, text=True, check=True).stdout
     return subprocess.run(
         [os.path.join(BIN, "npu-opt"), "-", "--npu-tpu-pipeline=target=" + target],
@@ -104,8 +115,8 @@ def whole(args, target):
     return dt, None, funcs
 
 
-def survey(name, args, target):
-    tiled = tiled_model(args, target)
+def survey(name, args, target, config="deepseek-v3"):
+    tiled = tiled_model(args, target, config)
     rows = []
     for kind, header, mod in kernels(tiled):
         r = subprocess.run(
@@ -154,8 +165,8 @@ def main():
            "is missing is the memory program (docs/tiling.md, \"not built\").",
            ""]
     total = ok = 0
-    for name, args in CASES:
-        rows = survey(name, args, o.target)
+    for name, config, args in [(n, "deepseek-v3", a) for n, a in CASES] + FAMILY_CASES:
+        rows = survey(name, args, o.target, config)
         out += ["## " + name, "",
                 "| kernel | first operand | tile | model SRAM (MiB) | plan peak (MiB) | outcome |",
                 "|---|---|---|---:|---:|---|"]
