@@ -148,6 +148,12 @@ Value GraphBuilder::embedding(Value table, Value ids) {
   return EmbeddingOp::create(b, loc, tensor(shape, act), table, ids);
 }
 
+Value GraphBuilder::embedTokensWeight() {
+  return WeightOp::create(b, loc,
+                          tensor({cfg.vocabSize, cfg.hiddenSize}, small),
+                          "model.embed_tokens.weight");
+}
+
 Value GraphBuilder::appendCache(Value cache, Value update, Value pos) {
   // An fp8 cache stores the bf16 keys and values converted.
   Type elt = cast<RankedTensorType>(cache.getType()).getElementType();

@@ -79,6 +79,8 @@ public:
                   double scale, int64_t window = 0, double softcap = 0,
                   Value sinks = {});
   Value embedding(Value table, Value ids);
+  /// `model.embed_tokens.weight` [V, D] (Llama-style and DeepSeek names).
+  Value embedTokensWeight();
   /// Writes `update` into `cache` at row `pos`; returns the updated cache.
   Value appendCache(Value cache, Value update, Value pos);
   /// Every row of a cache, as the keys/values a decode step attends over.
@@ -220,8 +222,39 @@ public:
     return g.tensor({g.batch, g.cfg.numKVHeads, g.past + g.seq, g.cfg.headDim},
                     g.kvCache);
   }
+  /// `model.embed_tokens.weight` gathered at the tokens.
+  Value embed(GraphBuilder &g, Value tokens) override {
+    table = g.embedTokensWeight();
+    return g.embedding(table, tokens);
+  }
+  /// `model.norm`, then the head: the embedding when tied, else
+  /// `lm_head.weight`.
+  Value head(GraphBuilder &g, Value hidden) override {
+    int64_t d = g.cfg.hiddenSize;
+    Value norm = WeightOp::create(g.b, g.loc, g.tensor({d}, g.small),
+                                  "model.norm.weight");
+    Value lmHead = g.cfg.tieEmbeddings
+                       ? table
+                       : WeightOp::create(
+                             g.b, g.loc, g.tensor({g.cfg.vocabSize, d}, g.head),
+                             "lm_head.weight")
+                             .getResult();
+    return g.linear(g.rmsNorm(hidden, norm), lmHead);
+  }
 
 protected:
+  /// A new layer function (x, the write position, the K and V caches) with
+  /// the builder at its start.
+  std::unique_ptr<LayerFunc> startLayer(OpBuilder &mb, GraphBuilder &g,
+                                        const std::string &name) {
+    SmallVector<Type> lead = {
+        g.tensor({g.batch, g.seq, g.cfg.hiddenSize}, g.act)};
+    lead.append({mb.getIndexType(), cacheType(g), cacheType(g)});
+    auto layer = std::make_unique<LayerFunc>(mb, g.loc, name, lead);
+    g.b.setInsertionPointToEnd(&layer->getFunc().front());
+    return layer;
+  }
+
   /// One layer function: x, the write position and the K and V caches,
   /// then its weights; returns x and the updated caches.
   virtual std::unique_ptr<LayerFunc> buildLayer(OpBuilder &mb, GraphBuilder &g,
@@ -231,6 +264,7 @@ protected:
 private:
   const ModelConfig *cfg = nullptr;
   std::unique_ptr<LayerFunc> full, windowed;
+  Value table;
 };
 
 std::unique_ptr<Family> createLlamaFamily();

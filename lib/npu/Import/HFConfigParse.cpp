@@ -34,6 +34,34 @@ void parseDecoderFields(FieldReader &r, ModelConfig &c) {
   c.tieEmbeddings = r.optBool("tie_word_embeddings", false);
 }
 
+/// The heads of a GQA decoder: KV heads divide the query heads; the head
+/// dim is `headDim` (the config's head_dim, independent of hidden_size as
+/// in Qwen3 or Gemma) or, when 0, hidden_size / heads; it must be even for
+/// RoPE. Sets c.headDim; false (with the error reported) otherwise.
+bool checkGqaHeads(FieldReader &r, ModelConfig &c, int64_t headDim) {
+  if (c.numHeads % c.numKVHeads != 0) {
+    r.error("num_key_value_heads",
+            "(" + Twine(c.numKVHeads) +
+                ") does not divide num_attention_heads (" + Twine(c.numHeads) +
+                ")");
+    return false;
+  }
+  if (headDim == 0 && c.hiddenSize % c.numHeads != 0) {
+    r.error("num_attention_heads", "(" + Twine(c.numHeads) +
+                                       ") does not divide hidden_size (" +
+                                       Twine(c.hiddenSize) + ")");
+    return false;
+  }
+  c.headDim = headDim != 0 ? headDim : c.hiddenSize / c.numHeads;
+  if (c.headDim % 2 != 0) {
+    r.error(headDim ? "head_dim" : "num_attention_heads",
+            "gives an odd head dim " + Twine(c.headDim) +
+                "; rotary embeddings need an even one");
+    return false;
+  }
+  return true;
+}
+
 /// The routed-expert fields of Mixtral and Qwen3-MoE (softmax over all
 /// experts, top-k, no shared expert, no groups).
 void parseSoftmaxMoE(FieldReader &r, ModelConfig &c, StringRef expertsKey,
@@ -175,25 +203,7 @@ void parseLlamaLike(FieldReader &r, const llvm::json::Object &obj,
     return;
   if (act != "silu")
     return r.error("hidden_act", "is '" + act + "'; supported: silu");
-  if (c.numHeads % c.numKVHeads != 0)
-    return r.error("num_key_value_heads",
-                   "(" + Twine(c.numKVHeads) +
-                       ") does not divide num_attention_heads (" +
-                       Twine(c.numHeads) + ")");
-  if (headDim != 0) {
-    c.headDim = headDim; // independent of hidden_size (Qwen3, Mistral-Nemo)
-  } else {
-    if (c.hiddenSize % c.numHeads != 0)
-      return r.error("num_attention_heads",
-                     "(" + Twine(c.numHeads) +
-                         ") does not divide hidden_size (" +
-                         Twine(c.hiddenSize) + ")");
-    c.headDim = c.hiddenSize / c.numHeads;
-  }
-  if (c.headDim % 2 != 0)
-    return r.error(headDim ? "head_dim" : "num_attention_heads",
-                   "gives an odd head dim " + Twine(c.headDim) +
-                       "; rotary embeddings need an even one");
+  checkGqaHeads(r, c, headDim);
 }
 
 /// Gemma-2 and Gemma-3 (text): GQA with an explicit head_dim and query
@@ -236,22 +246,8 @@ void parseGemma(FieldReader &r, const llvm::json::Object &obj, ModelConfig &c) {
     return r.error("hidden_activation",
                    "is '" + act + "'; supported: gelu_pytorch_tanh, gelu");
   c.exactGelu = act == "gelu";
-  if (c.numHeads % c.numKVHeads != 0)
-    return r.error("num_key_value_heads",
-                   "(" + Twine(c.numKVHeads) +
-                       ") does not divide num_attention_heads (" +
-                       Twine(c.numHeads) + ")");
-  if (c.headDim == 0) {
-    if (c.hiddenSize % c.numHeads != 0)
-      return r.error("num_attention_heads",
-                     "(" + Twine(c.numHeads) +
-                         ") does not divide hidden_size (" +
-                         Twine(c.hiddenSize) + ")");
-    c.headDim = c.hiddenSize / c.numHeads;
-  }
-  if (c.headDim % 2 != 0)
-    return r.error("head_dim", "gives an odd head dim " + Twine(c.headDim) +
-                                   "; rotary embeddings need an even one");
+  if (!checkGqaHeads(r, c, c.headDim))
+    return;
   c.queryScale = 1.0 / std::sqrt(scalar > 0 ? scalar : double(c.headDim));
 }
 

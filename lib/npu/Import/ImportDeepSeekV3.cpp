@@ -41,9 +41,7 @@ public:
   }
 
   Value embed(GraphBuilder &g, Value tokens) override {
-    table = WeightOp::create(
-        g.b, g.loc, g.tensor({g.cfg.vocabSize, g.cfg.hiddenSize}, g.small),
-        "model.embed_tokens.weight");
+    table = g.embedTokensWeight();
     return g.embedding(table, tokens);
   }
 

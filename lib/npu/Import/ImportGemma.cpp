@@ -27,37 +27,26 @@ using namespace mlir::npu::import;
 namespace {
 class GemmaFamily : public WindowedFamily {
 public:
+  /// The embedding times sqrt(hidden_size), the normalizer rounded to the
+  /// activation type as the models round it.
   Value embed(GraphBuilder &g, Value tokens) override {
-    const ModelConfig &c = g.cfg;
-    table = WeightOp::create(g.b, g.loc,
-                             g.tensor({c.vocabSize, c.hiddenSize}, g.small),
-                             "model.embed_tokens.weight");
-    Value x = g.embedding(table, tokens);
-    // x * sqrt(hidden_size), the normalizer in the activation type.
+    Value x = WindowedFamily::embed(g, tokens);
     auto scalarType = RankedTensorType::get({}, g.act);
     auto normalizer = arith::ConstantOp::create(
         g.b, g.loc,
         DenseElementsAttr::get(
             scalarType,
-            FloatAttr::get(g.act, std::sqrt(double(c.hiddenSize))).getValue()));
+            FloatAttr::get(g.act, std::sqrt(double(g.cfg.hiddenSize)))
+                .getValue()));
     return MulOp::create(g.b, g.loc, x.getType(), x, normalizer);
   }
 
+  /// Gemma-2 soft-caps the final logits.
   Value head(GraphBuilder &g, Value hidden) override {
-    const ModelConfig &c = g.cfg;
-    int64_t d = c.hiddenSize;
-    Value norm = WeightOp::create(g.b, g.loc, g.tensor({d}, g.small),
-                                  "model.norm.weight");
-    Value lmHead =
-        c.tieEmbeddings
-            ? table
-            : WeightOp::create(g.b, g.loc, g.tensor({c.vocabSize, d}, g.head),
-                               "lm_head.weight")
-                  .getResult();
-    Value logits = g.linear(g.rmsNorm(hidden, norm), lmHead);
-    if (c.finalSoftcap > 0)
+    Value logits = WindowedFamily::head(g, hidden);
+    if (g.cfg.finalSoftcap > 0)
       logits = SoftcapOp::create(g.b, g.loc, logits.getType(), logits,
-                                 g.b.getF64FloatAttr(c.finalSoftcap));
+                                 g.b.getF64FloatAttr(g.cfg.finalSoftcap));
     return logits;
   }
 
@@ -67,10 +56,7 @@ private:
                                         bool windowed) override {
     const ModelConfig &c = g.cfg;
     int64_t d = c.hiddenSize;
-    SmallVector<Type> lead = {g.tensor({g.batch, g.seq, d}, g.act)};
-    lead.append({mb.getIndexType(), cacheType(g), cacheType(g)});
-    auto layer = std::make_unique<LayerFunc>(mb, g.loc, name, lead);
-    g.b.setInsertionPointToEnd(&layer->getFunc().front());
+    std::unique_ptr<LayerFunc> layer = startLayer(mb, g, name);
     LayerFunc &f = *layer;
     auto norm = [&](Value x, StringRef which) {
       return g.rmsNorm(
@@ -94,8 +80,6 @@ private:
     layer->finish(mb, results);
     return layer;
   }
-
-  Value table;
 };
 } // namespace
 

@@ -21,27 +21,6 @@ using namespace mlir::npu::import;
 
 namespace {
 class LlamaFamily : public WindowedFamily {
-public:
-  Value embed(GraphBuilder &g, Value tokens) override {
-    table = WeightOp::create(
-        g.b, g.loc, g.tensor({g.cfg.vocabSize, g.cfg.hiddenSize}, g.small),
-        "model.embed_tokens.weight");
-    return g.embedding(table, tokens);
-  }
-
-  Value head(GraphBuilder &g, Value hidden) override {
-    int64_t d = g.cfg.hiddenSize;
-    Value norm = WeightOp::create(g.b, g.loc, g.tensor({d}, g.small),
-                                  "model.norm.weight");
-    Value lmHead = g.cfg.tieEmbeddings
-                       ? table
-                       : WeightOp::create(
-                             g.b, g.loc, g.tensor({g.cfg.vocabSize, d}, g.head),
-                             "lm_head.weight")
-                             .getResult();
-    return g.linear(g.rmsNorm(hidden, norm), lmHead);
-  }
-
 private:
   std::unique_ptr<LayerFunc> buildLayer(OpBuilder &mb, GraphBuilder &g,
                                         const std::string &name,
@@ -50,10 +29,7 @@ private:
     int64_t d = c.hiddenSize;
     // Both phases write the KV cache (prefill fills it for the decode steps
     // that follow); decode then attends over the cache.
-    SmallVector<Type> lead = {g.tensor({g.batch, g.seq, d}, g.act)};
-    lead.append({mb.getIndexType(), cacheType(g), cacheType(g)});
-    auto layer = std::make_unique<LayerFunc>(mb, g.loc, name, lead);
-    g.b.setInsertionPointToEnd(&layer->getFunc().front());
+    std::unique_ptr<LayerFunc> layer = startLayer(mb, g, name);
     LayerFunc &f = *layer;
     Value x = f.arg(0);
     SmallVector<Value> results;
@@ -95,8 +71,6 @@ private:
     }
     return moeBlock(g, f, h, names);
   }
-
-  Value table;
 };
 } // namespace
 
