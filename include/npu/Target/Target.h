@@ -146,8 +146,18 @@ llvm::Expected<std::vector<std::string>> listTargets(llvm::StringRef dir = "");
 // Printing
 //===----------------------------------------------------------------------===//
 
+/// A quantity derived from a target's fields (ridge points, per-unit
+/// peaks, on-chip SRAM, matrix units, L2 sets), in the order printed.
+struct DerivedQuantity {
+  std::string name;
+  double value;
+  bool integral; ///< a count: printed without a fraction
+  const char *unit;
+};
+std::vector<DerivedQuantity> getDerivedQuantities(TargetAttr t);
+
 /// The file's content in canonical form (every field, "sources"), plus a
-/// "derived" object (ridge points, on-chip SRAM, per-unit peaks).
+/// "derived" object (getDerivedQuantities).
 llvm::json::Value toJSON(const TargetFile &file);
 
 /// Shortest decimal form of `value` that reads back as the same double

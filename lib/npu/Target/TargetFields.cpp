@@ -276,6 +276,36 @@ std::string target::formatReal(double value) {
   return buf;
 }
 
+std::vector<DerivedQuantity> target::getDerivedQuantities(TargetAttr t) {
+  std::vector<DerivedQuantity> rows;
+  const TargetDtype dtypes[] = {TargetDtype::FP32, TargetDtype::BF16,
+                                TargetDtype::FP8};
+  for (TargetDtype dtype : dtypes)
+    if (std::optional<double> r = t.getRidgePointFlopPerByte(dtype))
+      rows.push_back(
+          {("ridge_point_" + stringifyTargetDtype(dtype) + "_flop_per_byte")
+               .str(),
+           *r, false, "FLOP/byte"});
+  std::string unit = t.getTpu() ? "core" : "sm";
+  for (TargetDtype dtype : dtypes)
+    if (std::optional<double> p = t.getPeakFlopPerSPerUnit(dtype))
+      rows.push_back(
+          {("peak_" + stringifyTargetDtype(dtype) + "_flop_per_s_per_" + unit)
+               .str(),
+           *p, false, "FLOP/s"});
+  rows.push_back(
+      {"on_chip_sram_bytes", double(t.getOnChipSramBytes()), true, "bytes"});
+  if (TpuTargetAttr tpu = t.getTpu()) {
+    rows.push_back(
+        {"matrix_unit_count", double(tpu.getMatrixUnitCount()), true, "units"});
+    rows.push_back({"matrix_macs_per_cell_per_cycle",
+                    *getMatrixMacsPerCellPerCycle(t), false, "MAC"});
+  }
+  if (GpuTargetAttr gpu = t.getGpu())
+    rows.push_back({"l2_set_count", double(gpu.getL2SetCount()), true, "sets"});
+  return rows;
+}
+
 JValue target::toJSON(const TargetFile &file) {
   TargetAttr t = file.attr;
   llvm::json::Object root;
@@ -298,24 +328,12 @@ JValue target::toJSON(const TargetFile &file) {
     root["gpu"] = std::move(gpu);
 
   llvm::json::Object derived;
-  for (TargetDtype dtype :
-       {TargetDtype::FP32, TargetDtype::BF16, TargetDtype::FP8}) {
-    StringRef name = stringifyTargetDtype(dtype);
-    if (std::optional<double> ridge = t.getRidgePointFlopPerByte(dtype))
-      derived[("ridge_point_" + name + "_flop_per_byte").str()] = *ridge;
-    if (std::optional<double> unit = t.getPeakFlopPerSPerUnit(dtype))
-      derived[("peak_" + name + "_flop_per_s_per_" +
-               (t.getTpu() ? "core" : "sm"))
-                  .str()] = *unit;
+  for (const DerivedQuantity &q : getDerivedQuantities(t)) {
+    if (q.integral)
+      derived[q.name] = static_cast<int64_t>(q.value);
+    else
+      derived[q.name] = q.value;
   }
-  derived["on_chip_sram_bytes"] = t.getOnChipSramBytes();
-  if (TpuTargetAttr tpuAttr = t.getTpu()) {
-    derived["matrix_unit_count"] = tpuAttr.getMatrixUnitCount();
-    derived["matrix_macs_per_cell_per_cycle"] =
-        *getMatrixMacsPerCellPerCycle(t);
-  }
-  if (GpuTargetAttr gpuAttr = t.getGpu())
-    derived["l2_set_count"] = gpuAttr.getL2SetCount();
   root["derived"] = std::move(derived);
   if (file.interconnect)
     root["interconnect"] = toJSON(*file.interconnect);
