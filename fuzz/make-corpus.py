@@ -51,6 +51,29 @@ TINY = {
                         qk_nope_head_dim=16, v_head_dim=16, vocab_size=256,
                         max_position_embeddings=512),
 }
+# The other types, from the same small sizes.
+_LLAMA = TINY["llama"]
+TINY.update({
+    "mistral": dict(_LLAMA, sliding_window=16),
+    "mixtral": dict(_LLAMA, num_local_experts=4, num_experts_per_tok=2),
+    "qwen2": dict(_LLAMA, max_window_layers=1),
+    "qwen3": dict(_LLAMA, head_dim=16, max_window_layers=1),
+    "qwen3_moe": dict(_LLAMA, head_dim=16, max_window_layers=1, num_experts=8,
+                      num_experts_per_tok=2, moe_intermediate_size=32),
+    "phi3": dict(_LLAMA, num_key_value_heads=4, sliding_window=16,
+                 original_max_position_embeddings=512),
+    "gpt_oss": dict(_LLAMA, intermediate_size=64, head_dim=16, sliding_window=8,
+                    num_local_experts=4, num_experts_per_tok=2,
+                    experts_per_token=2,
+                    layer_types=["sliding_attention", "full_attention"]),
+    "gemma2": dict(_LLAMA, head_dim=16, query_pre_attn_scalar=16,
+                   sliding_window=8),
+    "gemma3_text": dict(_LLAMA, head_dim=16, query_pre_attn_scalar=16,
+                        sliding_window=8, sliding_window_pattern=2),
+    "kimi_k2": dict(TINY["deepseek_v3"], n_group=1, topk_group=1),
+    "deepseek_v2": {k: v for k, v in TINY["deepseek_v3"].items()
+                    if k != "q_lora_rank"},
+})
 
 MLIR_TOKENS = [
     "func.func", "func.call", "return", "module", "private", "tensor<",
