@@ -361,6 +361,31 @@ TEST_F(ImportFamiliesTest, GptOssTotalAndActive) {
   EXPECT_EQ(active120, ossTotal(36, 128) - 36 * 124 * kOssExpert);
 }
 
+/// KV-cache bytes per token of one sequence (bf16): K and V of Hkv heads of
+/// head_dim in every layer, or MLA's one latent row; the whole context is
+/// cached, windowed layers too.
+TEST_F(ImportFamiliesTest, KVCacheBytesPerToken) {
+  struct Case {
+    const char *config;
+    uint64_t bytes;
+  } cases[] = {
+      {"mistral-7b", 2ull * 8 * 128 * 32 * 2},
+      {"qwen2.5-7b", 2ull * 4 * 128 * 28 * 2},
+      {"qwen3-30b-a3b", 2ull * 4 * 128 * 48 * 2},
+      {"phi-3-mini", 2ull * 32 * 96 * 32 * 2},
+      {"gemma-2-9b", 2ull * 8 * 256 * 42 * 2},
+      {"gemma-3-1b", 2ull * 1 * 256 * 26 * 2},
+      {"gpt-oss-20b", 2ull * 8 * 64 * 24 * 2},
+      {"deepseek-v2-lite", (512ull + 64) * 27 * 2},
+      {"kimi-k2", (512ull + 64) * 61 * 2},
+  };
+  for (const Case &c : cases) {
+    OwningOpRef<ModuleOp> m = import(c.config, decode(2, 15));
+    ASSERT_TRUE(m) << c.config;
+    EXPECT_EQ(cacheBytesPerToken(*m), c.bytes) << c.config;
+  }
+}
+
 /// Every importable model_type has its bundled config, and it imports.
 TEST_F(ImportFamiliesTest, EveryModelTypeHasAnExample) {
   for (const ModelTypeInfo &t : getSupportedModelTypes()) {
