@@ -22,8 +22,8 @@ namespace mlir::npu {
 
 /// The importer that builds a model: DeepSeekV3 (MLA, DeepSeek MoE: also
 /// DeepSeek-V2 and Kimi-K2), Llama (GQA decoders with RoPE and SwiGLU:
-/// Llama, Mistral, Mixtral, Qwen2, Qwen3, Qwen3-MoE, Phi-3), Gemma (Gemma-2
-/// and -3: sandwich norms, GeGLU, local and global layers) and GPT-2.
+/// Llama, Mistral, Mixtral, Qwen2, Qwen3, Qwen3-MoE, Phi-3, GPT-OSS), Gemma
+/// (Gemma-2 and -3: sandwich norms, GeGLU, local and global layers) and GPT-2.
 enum class ModelFamily { DeepSeekV3, Llama, Gemma, GPT2 };
 
 /// One importable `model_type`: its family and what it models.
@@ -55,7 +55,7 @@ struct ModelConfig {
   // Llama-style decoders.
   bool qkvBias = false; // q/k/v_proj biases (qwen2; llama attention_bias)
   bool oBias = false;   // o_proj bias (llama attention_bias)
-  bool qkNorm = false;  // RMSNorm of each query and key head (qwen3)
+  bool qkNorm = false;  // RMSNorm of each query and key head (qwen3, gemma3)
   bool fusedProjections = false; // qkv_proj and gate_up_proj (phi3)
   bool attentionSinks = false;   // a learned sink logit per head (gpt_oss)
   /// Sliding-window attention of `slidingWindow` keys (0: none) in the

@@ -264,32 +264,23 @@ static void billStorage(ModuleOp module, const CallOrder &order,
     bill.parameterCount += getNumElements(w.getResult().getType());
   });
 
-  // Active parameters: the routed experts a token does not visit are left
-  // out, once per execution of the layer (each call has its own weights).
+  // Per function, as many times as it runs (each call has its own weights
+  // and caches): the routed experts a token does not visit are left out of
+  // the active parameters; each KV-cache append adds its cache.
   bill.activeParameterCount = bill.parameterCount;
   for (func::FuncOp f : order.calleesFirst) {
     Count runs = order.getExecutions(f);
     f.walk([&](MoEExpertsOp op) {
-      int64_t experts = op.getWGate().getType().getDimSize(0);
-      int64_t k = op.getIndices().getType().getDimSize(1);
+      int64_t experts = op.getNumExperts(), k = op.getTopK();
       if (k >= experts)
         return;
-      Count routed = getNumElements(op.getWGate().getType()) +
-                     getNumElements(op.getWUp().getType()) +
-                     getNumElements(op.getWDown().getType());
-      if (op.hasBiases())
-        routed = routed + getNumElements(op.getBGate().getType()) +
-                 getNumElements(op.getBUp().getType()) +
-                 getNumElements(op.getBDown().getType());
+      Count routed;
+      for (Value v : op.getRoutedParams())
+        routed += getNumElements(v.getType());
       bill.activeParameterCount =
           bill.activeParameterCount - routed / Count::fromSigned(experts) *
                                           Count::fromSigned(experts - k) * runs;
     });
-  }
-
-  // KV caches: each append as many times as its function runs.
-  for (func::FuncOp f : order.calleesFirst) {
-    Count runs = order.getExecutions(f);
     f.walk([&](KVCacheAppendOp op) {
       auto type = op.getCache().getType();
       bill.kvCacheBytes += getNumBytes(type) * runs;

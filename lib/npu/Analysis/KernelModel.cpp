@@ -310,7 +310,10 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   if (moe.hasBiases()) {
     // Each expert's biases, read with its weights and added per element.
     routed.work.vectorFlops += rows * Count::fromSigned(2 * f + d);
-    routed.extraReadBytes = (2 * f + d) * elementBytes(moe.getBGate());
+    Count biasBytes = getNumBytes(moe.getBGate()) + getNumBytes(moe.getBUp()) +
+                      getNumBytes(moe.getBDown());
+    routed.extraReadBytes = static_cast<int64_t>(
+        (biasBytes / Count::fromSigned(moe.getNumExperts())).value());
   }
   routed.repeat = active;
   routed.gatheredRows = true;

@@ -72,13 +72,15 @@ Value GraphBuilder::transpose(Value x, ArrayRef<int64_t> perm) {
                              perm);
 }
 
-Value GraphBuilder::slice(Value x, int64_t dim, int64_t start, int64_t size) {
+Value GraphBuilder::slice(Value x, int64_t dim, int64_t start, int64_t size,
+                          int64_t stride) {
   auto type = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> offsets(type.getRank(), 0);
   SmallVector<int64_t> sizes(type.getShape());
   SmallVector<int64_t> strides(type.getRank(), 1);
   offsets[dim] = start;
   sizes[dim] = size;
+  strides[dim] = stride;
   return SliceOp::create(b, loc, tensor(sizes, type.getElementType()), x,
                          offsets, sizes, strides);
 }

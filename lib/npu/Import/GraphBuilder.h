@@ -61,8 +61,9 @@ public:
   Value linearInOut(Value x, Value w);
   Value reshape(Value x, ArrayRef<int64_t> shape);
   Value transpose(Value x, ArrayRef<int64_t> perm);
-  /// x[..., start:start+size, ...] along `dim`.
-  Value slice(Value x, int64_t dim, int64_t start, int64_t size);
+  /// x[..., start : start + size*stride : stride, ...] along `dim`.
+  Value slice(Value x, int64_t dim, int64_t start, int64_t size,
+              int64_t stride = 1);
   Value concat(ValueRange xs, int64_t dim);
   Value add(Value a, Value b);
   Value rmsNorm(Value x, Value gamma);
@@ -129,10 +130,6 @@ struct AttentionSpec {
   double scale = 0;     ///< softmax scale (0: 1/sqrt(head_dim))
   double softcap = 0;   ///< logit soft-cap (0: none)
 };
-
-/// x[offset :: stride] along `dim` (size elements), as a view.
-Value stridedSlice(GraphBuilder &g, Value x, int64_t dim, int64_t offset,
-                   int64_t size, int64_t stride);
 
 /// Grouped-query attention of a Llama-style layer on h [B, S, D]: q/k/v
 /// projections (with the config's biases, or fused), per-head QK norm if

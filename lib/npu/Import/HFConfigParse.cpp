@@ -80,6 +80,15 @@ void parseSoftmaxMoE(FieldReader &r, ModelConfig &c, StringRef expertsKey,
                                        Twine(c.numRoutedExperts) + ")");
 }
 
+/// A sliding window of `window` keys in the layers `windowed` picks.
+void setWindow(ModelConfig &c, int64_t window,
+               llvm::function_ref<bool(int64_t)> windowed) {
+  c.slidingWindow = window;
+  c.windowedLayers.assign(c.numLayers, false);
+  for (int64_t i = 0; i < c.numLayers; ++i)
+    c.windowedLayers[i] = windowed(i);
+}
+
 /// The sliding window as Qwen2 and Qwen3 describe it: off unless
 /// use_sliding_window, then in the layers from max_window_layers on (a
 /// `layer_types` list, written by newer transformers, must agree).
@@ -92,10 +101,7 @@ void parseQwenWindow(FieldReader &r, ModelConfig &c) {
   if (window == 0)
     return r.error("sliding_window",
                    "is missing, but use_sliding_window is true");
-  c.slidingWindow = window;
-  c.windowedLayers.assign(c.numLayers, false);
-  for (int64_t i = std::min(first, c.numLayers); i < c.numLayers; ++i)
-    c.windowedLayers[i] = true;
+  setWindow(c, window, [&](int64_t i) { return i >= first; });
 }
 
 /// Reads `layer_types` if present: it must describe the same layers as the
@@ -139,17 +145,18 @@ void parseLlamaLike(FieldReader &r, const llvm::json::Object &obj,
   int64_t headDim = r.optInteger("head_dim", 0, 1);
   if (type == "llama") {
     r.only("sliding_window", "null",
-           "every layer attends to the whole "
-           "context");
+           "every layer attends to the whole context");
     bool bias = r.optBool("attention_bias", false);
     c.qkvBias = c.oBias = bias;
     r.only("mlp_bias", "false", "a bias-free MLP");
   } else if (type == "mistral" || type == "mixtral" || type == "phi3") {
     // Every layer attends to the last `sliding_window` keys.
-    c.slidingWindow = r.optInteger("sliding_window", 0, 1);
-    c.windowedLayers.assign(c.slidingWindow > 0 ? c.numLayers : 0, true);
-    if (type == "mixtral")
+    if (int64_t window = r.optInteger("sliding_window", 0, 1))
+      setWindow(c, window, [](int64_t) { return true; });
+    if (type == "mixtral") {
       parseSoftmaxMoE(r, c, "num_local_experts", /*normTopk=*/true);
+      c.moeIntermediateSize = c.intermediateSize; // the experts' width
+    }
     if (type == "phi3") {
       c.fusedProjections = true;
       for (StringRef k :
@@ -165,10 +172,8 @@ void parseLlamaLike(FieldReader &r, const llvm::json::Object &obj,
     // from layer 0; MoE with a biased router and biased, clamped experts.
     c.qkvBias = c.oBias = r.optBool("attention_bias", true);
     c.attentionSinks = true;
-    c.slidingWindow = r.integer("sliding_window");
-    c.windowedLayers.assign(c.numLayers, false);
-    for (int64_t i = 0; i < c.numLayers; ++i)
-      c.windowedLayers[i] = i % 2 == 0;
+    setWindow(c, r.integer("sliding_window"),
+              [](int64_t i) { return i % 2 == 0; });
     parseSoftmaxMoE(r, c, "num_local_experts", /*normTopk=*/true);
     c.moeIntermediateSize = c.intermediateSize;
     c.swigluLimit = r.positive("swiglu_limit");
@@ -196,8 +201,6 @@ void parseLlamaLike(FieldReader &r, const llvm::json::Object &obj,
       r.only("mlp_only_layers", "[]", "every layer is an MoE layer");
     }
   }
-  if (type == "mixtral")
-    c.moeIntermediateSize = c.intermediateSize; // the experts' width
   checkLayerTypes(r, obj, c);
   if (r.failed())
     return;
@@ -226,7 +229,7 @@ void parseGemma(FieldReader &r, const llvm::json::Object &obj, ModelConfig &c) {
   double scalar = r.optPositive("query_pre_attn_scalar", 0);
   c.attnSoftcap = r.optPositive("attn_logit_softcapping", 0);
   c.finalSoftcap = r.optPositive("final_logit_softcapping", 0);
-  c.slidingWindow = r.integer("sliding_window");
+  int64_t window = r.integer("sliding_window");
   int64_t pattern = gemma3 ? r.optInteger("sliding_window_pattern", 6, 1) : 2;
   if (gemma3) {
     c.qkNorm = true;
@@ -236,9 +239,7 @@ void parseGemma(FieldReader &r, const llvm::json::Object &obj, ModelConfig &c) {
     return;
   // Gemma-2: layers 0, 2, 4... are local; Gemma-3: all but every
   // pattern-th (5 of 6).
-  c.windowedLayers.assign(c.numLayers, false);
-  for (int64_t i = 0; i < c.numLayers; ++i)
-    c.windowedLayers[i] = (i + 1) % pattern != 0;
+  setWindow(c, window, [&](int64_t i) { return (i + 1) % pattern != 0; });
   checkLayerTypes(r, obj, c);
   if (r.failed())
     return;
@@ -390,7 +391,8 @@ ArrayRef<ModelTypeInfo> mlir::npu::getSupportedModelTypes() {
       {"kimi_k2", ModelFamily::DeepSeekV3, "kimi-k2",
        "DeepSeek-V3's architecture with other sizes"},
       {"deepseek_v2", ModelFamily::DeepSeekV3, "deepseek-v2-lite",
-       "MLA (q_proj without q_lora_rank), DeepSeek MoE with greedy top-k"},
+       "MLA (q_proj when q_lora_rank is null), DeepSeek MoE with greedy or "
+       "group-limited (best expert) top-k"},
       {"llama", ModelFamily::Llama, "llama-3-8b",
        "GQA, RoPE, SwiGLU (attention_bias, head_dim)"},
       {"mistral", ModelFamily::Llama, "mistral-7b",

@@ -37,19 +37,6 @@ Value mlir::npu::import::swigluMLP(GraphBuilder &g, LayerFunc &f, Value x,
       hidden, f.param(name("down_proj.weight"), g.tensor({d, ff}, g.weight)));
 }
 
-Value mlir::npu::import::stridedSlice(GraphBuilder &g, Value x, int64_t dim,
-                                      int64_t offset, int64_t size,
-                                      int64_t stride) {
-  auto type = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> offsets(type.getRank(), 0), strides(type.getRank(), 1);
-  SmallVector<int64_t> sizes(type.getShape());
-  offsets[dim] = offset;
-  sizes[dim] = size;
-  strides[dim] = stride;
-  return SliceOp::create(g.b, g.loc, g.tensor(sizes, type.getElementType()), x,
-                         offsets, sizes, strides);
-}
-
 /// The routed experts take the tokens' k routed rows each; the shared
 /// experts run on every token. On one chip of an expert-parallel group of
 /// `ep` chips (ImportOptions::expertParallel, attention data-parallel), its
@@ -105,15 +92,15 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
     // Gate and up interleaved in one matrix: even rows gate, odd rows up.
     Value wgu =
         f.param(expert(names.gateUp), g.tensor({e, 2 * ff, d}, g.weight));
-    wg = stridedSlice(g, wgu, 1, 0, ff, 2);
-    wu = stridedSlice(g, wgu, 1, 1, ff, 2);
+    wg = g.slice(wgu, 1, 0, ff, 2);
+    wu = g.slice(wgu, 1, 1, ff, 2);
   }
   Value wd = f.param(expert(names.down), g.tensor({e, d, ff}, g.weight));
   if (!names.gateUpBias.empty()) {
     Value bgu =
         f.param(expert(names.gateUpBias), g.tensor({e, 2 * ff}, g.small));
-    bg = stridedSlice(g, bgu, 1, 0, ff, 2);
-    bu = stridedSlice(g, bgu, 1, 1, ff, 2);
+    bg = g.slice(bgu, 1, 0, ff, 2);
+    bu = g.slice(bgu, 1, 1, ff, 2);
     bd = f.param(expert(names.downBias), g.tensor({e, d}, g.small));
   }
   Value sg, su, sd;

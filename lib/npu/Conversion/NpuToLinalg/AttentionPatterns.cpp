@@ -98,9 +98,7 @@ struct AttentionToGeneric : OpRewritePattern<AttentionOp> {
       if (IntegerAttr w = op.getWindowAttr())
         window = w.getInt();
       double scale = op.getScaleValue();
-      std::optional<double> softcap;
-      if (FloatAttr c = op.getSoftcapAttr())
-        softcap = c.getValueAsDouble();
+      FloatAttr softcap = op.getSoftcapAttr();
       logits =
           linalg::GenericOp::create(
               rewriter, loc, TypeRange{init.getType()}, ValueRange{scores},
@@ -110,7 +108,7 @@ struct AttentionToGeneric : OpRewritePattern<AttentionOp> {
                     b, l, args[0],
                     arith::ConstantOp::create(b, l, b.getF32FloatAttr(scale)));
                 if (softcap)
-                  s = buildSoftcap(b, l, s, *softcap);
+                  s = buildSoftcap(b, l, s, softcap.getValueAsDouble());
                 if (causal) {
                   auto idx = [&](int64_t v) -> Value {
                     return arith::ConstantIndexOp::create(b, l, v);

@@ -377,17 +377,13 @@ struct MoEExpertsToLinalg : OpRewritePattern<MoEExpertsOp> {
           linalg::YieldOp::create(nb, l, ValueRange{g, u});
         });
     AffineMap id3 = b.getMultiDimIdentityMap(3);
-    std::optional<double> limit;
-    if (FloatAttr l = op.getSwigluLimitAttr())
-      limit = l.getValueAsDouble();
+    FloatAttr limit = op.getSwigluLimitAttr();
     Value bGate = op.getBGate(), bUp = op.getBUp(), bDown = op.getBDown();
-    // The expert's bias at (slot's expert, column `dim`), in f32.
+    // The slot's expert's bias at column `dim` of the loops.
     auto biasAt = [&](OpBuilder &nb, Location l, Value bias, Value idx,
                       unsigned dim) {
-      Value ex = clampedExpert(nb, l, idx, e);
-      Value at = linalg::IndexOp::create(nb, l, dim);
-      return castFloat(nb, l, tensor::ExtractOp::create(nb, l, bias, {ex, at}),
-                       f32);
+      return expertBias(nb, l, bias, clampedExpert(nb, l, idx, e),
+                        linalg::IndexOp::create(nb, l, dim));
     };
     // With biases, the slot's expert is read to find them.
     SmallVector<Value> actIns = {gateUp[0], gateUp[1]};
@@ -521,22 +517,30 @@ Value mlir::npu::siluGate(OpBuilder &b, Location loc, Value g, Value u) {
 }
 
 Value mlir::npu::expertGate(OpBuilder &b, Location loc, Value g, Value u,
-                            std::optional<double> limit) {
-  if (!limit)
+                            FloatAttr limitAttr) {
+  if (!limitAttr)
     return siluGate(b, loc, g, u);
+  double limit = limitAttr.getValueAsDouble();
   auto c = [&](double v) {
     return arith::ConstantOp::create(b, loc,
                                      b.getF32FloatAttr(static_cast<float>(v)));
   };
-  Value gc = arith::MinimumFOp::create(b, loc, g, c(*limit));
+  Value gc = arith::MinimumFOp::create(b, loc, g, c(limit));
   Value uc = arith::MaximumFOp::create(
-      b, loc, arith::MinimumFOp::create(b, loc, u, c(*limit)), c(-*limit));
+      b, loc, arith::MinimumFOp::create(b, loc, u, c(limit)), c(-limit));
   Value a = arith::MulFOp::create(b, loc, gc, c(1.702));
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, a));
   Value glu = arith::DivFOp::create(b, loc, gc,
                                     arith::AddFOp::create(b, loc, c(1.0), e));
   return arith::MulFOp::create(b, loc,
                                arith::AddFOp::create(b, loc, uc, c(1.0)), glu);
+}
+
+Value mlir::npu::expertBias(OpBuilder &b, Location loc, Value bias,
+                            Value expert, Value col) {
+  return castFloat(
+      b, loc, tensor::ExtractOp::create(b, loc, bias, ValueRange{expert, col}),
+      b.getF32Type());
 }
 
 void mlir::npu::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {

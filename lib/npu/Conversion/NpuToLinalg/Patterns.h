@@ -48,10 +48,13 @@ Value buildSoftcap(OpBuilder &b, Location loc, Value s, double c);
 /// silu(g) * u = g / (1 + exp(-g)) * u, in f32 (npu.moe_experts' SwiGLU).
 Value siluGate(OpBuilder &b, Location loc, Value g, Value u);
 /// A routed expert's activation of f32 g and u: siluGate, or with
-/// `limit` GPT-OSS's clamped SwiGLU (u' + 1) g' sigmoid(1.702 g') with
-/// g' = min(g, limit), u' = clamp(u, -limit, limit).
-Value expertGate(OpBuilder &b, Location loc, Value g, Value u,
-                 std::optional<double> limit);
+/// `limit` (npu.moe_experts' swiglu_limit, if set) GPT-OSS's clamped SwiGLU
+/// (u' + 1) g' sigmoid(1.702 g') with g' = min(g, limit), u' = clamp(u,
+/// -limit, limit).
+Value expertGate(OpBuilder &b, Location loc, Value g, Value u, FloatAttr limit);
+/// bias[expert, col] of an expert bias ([E, F] or [E, D]) in f32.
+Value expertBias(OpBuilder &b, Location loc, Value bias, Value expert,
+                 Value col);
 } // namespace mlir::npu
 
 #endif // NPU_LIB_CONVERSION_NPUTOLINALG_PATTERNS_H

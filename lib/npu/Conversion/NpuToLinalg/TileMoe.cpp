@@ -88,13 +88,6 @@ Value gatedTile(
       combine);
 }
 
-/// bias[e, col] in f32.
-Value biasAt(OpBuilder &b, Location loc, Value bias, Value e, Value col) {
-  return castFloat(b, loc,
-                   tensor::ExtractOp::create(b, loc, bias, ValueRange{e, col}),
-                   b.getF32Type());
-}
-
 /// Per expert: the number of assignments routed to it and the first
 /// position of its assignments in `order`; `order`: the assignments sorted
 /// by expert, in assignment order within an expert; `where`: the position
@@ -177,9 +170,7 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
   Type xElem = cast<RankedTensorType>(x.getType()).getElementType();
   Type oElem = op.getResult().getType().getElementType();
   Value o0 = emptyTile(b, loc, {b.getIndexAttr(t * k), dd}, oElem);
-  std::optional<double> limit;
-  if (FloatAttr l = op.getSwigluLimitAttr())
-    limit = l.getValueAsDouble();
+  FloatAttr limit = op.getSwigluLimitAttr();
   auto experts = scf::ForOp::create(
       b, loc, constIndex(b, loc, 0), constIndex(b, loc, e),
       constIndex(b, loc, 1), ValueRange{o0},
@@ -228,9 +219,9 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                       Value col = arith::AddIOp::create(
                           nb, l, f0, linalg::IndexOp::create(nb, l, 1));
                       g = arith::AddFOp::create(
-                          nb, l, g, biasAt(nb, l, op.getBGate(), ex, col));
+                          nb, l, g, expertBias(nb, l, op.getBGate(), ex, col));
                       u = arith::AddFOp::create(
-                          nb, l, u, biasAt(nb, l, op.getBUp(), ex, col));
+                          nb, l, u, expertBias(nb, l, op.getBUp(), ex, col));
                     }
                     return expertGate(nb, l, g, u, limit);
                   });
@@ -243,7 +234,8 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                         ValueRange a) -> SmallVector<Value> {
                       Value col = linalg::IndexOp::create(nb, l, 1);
                       return {arith::AddFOp::create(
-                          nb, l, a[0], biasAt(nb, l, op.getBDown(), ex, col))};
+                          nb, l, a[0],
+                          expertBias(nb, l, op.getBDown(), ex, col))};
                     })[0];
               // The tile's real rows, stored as one block of o.
               Value real = castTensor(

@@ -215,6 +215,16 @@ def Npu_MoEExpertsOp : Npu_Op<"moe_experts", [Pure, AttrSizedOperandSegments]> {
     int64_t getFfnDim() { return getWGate().getType().getDimSize(1); }
     bool hasShared() { return static_cast<bool>(getSharedGate()); }
     bool hasBiases() { return static_cast<bool>(getBGate()); }
+    /// The operands stacked over the E routed experts, of which a token
+    /// reads k experts' slices: the three weights and, if given, the three
+    /// biases.
+    ::llvm::SmallVector<::mlir::Value, 6> getRoutedParams() {
+      ::llvm::SmallVector<::mlir::Value, 6> params = {getWGate(), getWUp(),
+                                                      getWDown()};
+      if (hasBiases())
+        params.append({getBGate(), getBUp(), getBDown()});
+      return params;
+    }
     /// Expected number of distinct experts the T*k assignments activate
     /// under `load` (see the description).
     int64_t getExpectedActiveExperts();

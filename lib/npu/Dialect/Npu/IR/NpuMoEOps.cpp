@@ -342,19 +342,15 @@ Work MoEExpertsOp::computeWork() {
     w.vectorFlops += t * k * (Count(2) * f + d);
   // Every expert's weights are parameters the chip holds; only the active
   // experts' weights are read.
-  SmallVector<Value> allWeights = {getWGate(), getWUp(), getWDown()};
+  SmallVector<Value> allWeights(getRoutedParams());
   if (hasShared())
     allWeights.append({getSharedGate(), getSharedUp(), getSharedDown()});
-  if (hasBiases())
-    allWeights.append({getBGate(), getBUp(), getBDown()});
   for (Value v : allWeights)
     if (isParameter(v))
       w.paramBytes += getNumBytes(v);
-  Count routedBytes =
-      getNumBytes(getWGate()) + getNumBytes(getWUp()) + getNumBytes(getWDown());
-  if (hasBiases())
-    routedBytes += getNumBytes(getBGate()) + getNumBytes(getBUp()) +
-                   getNumBytes(getBDown());
+  Count routedBytes;
+  for (Value v : getRoutedParams())
+    routedBytes += getNumBytes(v);
   Count perExpert = routedBytes / e;
   Count active = Count::fromSigned(getExpectedActiveExperts());
   w.bytesRead = getNumBytes(getX()) + getNumBytes(getIndices()) +
