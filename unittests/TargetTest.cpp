@@ -179,3 +179,20 @@ TEST_F(TargetTest, ErrorsNameTheFileAndTheField) {
 }
 
 } // namespace
+
+// An override value is a decimal with an optional unit suffix and nothing
+// else: a byte that is not part of a number is refused, not carried into the
+// variant's sources (found by npu-fuzz-target: a non-UTF-8 byte after a long
+// exponent parsed, then broke the sources' JSON).
+TEST(TargetOverrideValue, OnlyNumbersAndSuffixes) {
+  using mlir::npu::target::parseOverrideValue;
+  EXPECT_EQ(parseOverrideValue("4T"), 4e12);
+  EXPECT_EQ(parseOverrideValue("32MiB"), 32.0 * (1 << 20));
+  EXPECT_EQ(parseOverrideValue("1.5e-3"), 1.5e-3);
+  EXPECT_FALSE(parseOverrideValue("1\xb2"));
+  EXPECT_FALSE(parseOverrideValue("1\xb2T"));
+  EXPECT_FALSE(parseOverrideValue("324.9e-3242222222222\xb2T"));
+  EXPECT_FALSE(parseOverrideValue(" 1"));
+  EXPECT_FALSE(parseOverrideValue("0x10"));
+  EXPECT_FALSE(parseOverrideValue("inf"));
+}

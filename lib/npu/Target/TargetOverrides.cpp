@@ -61,8 +61,12 @@ std::optional<double> target::parseOverrideValue(StringRef text) {
       scale = factor;
       break;
     }
+  // Only a decimal's characters: StringRef::getAsDouble accepts a long text
+  // with a stray byte past its first characters.
   double value;
-  if (text.empty() || text.getAsDouble(value) || !std::isfinite(value))
+  if (text.empty() ||
+      text.find_first_not_of("0123456789.eE+-") != StringRef::npos ||
+      text.getAsDouble(value) || !std::isfinite(value))
     return std::nullopt;
   value *= scale;
   return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
