@@ -6,6 +6,7 @@ visible keys directly from the masking rule, then normalizes.
 """
 import math
 
+from cases_quant import draw, e4m3fn
 from gen import Case, Rng, prod
 
 
@@ -50,27 +51,35 @@ def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window, softcap=No
     return out
 
 
-def ttype(shape):
-    return "tensor<%sxf32>" % "x".join(map(str, shape))
+def ttype(shape, dtype="f32"):
+    return "tensor<%sx%s>" % ("x".join(map(str, shape)), dtype)
 
 
 def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=None,
-         latent=False, softcap=None, sinks=False):
+         latent=False, softcap=None, sinks=False, kv_dtype="f32"):
     B, Hq, Sq, D = qshape
     Hkv, Skv = kshape[1], kshape[2]
     vshape = [B, Hkv, Skv, dv]
     oshape = [B, Hq, Sq, dv]
     r = Rng(seed)
     q = r.values(prod(qshape), -2.0, 2.0)
-    k = r.values(prod(kshape), -2.0, 2.0)
-    inputs = [("q", qshape, "f32", q), ("k", kshape, "f32", k)]
+    if kv_dtype == "f8E4M3FN":
+        # Random e4m3fn bit patterns of magnitude below 4 (exponent field
+        # below 9), decoded by the format's definition (cases_quant.py).
+        def kv_values(n):
+            return draw(r, n, 8, e4m3fn, lambda b: (b & 0x7F) < 0x48)
+    else:
+        def kv_values(n):
+            return r.values(n, -2.0, 2.0)
+    k = kv_values(prod(kshape))
+    inputs = [("q", qshape, "f32", q), ("k", kshape, kv_dtype, k)]
     kn = nest(k, kshape)
     if latent:
         # V is the first dv channels of the key (the compressed latent c_kv).
         vn = [[[row[:dv] for row in head] for head in batch] for batch in kn]
     else:
-        v = r.values(prod(vshape), -2.0, 2.0)
-        inputs.append(("v", vshape, "f32", v))
+        v = kv_values(prod(vshape))
+        inputs.append(("v", vshape, kv_dtype, v))
         vn = nest(v, vshape)
     attrs = ""
     sink_vals = None
@@ -91,7 +100,8 @@ def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=N
     if window is not None:
         attrs += " window(%d)" % window
     operands = "%q, %k" + ("" if latent else ", %v")
-    types = [ttype(qshape), ttype(kshape)] + ([] if latent else [ttype(vshape)])
+    types = [ttype(qshape), ttype(kshape, kv_dtype)] + (
+        [] if latent else [ttype(vshape, kv_dtype)])
     if sinks:
         types.append("sinks " + ttype([qshape[1]]))
     body = "%%out = npu.attention %s%s : %s -> %s" % (operands, attrs, ", ".join(types),
@@ -119,6 +129,9 @@ CASES = [
     case("attention-sinks", "GPT-OSS style: one sink logit per query head (GQA Hq=4, Hkv=2), "
          "causal window 3, Sq=3 < Skv=5.",
          [1, 4, 3, 4], [1, 2, 5, 4], 4, 19, causal=True, window=3, sinks=True),
+    case("attention-fp8-kv", "An fp8 (e4m3fn) K/V cache read by an f32 query: GQA (Hq=4, "
+         "Hkv=2) causal decode, Sq=2 < Skv=5; K and V decoded from their bits.",
+         [1, 4, 2, 4], [1, 2, 5, 4], 4, 20, causal=True, kv_dtype="f8E4M3FN"),
     case("attention-mla", "MLA prefill: Dqk=6, Dv=4, causal, default scale 1/sqrt(6).",
          [1, 2, 3, 6], [1, 2, 3, 6], 4, 16, causal=True),
     case("attention-mla-latent", "MLA latent decode: Sq=1, Hkv=1, V = kv[..., 0:4] of Dqk=6.",

@@ -15,6 +15,30 @@ using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
+/// A stored weight's element from t = 7 i + 3 (i64): integers
+/// (t mod 15) - 7, in range of int4; narrow floats the bit pattern t mod 16
+/// (fp4: all finite), t mod 120 (fp8: positive and finite) or 120 +
+/// (t mod 8) (e8m0: 2^-7 .. 1).
+Value storedWeight(OpBuilder &b, Location l, Value t, Type elem) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, l, b.getI64IntegerAttr(v));
+  };
+  unsigned width = elem.getIntOrFloatBitWidth();
+  Value v;
+  if (isa<IntegerType>(elem))
+    v = arith::SubIOp::create(b, l, arith::RemUIOp::create(b, l, t, cst(15)),
+                              cst(7));
+  else if (width == 4)
+    v = arith::RemUIOp::create(b, l, t, cst(16));
+  else if (isa<Float8E8M0FNUType>(elem))
+    v = arith::AddIOp::create(b, l, arith::RemUIOp::create(b, l, t, cst(8)),
+                              cst(120));
+  else
+    v = arith::RemUIOp::create(b, l, t, cst(120));
+  v = arith::TruncIOp::create(b, l, b.getIntegerType(width), v);
+  return isa<IntegerType>(elem) ? v : arith::BitcastOp::create(b, l, elem, v);
+}
+
 /// weight -> generic computing ((i * 7 + 3) mod 17 - 8) / 16 from the
 /// row-major linear index i (no constant of the weight's size is built).
 struct WeightToGeneric : OpRewritePattern<WeightOp> {
@@ -48,6 +72,11 @@ struct WeightToGeneric : OpRewritePattern<WeightOp> {
               }
               Value v = arith::AddIOp::create(
                   b, l, arith::MulIOp::create(b, l, lin, cst(7)), cst(3));
+              Type elem = type.getElementType();
+              if (isa<IntegerType>(elem) || isStoredFormat(elem)) {
+                linalg::YieldOp::create(b, l, storedWeight(b, l, v, elem));
+                return;
+              }
               v = arith::SubIOp::create(
                   b, l, arith::RemUIOp::create(b, l, v, cst(17)), cst(8));
               Value f = arith::SIToFPOp::create(b, l, b.getF32Type(), v);

@@ -23,6 +23,7 @@ void mlir::npu::populateNpuToLinalgPatterns(RewritePatternSet &patterns) {
   populateDataToLinalgPatterns(patterns);
   populateMoEToLinalgPatterns(patterns);
   populateKVCacheToLinalgPatterns(patterns);
+  populateQuantToLinalgPatterns(patterns);
 }
 
 namespace {
@@ -57,6 +58,12 @@ Value mlir::npu::castFloat(OpBuilder &b, Location loc, Value v, Type type) {
   Type from = v.getType();
   if (from == type)
     return v;
+  if (isStoredFormat(from)) {
+    v = decodeToF32(b, loc, v);
+    from = v.getType();
+    if (from == type)
+      return v;
+  }
   unsigned fromBits = from.getIntOrFloatBitWidth(),
            toBits = type.getIntOrFloatBitWidth();
   if (fromBits < toBits)

@@ -22,13 +22,21 @@ void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 void populateDataToLinalgPatterns(RewritePatternSet &patterns);
 void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
 void populateKVCacheToLinalgPatterns(RewritePatternSet &patterns);
+void populateQuantToLinalgPatterns(RewritePatternSet &patterns);
 
 /// Iterator types of the linalg.generic ops the patterns build.
 constexpr utils::IteratorType kPar = utils::IteratorType::parallel;
 constexpr utils::IteratorType kRed = utils::IteratorType::reduction;
 /// Converts a float scalar to `type` with arith.extf / arith.truncf (or
-/// returns it unchanged).
+/// returns it unchanged). A stored format (fp8, fp4, e8m0) widens through
+/// decodeToF32.
 Value castFloat(OpBuilder &b, Location loc, Value v, Type type);
+/// Whether `t` is a narrow float format whose widening the LLVM lowering
+/// lacks (e4m3fn, e5m2, e2m1fn, e8m0fnu): decoded from its bits instead.
+bool isStoredFormat(Type t);
+/// The f32 value of a scalar of a stored format (QuantPatterns.cpp),
+/// of an integer (signed), or of any other float type.
+Value decodeToF32(OpBuilder &b, Location loc, Value v);
 /// Converts every element of a float tensor (static or dynamic sizes) to
 /// `elementType` (a linalg.generic), or returns it unchanged when the type
 /// already matches.

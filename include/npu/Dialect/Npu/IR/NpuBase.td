@@ -78,6 +78,11 @@ def Npu_Index : AnyTypeOf<[I32, I64]>;
 def Npu_FloatTensor : StaticShapeTensorOf<[F32, F16, BF16]>;
 def Npu_FloatOrF8Tensor : StaticShapeTensorOf<[F32, F16, BF16, F8E4M3FN, F8E5M2]>;
 def Npu_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+/// What a model may store as a parameter: the float types, fp8, and the
+/// narrow formats and scales of npu.dequantize (int8, int4, fp4 e2m1fn,
+/// e8m0).
+def Npu_WeightTensor : StaticShapeTensorOf<[F32, F16, BF16, F8E4M3FN, F8E5M2,
+                                            I8, I<4>, F4E2M1FN, F8E8M0FNU]>;
 def Npu_AnyTensor : StaticShapeTensorOf<[F32, F16, BF16, F8E4M3FN, F8E5M2, I32, I64]>;
 
 //===----------------------------------------------------------------------===//

@@ -15,14 +15,16 @@ def Npu_WeightOp : Npu_Op<"weight", [Pure]> {
     bytes as `paramBytes`. Its value is not part of the IR: the reference
     lowering materializes it as a deterministic tensor whose element `i` (in
     row-major order) is `((i * 7 + 3) mod 17 - 8) / 16`, so that lowered
-    models can run.
+    models can run; a stored format's element (npu.dequantize) is, with
+    `t = 7 i + 3`, `(t mod 15) - 7` for int8 and int4, and the bit pattern
+    `t mod 16` for fp4, `t mod 120` for fp8 and `120 + (t mod 8)` for e8m0.
 
     ```mlir
     %wq = npu.weight "model.layers.0.self_attn.q_a_proj.weight" : tensor<1536x7168xbf16>
     ```
   }];
   let arguments = (ins StrAttr:$name);
-  let results = (outs Npu_FloatOrF8Tensor:$result);
+  let results = (outs Npu_WeightTensor:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
 }
 

@@ -87,9 +87,11 @@ struct Work {
 uint64_t getElementBytes(Type type);
 /// Product of the static dimensions of a shaped type (overflow-checked).
 Count getNumElements(Type shapedType);
-/// Total bytes of a shaped type.
+/// Total bytes of a shaped type (4-bit elements two per byte).
 Count getNumBytes(Type shapedType);
-/// Total bytes of a shaped value.
+/// Total bytes of a shaped value: its type's, except for the result of
+/// npu.dequantize, never stored, whose bytes are its stored values' and
+/// scales'.
 Count getNumBytes(Value value);
 /// Whether `value` is a model parameter: produced by `npu.weight`, a
 /// function argument carrying the unit attribute `npu.param`, or a view

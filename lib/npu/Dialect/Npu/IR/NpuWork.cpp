@@ -82,10 +82,22 @@ Count mlir::npu::getNumElements(Type type) {
 }
 
 Count mlir::npu::getNumBytes(Type type) {
+  // Narrow formats pack: two 4-bit values per byte (int4, fp4).
+  Type element = cast<ShapedType>(type).getElementType();
+  if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8) {
+    Count bits = getNumElements(type) *
+                     Count(uint64_t(element.getIntOrFloatBitWidth())) +
+                 Count(7);
+    return bits / Count(8);
+  }
   return getNumElements(type) * Count(getElementBytes(type));
 }
 
 Count mlir::npu::getNumBytes(Value value) {
+  // A dequantized weight is never stored: its bytes are the stored values'
+  // and scales'.
+  if (auto dq = value.getDefiningOp<DequantizeOp>())
+    return dq.getStoredBytes();
   return getNumBytes(value.getType());
 }
 
@@ -95,7 +107,7 @@ bool mlir::npu::isParameter(Value value) {
   while (Operation *def = value.getDefiningOp()) {
     if (isa<WeightOp>(def))
       return true;
-    if (!isa<ReshapeOp, SliceOp>(def))
+    if (!isa<ReshapeOp, SliceOp, DequantizeOp>(def))
       return false;
     value = def->getOperand(0);
   }
