@@ -66,15 +66,15 @@ std::pair<std::string, StringRef> formatSourcedField(const TargetFile &file,
 std::vector<std::array<std::string, 3>> derivedRows(TargetAttr t) {
   std::vector<std::array<std::string, 3>> rows;
   std::string unit = t.getTpu() ? "core" : "sm";
-  for (TargetDtype dtype :
-       {TargetDtype::FP32, TargetDtype::BF16, TargetDtype::FP8}) {
+  for (TargetDtype dtype : {TargetDtype::FP32, TargetDtype::BF16,
+                            TargetDtype::FP8, TargetDtype::FP4}) {
     std::string d = stringifyTargetDtype(dtype).str();
     if (std::optional<double> r = t.getRidgePointFlopPerByte(dtype))
       rows.push_back(
           {"ridge_point_" + d + "_flop_per_byte", formatReal(*r), "FLOP/byte"});
   }
-  for (TargetDtype dtype :
-       {TargetDtype::FP32, TargetDtype::BF16, TargetDtype::FP8}) {
+  for (TargetDtype dtype : {TargetDtype::FP32, TargetDtype::BF16,
+                            TargetDtype::FP8, TargetDtype::FP4}) {
     std::string d = stringifyTargetDtype(dtype).str();
     if (std::optional<double> p = t.getPeakFlopPerSPerUnit(dtype))
       rows.push_back(
@@ -101,19 +101,21 @@ std::string tableCell(std::optional<double> v, const char *fmt, double scale) {
 }
 
 void printListHeader(llvm::raw_ostream &os) {
-  os << llvm::formatv("{0,-18} {1,-4} {2,10} {3,10} {4,10} {5,9} {6,9} {7,10} "
-                      "{8,11}\n",
+  os << llvm::formatv("{0,-18} {1,-4} {2,10} {3,10} {4,10} {5,10} {6,9} {7,9} "
+                      "{8,10} {9,11}\n",
                       "name", "kind", "fp32_TF/s", "bf16_TF/s", "fp8_TF/s",
-                      "HBM_TB/s", "HBM_GB", "SRAM_MiB", "ridge_bf16");
+                      "fp4_TF/s", "HBM_TB/s", "HBM_GB", "SRAM_MiB",
+                      "ridge_bf16");
 }
 
 void printListRow(llvm::raw_ostream &os, TargetAttr t) {
   os << llvm::formatv(
-      "{0,-18} {1,-4} {2,10} {3,10} {4,10} {5,9} {6,9} {7,10} {8,11}\n",
+      "{0,-18} {1,-4} {2,10} {3,10} {4,10} {5,10} {6,9} {7,9} {8,10} {9,11}\n",
       t.getName(), stringifyTargetKind(t.getKind()),
       tableCell(t.getPeakFlopPerS(TargetDtype::FP32), "{0:f1}", 1e12),
       tableCell(t.getPeakFlopPerS(TargetDtype::BF16), "{0:f1}", 1e12),
       tableCell(t.getPeakFlopPerS(TargetDtype::FP8), "{0:f1}", 1e12),
+      tableCell(t.getPeakFlopPerS(TargetDtype::FP4), "{0:f1}", 1e12),
       tableCell(t.getHbmBandwidthBytesPerS().convertToDouble(), "{0:f3}", 1e12),
       tableCell(static_cast<double>(t.getHbmBytes()), "{0:f1}", 1e9),
       tableCell(static_cast<double>(t.getOnChipSramBytes()), "{0:f1}",

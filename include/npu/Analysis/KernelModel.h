@@ -37,11 +37,24 @@ struct KernelDesc {
   Work work;
   /// Element type of the matrix operands (selects the peak rate).
   Type matrixType;
+  /// gemm, gated_mlp, moe_ffn: B is stored in a scaled format
+  /// (npu.dequantize; docs/formats.md). `matrixType` is then the product's
+  /// type where the chip takes the format in its matrix unit, which needs a
+  /// rate for `rhsNativeType` (fp8 or fp4; null for int8 and int4 weights,
+  /// which every chip converts). Elsewhere each B tile is converted on the
+  /// vector unit as it loads (getMatrixPath) and multiplied at
+  /// `fallbackType`'s rate (the activations' type).
+  bool rhsStored = false;
+  Type rhsNativeType, fallbackType;
 
   /// Bytes per element of the main operands: gemm A, B, C; gated_mlp x, W,
   /// y; attention Q, K/V, O; stream/copy: bytes moved per (row, column)
-  /// element, all inputs and outputs together, in `lhsBytes`.
-  int64_t lhsBytes = 0, rhsBytes = 0, outBytes = 0;
+  /// element, all inputs and outputs together, in `lhsBytes`. B's is a
+  /// fraction for a stored format (its values and its scales' share: 0.53125
+  /// for MXFP4); count with bytesOf.
+  int64_t lhsBytes = 0;
+  double rhsBytes = 0;
+  int64_t outBytes = 0;
   /// gemm: B has batch dimensions (a per-batch operand, not a shared weight).
   bool rhsBatched = false;
   /// gemm: a batch of more than one folded into M (a shared weight): an
@@ -233,10 +246,36 @@ double getMatrixSustainedFlopPerS(TargetAttr target, Type matrixType);
 struct MatrixRates {
   static MatrixRates get(TargetAttr target, int64_t units);
   double of(Type matrixType) const;
+  /// Whether the chip has `type`'s own rate (not bf16's in its place).
+  bool has(Type type) const;
 
 private:
-  double perNs[3] = {0, 0, 0}; ///< by TargetDtype; 0: the chip lacks it
+  double perNs[4] = {0, 0, 0, 0}; ///< by TargetDtype; 0: the chip lacks it
 };
+
+/// How a kernel's matrix FLOPs run on a chip of `rates`: at `type`'s rate,
+/// with `dequantFlops` vector FLOPs per B element each B tile load converts
+/// (a stored format the matrix unit does not take: decode and scale).
+struct MatrixPath {
+  Type type;
+  int64_t dequantFlops = 0;
+};
+MatrixPath getMatrixPath(const KernelDesc &k, const MatrixRates &rates);
+
+/// Sets what `k` knows of its weight operand `rhs`, multiplied by A of
+/// element type `lhsType`: the product's type (getProductType) and B's bytes
+/// per element, or, for a weight stored in a scaled format (produced by
+/// npu.dequantize; docs/formats.md, "Product types"): fp8 values multiply
+/// as fp8 (W8A8, A quantized as its tiles load), MXFP4 as W4A8 (fp8, A in
+/// MXFP8: the block-scaled MMA's mixed fp4 x fp8 kind), NVFP4 as W4A4
+/// (fp4), all three native where the chip has the values' own rate; int8
+/// and int4 are weight-only (A's type, always converted).
+void describeRhs(KernelDesc &k, Type lhsType, Value rhs);
+
+/// Bytes of `elements` elements of `bytesPerElement` each, rounded up (a
+/// stored format's fractional bytes); overflows past 64 bits. Exact for a
+/// whole number of bytes per element.
+Count bytesOf(Count elements, double bytesPerElement);
 
 /// The element type whose peak rate a product of `a` by `b` runs at: an
 /// 8-bit float operand makes it an 8-bit product (the other operand is

@@ -66,13 +66,15 @@ struct MoEScenarioCost {
 };
 /// Prices `plan` on `tpu` (static) and `loads` on `gpu` (dynamic) with the
 /// two cost models' expert FFN (gate and up, SwiGLU, down: F x D weights of
-/// `weightType`, activations of `actType`). nullopt if a tile does not fit.
-/// `graphLaunches`: the GPU-like launches are replayed from a CUDA graph.
+/// `weightType`, activations of `actType`; or, given `weight`, as that
+/// value describes: a stored format's bytes and path, describeRhs). nullopt
+/// if a tile does not fit. `graphLaunches`: the GPU-like launches are
+/// replayed from a CUDA graph.
 std::optional<MoEScenarioCost>
 priceMoEScenario(llvm::ArrayRef<int64_t> loads, const CapacityPlan &plan,
                  int64_t ffnDim, int64_t modelDim, Type actType,
                  Type weightType, TargetAttr tpu, TargetAttr gpu,
-                 bool graphLaunches = false);
+                 bool graphLaunches = false, Value weight = {});
 
 /// One routing scenario of one `npu.moe_experts` op.
 struct MoEScenario {

@@ -100,6 +100,16 @@ struct ModelConfig {
   /// Selection scores summed into a group's score to rank the groups: 2
   /// (noaux_tc) or 1, the group's best expert (group_limited_greedy).
   int64_t groupScoreTop = 2;
+
+  /// quantization_config: how the checkpoint stores its linear weights
+  /// (used by --weight-dtype=checkpoint; docs/formats.md). quantMethod
+  /// "fp8" (e4m3 values, f32 scales over quantBlock = weight_block_size,
+  /// dynamic activation scales), "mxfp4", or empty (none).
+  std::string quantMethod;
+  int64_t quantBlockOut = 0, quantBlockIn = 0;
+  /// modules_to_not_convert names the attention layers: only the experts
+  /// are stored so (GPT-OSS).
+  bool quantExpertsOnly = false;
 };
 
 enum class Phase { Prefill, Decode };
@@ -108,17 +118,30 @@ enum class Phase { Prefill, Decode };
 struct ImportOptions {
   Phase phase = Phase::Prefill;
   int64_t batch = 1;
-  int64_t seqLen = 4096;            // prefill: tokens per sequence
-  int64_t contextLen = 4096;        // decode: tokens already in the KV cache
-  std::string weightDType = "bf16"; // bf16 | fp8 | f16 | f32
-  std::string actDType = "bf16";    // bf16 | f16 | f32 (KV cache, activations)
-  bool includeMTP = false; // DeepSeek-V3's multi-token-prediction module
+  int64_t seqLen = 4096;     // prefill: tokens per sequence
+  int64_t contextLen = 4096; // decode: tokens already in the KV cache
+  /// bf16 | fp8 | f16 | f32, or a stored format of the linear weights:
+  /// fp8-block | mxfp4 | nvfp4 | int8 | int4 | checkpoint (the config's
+  /// quantization_config) (docs/formats.md).
+  std::string weightDType = "bf16";
+  std::string actDType = "bf16"; // bf16 | f16 | f32 (KV cache, activations)
+  bool includeMTP = false;       // DeepSeek-V3's multi-token-prediction module
   /// Build what one chip of an expert-parallel group of this many chips runs
   /// (attention data-parallel): ceil(E / expertParallel) routed experts
   /// taking this chip's share of all the group's routed rows, B*S*k on
   /// average; shared experts on the chip's own tokens. 1: every expert.
   int64_t expertParallel = 1;
 };
+
+/// Whether the experts of an import with --weight-dtype `weights` take fp8
+/// (or narrower) activations, so that expert-parallel dispatch sends them in
+/// fp8 (DeepEP quantizes before sending): fp8 weights and the fp8/fp4
+/// stored formats (checkpoint: the fp8 or MXFP4 ones), not the weight-only
+/// integer formats, whose activations stay in their own type.
+inline bool expertsTakeFp8(llvm::StringRef weights) {
+  return weights == "fp8" || weights == "fp8-block" || weights == "mxfp4" ||
+         weights == "nvfp4" || weights == "checkpoint";
+}
 
 /// Parses a config.json. On error, emits a diagnostic at `loc` that names the
 /// file and the offending field, and fails.

@@ -24,10 +24,20 @@ using namespace mlir::npu;
 /// widest: an fp8 K/V cache is widened to the query's type in the kernel
 /// (FlashMLA, ragged paged attention). The routing weights of
 /// npu.moe_experts (f32) scale the experts' outputs on the vector unit: they
-/// ran DeepSeek-V3's experts at the fp32 rate before.
-static Type getMatrixType(Operation *op) {
-  Type type;
+/// ran DeepSeek-V3's experts at the fp32 rate before. A weight stored in a
+/// scaled format runs at its native product's rate where `target` has it,
+/// else at the activations' (describeRhs, getMatrixPath).
+static Type getMatrixType(Operation *op, TargetAttr target) {
   auto moe = dyn_cast<MoEExpertsOp>(op);
+  auto mm = dyn_cast<MatmulOp>(op);
+  Value weight = mm ? mm.getRhs() : moe ? moe.getWGate() : Value();
+  if (weight && weight.getDefiningOp<DequantizeOp>()) {
+    Value act = mm ? mm.getLhs() : moe.getX();
+    KernelDesc k;
+    describeRhs(k, cast<ShapedType>(act.getType()).getElementType(), weight);
+    return getMatrixPath(k, MatrixRates::get(target, 1)).type;
+  }
+  Type type;
   bool widest = isa<AttentionOp>(op);
   for (Value v : op->getOperands()) {
     if (moe && v == moe.getWeights())
@@ -361,7 +371,7 @@ FailureOr<ModelBill> mlir::npu::computeBill(ModuleOp module,
         line.attentionCoreFlops = w->matrixFlops;
       for (Value r : op.getResults())
         line.activationBytes += getActivationBytes(r, *order, stateResults);
-      line.roofline = getRoofline(*w, getMatrixType(&op), target);
+      line.roofline = getRoofline(*w, getMatrixType(&op, target), target);
       accumulate(fb.total, line, 1);
       fb.ops.push_back(std::move(line));
     }

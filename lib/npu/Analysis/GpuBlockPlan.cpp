@@ -101,8 +101,8 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
     int64_t bm = tile.m, bn = tile.n, bk = tile.k;
     int64_t ksteps = llvm::divideCeil(loops.k, bk);
     int64_t stages = std::min<int64_t>(3, ksteps);
-    plan.sharedMemBytes =
-        stages * (bm * bk * k.lhsBytes + bk * bn * k.rhsBytes);
+    plan.sharedMemBytes = stages * (bm * bk * k.lhsBytes +
+                                    int64_t(std::ceil(bk * bn * k.rhsBytes)));
     plan.inflightBytes = plan.sharedMemBytes;
     plan.threads = bm * bn >= 128 * 128 ? 256 : 128;
     plan.registersPerThread = llvm::divideCeil(bm * bn, plan.threads) + 32;
@@ -127,8 +127,8 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
       plan.threads = std::max<int64_t>(128, std::min<int64_t>(512, 4 * rows));
       plan.registersPerThread =
           llvm::divideCeil(rows * dv + rows * tkv, plan.threads) + 40;
-      plan.sharedMemBytes =
-          2 * tkv * kvWidth * k.rhsBytes + rows * dqk * k.lhsBytes;
+      plan.sharedMemBytes = int64_t(std::ceil(2 * tkv * kvWidth * k.rhsBytes)) +
+                            rows * dqk * k.lhsBytes;
       if (rows <= 128 &&
           plan.registersPerThread <= int64_t(p.sm.maxRegistersPerThread) &&
           plan.registersPerThread * plan.threads <=
@@ -137,7 +137,7 @@ std::optional<GpuBlockPlan> mlir::npu::planGpuBlock(const KernelDesc &k,
     }
     plan.blocks = loops.heads * (k.group / plan.headsPerBlock) *
                   llvm::divideCeil(loops.q, tq);
-    plan.inflightBytes = 2 * tkv * kvWidth * k.rhsBytes;
+    plan.inflightBytes = int64_t(std::ceil(2 * tkv * kvWidth * k.rhsBytes));
     break;
   }
   case KernelKind::Stream:

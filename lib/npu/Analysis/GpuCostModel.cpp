@@ -57,6 +57,9 @@ std::array<GemmLaunch, 2> splitGated(const KernelDesc &k, ArrayRef<int64_t> t) {
   up.matrixType = k.matrixType;
   up.lhsBytes = k.lhsBytes;
   up.rhsBytes = k.rhsBytes;
+  up.rhsStored = k.rhsStored;
+  up.rhsNativeType = k.rhsNativeType;
+  up.fallbackType = k.fallbackType;
   up.outBytes = k.outBytes;
   up.work.matrixFlops = c(4) * c(m) * c(f) * c(d);
   up.work.vectorFlops = k.work.vectorFlops;
@@ -114,11 +117,14 @@ std::optional<GpuCost> gatedCost(const KernelDesc &k, ArrayRef<int64_t> t,
 
 /// What each block of the launch `launched` (of blocks `plan`, `blocks` of
 /// them with work) does and requests from L2, and the minimum HBM traffic;
-/// nullopt for a kind that is not one launch or a count past 64 bits.
+/// nullopt for a kind that is not one launch or a count past 64 bits. A
+/// GEMM block converts each element of its B tiles (bn x K) with
+/// `dequantFlops` vector FLOPs (a stored B the tensor cores do not take:
+/// on the CUDA cores as the tiles arrive, Marlin-style).
 static std::optional<BlockWork>
 getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
              const GpuBlockPlan &launched, const GpuLaunch &launch,
-             double blocks) {
+             double blocks, int64_t dequantFlops) {
   BlockWork bw;
   switch (k.kind) {
   case KernelKind::Gemm: {
@@ -135,12 +141,13 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
     double aShare = double(g.launchedCols / launch.clusterN) / double(g.cols),
            bShare = double(g.launchedRows / launch.clusterM) / double(g.rows);
     bw.l2Bytes = double(kp) * (double(bm * k.lhsBytes) * aShare +
-                               double(bn * k.rhsBytes) * bShare) +
+                               double(bn) * k.rhsBytes * bShare) +
                  double(bm * bn * k.outBytes) +
                  double(k.extraReadBytes) / blocks;
     Count a = c(loops.batch) * c(loops.m) * c(loops.k) * c(k.lhsBytes);
-    Count b = c(loops.n) * c(loops.k) * c(k.rhsBytes) *
-              (k.rhsBatched ? c(loops.batch) : c(1));
+    Count b = bytesOf(c(loops.n) * c(loops.k) *
+                          (k.rhsBatched ? c(loops.batch) : c(1)),
+                      k.rhsBytes);
     bw.minRead = a + b + c(k.extraReadBytes);
     bw.minWrite = c(loops.batch) * c(loops.m) * c(loops.n) * c(k.outBytes);
     break;
@@ -184,7 +191,7 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
     }
     int64_t heads = bh * k.group;
     bw.minRead = c(heads) * c(sq) * c(dqk) * c(k.lhsBytes) +
-                 c(bh) * c(skv) * c(kvWidth) * c(k.rhsBytes);
+                 bytesOf(c(bh) * c(skv) * c(kvWidth), k.rhsBytes);
     bw.minWrite = c(heads) * c(sq) * c(dv) * c(k.outBytes);
     break;
   }
@@ -203,6 +210,11 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
   if (k.kind == KernelKind::Gemm || k.kind == KernelKind::Stream ||
       k.kind == KernelKind::Copy) {
     bw.vectorFlops = double(k.work.vectorFlops.value()) / blocks;
+    if (k.kind == KernelKind::Gemm && dequantFlops > 0) {
+      GemmNest<> tile = GemmNest<>::from(t);
+      bw.vectorFlops += double(dequantFlops) * double(tile.n) *
+                        double(pad(k.gemmLoops().k, tile.k));
+    }
     bw.transcFlops = double(k.work.transcendentalFlops.value()) / blocks;
     if (k.kind != KernelKind::Gemm)
       bw.matrixFlops = double(k.work.matrixFlops.value()) / blocks;
@@ -244,8 +256,9 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // Blocks that have work: a padded GEMM grid's extra blocks have none.
   double blocks =
       double(k.kind == KernelKind::Gemm ? plan->blocks : launched.blocks);
+  MatrixPath path = getMatrixPath(k, p.matrixRates);
   std::optional<BlockWork> work =
-      getBlockWork(k, t, *plan, launched, launch, blocks);
+      getBlockWork(k, t, *plan, launched, launch, blocks, path.dequantFlops);
   if (!work)
     return std::nullopt;
   const BlockWork &bw = *work;
@@ -283,7 +296,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // memory terms use the traffic per launched block.
   int64_t bps = plan->blocksPerSM;
   int64_t slots = clusterSlots(*plan, p, launch);
-  double matPerSM = p.matrixPerNsPerSM(k.matrixType);
+  double matPerSM = p.matrixPerNsPerSM(path.type);
   // A serial epilogue stores each block's share of the output after its
   // main loop, at the HBM rate (serialStoreBytes).
   double storePerBlock = serialStoreBytes(k, p, bw) / double(launched.blocks);

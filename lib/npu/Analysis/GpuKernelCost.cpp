@@ -105,7 +105,8 @@ public:
         getGpuKernelCost(model, tiling.getTile(), p, getGpuLaunches(launches));
     if (!cost || cost->isOverflow())
       return std::nullopt;
-    Type matrixType = model.phases[model.mainPhase].matrixType;
+    Type matrixType =
+        getMatrixPath(model.phases[model.mainPhase], p.matrixRates).type;
     std::optional<int64_t> l2Bytes = cost->l2Bytes.toInt64();
     if (!l2Bytes)
       return std::nullopt;

@@ -102,9 +102,9 @@ AccessStream gemmStream(const KernelDesc &k, ArrayRef<int64_t> t,
     int64_t bb = k.rhsBatched ? b : 0;
     if (mi % launch.clusterM == 0)
       for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
-        cache.read(rowAddr(bBase, bb * n + r, kk * k.rhsBytes) +
+        cache.read(rowAddr(bBase, bb * n + r, uint64_t(kk * k.rhsBytes)) +
                        uint64_t(k0 * k.rhsBytes),
-                   uint64_t(kw * k.rhsBytes));
+                   uint64_t(std::ceil(kw * k.rhsBytes)));
     return true;
   };
   out.finish = [=, &cache](int64_t blk) {
@@ -169,8 +169,9 @@ AccessStream attentionStream(const KernelDesc &k, ArrayRef<int64_t> t,
       return false;
     int64_t rows = std::min((last + 1 - j0) * tkv, merge * tkv);
     rows = std::min(rows, skv - j0 * tkv);
-    uint64_t base = uint64_t((kvh * skv + j0 * tkv) * kvWidth) * k.rhsBytes;
-    cache.read(bBase + base, uint64_t(rows * kvWidth * k.rhsBytes));
+    uint64_t base =
+        uint64_t(double((kvh * skv + j0 * tkv) * kvWidth) * k.rhsBytes);
+    cache.read(bBase + base, uint64_t(std::ceil(rows * kvWidth * k.rhsBytes)));
     return true;
   };
   out.finish = [=, &cache](int64_t launched) {

@@ -149,7 +149,7 @@ int64_t chooseRasterGroup(const GemmLaunch &g, GpuLaunch l,
       cols.insert(b.col);
     }
     double bytes = double(rows.size()) * double(bm * g.desc.lhsBytes) +
-                   double(cols.size()) * double(bn * g.desc.rhsBytes);
+                   double(cols.size()) * double(bn) * g.desc.rhsBytes;
     if (group == 1 || bytes < bestBytes * (1 - 1e-9)) {
       best = group;
       bestBytes = bytes;

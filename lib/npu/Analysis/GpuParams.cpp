@@ -63,7 +63,7 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target, GpuRunMode mode) {
 
 void GpuParams::appendKey(SmallVectorImpl<uint64_t> &key) const {
   // A field added to GpuParams or SMResources must be added here too.
-  static_assert(sizeof(void *) != 8 || sizeof(GpuParams) == 232,
+  static_assert(sizeof(void *) != 8 || sizeof(GpuParams) == 240,
                 "GpuParams changed: update appendKey");
   key.append(
       {uint64_t(sms), sm.warpSize, sm.maxThreadsPerSM, sm.maxThreadsPerBlock,

@@ -10,6 +10,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::npu;
 
@@ -68,7 +70,8 @@ MatrixRates MatrixRates::get(TargetAttr target, int64_t units) {
   double clock = target.getClockHz().convertToDouble();
   // In getMatrixSustainedFlopPerS's order, so the rates are the same
   // doubles.
-  for (TargetDtype d : {TargetDtype::FP32, TargetDtype::BF16, TargetDtype::FP8})
+  for (TargetDtype d : {TargetDtype::FP32, TargetDtype::BF16, TargetDtype::FP8,
+                        TargetDtype::FP4})
     if (std::optional<double> peak = target.getPeakFlopPerS(d))
       r.perNs[unsigned(d)] = *peak * matrixClock / clock / double(units) * 1e-9;
   return r;
@@ -81,6 +84,33 @@ double MatrixRates::of(Type matrixType) const {
     dtype = TargetAttr::getDtypeOf(matrixType);
   double rate = dtype ? perNs[unsigned(*dtype)] : 0.0;
   return rate > 0 ? rate : perNs[unsigned(TargetDtype::BF16)];
+}
+
+bool MatrixRates::has(Type type) const {
+  std::optional<TargetDtype> dtype;
+  if (type)
+    dtype = TargetAttr::getDtypeOf(type);
+  return dtype && perNs[unsigned(*dtype)] > 0;
+}
+
+MatrixPath mlir::npu::getMatrixPath(const KernelDesc &k,
+                                    const MatrixRates &rates) {
+  if (!k.rhsStored || (k.rhsNativeType && rates.has(k.rhsNativeType)))
+    return {k.matrixType, 0};
+  // Decode each value to the activations' type and multiply by its scale
+  // (docs/formats.md, "Where the conversion runs").
+  return {k.fallbackType, 2};
+}
+
+Count mlir::npu::bytesOf(Count elements, double bytesPerElement) {
+  if (elements.isOverflow() || !(bytesPerElement >= 0))
+    return Count::overflowed();
+  if (bytesPerElement == std::floor(bytesPerElement))
+    return elements * Count(uint64_t(bytesPerElement));
+  double bytes = std::ceil(double(elements.value()) * bytesPerElement);
+  if (bytes >= 0x1p63)
+    return Count::overflowed();
+  return Count(uint64_t(bytes));
 }
 
 Type mlir::npu::getProductType(Type a, Type b) {

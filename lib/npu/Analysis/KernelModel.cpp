@@ -30,12 +30,18 @@ int64_t elementBytes(Value v) {
       getElementBytes(cast<ShapedType>(v.getType()).getElementType()));
 }
 
-/// Bytes of `inputs` other than `except`, read once.
+/// Bytes of `inputs` other than `except`, read once. A weight of `except`
+/// dequantized in the group excepts its stored values and scales (the
+/// group's inputs once the kernel holds the dequantize).
 FailureOr<int64_t> otherInputBytes(const llvm::SetVector<Value> &inputs,
                                    llvm::ArrayRef<Value> except) {
+  SmallVector<Value> all(except);
+  for (Value v : except)
+    if (auto dq = v.getDefiningOp<DequantizeOp>())
+      all.append(dq->operand_begin(), dq->operand_end());
   Count sum;
   for (Value v : inputs)
-    if (!llvm::is_contained(except, v) && isa<ShapedType>(v.getType()))
+    if (!llvm::is_contained(all, v) && isa<ShapedType>(v.getType()))
       sum += getNumBytes(v);
   if (std::optional<int64_t> bytes = sum.toInt64())
     return *bytes;
@@ -69,6 +75,33 @@ bool hasNorm(ArrayRef<Operation *> ops) {
       ops, [](Operation *op) { return isa<RMSNormOp, LayerNormOp>(op); });
 }
 
+} // namespace
+
+void mlir::npu::describeRhs(KernelDesc &k, Type lhsType, Value rhs) {
+  Type rhsType = cast<ShapedType>(rhs.getType()).getElementType();
+  k.matrixType = getProductType(lhsType, rhsType);
+  k.rhsBytes = double(getElementBytes(rhsType));
+  auto dq = rhs.getDefiningOp<DequantizeOp>();
+  if (!dq)
+    return;
+  k.rhsStored = true;
+  k.fallbackType = k.matrixType;
+  Count n = getNumElements(rhs.getType()), stored = dq.getStoredBytes();
+  k.rhsBytes = n.value() > 0 && !stored.isOverflow()
+                   ? double(stored.value()) / double(n.value())
+                   : 0.0;
+  Type values = dq.getValues().getType().getElementType();
+  if (!isa<FloatType>(values))
+    return; // int8, int4: weight-only
+  k.rhsNativeType = values;
+  k.matrixType = values;
+  MLIRContext *ctx = values.getContext();
+  if (isa<Float4E2M1FNType>(values) &&
+      isa<Float8E8M0FNUType>(dq.getScales().getType().getElementType()))
+    k.matrixType = Float8E4M3FNType::get(ctx); // MXFP4: W4A8
+}
+
+namespace {
 /// A GEMM phase of one or several matmuls that share their lhs (the
 /// projections of one normalized input are one GEMM with N = sum of N).
 FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
@@ -94,10 +127,8 @@ FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
   // A weight shared by every batch element: the batch is more rows of A.
   k.loops = k.rhsBatched ? GemmNest<>{d.batch, d.m, n, d.k}.list()
                          : GemmNest<>{1, d.batch * d.m, n, d.k}.list();
-  k.matrixType = getProductType(first.getLhs().getType().getElementType(),
-                                first.getRhs().getType().getElementType());
+  describeRhs(k, first.getLhs().getType().getElementType(), first.getRhs());
   k.lhsBytes = elementBytes(first.getLhs());
-  k.rhsBytes = elementBytes(first.getRhs());
   k.outBytes = elementBytes(first.getResult());
   return k;
 }
@@ -144,15 +175,15 @@ FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
   return k;
 }
 
-/// The expert FFN: gate and up projections, SwiGLU, down projection.
-KernelDesc gatedMlp(int64_t m, int64_t f, int64_t d, Type matrixType,
-                    int64_t xBytes, int64_t wBytes, int64_t yBytes) {
+/// The expert FFN: gate and up projections, SwiGLU, down projection, of
+/// inputs of type `xType` and weights like `w` (the gate's).
+KernelDesc gatedMlp(int64_t m, int64_t f, int64_t d, Type xType, Value w,
+                    int64_t xBytes, int64_t yBytes) {
   KernelDesc k;
   k.kind = KernelKind::GatedMlp;
   k.loops = MlpNest<>{m, f, d}.list();
-  k.matrixType = matrixType;
+  describeRhs(k, xType, w);
   k.lhsBytes = xBytes;
-  k.rhsBytes = wBytes;
   k.outBytes = yBytes;
   k.work.matrixFlops = Count(6) * Count::fromSigned(m) * Count::fromSigned(f) *
                        Count::fromSigned(d);
@@ -213,12 +244,9 @@ FailureOr<KernelModel> describeGatedMlpKernel(ArrayRef<Operation *> ops) {
     x = def->getOperand(0);
     norm = true;
   }
-  KernelDesc k =
-      gatedMlp(dg.batch * dg.m, dg.n, dg.k,
-               getProductType(gate.getLhs().getType().getElementType(),
-                              gate.getRhs().getType().getElementType()),
-               elementBytes(x), elementBytes(gate.getRhs()),
-               elementBytes(down.getResult()));
+  KernelDesc k = gatedMlp(
+      dg.batch * dg.m, dg.n, dg.k, gate.getLhs().getType().getElementType(),
+      gate.getRhs(), elementBytes(x), elementBytes(down.getResult()));
   llvm::SetVector<Value> inputs = getGroupInputs(ops);
   FailureOr<int64_t> extra = otherInputBytes(
       inputs, {x, gate.getRhs(), matmuls[1].getRhs(), down.getRhs()});
@@ -292,10 +320,8 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   // Static plan: every active expert gets the expected number of tokens,
   // rounded up (issue: the dynamic policies refine this).
   int64_t perExpert = llvm::divideCeil(t * moe.getTopK(), active);
-  Type mt = getProductType(moe.getX().getType().getElementType(),
-                           moe.getWGate().getType().getElementType());
-  int64_t xb = elementBytes(moe.getX()), wb = elementBytes(moe.getWGate()),
-          yb = elementBytes(moe.getResult());
+  Type xType = moe.getX().getType().getElementType();
+  int64_t xb = elementBytes(moe.getX()), yb = elementBytes(moe.getResult());
   KernelModel model;
   model.kind = KernelKind::MoeFfn;
   model.work = sumFlops(ops);
@@ -303,7 +329,7 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   // its rows of x and stores its outputs, rounded to the result type, as
   // blocks; per tile of tokens, the shared expert's output plus each
   // token's K rows of those outputs (one DMA each) is the result tile.
-  KernelDesc routed = gatedMlp(perExpert, f, d, mt, xb, wb, yb);
+  KernelDesc routed = gatedMlp(perExpert, f, d, xType, moe.getWGate(), xb, yb);
   Count rows = Count::fromSigned(perExpert);
   if (moe.getSwigluLimitAttr()) // GPT-OSS's clamped SwiGLU: 8 per element
     routed.work.vectorFlops = Count(8) * rows * Count::fromSigned(f);
@@ -362,7 +388,7 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
   if (moe.hasShared()) {
     int64_t fs = moe.getSharedGate().getType().getNumElements() / d;
     model.sharedPhase = model.phases.size();
-    KernelDesc shared = gatedMlp(t, fs, d, mt, xb, wb, yb);
+    KernelDesc shared = gatedMlp(t, fs, d, xType, moe.getSharedGate(), xb, yb);
     shared.extraReadBytes = *combineBytes;
     shared.rowReads = assignments;
     model.phases.push_back(shared);

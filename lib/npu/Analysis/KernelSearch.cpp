@@ -17,7 +17,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   // A field added to KernelDesc must be added here too (or a memo would
   // take two different kernels for one): the size check below fails until
   // it is, and is then updated.
-  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 360,
+  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 384,
                 "KernelDesc changed: update appendKey");
   auto list = [&](ArrayRef<int64_t> values) {
     key.push_back(values.size());
@@ -35,8 +35,11 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
         k.work.bytesRead, k.work.bytesWritten, k.work.paramBytes})
     count(c);
   key.push_back(uint64_t(uintptr_t(k.matrixType.getAsOpaquePointer())));
-  key.append({uint64_t(k.lhsBytes), uint64_t(k.rhsBytes), uint64_t(k.outBytes),
-              k.rhsBatched, k.foldedBatch, k.singleOutput});
+  key.append({uint64_t(k.lhsBytes), llvm::bit_cast<uint64_t>(k.rhsBytes),
+              uint64_t(k.outBytes), k.rhsBatched, k.foldedBatch, k.singleOutput,
+              k.rhsStored});
+  for (Type t : {k.rhsNativeType, k.fallbackType})
+    key.push_back(uint64_t(uintptr_t(t.getAsOpaquePointer())));
   list(k.siblingN);
   key.append({k.needsFullK,
               uint64_t(k.extraReadBytes),

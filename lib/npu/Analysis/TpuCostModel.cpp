@@ -52,7 +52,7 @@ FailureOr<TpuParams> TpuParams::get(TargetAttr target) {
 
 void TpuParams::appendKey(SmallVectorImpl<uint64_t> &key) const {
   // A field added to TpuParams must be added here too.
-  static_assert(sizeof(void *) != 8 || sizeof(TpuParams) == 128,
+  static_assert(sizeof(void *) != 8 || sizeof(TpuParams) == 136,
                 "TpuParams changed: update appendKey");
   key.append({uint64_t(cores), uint64_t(mxuDim), uint64_t(sublanes),
               uint64_t(sramBytes), uint64_t(dmaEngines), uint64_t(rowDmas)});
@@ -102,10 +102,15 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   case KernelKind::Gemm: {
     GemmNest<> tile = GemmNest<>::from(t);
     int64_t tm = tile.m, tn = tile.n, tk = tile.k;
-    s = nb * (c(tm) * c(tk) * c(k.lhsBytes) + c(tk) * c(tn) * c(k.rhsBytes)) +
+    s = nb * (c(tm) * c(tk) * c(k.lhsBytes) +
+              bytesOf(c(tk) * c(tn), k.rhsBytes)) +
         c(tm) * c(tn) * c(4) + nb * c(tm) * c(tn) * c(k.outBytes);
     if (k.extraReadBytes > 0)
       s += nb * c(tm) * c(tn) * c(k.outBytes);
+    // A stored B: its tile converted for the matrix unit (the lowering's
+    // dequantized tile, in the activations' type).
+    if (k.rhsStored)
+      s += c(tk) * c(tn) * c(getElementBytes(k.fallbackType));
     // A norm of A in the tile (K = tk, whole rows): its output tile, the
     // rows' f32 sum and scale, and its weight vector.
     if (k.normBytes > 0)
@@ -119,9 +124,11 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     auto [tm, tf, td] = MlpNest<>::from(t);
     int64_t dm = k.mlpLoops().d;
     s = nb * c(tm) * c(dm) * c(k.lhsBytes) +
-        nb * c(3) * c(tf) * c(td) * c(k.rhsBytes) +
+        nb * bytesOf(c(3) * c(tf) * c(td), k.rhsBytes) +
         c(2) * c(tm) * c(tf) * c(4) + c(tm) * c(dm) * c(4) +
         nb * c(tm) * c(dm) * c(k.outBytes);
+    if (k.rhsStored)
+      s += c(3) * c(tf) * c(td) * c(getElementBytes(k.fallbackType));
     // A norm in the M tile: its output tile beside x, the rows' f32 sum
     // and scale, and its weight vector.
     if (k.normBytes > 0)
@@ -154,7 +161,7 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
       qAndOut = std::max(qBytes.value(), outBytes.value());
     // Plus what the body computes whole before the loops (a transposed
     // query), held.
-    s = qAndOut + nb * c(kvRows) * c(kvWidth) * c(k.rhsBytes) +
+    s = qAndOut + nb * bytesOf(c(kvRows) * c(kvWidth), k.rhsBytes) +
         c(rows) * c(dv) * c(4) + c(rows) * c(8) +
         c(rowsSub) * (c(tkv) + c(3)) * c(4) + c(k.heldBytes);
     break;
@@ -236,6 +243,10 @@ getLoopTotals(const KernelDesc &k, ArrayRef<int64_t> t, int64_t buffers,
   }
   if (!l)
     return std::nullopt;
+  // A stored B the matrix unit does not take: the vector unit converts each
+  // B tile as it loads.
+  if (int64_t dq = getMatrixPath(k, p.matrixRates).dequantFlops)
+    l->vectorFlops += c(dq) * l->rhsLoadedElements;
   if (l->readBytes.isOverflow() || l->writeBytes.isOverflow() ||
       l->paddedMatrixFlops.isOverflow() || l->vectorFlops.isOverflow() ||
       l->transcendentalFlops.isOverflow() || l->readTransfers.isOverflow() ||
@@ -295,8 +306,8 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
   double bwPerNs = p.hbmBytesPerNs * double(p.cores) / double(activeCores);
 
   // Per-step averages on the busiest core.
-  double matrixNs =
-      d(l->paddedMatrixFlops) / steps / p.matrixPerNs(k.matrixType);
+  double matrixNs = d(l->paddedMatrixFlops) / steps /
+                    p.matrixPerNs(getMatrixPath(k, p.matrixRates).type);
   double vectorNs = d(l->vectorFlops) / steps / p.vectorPerNs;
   double transcNs = d(l->transcendentalFlops) / steps / p.transcPerNs;
   double computeStep = std::max({matrixNs, vectorNs, transcNs});

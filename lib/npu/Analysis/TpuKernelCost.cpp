@@ -78,7 +78,8 @@ public:
     std::optional<int64_t> crossCore;
     if (cost->crossCoreBytes.value() > 0)
       crossCore = int64_t(cost->crossCoreBytes.value());
-    Type matrixType = model.phases[model.mainPhase].matrixType;
+    Type matrixType =
+        getMatrixPath(model.phases[model.mainPhase], p.matrixRates).type;
     std::optional<CostAttr> attr =
         makeCostAttr(model, *cost, p.matrixPerNs(matrixType) * double(p.cores),
                      cost->sramBytes, std::nullopt, std::nullopt, crossCore);

@@ -116,12 +116,16 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
   bool firstBHeld = false;
   for (auto [i, ni] : llvm::enumerate(outputs)) {
     int64_t nni = llvm::divideCeil(ni, t.n);
-    Count bBytes = c(kk) * c(ni) * c(k.rhsBytes) * (k.rhsBatched ? c(b) : c(1));
+    Count bElements = c(kk) * c(ni) * (k.rhsBatched ? c(b) : c(1));
+    Count bBytes = bytesOf(bElements, k.rhsBytes);
     if (nni == 1 && nk == 1 && (b == 1 || !k.rhsBatched) && holds) {
       firstBHeld |= i == 0;
       hold(bBytes);
+      l.rhsLoadedElements += bElements;
     } else {
-      l.readBytes += bBytes * c(nm) * (k.rhsBatched ? c(1) : c(b));
+      Count loads = c(nm) * (k.rhsBatched ? c(1) : c(b));
+      l.readBytes += bBytes * loads;
+      l.rhsLoadedElements += bElements * loads;
       l.readTransfers += c(b) * c(nm) * c(nni) * c(nk) * c(chunks);
     }
     l.paddedMatrixFlops +=
@@ -146,7 +150,7 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
   // handed off.
   int64_t tn = std::min(outputs.front(), t.n);
   Count firstA = k.inputOnChip ? c(0) : c(t.m) * c(t.k) * c(k.lhsBytes);
-  Count firstB = c(t.k) * c(tn) * c(k.rhsBytes);
+  Count firstB = bytesOf(c(t.k) * c(tn), k.rhsBytes);
   Count firstKStep = firstA + firstB;
   l.firstReadBytes = firstKStep + c(k.extraReadBytes) / c(l.parallelTiles);
   l.lastWriteBytes =
@@ -198,7 +202,8 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
     l.readBytes += c(m) * c(dm) * c(k.lhsBytes);
     l.readTransfers += c(nm);
   }
-  l.readBytes += c(3) * c(f) * c(dm) * c(k.rhsBytes) * c(tiles);
+  l.rhsLoadedElements = c(3) * c(f) * c(dm) * c(tiles);
+  l.readBytes += bytesOf(l.rhsLoadedElements, k.rhsBytes);
   l.readTransfers += c(3) * c(l.steps);
   l.readBytes += c(k.extraReadBytes);
   if (k.rowReads > 0)
@@ -220,7 +225,7 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   // the first gate and up chunks only, and each F tile's two D loops start
   // on loads of their own (gate and up; down), not handed off: 2 nf
   // refills per M tile of 1.5 tiles on average.
-  Count tileBytes = c(t.f) * c(t.d) * c(k.rhsBytes);
+  Count tileBytes = bytesOf(c(t.f) * c(t.d), k.rhsBytes);
   Count firstWeights = c(nd > 1 ? 2 : 3) * tileBytes;
   Count rows = k.gatheredRows ? c(t.m) * c(dm) * c(k.lhsBytes) : c(0);
   if (nd > 1) {
@@ -314,8 +319,8 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
   int64_t kvWidth = k.kvWidth();
   int64_t kvTensors = k.latent ? 1 : 2;
   Count streamedRows = k.causal ? c(streamed) * c(tkv) : c(nq) * c(skv - held);
-  l.readBytes +=
-      c(bh) * (c(share) * c(held) + streamedRows) * c(kvWidth) * c(k.rhsBytes);
+  l.readBytes += bytesOf(
+      c(bh) * (c(share) * c(held) + streamedRows) * c(kvWidth), k.rhsBytes);
   l.readTransfers += (held > 0 ? c(l.parallelTiles) : c(0)) * c(kvTensors) +
                      c(bh) * c(streamed) * c(kvTensors);
   if (!k.outputOnChip) {
@@ -329,10 +334,10 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
   // Fill: the first query block and K/V tile (held keys: the first head's
   // held K/V); drain: the last output block.
   int64_t rows = tq * k.group;
-  Count kvTileBytes = c(tkv) * c(kvWidth) * c(k.rhsBytes);
+  Count kvTileBytes = bytesOf(c(tkv) * c(kvWidth), k.rhsBytes);
   l.firstReadBytes =
       (k.inputOnChip ? c(0) : c(rows) * c(dqk) * c(k.lhsBytes)) +
-      (held > 0 ? c(held) * c(kvWidth) * c(k.rhsBytes) : kvTileBytes);
+      (held > 0 ? bytesOf(c(held) * c(kvWidth), k.rhsBytes) : kvTileBytes);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(rows) * c(dv) * c(k.outBytes);
   // Each block's streamed KV loop starts with its first K/V tile, loaded
   // during the previous block only if handsOff; a causal or windowed KV

@@ -36,6 +36,9 @@ struct LoopTotals {
   std::optional<int64_t> firstRowTransfers;
   Count paddedMatrixFlops;
   Count vectorFlops, transcendentalFlops;
+  /// B elements (gemm, gated MLP) the steps load on chip, held ones once:
+  /// what a stored format converts on the vector unit (getMatrixPath).
+  Count rhsLoadedElements;
   /// A reduction loop split over cores: each core but one writes its f32
   /// partial sum (reductionBytes) and one reads and adds them.
   int64_t reductionCores = 1;

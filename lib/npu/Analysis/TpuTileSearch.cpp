@@ -53,7 +53,7 @@ SmallVector<int64_t, 3> heldKvChoices(const KernelDesc &k, ArrayRef<int64_t> t,
     out.push_back(skv);
   streamed.kvHeld = tkv;
   int64_t rest = getTpuWorkingSet(k, streamed.list(), buffers);
-  Count perTile = c(buffers) * c(tkv) * c(k.kvWidth()) * c(k.rhsBytes);
+  Count perTile = c(buffers) * bytesOf(c(tkv) * c(k.kvWidth()), k.rhsBytes);
   if (rest <= 0 || rest >= sramBytes || perTile.isOverflow())
     return out;
   Count prefix = c(sramBytes - rest) / perTile * c(tkv);

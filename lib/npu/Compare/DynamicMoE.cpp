@@ -114,13 +114,15 @@ CapacityPlan mlir::npu::planCapacity(ArrayRef<int64_t> loads, int64_t tokens,
 
 /// The expert FFN as both cost models see it.
 static KernelDesc expertFfn(int64_t m, int64_t f, int64_t d, Type actType,
-                            Type weightType) {
+                            Type weightType, Value weight) {
   KernelDesc k;
   k.kind = KernelKind::GatedMlp;
   k.loops = MlpNest<>{m, f, d}.list();
   k.matrixType = getProductType(actType, weightType);
   k.lhsBytes = k.outBytes = int64_t(getElementBytes(actType));
-  k.rhsBytes = int64_t(getElementBytes(weightType));
+  k.rhsBytes = double(getElementBytes(weightType));
+  if (weight)
+    describeRhs(k, actType, weight);
   Count mm = Count::fromSigned(m) * Count::fromSigned(f);
   k.work.matrixFlops = Count(6) * mm * Count::fromSigned(d);
   k.work.transcendentalFlops = mm;
@@ -132,7 +134,7 @@ std::optional<MoEScenarioCost>
 mlir::npu::priceMoEScenario(ArrayRef<int64_t> loads, const CapacityPlan &plan,
                             int64_t ffnDim, int64_t modelDim, Type actType,
                             Type weightType, TargetAttr tpu, TargetAttr gpu,
-                            bool graphLaunches) {
+                            bool graphLaunches, Value weight) {
   FailureOr<TpuParams> tp = TpuParams::get(tpu);
   FailureOr<GpuParams> gp = GpuParams::get(gpu, {graphLaunches});
   if (failed(tp) || failed(gp) || plan.capacity < 1)
@@ -143,7 +145,8 @@ mlir::npu::priceMoEScenario(ArrayRef<int64_t> loads, const CapacityPlan &plan,
                      Count::fromSigned(ffnDim) * Count::fromSigned(modelDim);
   // Static: every expert runs its full capacity, whatever it got.
   std::optional<TpuTileChoice> s = chooseTpuTile(
-      expertFfn(plan.capacity, ffnDim, modelDim, actType, weightType), *tp);
+      expertFfn(plan.capacity, ffnDim, modelDim, actType, weightType, weight),
+      *tp);
   if (!s)
     return std::nullopt;
   cost.staticNs = s->cost.timeNs * double(loads.size());
@@ -162,7 +165,8 @@ mlir::npu::priceMoEScenario(ArrayRef<int64_t> loads, const CapacityPlan &plan,
     ++cost.activeExperts;
     auto it = byTokens.find(n);
     if (it == byTokens.end()) {
-      KernelDesc k = expertFfn(n, ffnDim, modelDim, actType, weightType);
+      KernelDesc k =
+          expertFfn(n, ffnDim, modelDim, actType, weightType, weight);
       std::optional<SmallVector<int64_t, 4>> tile = chooseGpuTile(k, *gp);
       std::optional<GpuCost> c =
           tile ? getGpuPhaseCost(k, *tile, *gp, /*simulateL2=*/false,
@@ -225,7 +229,7 @@ mlir::npu::runMoEScenarios(ModuleOp module, ArrayRef<std::string> loads,
         priceMoEScenario(sample, s.plan, s.ffnDim, s.modelDim,
                          moe.getX().getType().getElementType(),
                          moe.getWGate().getType().getElementType(), tpu, gpu,
-                         usesGraphLaunches(module));
+                         usesGraphLaunches(module), moe.getWGate());
     if (!cost)
       return moe.emitError("--moe-load: no tile of the expert FFN fits");
     s.cost = *cost;

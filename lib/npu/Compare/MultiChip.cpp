@@ -168,7 +168,7 @@ struct Evaluator {
     // the experts' matmuls take fp8 (DeepEP quantizes before sending);
     // combine brings the k results back at the activations' precision.
     double rows = T * double(config.numExpertsPerToken) * D;
-    double dispatchBytes = options.weightDType == "fp8" ? 1.0 : a;
+    double dispatchBytes = expertsTakeFp8(options.weightDType) ? 1.0 : a;
     if (split.ep > 1 &&
         (failed(addCollective(step, "EP dispatch", CollectiveKind::AllToAll,
                               split.ep, rows * dispatchBytes,

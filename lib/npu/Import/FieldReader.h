@@ -36,6 +36,10 @@ public:
       : obj(obj), file(file), loc(loc) {}
 
   bool failed() const { return hasError; }
+  /// A nested reader failed: this one fails too (its error is reported).
+  void markFailed() { hasError = true; }
+  Location getLoc() const { return loc; }
+  StringRef getFile() const { return file; }
 
   /// A field that does not change the priced graph (metadata, training
   /// settings, the stored number format): read and ignored.
@@ -53,14 +57,14 @@ public:
   }
   /// Fails on the first field (sorted) that was neither read nor ignored:
   /// importing would build a different model than the file describes.
-  void checkAllRead(StringRef modelType) {
+  void checkAllRead(StringRef modelType, StringRef what = "model_type") {
     std::vector<StringRef> keys;
     for (const auto &kv : obj)
       keys.push_back(kv.first);
     llvm::sort(keys);
     for (StringRef k : keys)
       if (!used.contains(k))
-        return error(k, "is not modelled for model_type '" + modelType +
+        return error(k, "is not modelled for " + what + " '" + modelType +
                             "': the import would describe a different "
                             "model than the file (docs/import.md lists the "
                             "fields read and ignored)");
@@ -111,6 +115,47 @@ public:
       return s->str();
     error(key, "must be a string");
     return dflt.str();
+  }
+
+  /// A nested object (absent or null: nullptr).
+  const llvm::json::Object *optObject(StringRef key) {
+    const llvm::json::Value *v = get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return nullptr;
+    if (const llvm::json::Object *o = v->getAsObject())
+      return o;
+    error(key, "must be an object");
+    return nullptr;
+  }
+  /// A list of exactly `n` integers in [lo, hi] (absent or null: empty).
+  SmallVector<int64_t> optIntegers(StringRef key, size_t n, int64_t lo = 1,
+                                   int64_t hi = kMaxField) {
+    const llvm::json::Value *v = get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return {};
+    const llvm::json::Array *a = v->getAsArray();
+    if (!a || a->size() != n) {
+      error(key, "must be a list of " + Twine(n) + " integers");
+      return {};
+    }
+    SmallVector<int64_t> out;
+    for (const llvm::json::Value &e : *a)
+      out.push_back(checkInt(key, e, lo, hi));
+    return out;
+  }
+  /// The strings of a list (absent or null: empty).
+  SmallVector<std::string> optStrings(StringRef key) {
+    const llvm::json::Value *v = get(key);
+    SmallVector<std::string> out;
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return out;
+    const llvm::json::Array *a = v->getAsArray();
+    for (size_t i = 0; a && i < a->size(); ++i)
+      if (std::optional<StringRef> s = (*a)[i].getAsString())
+        out.push_back(s->str());
+    if (!a || out.size() != a->size())
+      error(key, "must be a list of strings");
+    return out;
   }
 
   void error(StringRef key, const Twine &msg) {

@@ -28,7 +28,8 @@ GraphBuilder::GraphBuilder(OpBuilder &b, Location loc,
   // recipe (fp8 GEMM inputs, bf16 everything else).
   kvCache = dtypeFromName(ctx, options.actDType);
   act = isa<Float8E4M3FNType>(kvCache) ? BFloat16Type::get(ctx) : kvCache;
-  weight = dtypeFromName(ctx, options.weightDType);
+  weight = dtypeFromName(ctx, options.weightDType); // bf16 if stored
+  format = WeightFormat::get(config, options);
   // FP8 checkpoints keep the output head in bf16 (DeepSeek-V3's released
   // checkpoint has no scales for lm_head; Llama FP8 checkpoints list lm_head
   // among the modules not to convert).

@@ -30,6 +30,21 @@ struct ParamSpec {
   RankedTensorType type;
 };
 
+/// The stored format of the linear weights of one import.
+struct WeightFormat {
+  enum Kind { Plain, Fp8Block, MXFP4, NVFP4, Int8, Int4 } kind = Plain;
+  /// Block of one scale over a weight [out, in]: (rows, columns).
+  int64_t blockOut = 1, blockIn = 1;
+  /// Only the routed and shared experts are stored so (GPT-OSS's MXFP4
+  /// checkpoint: attention, router, embeddings and head are not).
+  bool expertsOnly = false;
+
+  /// From --weight-dtype (a stored format's name, or "checkpoint" for the
+  /// config's quantization_config); Plain for the plain dtypes.
+  static WeightFormat get(const ModelConfig &config,
+                          const ImportOptions &options);
+};
+
 class GraphBuilder {
 public:
   GraphBuilder(OpBuilder &b, Location loc, const ModelConfig &config,
@@ -39,11 +54,14 @@ public:
   Location loc;
   const ModelConfig &cfg;
   const ImportOptions &opts;
-  Type act;      ///< activations
-  Type weight;   ///< linear-layer weights (bf16 or fp8)
-  Type head;     ///< the untied LM head (as `weight`, but never fp8)
-  Type small;    ///< norms, biases, embeddings (never fp8)
-  Type kvCache;  ///< KV cache elements
+  Type act;     ///< activations
+  Type weight;  ///< linear-layer weights (bf16 or fp8)
+  Type head;    ///< the untied LM head (as `weight`, but never fp8)
+  Type small;   ///< norms, biases, embeddings (never fp8)
+  Type kvCache; ///< KV cache elements
+  /// How linear weights are stored (StoredWeights.h): `weight` itself, or
+  /// a scaled format.
+  WeightFormat format;
   int64_t batch; ///< B
   int64_t seq;   ///< tokens per sequence in this step (S; 1 for decode)
   int64_t past;  ///< tokens already cached (0 for prefill)
@@ -121,7 +139,8 @@ SmallVector<Value> createWeights(OpBuilder &b, Location loc, StringRef prefix,
 /// [2 ff, D] and `prefix`.down_proj): act(x Wg^T) * (x Wu^T), then down.
 Value swigluMLP(GraphBuilder &g, LayerFunc &f, Value x, StringRef prefix,
                 int64_t ff, bool fused = false,
-                GatedActivation act = GatedActivation::Silu);
+                GatedActivation act = GatedActivation::Silu,
+                bool expert = false);
 
 /// How one layer's grouped-query attention differs between model types.
 struct AttentionSpec {

@@ -12,12 +12,47 @@ using namespace mlir::npu::import;
 namespace {
 /// The fields every RoPE decoder (the Llama-style ones, DeepSeek) shares,
 /// with their Hugging Face names. Sliding windows are each family's.
+/// quantization_config: the checkpoint's stored format, for
+/// --weight-dtype=checkpoint. Its other keys are refused by name.
+void parseQuantization(FieldReader &r, ModelConfig &c) {
+  const llvm::json::Object *q = r.optObject("quantization_config");
+  if (!q)
+    return;
+  std::string where = (r.getFile() + ", quantization_config").str();
+  FieldReader qr(*q, where, r.getLoc());
+  c.quantMethod = qr.optString("quant_method", "");
+  if (c.quantMethod == "fp8") {
+    qr.only("fmt", "\"e4m3\"", "fp8 checkpoints are modelled in e4m3");
+    qr.only("activation_scheme", "\"dynamic\"",
+            "activations are quantized as their tiles load (per 1 x 128 "
+            "group), not with static scales");
+    SmallVector<int64_t> block = qr.optIntegers("weight_block_size", 2);
+    if (block.empty() && !qr.failed())
+      qr.error("weight_block_size", "is missing (per-tensor fp8 checkpoints "
+                                    "are not modelled)");
+    if (!block.empty()) {
+      c.quantBlockOut = block[0];
+      c.quantBlockIn = block[1];
+    }
+  } else if (c.quantMethod == "mxfp4") {
+    for (const std::string &m : qr.optStrings("modules_to_not_convert"))
+      c.quantExpertsOnly |= StringRef(m).contains("self_attn");
+  } else {
+    // Another method (AWQ, GPTQ, ...): the plain dtypes still import it;
+    // --weight-dtype=checkpoint refuses it (verifyImportOptions).
+    return;
+  }
+  qr.checkAllRead(c.quantMethod, "quant_method");
+  if (qr.failed())
+    r.markFailed();
+}
+
 void parseDecoderFields(FieldReader &r, ModelConfig &c) {
   // YaRN / llama3 rope scaling changes RoPE's frequencies (values, not
   // shapes, FLOPs or bytes); the stored number format is an import option
   // (--weight-dtype, --act-dtype). docs/import.md, "not modelled".
   r.ignore("rope_scaling");
-  r.ignore("quantization_config");
+  parseQuantization(r, c);
   c.hiddenSize = r.integer("hidden_size");
   c.numLayers = r.integer("num_hidden_layers", 1, 100000);
   c.numHeads = r.integer("num_attention_heads");
@@ -513,11 +548,24 @@ LogicalResult mlir::npu::verifyImportOptions(const ModelConfig &c,
       (o.contextLen < 0 || o.contextLen > (int64_t(1) << 30)))
     return fail("--context-len must be in [0, 2^30], got " +
                 Twine(o.contextLen));
-  for (auto [flag, d] : {std::make_pair("--weight-dtype", &o.weightDType),
-                         std::make_pair("--act-dtype", &o.actDType)})
-    if (*d != "bf16" && *d != "fp8" && *d != "f16" && *d != "f32")
-      return fail(Twine(flag) + " must be bf16, fp8, f16 or f32, got '" + *d +
-                  "'");
+  if (o.actDType != "bf16" && o.actDType != "fp8" && o.actDType != "f16" &&
+      o.actDType != "f32")
+    return fail("--act-dtype must be bf16, fp8, f16 or f32, got '" +
+                o.actDType + "'");
+  if (!llvm::is_contained({"bf16", "fp8", "f16", "f32", "fp8-block", "mxfp4",
+                           "nvfp4", "int8", "int4", "checkpoint"},
+                          o.weightDType))
+    return fail("--weight-dtype must be bf16, fp8, f16, f32, or a stored "
+                "format: fp8-block, mxfp4, nvfp4, int8, int4, checkpoint; "
+                "got '" +
+                o.weightDType + "'");
+  if (o.weightDType == "checkpoint" && c.quantMethod.empty())
+    return fail("--weight-dtype=checkpoint: the config has no "
+                "quantization_config");
+  if (o.weightDType == "checkpoint" && c.quantMethod != "fp8" &&
+      c.quantMethod != "mxfp4")
+    return fail("--weight-dtype=checkpoint: quant_method '" + c.quantMethod +
+                "' is not modelled (fp8 with block scales, mxfp4)");
   int64_t positions = o.phase == Phase::Prefill ? o.seqLen : o.contextLen + 1;
   if (c.family == ModelFamily::GPT2 && positions > c.maxPositions)
     return fail("sequence of " + Twine(positions) +

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GraphBuilder.h"
+#include "StoredWeights.h"
 
 #include <cmath>
 
@@ -30,16 +31,15 @@ Value mlir::npu::import::gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
   Value q, k, v;
   if (c.fusedProjections) {
     // One [(Hq + 2 Hkv) hd, D] matrix (Phi-3's qkv_proj): one GEMM.
-    Value qkv =
-        g.linear(h, f.param("self_attn.qkv_proj.weight",
-                            g.tensor({(hq + 2 * hkv) * hd, d}, g.weight)));
+    Value qkv = g.linear(h, linearWeight(g, f, "self_attn.qkv_proj.weight",
+                                         {(hq + 2 * hkv) * hd, d}));
     q = g.slice(qkv, 2, 0, hq * hd);
     k = g.slice(qkv, 2, hq * hd, hkv * hd);
     v = g.slice(qkv, 2, (hq + hkv) * hd, hkv * hd);
   } else {
     auto proj = [&](StringRef name, int64_t heads) {
-      Value w = f.param(("self_attn." + name + ".weight").str(),
-                        g.tensor({heads * hd, d}, g.weight));
+      Value w = linearWeight(g, f, ("self_attn." + name + ".weight").str(),
+                             {heads * hd, d});
       return biased(g.linear(h, w), name, heads * hd, c.qkvBias);
     };
     q = proj("q_proj", hq);
@@ -80,7 +80,7 @@ Value mlir::npu::import::gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
   Value o = g.attention(q, k, v, std::nullopt, scale, spec.window, spec.softcap,
                         sinks);
   Value out =
-      g.linear(g.mergeHeads(o), f.param("self_attn.o_proj.weight",
-                                        g.tensor({d, hq * hd}, g.weight)));
+      g.linear(g.mergeHeads(o),
+               linearWeight(g, f, "self_attn.o_proj.weight", {d, hq * hd}));
   return biased(out, "o_proj", d, c.oBias);
 }

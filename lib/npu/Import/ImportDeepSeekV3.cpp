@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GraphBuilder.h"
+#include "StoredWeights.h"
 
 #include <cmath>
 
@@ -131,15 +132,15 @@ private:
     Value q;
     if (c.qLoraRank == 0) {
       // DeepSeek-V2-Lite: a full-rank q_proj.
-      q = g.linear(h, f.param("self_attn.q_proj.weight",
-                              g.tensor({hq * dqk, d}, g.weight)));
+      q = g.linear(
+          h, linearWeight(g, f, "self_attn.q_proj.weight", {hq * dqk, d}));
     } else {
-      Value qa = g.linear(h, f.param("self_attn.q_a_proj.weight",
-                                     g.tensor({c.qLoraRank, d}, g.weight)));
+      Value qa = g.linear(
+          h, linearWeight(g, f, "self_attn.q_a_proj.weight", {c.qLoraRank, d}));
       qa = g.rmsNorm(qa, f.param("self_attn.q_a_layernorm.weight",
                                  g.tensor({c.qLoraRank}, g.small)));
-      q = g.linear(qa, f.param("self_attn.q_b_proj.weight",
-                               g.tensor({hq * dqk, c.qLoraRank}, g.weight)));
+      q = g.linear(qa, linearWeight(g, f, "self_attn.q_b_proj.weight",
+                                    {hq * dqk, c.qLoraRank}));
     }
     q = g.splitHeads(q, hq, dqk);
     Value qNope = g.slice(q, 3, 0, c.qkNopeHeadDim);
@@ -153,9 +154,9 @@ private:
   std::pair<Value, Value> latent(GraphBuilder &g, LayerFunc &f, Value h) {
     const ModelConfig &c = g.cfg;
     int64_t d = c.hiddenSize;
-    Value kva = g.linear(
-        h, f.param("self_attn.kv_a_proj_with_mqa.weight",
-                   g.tensor({c.kvLoraRank + c.qkRopeHeadDim, d}, g.weight)));
+    Value kva =
+        g.linear(h, linearWeight(g, f, "self_attn.kv_a_proj_with_mqa.weight",
+                                 {c.kvLoraRank + c.qkRopeHeadDim, d}));
     Value ckv = g.rmsNorm(g.slice(kva, 2, 0, c.kvLoraRank),
                           f.param("self_attn.kv_a_layernorm.weight",
                                   g.tensor({c.kvLoraRank}, g.small)));
@@ -166,20 +167,26 @@ private:
     return {ckv, kPe};
   }
 
+  /// W_UK and W_UV, which decode reshapes and slices per head (absorbed
+  /// into the query and the output): in an fp8 block-scaled checkpoint it
+  /// stays plain fp8 (its scales, 1/16384 of its bytes, left out;
+  /// docs/formats.md).
   Value kvUpProjection(GraphBuilder &g, LayerFunc &f) {
     const ModelConfig &c = g.cfg;
+    Type type = g.format.kind == WeightFormat::Fp8Block
+                    ? Float8E4M3FNType::get(g.b.getContext())
+                    : g.weight;
     return f.param(
         "self_attn.kv_b_proj.weight",
         g.tensor({c.numHeads * (c.qkNopeHeadDim + c.vHeadDim), c.kvLoraRank},
-                 g.weight));
+                 type));
   }
 
   Value outProjection(GraphBuilder &g, LayerFunc &f, Value o) {
     const ModelConfig &c = g.cfg;
-    return g.linear(
-        g.mergeHeads(o),
-        f.param("self_attn.o_proj.weight",
-                g.tensor({c.hiddenSize, c.numHeads * c.vHeadDim}, g.weight)));
+    return g.linear(g.mergeHeads(o),
+                    linearWeight(g, f, "self_attn.o_proj.weight",
+                                 {c.hiddenSize, c.numHeads * c.vHeadDim}));
   }
 
   Value mlaPrefill(GraphBuilder &g, LayerFunc &f, Value h,

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GraphBuilder.h"
+#include "StoredWeights.h"
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -15,26 +16,26 @@ using namespace mlir::npu::import;
 
 Value mlir::npu::import::swigluMLP(GraphBuilder &g, LayerFunc &f, Value x,
                                    StringRef prefix, int64_t ff, bool fused,
-                                   GatedActivation act) {
+                                   GatedActivation act, bool expert) {
   int64_t d = g.cfg.hiddenSize;
   auto name = [&](StringRef w) { return (prefix + "." + w).str(); };
   Value gate, up;
   if (fused) {
     // One [2 ff, D] matrix (Phi-3's gate_up_proj): one GEMM, then the halves.
-    Value gu = g.linear(x, f.param(name("gate_up_proj.weight"),
-                                   g.tensor({2 * ff, d}, g.weight)));
+    Value gu = g.linear(
+        x, linearWeight(g, f, name("gate_up_proj.weight"), {2 * ff, d}));
     int64_t last = GraphBuilder::shapeOf(gu).size() - 1;
     gate = g.slice(gu, last, 0, ff);
     up = g.slice(gu, last, ff, ff);
   } else {
     gate = g.linear(
-        x, f.param(name("gate_proj.weight"), g.tensor({ff, d}, g.weight)));
+        x, linearWeight(g, f, name("gate_proj.weight"), {ff, d}, expert));
     up = g.linear(x,
-                  f.param(name("up_proj.weight"), g.tensor({ff, d}, g.weight)));
+                  linearWeight(g, f, name("up_proj.weight"), {ff, d}, expert));
   }
   Value hidden = SwigluOp::create(g.b, g.loc, gate.getType(), gate, up, act);
   return g.linear(
-      hidden, f.param(name("down_proj.weight"), g.tensor({d, ff}, g.weight)));
+      hidden, linearWeight(g, f, name("down_proj.weight"), {d, ff}, expert));
 }
 
 /// The routed experts take the tokens' k routed rows each; the shared
@@ -86,16 +87,17 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
   auto expert = [&](StringRef w) { return (names.experts + "." + w).str(); };
   Value wg, wu, bg, bu, bd;
   if (names.gateUp.empty()) {
-    wg = f.param(expert(names.gate), g.tensor({e, ff, d}, g.weight));
-    wu = f.param(expert(names.up), g.tensor({e, ff, d}, g.weight));
+    wg = linearWeight(g, f, expert(names.gate), {e, ff, d}, true);
+    wu = linearWeight(g, f, expert(names.up), {e, ff, d}, true);
   } else {
-    // Gate and up interleaved in one matrix: even rows gate, odd rows up.
-    Value wgu =
-        f.param(expert(names.gateUp), g.tensor({e, 2 * ff, d}, g.weight));
-    wg = g.slice(wgu, 1, 0, ff, 2);
-    wu = g.slice(wgu, 1, 1, ff, 2);
+    // Gate and up interleaved in one matrix: even rows gate, odd rows up
+    // (a stored format's scales sliced with them).
+    StoredParam wgu =
+        storedParam(g, f, expert(names.gateUp), {e, 2 * ff, d}, true);
+    wg = useParam(g, sliceParam(g, wgu, 1, 0, ff, 2));
+    wu = useParam(g, sliceParam(g, wgu, 1, 1, ff, 2));
   }
-  Value wd = f.param(expert(names.down), g.tensor({e, d, ff}, g.weight));
+  Value wd = linearWeight(g, f, expert(names.down), {e, d, ff}, true);
   if (!names.gateUpBias.empty()) {
     Value bgu =
         f.param(expert(names.gateUpBias), g.tensor({e, 2 * ff}, g.small));
@@ -107,9 +109,9 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
   int64_t fs = names.shared.empty() ? 0 : c.numSharedExperts * ff;
   auto shared = [&](StringRef w) { return (names.shared + "." + w).str(); };
   if (fs > 0 && ep == 1) {
-    sg = f.param(shared("gate_proj.weight"), g.tensor({fs, d}, g.weight));
-    su = f.param(shared("up_proj.weight"), g.tensor({fs, d}, g.weight));
-    sd = f.param(shared("down_proj.weight"), g.tensor({d, fs}, g.weight));
+    sg = linearWeight(g, f, shared("gate_proj.weight"), {fs, d}, true);
+    su = linearWeight(g, f, shared("up_proj.weight"), {fs, d}, true);
+    sd = linearWeight(g, f, shared("down_proj.weight"), {d, fs}, true);
   }
   auto load = ExpertLoadAttr::get(b.getContext(), LoadKind::Uniform,
                                   DenseF64ArrayAttr());
@@ -120,6 +122,7 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
   if (m > 1)
     y = g.slice(y, 0, 0, tokens);
   if (fs > 0 && ep > 1)
-    y = g.add(y, swigluMLP(g, f, x, names.shared, fs));
+    y = g.add(y, swigluMLP(g, f, x, names.shared, fs, /*fused=*/false,
+                           GatedActivation::Silu, /*expert=*/true));
   return g.reshape(y, {g.batch, g.seq, d});
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npu/Parallel/ParallelMap.h"
+#include "npu/Import/HFConfig.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -57,7 +58,7 @@ FailureOr<ModelShape> parallel::readModelShape(ModuleOp module,
                             "embedding (npu.embedding) for the residual width");
   auto weights = model.getAs<StringAttr>("weight_dtype");
   shape.dispatchBytes =
-      weights && weights.getValue() == "fp8" ? 1 : shape.activationBytes;
+      weights && expertsTakeFp8(weights.getValue()) ? 1 : shape.activationBytes;
   return shape;
 }
 

@@ -61,6 +61,9 @@ ArrayRef<TargetField> target::getTargetFields() {
        "dense matmul, bf16 (or fp16) operands, fp32 accumulation"},
       {S::Common, "peak_fp8_flop_per_s", T::OptionalReal, "FLOP/s",
        "dense matmul, fp8 operands; absent if the chip has no fp8 path"},
+      {S::Common, "peak_fp4_flop_per_s", T::OptionalReal, "FLOP/s",
+       "dense matmul, fp4 (e2m1, block-scaled) operands; absent if the chip "
+       "has no fp4 path"},
       {S::Common, "vector_flop_per_s", T::Real, "FLOP/s",
        "fp32 elementwise rate (TPU VPU / GPU CUDA cores), FMA counted as 2"},
       {S::Common, "transcendental_per_s", T::Real, "1/s",
@@ -148,6 +151,11 @@ std::optional<JValue> commonValue(TargetAttr t, StringRef name) {
     return real(t.getPeakBf16FlopPerS());
   if (name == "peak_fp8_flop_per_s") {
     if (std::optional<APFloat> v = t.getPeakFp8FlopPerS())
+      return real(*v);
+    return std::nullopt;
+  }
+  if (name == "peak_fp4_flop_per_s") {
+    if (std::optional<APFloat> v = t.getPeakFp4FlopPerS())
       return real(*v);
     return std::nullopt;
   }
@@ -279,7 +287,7 @@ std::string target::formatReal(double value) {
 std::vector<DerivedQuantity> target::getDerivedQuantities(TargetAttr t) {
   std::vector<DerivedQuantity> rows;
   const TargetDtype dtypes[] = {TargetDtype::FP32, TargetDtype::BF16,
-                                TargetDtype::FP8};
+                                TargetDtype::FP8, TargetDtype::FP4};
   for (TargetDtype dtype : dtypes)
     if (std::optional<double> r = t.getRidgePointFlopPerByte(dtype))
       rows.push_back(

@@ -45,6 +45,9 @@ public:
 private:
   /// The bf16 peak against the matrix units it comes from (TPU-like).
   llvm::Error checkMatrixPeak(TargetAttr attr) const;
+  /// name (the file's stem), kind (tpu or gpu) and description.
+  llvm::Error readHeader(const Object &root, std::string &name,
+                         std::string &kind, std::string &description) const;
   /// Fails on the first key of `object` (sorted) that is not in `allowed`.
   llvm::Error checkKnownKeys(const Object &object,
                              const llvm::StringSet<> &allowed,
@@ -122,6 +125,23 @@ static std::array<llvm::StringSet<>, 3> getKnownKeys() {
   return keys;
 }
 
+llvm::Error Loader::readHeader(const Object &root, std::string &name,
+                               std::string &kind,
+                               std::string &description) const {
+  if (llvm::Error e = readString(root, "name", name))
+    return e;
+  StringRef stem = llvm::sys::path::stem(path);
+  if (name != stem)
+    return fail("field 'name' is '" + name + "' but the file is named '" +
+                llvm::sys::path::filename(path) + "'");
+  if (llvm::Error e = readString(root, "kind", kind))
+    return e;
+  if (kind != "tpu" && kind != "gpu")
+    return fail("field 'kind' must be \"tpu\" or \"gpu\", got \"" + kind +
+                "\"");
+  return readString(root, "description", description);
+}
+
 llvm::Expected<TargetFile> Loader::run(StringRef json) {
   llvm::Expected<llvm::json::Value> parsed = parseJsonInput(json);
   if (!parsed)
@@ -138,18 +158,7 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
   file.path = path;
   file.text = json.str();
   std::string name, kind;
-  if (llvm::Error e = readString(*root, "name", name))
-    return std::move(e);
-  StringRef stem = llvm::sys::path::stem(path);
-  if (name != stem)
-    return fail("field 'name' is '" + name + "' but the file is named '" +
-                llvm::sys::path::filename(path) + "'");
-  if (llvm::Error e = readString(*root, "kind", kind))
-    return std::move(e);
-  if (kind != "tpu" && kind != "gpu")
-    return fail("field 'kind' must be \"tpu\" or \"gpu\", got \"" + kind +
-                "\"");
-  if (llvm::Error e = readString(*root, "description", file.description))
+  if (llvm::Error e = readHeader(*root, name, kind, file.description))
     return std::move(e);
 
   StringRef other = kind == "tpu" ? "gpu" : "tpu";
@@ -224,13 +233,16 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
     if (!gpu)
       return fail(diagnostic);
   }
-  std::optional<APFloat> fp8;
-  if (values.count("peak_fp8_flop_per_s"))
-    fp8 = ap(real("peak_fp8_flop_per_s"));
+  auto optional = [&](StringRef key) -> std::optional<APFloat> {
+    if (!values.count(key))
+      return std::nullopt;
+    return ap(real(key));
+  };
   file.attr = TargetAttr::getChecked(
       emitError, context, StringRef(name), ap(real("clock_hz")),
       ap(real("matrix_clock_hz")), ap(real("peak_fp32_flop_per_s")),
-      ap(real("peak_bf16_flop_per_s")), fp8, ap(real("vector_flop_per_s")),
+      ap(real("peak_bf16_flop_per_s")), optional("peak_fp8_flop_per_s"),
+      optional("peak_fp4_flop_per_s"), ap(real("vector_flop_per_s")),
       ap(real("transcendental_per_s")), integer("hbm_bytes"),
       ap(real("hbm_bandwidth_bytes_per_s")),
       ap(real("sustained_hbm_bandwidth_bytes_per_s")),

@@ -34,7 +34,8 @@ llvm::Error fail(StringRef spec, const llvm::Twine &msg) {
 /// the matrix unit's width changes.
 SmallVector<std::pair<StringRef, int>> getCarriedFields(StringRef path) {
   static constexpr StringLiteral kPeaks[] = {
-      "peak_fp32_flop_per_s", "peak_bf16_flop_per_s", "peak_fp8_flop_per_s"};
+      "peak_fp32_flop_per_s", "peak_bf16_flop_per_s", "peak_fp8_flop_per_s",
+      "peak_fp4_flop_per_s"};
   SmallVector<std::pair<StringRef, int>> out;
   for (auto [sustained, quoted] : getSustainedFields())
     if (path == quoted)

@@ -83,7 +83,10 @@ def Npu_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
 /// e8m0).
 def Npu_WeightTensor : StaticShapeTensorOf<[F32, F16, BF16, F8E4M3FN, F8E5M2,
                                             I8, I<4>, F4E2M1FN, F8E8M0FNU]>;
-def Npu_AnyTensor : StaticShapeTensorOf<[F32, F16, BF16, F8E4M3FN, F8E5M2, I32, I64]>;
+/// Any tensor a model holds: the float types, the indices, and the stored
+/// formats (a view of a stored weight: its values sliced with its scales).
+def Npu_AnyTensor : StaticShapeTensorOf<[F32, F16, BF16, F8E4M3FN, F8E5M2, I32, I64,
+                                         I8, I<4>, F4E2M1FN, F8E8M0FNU]>;
 
 //===----------------------------------------------------------------------===//
 // Base op

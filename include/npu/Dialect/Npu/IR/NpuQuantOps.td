@@ -46,8 +46,8 @@ def Npu_DequantizeOp : Npu_Op<"dequantize", [Pure]> {
 
     The op is an operand form, not a computation: its result is never
     stored. Every use is the weight operand of a matrix op (the rhs of
-    `npu.matmul`, an expert weight of `npu.moe_experts`), possibly through
-    `npu.reshape` or `npu.slice`; the consumer's kernel converts each
+    `npu.matmul`, a routed or shared expert weight of `npu.moe_experts`);
+    the consumer's kernel converts each
     weight tile as it loads, in the matrix unit where the target takes the
     format, else on the vector unit (docs/formats.md). Hence its own work is
     nothing; its consumers read the stored values and scales

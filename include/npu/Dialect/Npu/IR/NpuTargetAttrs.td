@@ -29,7 +29,8 @@ def Npu_TargetDtype : I32EnumAttr<"TargetDtype",
     "element type class of a peak rate", [
       I32EnumAttrCase<"FP32", 0, "fp32">,
       I32EnumAttrCase<"BF16", 1, "bf16">,
-      I32EnumAttrCase<"FP8", 2, "fp8">]> {
+      I32EnumAttrCase<"FP8", 2, "fp8">,
+      I32EnumAttrCase<"FP4", 3, "fp4">]> {
   let cppNamespace = "::mlir::npu";
   let genSpecializedAttr = 0;
 }
@@ -211,6 +212,7 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
     | `peak_fp32_flop_per_s` | FLOP/s | dense matmul rate with fp32 operands, fp32-accurate |
     | `peak_bf16_flop_per_s` | FLOP/s | dense matmul rate with bf16 (and fp16) operands |
     | `peak_fp8_flop_per_s` | FLOP/s | dense matmul rate with fp8 operands; absent if the chip has none |
+    | `peak_fp4_flop_per_s` | FLOP/s | dense matmul rate with fp4 (e2m1, block-scaled) operands; absent if the chip has none |
     | `vector_flop_per_s` | FLOP/s | fp32 elementwise rate of the vector unit / CUDA cores (FMA = 2) |
     | `transcendental_per_s` | 1/s | exp evaluations per second (EUP / SFU) |
     | `hbm_bytes` | bytes | HBM capacity |
@@ -220,7 +222,7 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
     | `tpu` / `gpu` | | the kind-specific part |
 
     Verified: rates, clock and capacity positive and finite; the peak rates do
-    not decrease with precision (`fp32 <= bf16 <= fp8`: a typo such as a rate
+    not decrease with precision (`fp32 <= bf16 <= fp8 <= fp4`: a typo such as a rate
     in TFLOP/s instead of FLOP/s breaks this); `vector_flop_per_s <=
     peak_fp32_flop_per_s` (a matmul can always run on the vector unit);
     on-chip SRAM smaller than HBM; the sustained matrix clock and HBM
@@ -244,6 +246,7 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
       Npu_DoubleParameter<"FLOP/s">:$peak_fp32_flop_per_s,
       Npu_DoubleParameter<"FLOP/s">:$peak_bf16_flop_per_s,
       Npu_OptionalDoubleParameter<"FLOP/s">:$peak_fp8_flop_per_s,
+      Npu_OptionalDoubleParameter<"FLOP/s">:$peak_fp4_flop_per_s,
       Npu_DoubleParameter<"FLOP/s">:$vector_flop_per_s,
       Npu_DoubleParameter<"1/s">:$transcendental_per_s,
       "int64_t":$hbm_bytes,
@@ -263,7 +266,8 @@ def Npu_TargetAttr : AttrDef<Npu_Dialect, "Target"> {
     /// an absent rate.
     std::optional<double> getPeakFlopPerS(::mlir::Type elementType) const;
     /// The rate class of an element type: f32 -> fp32, bf16 and f16 ->
-    /// bf16, any 8-bit float -> fp8; nullopt for any other type.
+    /// bf16, any 8-bit float -> fp8, fp4 e2m1fn -> fp4; nullopt for any
+    /// other type.
     static std::optional<TargetDtype> getDtypeOf(::mlir::Type elementType);
     /// Roofline ridge point: peak FLOP/s / HBM bytes/s, in FLOP/byte.
     std::optional<double> getRidgePointFlopPerByte(TargetDtype dtype) const;

@@ -10,15 +10,17 @@ using namespace mlir;
 using namespace mlir::npu;
 
 /// Whether `use` is the weight operand of a matrix op: the rhs of a matmul,
-/// or an expert weight of moe_experts.
+/// or a routed or shared expert weight of moe_experts.
 static bool isWeightUse(OpOperand &use) {
   Operation *owner = use.getOwner();
   if (auto mm = dyn_cast<MatmulOp>(owner))
     return use.get() == mm.getRhs() && use.get() != mm.getLhs();
   if (auto moe = dyn_cast<MoEExpertsOp>(owner))
-    return llvm::is_contained(
-               ValueRange{moe.getWGate(), moe.getWUp(), moe.getWDown()},
-               use.get()) &&
+    return llvm::is_contained(ValueRange{moe.getWGate(), moe.getWUp(),
+                                         moe.getWDown(), moe.getSharedGate(),
+                                         moe.getSharedUp(),
+                                         moe.getSharedDown()},
+                              use.get()) &&
            use.get() != moe.getX();
   return false;
 }

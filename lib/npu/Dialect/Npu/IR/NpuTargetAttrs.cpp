@@ -255,7 +255,8 @@ int64_t GpuTargetAttr::getL2SetCount() const {
 LogicalResult TargetAttr::verify(
     EmitErrorFn emitError, StringRef name, APFloat clockHz,
     APFloat matrixClockHz, APFloat peakFp32FlopPerS, APFloat peakBf16FlopPerS,
-    std::optional<APFloat> peakFp8FlopPerS, APFloat vectorFlopPerS,
+    std::optional<APFloat> peakFp8FlopPerS,
+    std::optional<APFloat> peakFp4FlopPerS, APFloat vectorFlopPerS,
     APFloat transcendentalPerS, int64_t hbmBytes, APFloat hbmBandwidthBytesPerS,
     APFloat sustainedHbmBandwidthBytesPerS, APFloat linkBandwidthBytesPerS,
     TpuTargetAttr tpu, GpuTargetAttr gpu) {
@@ -277,6 +278,9 @@ LogicalResult TargetAttr::verify(
       (peakFp8FlopPerS &&
        failed(checkPositive(emitError, "peak_fp8_flop_per_s",
                             peakFp8FlopPerS->convertToDouble()))) ||
+      (peakFp4FlopPerS &&
+       failed(checkPositive(emitError, "peak_fp4_flop_per_s",
+                            peakFp4FlopPerS->convertToDouble()))) ||
       failed(checkPositive(emitError, "vector_flop_per_s", vector)) ||
       failed(checkPositive(emitError, "transcendental_per_s",
                            transcendentalPerS.convertToDouble())) ||
@@ -314,6 +318,18 @@ LogicalResult TargetAttr::verify(
                        << formatShortestReal(peakFp8FlopPerS->convertToDouble())
                        << ") must not be below 'peak_bf16_flop_per_s' ("
                        << formatShortestReal(bf16) << ")";
+  if (peakFp4FlopPerS) {
+    // A chip with fp4 runs fp8 too (Blackwell's block-scaled MMA): the fp4
+    // rate is not below fp8's, nor bf16's.
+    double fp4 = peakFp4FlopPerS->convertToDouble();
+    double below = peakFp8FlopPerS ? peakFp8FlopPerS->convertToDouble() : bf16;
+    if (fp4 < below)
+      return emitError() << "field 'peak_fp4_flop_per_s' ("
+                         << formatShortestReal(fp4) << ") must not be below '"
+                         << (peakFp8FlopPerS ? "peak_fp8_flop_per_s"
+                                             : "peak_bf16_flop_per_s")
+                         << "' (" << formatShortestReal(below) << ")";
+  }
   if (vector > fp32)
     return emitError() << "field 'vector_flop_per_s' ("
                        << formatShortestReal(vector)
@@ -345,6 +361,10 @@ std::optional<double> TargetAttr::getPeakFlopPerS(TargetDtype dtype) const {
     if (std::optional<APFloat> fp8 = getPeakFp8FlopPerS())
       return fp8->convertToDouble();
     return std::nullopt;
+  case TargetDtype::FP4:
+    if (std::optional<APFloat> fp4 = getPeakFp4FlopPerS())
+      return fp4->convertToDouble();
+    return std::nullopt;
   }
   llvm_unreachable("unknown TargetDtype");
 }
@@ -356,6 +376,8 @@ std::optional<TargetDtype> TargetAttr::getDtypeOf(Type elementType) {
     return TargetDtype::BF16;
   if (auto f = dyn_cast<FloatType>(elementType); f && f.getWidth() == 8)
     return TargetDtype::FP8;
+  if (isa<Float4E2M1FNType>(elementType))
+    return TargetDtype::FP4;
   return std::nullopt;
 }
 

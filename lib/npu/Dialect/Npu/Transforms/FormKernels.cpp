@@ -59,9 +59,27 @@ LogicalResult hoistInputs(Operation *first, ArrayRef<Value> inputs,
   return success();
 }
 
-LogicalResult formKernel(KernelKind kind, ArrayRef<Operation *> ops) {
+/// `ops` with, before each op, a copy of the npu.dequantize ops that
+/// produce its weights: a stored weight is converted by the kernel that
+/// multiplies by it, as its tiles load (a dequantize feeding two kernels is
+/// copied into both; the original is erased once unused).
+SmallVector<Operation *> withDequantizes(ArrayRef<Operation *> ops) {
+  SmallVector<Operation *> out;
+  llvm::SmallPtrSet<Operation *, 4> seen;
+  for (Operation *op : ops) {
+    for (Value v : op->getOperands())
+      if (auto dq = v.getDefiningOp<DequantizeOp>();
+          dq && seen.insert(dq).second && !llvm::is_contained(ops, dq))
+        out.push_back(dq);
+    out.push_back(op);
+  }
+  return out;
+}
+
+LogicalResult formKernel(KernelKind kind, ArrayRef<Operation *> groupOps) {
+  SmallVector<Operation *> ops = withDequantizes(groupOps);
   llvm::SmallPtrSet<Operation *, 8> group(ops.begin(), ops.end());
-  Operation *first = ops.front();
+  Operation *first = groupOps.front();
   for (Operation *op : ops)
     if (op->getBlock() != first->getBlock())
       return op->emitError("fusion group spans several blocks");
@@ -71,6 +89,8 @@ LogicalResult formKernel(KernelKind kind, ArrayRef<Operation *> ops) {
     for (Value v : op->getOperands())
       if (!v.getDefiningOp() || !group.contains(v.getDefiningOp()))
         inputs.insert(v);
+    if (isa<DequantizeOp>(op))
+      continue; // copied: other kernels read the original
     for (Value r : op->getResults())
       if (llvm::any_of(r.getUsers(),
                        [&](Operation *u) { return !group.contains(u); }))
@@ -85,10 +105,11 @@ LogicalResult formKernel(KernelKind kind, ArrayRef<Operation *> ops) {
   SmallVector<Type> resultTypes;
   for (Value r : outputs)
     resultTypes.push_back(r.getType());
-  Location loc = ops.size() == 1
-                     ? first->getLoc()
-                     : b.getFusedLoc(llvm::to_vector(llvm::map_range(
-                           ops, [](Operation *o) { return o->getLoc(); })));
+  Location loc =
+      groupOps.size() == 1
+          ? first->getLoc()
+          : b.getFusedLoc(llvm::to_vector(llvm::map_range(
+                groupOps, [](Operation *o) { return o->getLoc(); })));
   auto kernel =
       KernelOp::create(b, loc, kind, inputs.getArrayRef(), resultTypes);
   IRMapping map;
@@ -107,7 +128,12 @@ LogicalResult formKernel(KernelKind kind, ArrayRef<Operation *> ops) {
     r.replaceUsesWithIf(
         k, [&](OpOperand &use) { return !group.contains(use.getOwner()); });
   for (Operation *op : llvm::reverse(ops))
-    op->erase();
+    if (!isa<DequantizeOp>(op))
+      op->erase();
+  // A dequantize copied into the kernel goes when no other kernel reads it.
+  for (Operation *op : ops)
+    if (isa<DequantizeOp>(op) && op->use_empty())
+      op->erase();
   return success();
 }
 
