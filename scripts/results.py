@@ -803,11 +803,12 @@ FIT_TARGETS = ("tpu-v7", "gb300")
 
 
 def q5():
-    jobs = [config_compare("deepseek-v3", p, REAL, *a, "--weight-dtype=fp8",
-                           svg=f"{OUT}/q5/{p}") for p, a in PHASES]
+    jobs = [config_compare("deepseek-v3", p, REAL, *a,
+                           "--weight-dtype=checkpoint", svg=f"{OUT}/q5/{p}")
+            for p, a in PHASES]
     bills, bkeys = [], []
     for p, a in PHASES:
-        for wd in ("bf16", "fp8"):
+        for wd in ("bf16", "checkpoint"):
             for t in FIT_TARGETS:
                 bills.append(job(
                     ["npu-translate", "--import-hf-config",
@@ -821,12 +822,13 @@ def q5():
     bill = dict(zip(bkeys, out[len(jobs):]))
     md = ["## 5. DeepSeek-V3: one layer and the 61-layer model", "",
           commands([c for c, _ in jobs] + [bills[0][0], "# ... bills for "
-                   "both phases, bf16 and fp8 weights, tpu-v7 and gb300"]),
+                   "both phases, bf16 and checkpoint weights, tpu-v7 and gb300"]),
           "",
           "Prefill of 4096 tokens (batch 1) and a decode step at batch 64 "
-          "with 4096 cache rows, fp8 (e4m3) weights as the checkpoint ships "
-          "them, bf16 activations and KV cache, tpu-v7 vs gb300. Times per "
-          "step.", "", "### Totals", ""]
+          "with 4096 cache rows, the weights as the checkpoint ships them "
+          "(`--weight-dtype=checkpoint`: fp8 e4m3 with one f32 scale per "
+          "128 x 128 block, docs/formats.md), bf16 activations and KV cache, "
+          "tpu-v7 vs gb300. Times per step.", "", "### Totals", ""]
     rows = []
     for p, _ in PHASES:
         tot = cmp[p]["total"]
@@ -923,11 +925,11 @@ def q5_answer(cmp, bill):
     dec_tokens = int(dffn["tile"].split("x")[0])
     ridge = pre["tpu"]["peak_bf16_flop_per_s"] / pre["tpu"][
         "hbm_bandwidth_bytes_per_s"]
-    fp8 = bill[("decode", "fp8", "gb300")]
+    fp8 = bill[("decode", "checkpoint", "gb300")]
     # The expert FFN's roofline on tpu-v7 (the bill's npu.moe_experts op:
     # its weights and activations at the full HBM bandwidth, or its FLOPs
     # at the fp8 peak).
-    moe_op = next(o for fn in bill[("prefill", "fp8", "tpu-v7")]["functions"]
+    moe_op = next(o for fn in bill[("prefill", "checkpoint", "tpu-v7")]["functions"]
                   if fn["name"] == "deepseek_moe_layer" for o in fn["ops"]
                   if o["name"] == "npu.moe_experts")
     roof_us = moe_op["roofline_seconds"] * 1e6
@@ -980,7 +982,7 @@ def q5_answer(cmp, bill):
         f"needs {fp8['hbm_needed_bytes'] / 1e9:.0f} GB at decode batch 64, "
         f"{fp8['min_chips']} gb300s by capacity alone "
         f"(bf16: {bill[('decode', 'bf16', 'gb300')]['min_chips']}; tpu-v7: "
-        f"{bill[('decode', 'fp8', 'tpu-v7')]['min_chips']} with fp8); the "
+        f"{bill[('decode', 'checkpoint', 'tpu-v7')]['min_chips']} with fp8); the "
         "KV cache and activations are small next to the weights, so "
         "capacity decides the chip count, and the MoE's few tokens per "
         "expert say the experts want more tokens each (larger batches, "
@@ -1012,7 +1014,8 @@ def q6():
                                        else "gb300")
             keys.append((p, name))
             jobs.append(config_compare("deepseek-v3", p, [*opts, "--sensitivity"],
-                                       *a, "--weight-dtype=fp8", svg=svg))
+                                       *a, "--weight-dtype=checkpoint",
+                                       svg=svg))
     out = dict(zip(keys, run_all(jobs)))
     md = ["## 6. How far each verdict rests on assumptions", "",
           commands([jobs[0][0], "# ... the same for decode, and for the "
@@ -1020,7 +1023,7 @@ def q6():
           "`npu-compare --sensitivity` halves and doubles, one at a time, "
           "every number of the two target files whose source is an "
           "assumption (`[A]` in npu-target/README.md: not published, not "
-          "measured), compiles DeepSeek-V3 (fp8 weights, as in question 5) "
+          "measured), compiles DeepSeek-V3 (its fp8 checkpoint, as in question 5) "
           "again for both targets, and reads the TPU-like / GPU-like time "
           "ratio of the step (> 1: the GPU-like target is faster). The band "
           "is the lowest and highest ratio over those variants; a variant "
@@ -1098,6 +1101,120 @@ def q6_answer(out):
         "published kernels (median |error| and its weak kinds there)."])
 
 
+
+# --- 7. Stored formats: GPT-OSS-120B's MXFP4 experts -------------------------
+
+FORMATS = ("bf16", "fp8", "checkpoint", "nvfp4")
+
+
+def q7():
+    """GPT-OSS-120B as it ships (MXFP4 experts) and in other formats."""
+    keys, jobs = [], []
+    for p, a in PHASES:
+        keys.append((p, "checkpoint"))
+        jobs.append(config_compare("gpt-oss-120b", p, REAL, *a,
+                                   "--weight-dtype=checkpoint",
+                                   svg=f"{OUT}/q7/{p}"))
+    for wd in FORMATS:
+        if wd != "checkpoint":
+            keys.append(("decode", wd))
+            jobs.append(config_compare("gpt-oss-120b", "decode", REAL,
+                                       *PHASES[1][1], f"--weight-dtype={wd}"))
+    out = dict(zip(keys, run_all(jobs)))
+    md = ["## 7. Stored formats: GPT-OSS-120B with MXFP4 experts", "",
+          commands([jobs[0][0], "# ... decode, and decode with "
+                    "--weight-dtype=bf16, fp8, nvfp4"]), "",
+          "GPT-OSS-120B as its checkpoint ships it "
+          "(`--weight-dtype=checkpoint`: MXFP4 experts, e2m1 values with one "
+          "e8m0 scale per 32; attention, router, embeddings and head in "
+          "bf16), tpu-v7 vs gb300, prefill of 4096 tokens and a decode step "
+          "at batch 64 with 4096 cache rows. A stored weight runs in the "
+          "matrix unit where the chip has the format (gb300: the "
+          "block-scaled MMA takes e2m1 against MXFP8 activations, at the fp8 "
+          "rate), else each weight tile is converted on the vector unit as "
+          "it loads, 2 FLOPs per value, and multiplied at the bf16 rate "
+          "(tpu-v7, which has no fp4; docs/formats.md).", "",
+          "### Totals", ""]
+    rows = []
+    for p, _ in PHASES:
+        r = out[(p, "checkpoint")]
+        for s_, name in ((0, "tpu"), (1, "gpu")):
+            c = r["total"][name]
+            rows.append([p, r[name]["name"], f2(c["time_ns"] / 1e6),
+                         f2(c["compute_ns"] / 1e6), f2(c["memory_ns"] / 1e6),
+                         f2(c["overhead_ns"] / 1e6), c["bound"],
+                         f"{hbm(c) / 1e9:.1f}", f2(c["matrix_utilization"])])
+    md += [table(["phase", "target", "ms", "compute ms", "memory ms",
+                  "overhead ms", "bound", "HBM GB", "matrix util"], rows), ""]
+
+    def expert(r):
+        return next(row for row in func(r, "gpt_oss_layer")["rows"]
+                    if row["tpu"] and row["tpu"]["label"].startswith("moe_ffn"))
+
+    rows = []
+    for p, _ in PHASES:
+        e = expert(out[(p, "checkpoint")])
+        for s_ in ("tpu", "gpu"):
+            c = e[s_]
+            rows.append([p, s_, f2(us(c["time_ns"])), f2(us(c["compute_ns"])),
+                         f2(us(c["memory_ns"])), c["bound"],
+                         f"{c['hbm_read_bytes'] / 1e9:.2f}",
+                         f"{c['padded_flops'] / c['flops']:.1f}"])
+    md += ["### The expert FFN of one layer (each of the 36)", "",
+           table(["phase", "side", "us", "compute us", "memory us", "bound",
+                  "HBM read GB", "padded / useful FLOPs"], rows), ""]
+    rows = []
+    for wd in FORMATS:
+        r = out[("decode", wd)]
+        t, g = r["total"]["tpu"], r["total"]["gpu"]
+        rows.append([wd if wd != "checkpoint" else "checkpoint (MXFP4 experts)",
+                     f2(t["time_ns"] / 1e6), f"{hbm(t) / 1e9:.1f}",
+                     f2(g["time_ns"] / 1e6), f"{hbm(g) / 1e9:.1f}",
+                     f2(t["time_ns"] / g["time_ns"])])
+    md += ["### One decode step in each format", "",
+           "bf16 and fp8 apply to every linear weight (fp8: W8A8 at the fp8 "
+           "rate on both chips); NVFP4 too (e2m1 with an e4m3 scale per 16 "
+           "and an f32 scale per tensor: W4A4 at gb300's fp4 rate, converted "
+           "on tpu-v7).", "",
+           table(["weights", "tpu-v7 ms", "tpu-v7 HBM GB", "gb300 ms",
+                  "gb300 HBM GB", "TPU / GPU"], rows), "",
+           q7_answer(out), ""]
+    return md
+
+
+def q7_answer(out):
+    dec = out[("decode", "checkpoint")]
+    e = next(row for row in func(dec, "gpt_oss_layer")["rows"]
+             if row["tpu"] and row["tpu"]["label"].startswith("moe_ffn"))
+    t, g = e["tpu"], e["gpu"]
+    best = {s_: min(FORMATS, key=lambda wd: out[("decode", wd)]["total"][s_][
+        "time_ns"]) for s_ in ("tpu", "gpu")}
+    return "\n".join([
+        "**Answer.** Stored as it ships, GPT-OSS-120B's decode step takes "
+        f"{dec['total']['tpu']['time_ns'] / 1e6:.1f} ms on tpu-v7 and "
+        f"{dec['total']['gpu']['time_ns'] / 1e6:.1f} ms on gb300. The "
+        "difference is the expert FFN: gb300 multiplies the MXFP4 weights "
+        "where they land (its block-scaled MMA), so the expert FFN is "
+        f"{g['bound']}-bound at {us(g['time_ns']):.0f} us per layer, the "
+        "weights read at about half a byte per value "
+        f"({g['hbm_read_bytes'] / 1e9:.2f} GB); tpu-v7 reads the same bytes "
+        f"({t['hbm_read_bytes'] / 1e9:.2f} GB) but has no fp4 path, so it "
+        "converts every loaded tile to bf16 on its vector unit and "
+        "multiplies at the bf16 rate, with its 256-row matrix passes over "
+        f"a few tokens per expert ({t['padded_flops'] / t['flops']:.0f}x "
+        f"the useful FLOPs): {us(t['time_ns']):.0f} us, {t['bound']}-bound. "
+        "Across formats the fastest decode step is "
+        f"`{best['tpu']}` on tpu-v7 and `{best['gpu']}` on gb300: a format "
+        "pays only where the chip's matrix unit takes it.",
+        "",
+        "*Where the model is weak:* the conversion cost (2 vector FLOPs per "
+        "value at the fp32 vector rate) is an assumption, not a measured "
+        "kernel; a TPU stack may instead convert the experts once at load "
+        "time (the bf16 or fp8 rows of the table are that choice, with "
+        "their bytes); MXFP4 on gb300 is assumed to run W4A8 (MXFP8 "
+        "activations, as TensorRT-LLM's GPT-OSS MoE does) at the fp8 rate, "
+        "and the block scales' application is assumed free in the MMA."])
+
 # --- the page ----------------------------------------------------------------------
 
 def main():
@@ -1126,7 +1243,7 @@ def main():
           "assumed target numbers leave them (`npu-compare "
           "--sensitivity`); docs/fairness.md says what each side's kernels "
           "stand for and where the pricing is not symmetric.", ""]
-    for q in (q1, q2, q3, q4, q5, q6):
+    for q in (q1, q2, q3, q4, q5, q6, q7):
         t = time.perf_counter()
         md += q()
         print(f"results.py: {q.__name__} {time.perf_counter() - t:.1f} s",

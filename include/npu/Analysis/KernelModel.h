@@ -55,6 +55,12 @@ struct KernelDesc {
   int64_t lhsBytes = 0;
   double rhsBytes = 0;
   int64_t outBytes = 0;
+  /// A stored B's values alone (0.5 for 4-bit; 0: not stored): the pitch
+  /// of its rows in memory, its scales being a tensor of their own.
+  double rhsValueBytes = 0;
+  double getRhsValueBytes() const {
+    return rhsValueBytes > 0 ? rhsValueBytes : rhsBytes;
+  }
   /// gemm: B has batch dimensions (a per-batch operand, not a shared weight).
   bool rhsBatched = false;
   /// gemm: a batch of more than one folded into M (a shared weight): an

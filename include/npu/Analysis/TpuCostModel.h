@@ -86,9 +86,10 @@ std::optional<TpuCost> getFittingTpuPhaseCost(const KernelDesc &desc,
                                               int64_t chunks, int64_t sram);
 
 /// SRAM bytes the tile needs on one core (no fit check); 0 for a malformed
-/// tile.
+/// tile. A stored B that the chip of `rates` converts (getMatrixPath; all of
+/// them without `rates`) adds its converted tile.
 int64_t getTpuWorkingSet(const KernelDesc &desc, llvm::ArrayRef<int64_t> tile,
-                         int64_t buffers);
+                         int64_t buffers, const MatrixRates *rates = nullptr);
 
 /// The tile of `desc` with the smallest modelled time; among tiles within
 /// 0.5% of it, the one with the least HBM traffic, then the least SRAM,

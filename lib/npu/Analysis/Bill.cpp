@@ -126,7 +126,7 @@ static Count getActivationBytes(Value v, const CallOrder &order,
                                 const StateResults &stateResults) {
   Operation *def = v.getDefiningOp();
   if (!isa<ShapedType>(v.getType()) || isState(v, order, stateResults) ||
-      isa_and_nonnull<ReshapeOp, SliceOp, KVCacheReadOp>(def))
+      isa_and_nonnull<ReshapeOp, SliceOp, KVCacheReadOp, DequantizeOp>(def))
     return Count(0);
   return getNumBytes(v);
 }

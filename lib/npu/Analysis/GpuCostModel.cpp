@@ -57,6 +57,7 @@ std::array<GemmLaunch, 2> splitGated(const KernelDesc &k, ArrayRef<int64_t> t) {
   up.matrixType = k.matrixType;
   up.lhsBytes = k.lhsBytes;
   up.rhsBytes = k.rhsBytes;
+  up.rhsValueBytes = k.rhsValueBytes;
   up.rhsStored = k.rhsStored;
   up.rhsNativeType = k.rhsNativeType;
   up.fallbackType = k.fallbackType;

@@ -80,6 +80,9 @@ AccessStream gemmStream(const KernelDesc &k, ArrayRef<int64_t> t,
   GemmNest<> loops = k.gemmLoops(), tile = GemmNest<>::from(t);
   int64_t m = loops.m, n = loops.n, kk = loops.k;
   int64_t bm = tile.m, bn = tile.n, bk = tile.k;
+  // B's rows as laid out: a stored B's values (its scales, a tensor of
+  // their own, are in the minimum reads).
+  double rv = k.getRhsValueBytes();
   // The launch order runs over the grid padded to whole clusters.
   auto [nm, nn, nmL, nnL] = getGemmGrid(k, t, launch);
   int64_t ksteps = llvm::divideCeil(kk, bk);
@@ -102,9 +105,9 @@ AccessStream gemmStream(const KernelDesc &k, ArrayRef<int64_t> t,
     int64_t bb = k.rhsBatched ? b : 0;
     if (mi % launch.clusterM == 0)
       for (int64_t r = ni * bn; r < std::min(n, (ni + 1) * bn); ++r)
-        cache.read(rowAddr(bBase, bb * n + r, uint64_t(kk * k.rhsBytes)) +
-                       uint64_t(k0 * k.rhsBytes),
-                   uint64_t(std::ceil(kw * k.rhsBytes)));
+        cache.read(rowAddr(bBase, bb * n + r, uint64_t(kk * rv)) +
+                       uint64_t(k0 * rv),
+                   uint64_t(std::ceil(kw * rv)));
     return true;
   };
   out.finish = [=, &cache](int64_t blk) {

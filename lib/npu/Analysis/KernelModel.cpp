@@ -91,6 +91,7 @@ void mlir::npu::describeRhs(KernelDesc &k, Type lhsType, Value rhs) {
                    ? double(stored.value()) / double(n.value())
                    : 0.0;
   Type values = dq.getValues().getType().getElementType();
+  k.rhsValueBytes = double(values.getIntOrFloatBitWidth()) / 8;
   if (!isa<FloatType>(values))
     return; // int8, int4: weight-only
   k.rhsNativeType = values;

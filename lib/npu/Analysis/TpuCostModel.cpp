@@ -93,7 +93,9 @@ static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
 }
 
 int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
-                                    int64_t buffers) {
+                                    int64_t buffers, const MatrixRates *rates) {
+  bool converts =
+      k.rhsStored && (!rates || getMatrixPath(k, *rates).dequantFlops > 0);
   if (t.size() != k.loops.size())
     return 0;
   Count s;
@@ -107,9 +109,9 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
         c(tm) * c(tn) * c(4) + nb * c(tm) * c(tn) * c(k.outBytes);
     if (k.extraReadBytes > 0)
       s += nb * c(tm) * c(tn) * c(k.outBytes);
-    // A stored B: its tile converted for the matrix unit (the lowering's
-    // dequantized tile, in the activations' type).
-    if (k.rhsStored)
+    // A stored B the matrix unit does not take: its tile converted for the
+    // matrix unit, in the activations' type.
+    if (converts)
       s += c(tk) * c(tn) * c(getElementBytes(k.fallbackType));
     // A norm of A in the tile (K = tk, whole rows): its output tile, the
     // rows' f32 sum and scale, and its weight vector.
@@ -127,7 +129,7 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
         nb * bytesOf(c(3) * c(tf) * c(td), k.rhsBytes) +
         c(2) * c(tm) * c(tf) * c(4) + c(tm) * c(dm) * c(4) +
         nb * c(tm) * c(dm) * c(k.outBytes);
-    if (k.rhsStored)
+    if (converts)
       s += c(3) * c(tf) * c(td) * c(getElementBytes(k.fallbackType));
     // A norm in the M tile: its output tile beside x, the rows' f32 sum
     // and scale, and its weight vector.
@@ -278,7 +280,7 @@ std::optional<TpuCost> mlir::npu::getTpuPhaseCost(const KernelDesc &k,
                                                   const TpuParams &p,
                                                   int64_t chunks) {
   // The working set first: it is the cheaper test.
-  int64_t sram = getTpuWorkingSet(k, t, buffers);
+  int64_t sram = getTpuWorkingSet(k, t, buffers, &p.matrixRates);
   if (sram <= 0 || sram > p.sramBytes)
     return std::nullopt;
   return getFittingTpuPhaseCost(k, t, buffers, p, chunks, sram);

@@ -44,11 +44,11 @@ public:
   int64_t getWorkingSet(const KernelModel &model, ArrayRef<int64_t> tile,
                         int64_t buffers,
                         ArrayRef<int64_t> sharedTile) const override {
-    int64_t need =
-        getTpuWorkingSet(model.phases[model.mainPhase], tile, buffers);
+    int64_t need = getTpuWorkingSet(model.phases[model.mainPhase], tile,
+                                    buffers, &p.matrixRates);
     if (need > 0 && model.sharedPhase >= 0 && !sharedTile.empty()) {
       int64_t shared = getTpuWorkingSet(model.phases[model.sharedPhase],
-                                        sharedTile, buffers);
+                                        sharedTile, buffers, &p.matrixRates);
       need = shared > 0 ? std::max(need, shared) : 0;
     }
     return need;

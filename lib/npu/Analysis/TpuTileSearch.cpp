@@ -179,7 +179,7 @@ std::optional<TpuTileChoice> searchTile(const KernelDesc &k, const TpuParams &p,
         for (const KernelDesc &kv : variants) {
           // The working set does not depend on the chunks. A malformed
           // tile (0) says nothing of larger ones.
-          int64_t sram = getTpuWorkingSet(kv, t, buffers);
+          int64_t sram = getTpuWorkingSet(kv, t, buffers, &p.matrixRates);
           if (i == 0 && sram <= p.sramBytes)
             mayFit = true;
           if (sram <= 0 || sram > p.sramBytes)
