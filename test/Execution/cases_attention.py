@@ -56,13 +56,14 @@ def ttype(shape, dtype="f32"):
 
 
 def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=None,
-         latent=False, softcap=None, sinks=False, kv_dtype="f32"):
+         latent=False, softcap=None, sinks=False, kv_dtype="f32", q_dtype="f32"):
     B, Hq, Sq, D = qshape
     Hkv, Skv = kshape[1], kshape[2]
     vshape = [B, Hkv, Skv, dv]
     oshape = [B, Hq, Sq, dv]
     r = Rng(seed)
-    q = r.values(prod(qshape), -2.0, 2.0)
+    q = (draw(r, prod(qshape), 8, e4m3fn, lambda b: (b & 0x7F) < 0x48)
+         if q_dtype == "f8E4M3FN" else r.values(prod(qshape), -2.0, 2.0))
     if kv_dtype == "f8E4M3FN":
         # Random e4m3fn bit patterns of magnitude below 4 (exponent field
         # below 9), decoded by the format's definition (cases_quant.py).
@@ -72,7 +73,7 @@ def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=N
         def kv_values(n):
             return r.values(n, -2.0, 2.0)
     k = kv_values(prod(kshape))
-    inputs = [("q", qshape, "f32", q), ("k", kshape, kv_dtype, k)]
+    inputs = [("q", qshape, q_dtype, q), ("k", kshape, kv_dtype, k)]
     kn = nest(k, kshape)
     if latent:
         # V is the first dv channels of the key (the compressed latent c_kv).
@@ -100,7 +101,7 @@ def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=N
     if window is not None:
         attrs += " window(%d)" % window
     operands = "%q, %k" + ("" if latent else ", %v")
-    types = [ttype(qshape), ttype(kshape, kv_dtype)] + (
+    types = [ttype(qshape, q_dtype), ttype(kshape, kv_dtype)] + (
         [] if latent else [ttype(vshape, kv_dtype)])
     if sinks:
         types.append("sinks " + ttype([qshape[1]]))
@@ -132,6 +133,10 @@ CASES = [
     case("attention-fp8-kv", "An fp8 (e4m3fn) K/V cache read by an f32 query: GQA (Hq=4, "
          "Hkv=2) causal decode, Sq=2 < Skv=5; K and V decoded from their bits.",
          [1, 4, 2, 4], [1, 2, 5, 4], 4, 20, causal=True, kv_dtype="f8E4M3FN"),
+    case("attention-fp8-qkv", "FlashAttention-3's fp8 forward: e4m3fn query, keys and values "
+         "(f32 result), MQA (Hq=2, Hkv=1), causal window 3, Sq=3 < Skv=6.",
+         [1, 2, 3, 4], [1, 1, 6, 4], 4, 21, causal=True, window=3,
+         kv_dtype="f8E4M3FN", q_dtype="f8E4M3FN"),
     case("attention-mla", "MLA prefill: Dqk=6, Dv=4, causal, default scale 1/sqrt(6).",
          [1, 2, 3, 6], [1, 2, 3, 6], 4, 16, causal=True),
     case("attention-mla-latent", "MLA latent decode: Sq=1, Hkv=1, V = kv[..., 0:4] of Dqk=6.",

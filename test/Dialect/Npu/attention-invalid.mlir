@@ -216,9 +216,10 @@ func.func @causal_sq_gt_skv(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x8x64xf32>,
 
 // -----
 
-func.func @fp8_query(%q: tensor<1x4x16x64xf8E4M3FN>, %k: tensor<1x4x16x64xf32>, %v: tensor<1x4x16x64xf32>) {
-  // expected-error @+1 {{operand #0 must be statically shaped tensor of}}
-  %0 = npu.attention %q, %k, %v : tensor<1x4x16x64xf8E4M3FN>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32> -> tensor<1x4x16x64xf32>
+// An fp8 query is FlashAttention-3's fp8 forward; the output is not fp8.
+func.func @fp8_result(%q: tensor<1x4x16x64xf8E4M3FN>, %k: tensor<1x4x16x64xf8E4M3FN>, %v: tensor<1x4x16x64xf8E4M3FN>) {
+  // expected-error @+1 {{result #0 must be statically shaped tensor of}}
+  %0 = npu.attention %q, %k, %v : tensor<1x4x16x64xf8E4M3FN>, tensor<1x4x16x64xf8E4M3FN>, tensor<1x4x16x64xf8E4M3FN> -> tensor<1x4x16x64xf8E4M3FN>
   return
 }
 

@@ -321,6 +321,36 @@ CASES = [
           "CHECK: scf.for {{.*}} = %c0 to %c3 step %c2",
           "CHECK: scf.for {{.*}} = %c0 to %c5 step %c4",
           "CHECK: math.tanh"], seed=13),
+    Case("gemm-dequant-mxfp4",
+         "gemm kernel with an MXFP4 weight: e2m1 values (every pattern) and e8m0 scales per 32 "
+         "along K = 64, dequantized in the kernel; K tile 16 (half a scale block), N tile 4 of 6.",
+         [("x", [3, 64])], "gemm", ([1, 3, 6, 64], [1, 2, 4, 16]),
+         """
+         %w = npu.dequantize %a_v, %a_s block [1, 32] : tensor<6x64xf4E2M1FN>, tensor<6x2xf8E8M0FNU> -> tensor<6x64xf32>
+         %y = npu.matmul %a_x, %w transpose_rhs : tensor<3x64xf32>, tensor<6x64xf32> -> tensor<3x6xf32>
+         """, ("y", [3, 6]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK: scf.for {{.*}} = %c0 to %c6 step %c4",
+          "CHECK: arith.bitcast %{{.*}} : f4E2M1FN to i4"],
+         extra_inputs=[("v", [6, 64], "f4E2M1FN",
+                        [[0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0][i % 8] * (-1 if i % 16 >= 8 else 1)
+                         for i in range(6 * 64)]),
+                       ("s", [6, 2], "f8E8M0FNU", [2.0 ** (i % 5 - 2) for i in range(12)])],
+         seed=31),
+    Case("gemm-dequant-fp8-block",
+         "gemm kernel with an fp8 e4m3fn weight and f32 scales over 4 x 8 blocks of [N = 8, K = 16] "
+         "(DeepSeek-V3's 128 x 128, scaled down); tiles 2 x 4 x 8 cut the blocks.",
+         [("x", [3, 16])], "gemm", ([1, 3, 8, 16], [1, 2, 4, 8]),
+         """
+         %w = npu.dequantize %a_v, %a_s block [4, 8] : tensor<8x16xf8E4M3FN>, tensor<2x2xf32> -> tensor<8x16xf32>
+         %y = npu.matmul %a_x, %w transpose_rhs : tensor<3x16xf32>, tensor<8x16xf32> -> tensor<3x8xf32>
+         """, ("y", [3, 8]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK: arith.bitcast %{{.*}} : f8E4M3FN to i8"],
+         extra_inputs=[("v", [8, 16], "f8E4M3FN",
+                        [(-1) ** i * (1 + (i % 8) / 8.0) * 2.0 ** (i % 7 - 3) for i in range(128)]),
+                       ("s", [2, 2], "f32", [0.5, -1.25, 2.0, 0.75])],
+         seed=32),
     Case("gated-mlp",
          "gated_mlp kernel: rms_norm (fused into the M tiles), gate/up/down (nn.Linear layout), swiglu, residual add; M tile 2 of 5, F tile 4 of 10.",
          [("x", [5, 6]), ("g", [6]), ("wg", [10, 6]), ("wu", [10, 6]), ("wd", [6, 10])],

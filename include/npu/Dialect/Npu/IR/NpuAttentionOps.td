@@ -53,8 +53,11 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     * `window(W)` (W >= 1, requires `causal`): sliding window; query `i`
       also needs `j > p_i - W`, i.e. it sees at most the W keys ending at
       its own position.
-    * query and result are f32, f16 or bf16; key and value may also be fp8
-      (a quantized KV cache).
+    * the result is f32, f16 or bf16; query, key and value may also be fp8
+      (a quantized KV cache; with an fp8 query too, FlashAttention-3's fp8
+      forward, whose products run at the fp8 rate). Every operand is
+      widened to f32 exactly: the scores and the softmax are f32 (the
+      reference does not round P to fp8 as FA3 does before P V).
 
     Work. `P` = unmasked (query, key) pairs per (batch, query head), in
     closed form: `Sq*Skv` without mask, else `sum_i min(p_i + 1, W)` (W =
@@ -95,7 +98,7 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure, AttrSizedOperandSegments]> {
           -> tensor<1x128x1x512xbf16>
     ```
   }];
-  let arguments = (ins Npu_FloatTensor:$query, Npu_FloatOrF8Tensor:$key,
+  let arguments = (ins Npu_FloatOrF8Tensor:$query, Npu_FloatOrF8Tensor:$key,
                        Optional<Npu_FloatOrF8Tensor>:$value,
                        Optional<Npu_FloatTensor>:$sinks,
                        OptionalAttr<I64Attr>:$latent,
