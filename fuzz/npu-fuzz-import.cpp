@@ -1,9 +1,11 @@
 //===- npu-fuzz-import.cpp - fuzz the config.json importer ----------------===//
 //
 // Input: a Hugging Face config.json. Each input is parsed (parseHFConfig);
-// a config that parses is imported with three fixed option sets (prefill,
-// decode with fp8 weights and f32 activations, and for DeepSeek-V3 prefill
-// with the MTP module), as `npu-translate --import-hf-config` does: check
+// a config that parses is imported with four fixed option sets (prefill,
+// decode with fp8 weights and f32 activations, prefill with weights stored
+// as the config's quantization_config says or else in MXFP4, and for
+// DeepSeek-V3 prefill with the MTP module), as `npu-translate
+// --import-hf-config` does: check
 // the options, import, reject tensors beyond the dialect's limits, verify.
 // Then the work of every op is computed.
 //
@@ -57,6 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   decode.weightDType = "fp8";
   decode.actDType = "f32";
   importAndCheck(context.get(), *config, decode);
+
+  npu::ImportOptions stored = prefill;
+  stored.weightDType = config->quantMethod.empty() ? "mxfp4" : "checkpoint";
+  importAndCheck(context.get(), *config, stored);
 
   if (config->family == npu::ModelFamily::DeepSeekV3) {
     npu::ImportOptions mtp = prefill;

@@ -566,6 +566,16 @@ LogicalResult mlir::npu::verifyImportOptions(const ModelConfig &c,
       c.quantMethod != "mxfp4")
     return fail("--weight-dtype=checkpoint: quant_method '" + c.quantMethod +
                 "' is not modelled (fp8 with block scales, mxfp4)");
+  // GPT-OSS interleaves gate and up rows in one expert matrix: a scale
+  // block spanning rows would be shared by both halves.
+  bool rowBlocks = o.weightDType == "fp8-block" ||
+                   (o.weightDType == "checkpoint" && c.quantMethod == "fp8" &&
+                    c.quantBlockOut > 1);
+  if (c.modelType == "gpt_oss" && rowBlocks)
+    return fail("--weight-dtype=" + o.weightDType +
+                ": blocks of several rows over gpt_oss's interleaved gate/up "
+                "experts are not modelled (mxfp4, nvfp4, int8 and int4 block "
+                "one row)");
   int64_t positions = o.phase == Phase::Prefill ? o.seqLen : o.contextLen + 1;
   if (c.family == ModelFamily::GPT2 && positions > c.maxPositions)
     return fail("sequence of " + Twine(positions) +
