@@ -54,7 +54,9 @@ cl::opt<int64_t>
                cl::init(4096), cl::cat(cat));
 cl::opt<std::string>
     weightDType("weight-dtype",
-                cl::desc("--config: weight dtype (bf16, fp8, f16, f32)"),
+                cl::desc("--config: weight dtype (bf16, fp8, f16, f32) or "
+                         "stored format (fp8-block, mxfp4, nvfp4, int8, "
+                         "int4, checkpoint)"),
                 cl::init("bf16"), cl::cat(cat));
 cl::opt<std::string> systems(
     "systems",

@@ -47,7 +47,10 @@ llvm::cl::opt<int64_t> contextLenOpt(
     llvm::cl::init(4096), llvm::cl::cat(importCat));
 llvm::cl::opt<std::string>
     weightDTypeOpt("weight-dtype",
-                   llvm::cl::desc("weights: bf16, fp8 (e4m3fn), f16, f32"),
+                   llvm::cl::desc("weights: bf16, fp8 (e4m3fn), f16, f32, or "
+                                  "stored with block scales: fp8-block, "
+                                  "mxfp4, nvfp4, int8, int4, checkpoint "
+                                  "(the config's quantization_config)"),
                    llvm::cl::init("bf16"), llvm::cl::cat(importCat));
 llvm::cl::opt<std::string> actDTypeOpt(
     "act-dtype",
