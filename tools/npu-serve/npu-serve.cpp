@@ -76,9 +76,7 @@ cl::opt<std::string>
               cl::desc("write the compiled tables (a JSON array) here"),
               cl::cat(cat));
 cl::opt<std::string> weightDType("weight-dtype",
-                                 cl::desc("bf16, fp8, f16, f32, or a stored "
-                                          "format: fp8-block, mxfp4, nvfp4, "
-                                          "int8, int4, checkpoint"),
+                                 cl::desc("as npu-translate --weight-dtype"),
                                  cl::init("bf16"), cl::cat(cat));
 cl::opt<std::string> actDType("act-dtype",
                               cl::desc("activations and KV cache: bf16, f16, "

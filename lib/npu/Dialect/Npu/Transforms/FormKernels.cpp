@@ -127,12 +127,16 @@ LogicalResult formKernel(KernelKind kind, ArrayRef<Operation *> groupOps) {
   for (auto [r, k] : llvm::zip(outputs, kernel.getResults()))
     r.replaceUsesWithIf(
         k, [&](OpOperand &use) { return !group.contains(use.getOwner()); });
-  for (Operation *op : llvm::reverse(ops))
-    if (!isa<DequantizeOp>(op))
-      op->erase();
-  // A dequantize copied into the kernel goes when no other kernel reads it.
+  // The copied dequantizes (not of the group as decided) go when no other
+  // kernel reads them; listed before the group's ops are erased.
+  SmallVector<Operation *> copied;
   for (Operation *op : ops)
-    if (isa<DequantizeOp>(op) && op->use_empty())
+    if (!llvm::is_contained(groupOps, op))
+      copied.push_back(op);
+  for (Operation *op : llvm::reverse(groupOps))
+    op->erase();
+  for (Operation *op : copied)
+    if (op->use_empty())
       op->erase();
   return success();
 }
