@@ -105,9 +105,10 @@ def t(shape, elem):
     return "tensor<" + "x".join(str(d) for d in shape) + f"x{elem}>"
 
 
-def func(name, args, ret, op):
+def func(name, args, ret, op, pre=""):
+    """A function of `args` returning `op`'s result (after the lines `pre`)."""
     params = ", ".join(f"%{n}: {ty}" for n, ty in args)
-    return (f"func.func @{name}({params}) -> {ret} {{\n  %0 = {op}\n"
+    return (f"func.func @{name}({params}) -> {ret} {{\n{pre}  %0 = {op}\n"
             f"  return %0 : {ret}\n}}\n")
 
 
@@ -123,7 +124,18 @@ def build(m):
         mm, n, k = s["m"], s["n"], s["k"]
         a = ELEM[s["dtype"]]
         out = "bf16" if a in ("f8E4M3FN", "bf16") else a
-        if s.get("layout") == "NT":
+        pre = ""
+        if s.get("layout") == "NT" and m["id"].startswith("dg_"):
+            # DeepGEMM's own format: B in fp8 with one f32 scale per 128 x
+            # 128 block (docs/formats.md; A's 1 x 128 scales are not a
+            # tensor of the graph).
+            sc = t([-(-n // 128), -(-k // 128)], "f32")
+            pre = (f"  %w = npu.dequantize %b, %s block [128, 128] : "
+                   f"{t([n, k], a)}, {sc} -> {t([n, k], 'bf16')}\n")
+            op = (f"npu.matmul %a, %w transpose_rhs : {t([mm, k], a)}, "
+                  f"{t([n, k], 'bf16')} -> {t([mm, n], out)}")
+            args = [("a", t([mm, k], a)), ("b", t([n, k], a)), ("s", sc)]
+        elif s.get("layout") == "NT":
             op = (f"npu.matmul %a, %b transpose_rhs : {t([mm, k], a)}, "
                   f"{t([n, k], a)} -> {t([mm, n], out)}")
             args = [("a", t([mm, k], a)), ("b", t([n, k], a))]
@@ -131,14 +143,19 @@ def build(m):
             op = (f"npu.matmul %a, %b : {t([mm, k], a)}, {t([k, n], a)} -> "
                   f"{t([mm, n], out)}")
             args = [("a", t([mm, k], a)), ("b", t([k, n], a))]
-        return func(name, args, t([mm, n], out), op), 2 * mm * n * k
+        return func(name, args, t([mm, n], out), op, pre), 2 * mm * n * k
     if kind == "grouped_gemm":
         g, mm, n, k = s["groups"], s["m_per_group"], s["n"], s["k"]
         a = ELEM[s["dtype"]]
-        op = (f"npu.matmul %a, %b transpose_rhs : {t([g, mm, k], a)}, "
-              f"{t([g, n, k], a)} -> {t([g, mm, n], 'bf16')}")
-        return (func(name, [("a", t([g, mm, k], a)), ("b", t([g, n, k], a))],
-                     t([g, mm, n], "bf16"), op), 2 * g * mm * n * k)
+        # DeepGEMM's groups: B per group in fp8 with 128 x 128 f32 scales.
+        sc = t([g, -(-n // 128), -(-k // 128)], "f32")
+        pre = (f"  %w = npu.dequantize %b, %s block [1, 128, 128] : "
+               f"{t([g, n, k], a)}, {sc} -> {t([g, n, k], 'bf16')}\n")
+        op = (f"npu.matmul %a, %w transpose_rhs : {t([g, mm, k], a)}, "
+              f"{t([g, n, k], 'bf16')} -> {t([g, mm, n], 'bf16')}")
+        return (func(name, [("a", t([g, mm, k], a)), ("b", t([g, n, k], a)),
+                            ("s", sc)],
+                     t([g, mm, n], "bf16"), op, pre), 2 * g * mm * n * k)
     if kind == "attention":
         if "batch" not in s:
             return "shape not stated in the source"
@@ -435,7 +452,9 @@ def table(rows):
            "compared with the model's time less its launches; the DeepGEMM "
            "table's kernel stored each output tile before its next main loop "
            "(fp8_gemm.cuh at 327ec92), so those rows are priced with "
-           "`gpu-epilogue=serial` (docs/cost-model-gpu.md, \"Epilogue\"). "
+           "`gpu-epilogue=serial` (docs/cost-model-gpu.md, \"Epilogue\"), "
+           "and with B in DeepGEMM's own format, fp8 with one f32 scale per "
+           "128 x 128 block (`npu.dequantize`, docs/formats.md). "
            "The TPU v5e timings are a "
            "notebook's timings of one jitted call each and carry the host "
            "dispatch (about 0.1 ms), which flatters the model on the smaller "
