@@ -167,19 +167,25 @@ private:
     return {ckv, kPe};
   }
 
-  /// W_UK and W_UV, which decode reshapes and slices per head (absorbed
-  /// into the query and the output): in an fp8 block-scaled checkpoint it
-  /// stays plain fp8 (its scales, 1/16384 of its bytes, left out;
-  /// docs/formats.md).
-  Value kvUpProjection(GraphBuilder &g, LayerFunc &f) {
+  /// W_UK and W_UV [H (dn + dv), r], which decode splits per head and
+  /// slices (absorbed into the query and the output): stored with its
+  /// scales when its row blocks fall on head and dn boundaries (128 x 128
+  /// blocks with dn = dv = 128: DeepSeek-V2/V3, Kimi-K2), else in fp8 or
+  /// the weight type without scales (docs/formats.md).
+  StoredParam kvUpProjection(GraphBuilder &g, LayerFunc &f) {
     const ModelConfig &c = g.cfg;
+    int64_t dn = c.qkNopeHeadDim, dv = c.vHeadDim;
+    SmallVector<int64_t, 2> shape = {c.numHeads * (dn + dv), c.kvLoraRank};
+    int64_t rows = g.format.expertsOnly ? 1 : g.format.blockOut;
+    if ((dn + dv) % rows == 0 && dn % rows == 0)
+      return storedParam(g, f, "self_attn.kv_b_proj.weight", shape);
     Type type = g.format.kind == WeightFormat::Fp8Block
                     ? Float8E4M3FNType::get(g.b.getContext())
                     : g.weight;
-    return f.param(
-        "self_attn.kv_b_proj.weight",
-        g.tensor({c.numHeads * (c.qkNopeHeadDim + c.vHeadDim), c.kvLoraRank},
-                 type));
+    return {f.param("self_attn.kv_b_proj.weight", g.tensor(shape, type)),
+            {},
+            {},
+            {}};
   }
 
   Value outProjection(GraphBuilder &g, LayerFunc &f, Value o) {
@@ -199,7 +205,8 @@ private:
         g.appendCache(f.arg(2), g.concat({ckv, kPe}, 3), f.arg(1)));
     // Up-project the latent to per-head keys (no-RoPE part) and values.
     Value ckv3 = g.reshape(ckv, {g.batch, g.seq, c.kvLoraRank});
-    Value kv = g.splitHeads(g.linear(ckv3, kvUpProjection(g, f)), hq, dn + dv);
+    Value kv = g.splitHeads(g.linear(ckv3, useParam(g, kvUpProjection(g, f))),
+                            hq, dn + dv);
     Value kNope = g.slice(kv, 3, 0, dn);
     Value v = g.slice(kv, 3, dn, dv);
     // The RoPE key is shared by all heads.
@@ -224,9 +231,9 @@ private:
     caches.push_back(cache);
     Value kv = g.readCache(cache);
     // Absorb W_UK into the query: q_lat[h] = q_nope[h] · W_UK[h].
-    Value wkvb = g.reshape(kvUpProjection(g, f), {hq, dn + dv, r});
-    Value wUK = g.slice(wkvb, 1, 0, dn);  // [H, dn, r]
-    Value wUV = g.slice(wkvb, 1, dn, dv); // [H, dv, r]
+    StoredParam wkvb = splitRows(g, kvUpProjection(g, f), dn + dv);
+    Value wUK = useParam(g, sliceParam(g, wkvb, 1, 0, dn));  // [H, dn, r]
+    Value wUV = useParam(g, sliceParam(g, wkvb, 1, dn, dv)); // [H, dv, r]
     Value qn = g.reshape(g.transpose(qNope, {1, 0, 2, 3}), {hq, bsz, dn});
     Value qLat = MatmulOp::create(b, g.loc, g.tensor({hq, bsz, r}, g.act), qn,
                                   wUK, false, false, nullptr);

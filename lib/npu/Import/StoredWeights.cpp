@@ -87,14 +87,43 @@ StoredParam mlir::npu::import::storedParam(GraphBuilder &g, LayerFunc &f,
   return p;
 }
 
+bool mlir::npu::import::canSliceParam(const StoredParam &p, int64_t dim,
+                                      int64_t start, int64_t size,
+                                      int64_t stride) {
+  if (!p.scales || p.block[dim] == 1)
+    return true;
+  int64_t b = p.block[dim];
+  int64_t full = GraphBuilder::shapeOf(p.values)[dim];
+  return stride == 1 && start % b == 0 &&
+         (size % b == 0 || start + size == full);
+}
+
 StoredParam mlir::npu::import::sliceParam(GraphBuilder &g, const StoredParam &p,
                                           int64_t dim, int64_t start,
                                           int64_t size, int64_t stride) {
+  assert(canSliceParam(p, dim, start, size, stride) &&
+         "slicing across a scale block");
   StoredParam s = p;
   s.values = g.slice(p.values, dim, start, size, stride);
   if (p.scales) {
-    assert(p.block[dim] == 1 && "slicing across a scale block");
-    s.scales = g.slice(p.scales, dim, start, size, stride);
+    int64_t b = p.block[dim];
+    s.scales =
+        g.slice(p.scales, dim, start / b, llvm::divideCeil(size, b), stride);
+  }
+  return s;
+}
+
+StoredParam mlir::npu::import::splitRows(GraphBuilder &g, const StoredParam &p,
+                                         int64_t n) {
+  ArrayRef<int64_t> shape = GraphBuilder::shapeOf(p.values);
+  StoredParam s = p;
+  s.values = g.reshape(p.values, {shape[0] / n, n, shape[1]});
+  if (p.scales) {
+    ArrayRef<int64_t> sshape = GraphBuilder::shapeOf(p.scales);
+    int64_t b = p.block[0];
+    assert(n % b == 0 && "a scale block across the split");
+    s.scales = g.reshape(p.scales, {shape[0] / n, n / b, sshape[1]});
+    s.block = {1, b, p.block[1]};
   }
   return s;
 }

@@ -27,10 +27,16 @@ struct StoredParam {
 /// `g`'s format where it applies (`expert`: a routed or shared expert's).
 StoredParam storedParam(GraphBuilder &g, LayerFunc &f, StringRef name,
                         ArrayRef<int64_t> shape, bool expert = false);
-/// `p` sliced along `dim` like GraphBuilder::slice (its scales with it: the
-/// block along `dim` must be 1).
+/// `p` sliced along `dim` like GraphBuilder::slice, its scales with it: a
+/// block of one along `dim`, or (stride 1) whole blocks.
 StoredParam sliceParam(GraphBuilder &g, const StoredParam &p, int64_t dim,
                        int64_t start, int64_t size, int64_t stride = 1);
+/// Whether sliceParam can cut `p` along `dim` at `start` for `size`.
+bool canSliceParam(const StoredParam &p, int64_t dim, int64_t start,
+                   int64_t size, int64_t stride = 1);
+/// `p` [R, C] reshaped to [R / n, n, C], its scales [R / b, C'] to
+/// [R / n, n / b, C'] (b, the block of rows, must divide n).
+StoredParam splitRows(GraphBuilder &g, const StoredParam &p, int64_t n);
 /// The weight `p` states: its values, or their npu.dequantize.
 Value useParam(GraphBuilder &g, const StoredParam &p);
 
