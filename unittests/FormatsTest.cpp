@@ -54,9 +54,9 @@ protected:
 TEST_F(FormatsTest, Mxfp4RunsW4A8WhereTheChipHasFp4) {
   // 4 bits per value plus one 8-bit scale per 32: 0.5 + 1/32 bytes.
   KernelDesc k = describe("f4E2M1FN", "5760x90xf8E8M0FNU", "[1, 32]");
-  EXPECT_TRUE(k.rhsStored);
+  EXPECT_TRUE(k.storedRhs);
   EXPECT_EQ(k.rhsBytes, 0.53125);
-  EXPECT_TRUE(isa<Float4E2M1FNType>(k.rhsNativeType));
+  EXPECT_TRUE(isa<Float4E2M1FNType>(k.storedRhs.nativeType));
   // Blackwell's block-scaled MMA takes e2m1 against e4m3 activations
   // (MXFP8): the fp8 rate, nothing converted.
   MatrixPath gb300 = path(k, "gb300");
@@ -104,7 +104,7 @@ TEST_F(FormatsTest, IntegerFormatsAreWeightOnlyEverywhere) {
   KernelDesc k = describe("i4", "5760x23xbf16", "[1, 128]");
   EXPECT_DOUBLE_EQ(k.rhsBytes,
                    (5760.0 * 2880 / 2 + 5760.0 * 23 * 2) / (5760.0 * 2880.0));
-  EXPECT_FALSE(k.rhsNativeType);
+  EXPECT_FALSE(k.storedRhs.nativeType);
   for (StringRef t : {"gb300", "h100", "tpu-v7"}) {
     MatrixPath p = path(k, t);
     EXPECT_TRUE(p.type.isBF16()) << t.str();
@@ -123,7 +123,7 @@ TEST_F(FormatsTest, PlainWeightsKeepTheirPath) {
   module->walk([&](MatmulOp mm) {
     describeRhs(k, mm.getLhs().getType().getElementType(), mm.getRhs());
   });
-  EXPECT_FALSE(k.rhsStored);
+  EXPECT_FALSE(k.storedRhs);
   EXPECT_EQ(k.rhsBytes, 1.0);
   // An fp8 weight on an A100 runs at the bf16 rate with nothing converted
   // (the existing W8A8 rule: getProductType, MatrixRates::of).

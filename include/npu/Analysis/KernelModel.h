@@ -37,15 +37,20 @@ struct KernelDesc {
   Work work;
   /// Element type of the matrix operands (selects the peak rate).
   Type matrixType;
-  /// gemm, gated_mlp, moe_ffn: B is stored in a scaled format
-  /// (npu.dequantize; docs/formats.md). `matrixType` is then the product's
-  /// type where the chip takes the format in its matrix unit, which needs a
-  /// rate for `rhsNativeType` (fp8 or fp4; null for int8 and int4 weights,
-  /// which every chip converts). Elsewhere each B tile is converted on the
-  /// vector unit as it loads (getMatrixPath) and multiplied at
-  /// `fallbackType`'s rate (the activations' type).
-  bool rhsStored = false;
-  Type rhsNativeType, fallbackType;
+  /// gemm, gated_mlp, moe_ffn: B stored in a scaled format (npu.dequantize;
+  /// docs/formats.md); false for a plain B. `matrixType` is then the
+  /// product's type where the chip takes the format in its matrix unit,
+  /// which needs a rate for `nativeType` (fp8 or fp4; null for int8 and int4
+  /// weights, which every chip converts). Elsewhere each B tile is converted
+  /// on the vector unit as it loads (getMatrixPath) and multiplied at
+  /// `fallbackType`'s rate (the activations' type). `valueBytes`: the
+  /// values alone (0.5 for 4-bit), the pitch of B's rows in memory, its
+  /// scales being a tensor of their own.
+  struct StoredRhs {
+    Type nativeType, fallbackType;
+    double valueBytes = 0;
+    explicit operator bool() const { return bool(fallbackType); }
+  } storedRhs;
 
   /// Bytes per element of the main operands: gemm A, B, C; gated_mlp x, W,
   /// y; attention Q, K/V, O; stream/copy: bytes moved per (row, column)
@@ -55,11 +60,9 @@ struct KernelDesc {
   int64_t lhsBytes = 0;
   double rhsBytes = 0;
   int64_t outBytes = 0;
-  /// A stored B's values alone (0.5 for 4-bit; 0: not stored): the pitch
-  /// of its rows in memory, its scales being a tensor of their own.
-  double rhsValueBytes = 0;
+  /// B's row pitch per element: a stored B's values, else rhsBytes.
   double getRhsValueBytes() const {
-    return rhsValueBytes > 0 ? rhsValueBytes : rhsBytes;
+    return storedRhs ? storedRhs.valueBytes : rhsBytes;
   }
   /// gemm: B has batch dimensions (a per-batch operand, not a shared weight).
   bool rhsBatched = false;
@@ -256,6 +259,8 @@ struct MatrixRates {
   bool has(Type type) const;
 
 private:
+  /// `type`'s own rate; 0 for a type without one or a chip that lacks it.
+  double ownRate(Type type) const;
   double perNs[4] = {0, 0, 0, 0}; ///< by TargetDtype; 0: the chip lacks it
 };
 

@@ -57,10 +57,7 @@ std::array<GemmLaunch, 2> splitGated(const KernelDesc &k, ArrayRef<int64_t> t) {
   up.matrixType = k.matrixType;
   up.lhsBytes = k.lhsBytes;
   up.rhsBytes = k.rhsBytes;
-  up.rhsValueBytes = k.rhsValueBytes;
-  up.rhsStored = k.rhsStored;
-  up.rhsNativeType = k.rhsNativeType;
-  up.fallbackType = k.fallbackType;
+  up.storedRhs = k.storedRhs;
   up.outBytes = k.outBytes;
   up.work.matrixFlops = c(4) * c(m) * c(f) * c(d);
   up.work.vectorFlops = k.work.vectorFlops;

@@ -77,29 +77,29 @@ MatrixRates MatrixRates::get(TargetAttr target, int64_t units) {
   return r;
 }
 
-double MatrixRates::of(Type matrixType) const {
-  // A rate the chip lacks is 0 here (peaks are positive): bf16's instead.
-  std::optional<TargetDtype> dtype;
-  if (matrixType)
-    dtype = TargetAttr::getDtypeOf(matrixType);
-  double rate = dtype ? perNs[unsigned(*dtype)] : 0.0;
-  return rate > 0 ? rate : perNs[unsigned(TargetDtype::BF16)];
-}
-
-bool MatrixRates::has(Type type) const {
+double MatrixRates::ownRate(Type type) const {
   std::optional<TargetDtype> dtype;
   if (type)
     dtype = TargetAttr::getDtypeOf(type);
-  return dtype && perNs[unsigned(*dtype)] > 0;
+  return dtype ? perNs[unsigned(*dtype)] : 0.0;
 }
+
+double MatrixRates::of(Type matrixType) const {
+  // A rate the chip lacks is 0 here (peaks are positive): bf16's instead.
+  double rate = ownRate(matrixType);
+  return rate > 0 ? rate : perNs[unsigned(TargetDtype::BF16)];
+}
+
+bool MatrixRates::has(Type type) const { return ownRate(type) > 0; }
 
 MatrixPath mlir::npu::getMatrixPath(const KernelDesc &k,
                                     const MatrixRates &rates) {
-  if (!k.rhsStored || (k.rhsNativeType && rates.has(k.rhsNativeType)))
+  const KernelDesc::StoredRhs &s = k.storedRhs;
+  if (!s || (s.nativeType && rates.has(s.nativeType)))
     return {k.matrixType, 0};
   // Decode each value to the activations' type and multiply by its scale
   // (docs/formats.md, "Where the conversion runs").
-  return {k.fallbackType, 2};
+  return {s.fallbackType, 2};
 }
 
 Count mlir::npu::bytesOf(Count elements, double bytesPerElement) {

@@ -84,17 +84,16 @@ void mlir::npu::describeRhs(KernelDesc &k, Type lhsType, Value rhs) {
   auto dq = rhs.getDefiningOp<DequantizeOp>();
   if (!dq)
     return;
-  k.rhsStored = true;
-  k.fallbackType = k.matrixType;
+  k.storedRhs.fallbackType = k.matrixType;
   Count n = getNumElements(rhs.getType()), stored = dq.getStoredBytes();
   k.rhsBytes = n.value() > 0 && !stored.isOverflow()
                    ? double(stored.value()) / double(n.value())
                    : 0.0;
   Type values = dq.getValues().getType().getElementType();
-  k.rhsValueBytes = double(values.getIntOrFloatBitWidth()) / 8;
+  k.storedRhs.valueBytes = double(values.getIntOrFloatBitWidth()) / 8;
   if (!isa<FloatType>(values))
     return; // int8, int4: weight-only
-  k.rhsNativeType = values;
+  k.storedRhs.nativeType = values;
   k.matrixType = values;
   MLIRContext *ctx = values.getContext();
   if (isa<Float4E2M1FNType>(values) &&

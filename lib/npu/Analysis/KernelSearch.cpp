@@ -17,7 +17,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   // A field added to KernelDesc must be added here too (or a memo would
   // take two different kernels for one): the size check below fails until
   // it is, and is then updated.
-  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 392,
+  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 384,
                 "KernelDesc changed: update appendKey");
   auto list = [&](ArrayRef<int64_t> values) {
     key.push_back(values.size());
@@ -36,10 +36,12 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
     count(c);
   key.push_back(uint64_t(uintptr_t(k.matrixType.getAsOpaquePointer())));
   key.append({uint64_t(k.lhsBytes), llvm::bit_cast<uint64_t>(k.rhsBytes),
-              llvm::bit_cast<uint64_t>(k.rhsValueBytes), uint64_t(k.outBytes),
-              k.rhsBatched, k.foldedBatch, k.singleOutput, k.rhsStored});
-  for (Type t : {k.rhsNativeType, k.fallbackType})
+              uint64_t(k.outBytes), k.rhsBatched, k.foldedBatch,
+              k.singleOutput});
+  const KernelDesc::StoredRhs &s = k.storedRhs;
+  for (Type t : {s.nativeType, s.fallbackType})
     key.push_back(uint64_t(uintptr_t(t.getAsOpaquePointer())));
+  key.push_back(llvm::bit_cast<uint64_t>(s.valueBytes));
   list(k.siblingN);
   key.append({k.needsFullK,
               uint64_t(k.extraReadBytes),

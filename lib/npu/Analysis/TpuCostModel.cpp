@@ -95,7 +95,7 @@ static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
 int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
                                     int64_t buffers, const MatrixRates *rates) {
   bool converts =
-      k.rhsStored && (!rates || getMatrixPath(k, *rates).dequantFlops > 0);
+      k.storedRhs && (!rates || getMatrixPath(k, *rates).dequantFlops > 0);
   if (t.size() != k.loops.size())
     return 0;
   Count s;
@@ -112,7 +112,7 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     // A stored B the matrix unit does not take: its tile converted for the
     // matrix unit, in the activations' type.
     if (converts)
-      s += c(tk) * c(tn) * c(getElementBytes(k.fallbackType));
+      s += c(tk) * c(tn) * c(getElementBytes(k.storedRhs.fallbackType));
     // A norm of A in the tile (K = tk, whole rows): its output tile, the
     // rows' f32 sum and scale, and its weight vector.
     if (k.normBytes > 0)
@@ -130,7 +130,7 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
         c(2) * c(tm) * c(tf) * c(4) + c(tm) * c(dm) * c(4) +
         nb * c(tm) * c(dm) * c(k.outBytes);
     if (converts)
-      s += c(3) * c(tf) * c(td) * c(getElementBytes(k.fallbackType));
+      s += c(3) * c(tf) * c(td) * c(getElementBytes(k.storedRhs.fallbackType));
     // A norm in the M tile: its output tile beside x, the rows' f32 sum
     // and scale, and its weight vector.
     if (k.normBytes > 0)
