@@ -62,35 +62,15 @@ std::pair<std::string, StringRef> formatSourcedField(const TargetFile &file,
   llvm_unreachable("the loader checks that every citation names a field");
 }
 
-/// The derived quantities, as (name, value, unit).
+/// The derived quantities (target::getDerivedQuantities), as (name, value,
+/// unit).
 std::vector<std::array<std::string, 3>> derivedRows(TargetAttr t) {
   std::vector<std::array<std::string, 3>> rows;
-  std::string unit = t.getTpu() ? "core" : "sm";
-  for (TargetDtype dtype : {TargetDtype::FP32, TargetDtype::BF16,
-                            TargetDtype::FP8, TargetDtype::FP4}) {
-    std::string d = stringifyTargetDtype(dtype).str();
-    if (std::optional<double> r = t.getRidgePointFlopPerByte(dtype))
-      rows.push_back(
-          {"ridge_point_" + d + "_flop_per_byte", formatReal(*r), "FLOP/byte"});
-  }
-  for (TargetDtype dtype : {TargetDtype::FP32, TargetDtype::BF16,
-                            TargetDtype::FP8, TargetDtype::FP4}) {
-    std::string d = stringifyTargetDtype(dtype).str();
-    if (std::optional<double> p = t.getPeakFlopPerSPerUnit(dtype))
-      rows.push_back(
-          {"peak_" + d + "_flop_per_s_per_" + unit, formatReal(*p), "FLOP/s"});
-  }
-  rows.push_back(
-      {"on_chip_sram_bytes", std::to_string(t.getOnChipSramBytes()), "bytes"});
-  if (TpuTargetAttr tpu = t.getTpu()) {
-    rows.push_back({"matrix_unit_count",
-                    std::to_string(tpu.getMatrixUnitCount()), "units"});
-    rows.push_back({"matrix_macs_per_cell_per_cycle",
-                    formatReal(*getMatrixMacsPerCellPerCycle(t)), "MAC"});
-  }
-  if (GpuTargetAttr gpu = t.getGpu())
-    rows.push_back(
-        {"l2_set_count", std::to_string(gpu.getL2SetCount()), "sets"});
+  for (const DerivedQuantity &q : getDerivedQuantities(t))
+    rows.push_back({q.name,
+                    q.integral ? std::to_string(static_cast<int64_t>(q.value))
+                               : formatReal(q.value),
+                    q.unit});
   return rows;
 }
 

@@ -308,27 +308,26 @@ LogicalResult TargetAttr::verify(
                          << formatShortestReal(value) << ") must not exceed '"
                          << of << "' (" << formatShortestReal(quoted) << ")";
 
-  if (bf16 < fp32)
-    return emitError() << "field 'peak_bf16_flop_per_s' ("
-                       << formatShortestReal(bf16)
-                       << ") must not be below 'peak_fp32_flop_per_s' ("
-                       << formatShortestReal(fp32) << ")";
-  if (peakFp8FlopPerS && peakFp8FlopPerS->convertToDouble() < bf16)
-    return emitError() << "field 'peak_fp8_flop_per_s' ("
-                       << formatShortestReal(peakFp8FlopPerS->convertToDouble())
-                       << ") must not be below 'peak_bf16_flop_per_s' ("
-                       << formatShortestReal(bf16) << ")";
-  if (peakFp4FlopPerS) {
-    // A chip with fp4 runs fp8 too (Blackwell's block-scaled MMA): the fp4
-    // rate is not below fp8's, nor bf16's.
-    double fp4 = peakFp4FlopPerS->convertToDouble();
-    double below = peakFp8FlopPerS ? peakFp8FlopPerS->convertToDouble() : bf16;
-    if (fp4 < below)
-      return emitError() << "field 'peak_fp4_flop_per_s' ("
-                         << formatShortestReal(fp4) << ") must not be below '"
-                         << (peakFp8FlopPerS ? "peak_fp8_flop_per_s"
-                                             : "peak_bf16_flop_per_s")
-                         << "' (" << formatShortestReal(below) << ")";
+  // The rates do not decrease with precision: each present one is not
+  // below the previous present one (fp32 <= bf16 <= fp8 <= fp4; a chip with
+  // fp4 but no fp8 is checked against bf16).
+  std::pair<StringRef, std::optional<APFloat>> rates[] = {
+      {"peak_fp32_flop_per_s", peakFp32FlopPerS},
+      {"peak_bf16_flop_per_s", peakBf16FlopPerS},
+      {"peak_fp8_flop_per_s", peakFp8FlopPerS},
+      {"peak_fp4_flop_per_s", peakFp4FlopPerS}};
+  const std::pair<StringRef, std::optional<APFloat>> *below = &rates[0];
+  for (const auto &rate : ArrayRef(rates).drop_front()) {
+    if (!rate.second)
+      continue;
+    double value = rate.second->convertToDouble(),
+           floor = below->second->convertToDouble();
+    if (value < floor)
+      return emitError() << "field '" << rate.first << "' ("
+                         << formatShortestReal(value) << ") must not be below '"
+                         << below->first << "' (" << formatShortestReal(floor)
+                         << ")";
+    below = &rate;
   }
   if (vector > fp32)
     return emitError() << "field 'vector_flop_per_s' ("
