@@ -23,12 +23,14 @@ namespace {
 /// Unmasked pairs of one (batch, head) by enumeration, straight from the
 /// masking rule: query i (position p = Skv - Sq + i) sees key j iff
 /// j <= p and j > p - window (window 0 = none).
-uint64_t bruteForcePairs(int64_t sq, int64_t skv, bool causal, int64_t window) {
+uint64_t bruteForcePairs(int64_t sq, int64_t skv, bool causal, int64_t window,
+                         int64_t chunk = 0) {
   uint64_t n = 0;
   for (int64_t i = 0; i < sq; ++i) {
     int64_t p = skv - sq + i;
     for (int64_t j = 0; j < skv; ++j)
-      if (!causal || (j <= p && (window == 0 || j > p - window)))
+      if (!causal || (j <= p && (window == 0 || j > p - window) &&
+                      (chunk == 0 || j / chunk == p / chunk)))
         ++n;
   }
   return n;
@@ -159,15 +161,21 @@ TEST_F(WorkTest, AttentionPairCountMatchesBruteForce) {
   // than the keys.
   for (int64_t sq = 1; sq <= 12; ++sq)
     for (int64_t skv = 1; skv <= 14; ++skv) {
-      EXPECT_EQ(AttentionOp::countUnmaskedPairs(sq, skv, false, 0).value(),
+      EXPECT_EQ(AttentionOp::countUnmaskedPairs(sq, skv, false, 0, 0).value(),
                 bruteForcePairs(sq, skv, false, 0));
       if (sq > skv)
         continue;
       for (int64_t window = 0; window <= 16; ++window) {
-        Count c = AttentionOp::countUnmaskedPairs(sq, skv, true, window);
+        Count c = AttentionOp::countUnmaskedPairs(sq, skv, true, window, 0);
         ASSERT_FALSE(c.isOverflow());
         EXPECT_EQ(c.value(), bruteForcePairs(sq, skv, true, window))
             << "Sq " << sq << " Skv " << skv << " window " << window;
+      }
+      for (int64_t chunk = 1; chunk <= 16; ++chunk) {
+        Count c = AttentionOp::countUnmaskedPairs(sq, skv, true, 0, chunk);
+        ASSERT_FALSE(c.isOverflow());
+        EXPECT_EQ(c.value(), bruteForcePairs(sq, skv, true, 0, chunk))
+            << "Sq " << sq << " Skv " << skv << " chunk " << chunk;
       }
     }
 }

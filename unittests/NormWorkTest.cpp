@@ -31,6 +31,23 @@ TEST_F(WorkTest, RMSNormLlama3_8B) {
   EXPECT_EQ(w.paramBytes.value(), 4096u * 2);
 }
 
+TEST_F(WorkTest, RMSNormWithoutGammaLlama4QkNorm) {
+  // Llama-4 Scout's QK norm of the queries at 4096 tokens: 40 heads x 128,
+  // bf16, no gamma. E = 40 * 4096 * 128, R = 40 * 4096.
+  Work w = workOf(R"mlir(
+    func.func @f(%q: tensor<1x40x4096x128xbf16>) -> tensor<1x40x4096x128xbf16> {
+      %y = npu.rms_norm %q eps(1.0e-5) : tensor<1x40x4096x128xbf16> -> tensor<1x40x4096x128xbf16>
+      return %y : tensor<1x40x4096x128xbf16>
+    })mlir");
+  // 3 per element (square, add, * rstd) + 2 per row; one rsqrt per row.
+  EXPECT_EQ(w.vectorFlops.value(), 3ull * 40 * 4096 * 128 + 2ull * 40 * 4096);
+  EXPECT_EQ(w.transcendentalFlops.value(), 40ull * 4096);
+  // q read and the result written once; no parameter.
+  EXPECT_EQ(w.bytesRead.value(), 40ull * 4096 * 128 * 2);
+  EXPECT_EQ(w.bytesWritten.value(), 40ull * 4096 * 128 * 2);
+  EXPECT_EQ(w.paramBytes.value(), 0u);
+}
+
 TEST_F(WorkTest, RopeDeepSeekV3QPeInterleaved) {
   // DeepSeek-V3 q_pe: 128 heads x 4096 tokens x qk_rope_head_dim 64, bf16,
   // interleaved pairs. R = D = 64, S = 4096, rows = 128 * 4096.

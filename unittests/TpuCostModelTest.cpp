@@ -53,15 +53,19 @@ protected:
 
 /// Visited (query tile, KV tile) pairs by enumeration.
 int64_t bruteVisited(int64_t sq, int64_t skv, int64_t tq, int64_t tkv,
-                     bool causal, int64_t window, int64_t firstTile = 0) {
+                     bool causal, int64_t window, int64_t firstTile = 0,
+                     int64_t chunk = 0) {
   int64_t off = skv - sq, count = 0;
   for (int64_t qt = 0; qt * tq < sq; ++qt)
     for (int64_t kt = firstTile; kt * tkv < skv; ++kt) {
       bool any = false;
       for (int64_t i = qt * tq; i < std::min(sq, (qt + 1) * tq) && !any; ++i)
         for (int64_t j = kt * tkv; j < std::min(skv, (kt + 1) * tkv); ++j) {
-          bool visible = !causal || (j <= off + i &&
-                                     (window == 0 || j > off + i - window));
+          // Chunks: the query's position and the key in one chunk.
+          bool visible =
+              !causal ||
+              (j <= off + i && (window == 0 || j > off + i - window) &&
+               (chunk == 0 || j / chunk == (off + i) / chunk));
           if (visible) {
             any = true;
             break;
@@ -97,10 +101,20 @@ TEST(VisitedTilesTest, MatchesEnumeration) {
             for (int64_t window : {0, 1, 6, 64}) {
               if (!causal && window)
                 continue;
-              ASSERT_EQ(countVisitedTiles(sq, skv, tq, tkv, causal, window),
+              ASSERT_EQ(countVisitedTiles(sq, skv, tq, tkv, causal, window, 0),
                         bruteVisited(sq, skv, tq, tkv, causal, window))
                   << sq << " " << skv << " " << tq << " " << tkv << " "
                   << causal << " " << window;
+            }
+            // Chunks narrower and wider than the tiles, and than the keys
+            // (both ways of summing: per chunk and per tile).
+            for (int64_t chunk : {1, 3, 5, 8, 16, 64}) {
+              if (!causal)
+                continue;
+              ASSERT_EQ(countVisitedTiles(sq, skv, tq, tkv, true, 0, chunk),
+                        bruteVisited(sq, skv, tq, tkv, true, 0, 0, chunk))
+                  << sq << " " << skv << " " << tq << " " << tkv << " chunk "
+                  << chunk;
             }
             for (int64_t first : {0, 1, 2, 3, 7, 60})
               ASSERT_EQ(countVisitedTilesFrom(sq, skv, tq, tkv, causal, first),
@@ -113,8 +127,12 @@ TEST(VisitedTilesTest, MatchesEnumeration) {
 TEST(VisitedTilesTest, MillionTokensInClosedForm) {
   // 2^20 causal tokens, 512 x 512 tiles: 2048 query tiles, tile i visits
   // i + 1 KV tiles: 2048 * 2049 / 2.
-  EXPECT_EQ(countVisitedTiles(1 << 20, 1 << 20, 512, 512, true, 0),
+  EXPECT_EQ(countVisitedTiles(1 << 20, 1 << 20, 512, 512, true, 0, 0),
             2048 * 2049 / 2);
+  // Chunks of 8192 keys (16 tiles): each of the 128 chunks is its own
+  // causal triangle of 16 * 17 / 2 tile pairs.
+  EXPECT_EQ(countVisitedTiles(1 << 20, 1 << 20, 512, 512, true, 0, 8192),
+            128 * (16 * 17 / 2));
   // From tile 1024 on: query tiles 1024..2047 visit i - 1023 of them.
   EXPECT_EQ(countVisitedTilesFrom(1 << 20, 1 << 20, 512, 512, true, 1024),
             1024 * 1025 / 2);

@@ -25,7 +25,7 @@ def flatten(x):
 
 
 def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window, softcap=None,
-                  sinks=None):
+                  sinks=None, chunk=None):
     """q [B,Hq,Sq,D], k [B,Hkv,Skv,D], v [B,Hkv,Skv,Dv] (nested lists)."""
     B, Hq, Sq, D = qshape
     Hkv, Skv = kshape[1], kshape[2]
@@ -36,8 +36,10 @@ def attention_ref(q, k, v, qshape, kshape, dv, scale, causal, window, softcap=No
             kh = h // group
             for i in range(Sq):
                 pos = Skv - Sq + i  # bottom-right aligned position of query i
+                # A chunk: the key lies in the query's chunk of positions.
                 keys = [j for j in range(Skv)
-                        if not causal or (j <= pos and (window is None or pos - j < window))]
+                        if not causal or (j <= pos and (window is None or pos - j < window)
+                                          and (chunk is None or j // chunk == pos // chunk))]
                 logits = [scale * sum(q[b][h][i][d] * k[b][kh][j][d] for d in range(D))
                           for j in keys]
                 if softcap is not None:
@@ -56,7 +58,8 @@ def ttype(shape, dtype="f32"):
 
 
 def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=None,
-         latent=False, softcap=None, sinks=False, kv_dtype="f32", q_dtype="f32"):
+         latent=False, softcap=None, sinks=False, kv_dtype="f32", q_dtype="f32",
+         chunk=None):
     B, Hq, Sq, D = qshape
     Hkv, Skv = kshape[1], kshape[2]
     vshape = [B, Hkv, Skv, dv]
@@ -100,6 +103,8 @@ def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=N
         attrs += " causal"
     if window is not None:
         attrs += " window(%d)" % window
+    if chunk is not None:
+        attrs += " chunk(%d)" % chunk
     operands = "%q, %k" + ("" if latent else ", %v")
     types = [ttype(qshape, q_dtype), ttype(kshape, kv_dtype)] + (
         [] if latent else [ttype(vshape, kv_dtype)])
@@ -109,7 +114,7 @@ def case(name, doc, qshape, kshape, dv, seed, scale=None, causal=False, window=N
                                                       ttype(oshape))
     eff_scale = scale if scale is not None else 1.0 / math.sqrt(D)
     expected = attention_ref(nest(q, qshape), kn, vn, qshape, kshape, dv, eff_scale,
-                             causal, window, softcap, sink_vals)
+                             causal, window, softcap, sink_vals, chunk)
     return Case(name, doc, inputs, body, [("out", oshape, "f32")], [expected])
 
 
@@ -124,6 +129,9 @@ CASES = [
          [1, 2, 2, 4], [1, 2, 6, 4], 4, 14, causal=True),
     case("attention-window", "Causal sliding window 3 over Sq=5, Skv=7 (GQA Hq=2, Hkv=1).",
          [1, 2, 5, 4], [1, 1, 7, 4], 4, 15, causal=True, window=3),
+    case("attention-chunk", "Llama-4 style chunked attention: chunks of 3 positions, Sq=5 < "
+         "Skv=8 (queries at positions 3..7, two chunks and part of a third; GQA Hq=4, Hkv=2).",
+         [1, 4, 5, 4], [1, 2, 8, 4], 4, 22, causal=True, chunk=3),
     case("attention-softcap", "Gemma-2 style: logits soft-capped at 1.5 (c tanh(s / c)), scale 1, "
          "causal window 3 (GQA Hq=2, Hkv=1).",
          [1, 2, 4, 4], [1, 1, 6, 4], 4, 18, scale=1.0, causal=True, window=3, softcap=1.5),

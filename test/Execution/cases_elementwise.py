@@ -15,6 +15,24 @@ def broadcast_ref(a, ashape, b, bshape, fn):
     return [fn(x, b[i % n]) for i, x in enumerate(a)]
 
 
+def numpy_ref(a, ashape, b, bshape, fn):
+    """fn(a[i...], b[i'...]) with b's dimensions aligned with a's last ones
+    and i' = 0 where b's dimension is 1 (NumPy broadcasting)."""
+    lead = len(ashape) - len(bshape)
+    out = []
+    for flat, x in enumerate(a):
+        idx, rest = [], flat
+        for d in reversed(ashape):
+            idx.append(rest % d)
+            rest //= d
+        idx.reverse()
+        j = 0
+        for d, n in enumerate(bshape):
+            j = j * n + (0 if n == 1 else idx[lead + d])
+        out.append(fn(x, b[j]))
+    return out
+
+
 def silu(x):
     return x / (1.0 + math.exp(-x))
 
@@ -33,7 +51,7 @@ def binary(name, doc, op, ashape, bshape, fn, seed):
     b = r.values(prod(bshape), -2.0, 2.0)
     body = "%%out = npu.%s %%a, %%b : %s, %s" % (op, ttype(ashape), ttype(bshape))
     return Case(name, doc, [("a", ashape, "f32", a), ("b", bshape, "f32", b)], body,
-                [("out", ashape, "f32")], [broadcast_ref(a, ashape, b, bshape, fn)])
+                [("out", ashape, "f32")], [numpy_ref(a, ashape, b, bshape, fn)])
 
 
 def unary(name, doc, op, shape, fn, seed):
@@ -117,7 +135,17 @@ def bf16_cases():
         [("a", shape, "bf16", g), ("b", [4], "bf16", b)],
         "%r = npu.add %a, %b : tensor<3x4xbf16>, tensor<4xbf16>\n" + to_f32_body("r", shape),
         [("out", shape, "f32")], [broadcast_ref(g, shape, b, [4], lambda x, y: to_bf16(x + y))], tol)
-    return [swiglu, add]
+    # Llama-4: each routed row [T, D] (bf16) times its f32 router score
+    # [T, 1], rounded once.
+    w = r.values(3, 0.0, 1.0)
+    row_scale = Case(
+        "mul-row-scale-bf16", "mul of bf16 rows [3x4] by an f32 per-row scale [3x1] "
+        "(Llama-4's routed rows times their router score): f32 compute, one rounding.",
+        [("a", shape, "bf16", g), ("w", [3, 1], "f32", w)],
+        "%r = npu.mul %a, %w : tensor<3x4xbf16>, tensor<3x1xf32>\n" + to_f32_body("r", shape),
+        [("out", shape, "f32")],
+        [numpy_ref(g, shape, w, [3, 1], lambda x, y: to_bf16(x * y))], tol)
+    return [swiglu, add, row_scale]
 
 
 def convert_case():
@@ -144,6 +172,11 @@ CASES = [
            "mul", [3, 5], [3, 5], lambda x, y: x * y, 3),
     binary("mul-broadcast", "mul by a per-channel scale [4] on [2x3x4].",
            "mul", [2, 3, 4], [4], lambda x, y: x * y, 4),
+    binary("mul-position-scale", "mul by a per-position scale [3x1] on [2x2x3x4] (B, H, S, "
+           "D): Llama-4's query temperature, size-1 dimension broadcast.",
+           "mul", [2, 2, 3, 4], [3, 1], lambda x, y: x * y, 9),
+    binary("add-unit-dims", "add of a [2x1x4] rhs onto [2x3x4] (its size-1 middle "
+           "dimension broadcast).", "add", [2, 3, 4], [2, 1, 4], lambda x, y: x + y, 12),
     unary("silu", "silu(x) = x * sigmoid(x) on [4x6], x in [-4, 4).", "silu", [4, 6], silu, 5),
     unary("gelu-erf", "exact (erf) gelu on [4x6], x in [-4, 4).", "gelu", [4, 6], gelu_erf, 6),
     Case("gelu-tanh", "tanh-approximated gelu (GPT-2) on [4x6], x in [-4, 4).",

@@ -67,7 +67,7 @@ def rms_norm_ref(x, n, gamma, eps):
     for r in range(len(x) // n):
         row = x[r * n:(r + 1) * n]
         rstd = 1.0 / math.sqrt(sum(v * v for v in row) / n + eps)
-        out += [v * rstd * g for v, g in zip(row, gamma)]
+        out += [v * rstd * g for v, g in zip(row, gamma or [1.0] * n)]
     return out
 
 
@@ -119,18 +119,23 @@ def softmax_case(name, doc, shape, dim, seed):
                 [softmax_ref(x, shape, -1 if dim is None else dim)])
 
 
-def rms_norm_case(name, doc, shape, eps, seed, dtype="f32"):
+def rms_norm_case(name, doc, shape, eps, seed, dtype="f32", gamma=True):
     r = Rng(seed)
     n = shape[-1]
     x = r.values(prod(shape), -2.0, 2.0)
-    g = r.values(n, 0.5, 1.5)
-    body = "%%y = npu.rms_norm %%x, %%g eps(%e) : %s, %s -> %s" % (
-        eps, ttype(shape, dtype), ttype([n], dtype), ttype(shape, dtype))
+    g = r.values(n, 0.5, 1.5) if gamma else None
+    if gamma:
+        body = "%%y = npu.rms_norm %%x, %%g eps(%e) : %s, %s -> %s" % (
+            eps, ttype(shape, dtype), ttype([n], dtype), ttype(shape, dtype))
+    else:
+        body = "%%y = npu.rms_norm %%x eps(%e) : %s -> %s" % (
+            eps, ttype(shape, dtype), ttype(shape, dtype))
     if dtype == "f32":
         body = body.replace("%y =", "%out =")
     else:
         body += to_f32_lines("y", "out", shape, dtype)
-    return Case(name, doc, [("x", shape, dtype, x), ("g", [n], dtype, g)], body,
+    inputs = [("x", shape, dtype, x)] + ([("g", [n], dtype, g)] if gamma else [])
+    return Case(name, doc, inputs, body,
                 [("out", shape, "f32")], [rms_norm_ref(x, n, g, eps)],
                 tol=(1e-4, 1e-5) if dtype == "f32" else BF16_TOL)
 
@@ -180,6 +185,8 @@ CASES = [
                   [3, 8], 1e-5, 21),
     rms_norm_case("rms-norm-bf16-rank3", "RMSNorm on bf16 [2, 2, 8] (f32 compute, one rounding).",
                   [2, 2, 8], 1e-6, 22, dtype="bf16"),
+    rms_norm_case("rms-norm-no-gamma", "RMSNorm without gamma (Llama-4's QK norm) on bf16 "
+                  "[2, 3, 8], eps 1e-5.", [2, 3, 8], 1e-5, 23, "bf16", gamma=False),
     layer_norm_case("layer-norm", "LayerNorm with beta over the last dimension of [3, 8].",
                     [3, 8], 1e-5, True, 31),
     layer_norm_case("layer-norm-no-beta", "LayerNorm without beta, eps 0.25, on [2, 2, 6].",

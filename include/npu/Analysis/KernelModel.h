@@ -116,9 +116,10 @@ struct KernelDesc {
   /// traffic, no DMA.
   bool inputOnChip = false, outputOnChip = false;
 
-  /// attention: query heads per KV head, causal mask, sliding window (0:
-  /// none), value dim, latent form (V is part of K: K/V bytes are K's).
-  int64_t group = 1, vDim = 0, window = 0;
+  /// attention: query heads per KV head, causal mask, sliding window and
+  /// chunk (0: none), value dim, latent form (V is part of K: K/V bytes are
+  /// K's).
+  int64_t group = 1, vDim = 0, window = 0, chunk = 0;
   bool causal = false, latent = false;
   /// attention: soft-capped logits (a divide, a tanh and a multiply more
   /// per score); sinks (an exp, a subtract and an add more per row).
@@ -224,10 +225,11 @@ std::string explainUndescribedKernel(KernelOp kernel);
 /// Number of (query tile, KV tile) pairs a flash-style kernel visits for one
 /// (batch, KV head), in closed form (O(log) per call): every KV tile that
 /// holds an unmasked key of some query of the query tile. Query i sees keys
-/// [max(0, off + i - window + 1), off + i] with off = kvLen - qLen when
-/// causal (all keys otherwise).
+/// [AttentionOp::firstVisibleKey(off + i, window, chunk), off + i] with off
+/// = kvLen - qLen when causal (all keys otherwise). With chunk(C) the first
+/// keys are summed chunk by chunk or tile by tile, whichever are fewer.
 int64_t countVisitedTiles(int64_t qLen, int64_t kvLen, int64_t tq, int64_t tkv,
-                          bool causal, int64_t window);
+                          bool causal, int64_t window, int64_t chunk);
 
 /// Of those pairs (without a window), the ones whose KV tile is tile
 /// `firstTile` or later: what a kernel holding the first firstTile * tkv

@@ -40,7 +40,7 @@ int64_t launchedBlocks(const KernelDesc &k, ArrayRef<int64_t> t,
 }
 
 /// The KV tiles [first, last] that query tile `qi` visits (all of them
-/// unless causal; a window drops the ones before it).
+/// unless causal; a window or a chunk drops the ones before it).
 std::pair<int64_t, int64_t> visibleKvTiles(const KernelDesc &k,
                                            ArrayRef<int64_t> t, int64_t qi) {
   AttentionNest<> loops = k.attentionLoops(), tile = AttentionNest<>::from(t);
@@ -49,8 +49,8 @@ std::pair<int64_t, int64_t> visibleKvTiles(const KernelDesc &k,
   if (k.causal) {
     int64_t off = skv - sq, lastRow = std::min(sq, (qi + 1) * tq) - 1;
     last = (off + lastRow) / tkv;
-    if (k.window > 0)
-      first = std::max<int64_t>(0, off + qi * tq - k.window + 1) / tkv;
+    first =
+        AttentionOp::firstVisibleKey(off + qi * tq, k.window, k.chunk) / tkv;
   }
   return {first, last};
 }

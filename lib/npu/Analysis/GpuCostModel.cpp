@@ -160,9 +160,9 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
     // Per block: its share of the KV tiles (1 / kvSplits of a query
     // tile's, on average).
     int64_t splits = launch.kvSplits;
-    double visited =
-        double(countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window)) /
-        double(nq * splits);
+    double visited = double(countVisitedTiles(sq, skv, tq, tkv, k.causal,
+                                              k.window, k.chunk)) /
+                     double(nq * splits);
     int64_t rows = tq * plan.headsPerBlock;
     int64_t tqp = pad(rows, 16), tkvp = pad(tkv, 16);
     bw.matrixFlops =

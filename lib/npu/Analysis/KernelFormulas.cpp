@@ -150,8 +150,21 @@ int64_t mlir::npu::paddedExtent(int64_t n, int64_t t, int64_t granule) {
          static_cast<int64_t>(llvm::alignTo(n % t, granule));
 }
 
+/// Tiles of tq queries from query 0 whose first query's position (off +
+/// i * tq) lies in [lo, hi): i in [ceil((lo - off) / tq), ceil((hi - off) /
+/// tq)) within [0, nq).
+static int64_t tilesStartingIn(int64_t lo, int64_t hi, int64_t off, int64_t tq,
+                               int64_t nq) {
+  auto firstAtOrPast = [&](int64_t pos) {
+    return pos <= off ? int64_t(0)
+                      : std::min<int64_t>(nq, llvm::divideCeil(pos - off, tq));
+  };
+  return firstAtOrPast(hi) - firstAtOrPast(lo);
+}
+
 int64_t mlir::npu::countVisitedTiles(int64_t qLen, int64_t kvLen, int64_t tq,
-                                     int64_t tkv, bool causal, int64_t window) {
+                                     int64_t tkv, bool causal, int64_t window,
+                                     int64_t chunk) {
   int64_t nq = llvm::divideCeil(qLen, tq), nkv = llvm::divideCeil(kvLen, tkv);
   if (!causal)
     return nq * nkv;
@@ -164,7 +177,21 @@ int64_t mlir::npu::countVisitedTiles(int64_t qLen, int64_t kvLen, int64_t tq,
   // First KV tile of query tile i: floor(max(0, off + i*tq - window + 1) /
   // tkv), 0 without a window.
   __int128 first = 0;
-  if (window > 0) {
+  if (chunk > 0) {
+    // Query tile i starts at key C * floor((off + i*tq) / C): the tiles
+    // that start in chunk c share c*C / tkv. Summed over the chunks the
+    // tiles start in, or over the tiles where they are fewer.
+    int64_t c0 = off / chunk, c1 = (off + (nq - 1) * tq) / chunk;
+    if (c1 - c0 < nq) {
+      for (int64_t c = c0; c <= c1; ++c)
+        first +=
+            __int128(tilesStartingIn(c * chunk, (c + 1) * chunk, off, tq, nq)) *
+            (c * chunk / tkv);
+    } else {
+      for (int64_t i = 0; i < nq; ++i)
+        first += AttentionOp::firstVisibleKey(off + i * tq, 0, chunk) / tkv;
+    }
+  } else if (window > 0) {
     int64_t shift = off - window + 1; // key index of query 0's first key
     // Tiles i with off + i*tq - window + 1 >= 0 start at i0.
     int64_t i0 = shift >= 0 ? 0 : llvm::divideCeil(-shift, tq);

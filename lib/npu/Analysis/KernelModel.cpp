@@ -163,7 +163,8 @@ FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
   k.group = d.qHeads / d.kvHeads;
   k.vDim = d.vDim;
   k.causal = attn.getCausal();
-  k.window = attn.getWindowAttr() ? attn.getWindowAttr().getInt() : 0;
+  k.window = attn.getWindowSize();
+  k.chunk = attn.getChunkSize();
   k.softcap = static_cast<bool>(attn.getSoftcapAttr());
   k.sinks = static_cast<bool>(attn.getSinks());
   k.latent = attn.isLatent();

@@ -17,7 +17,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   // A field added to KernelDesc must be added here too (or a memo would
   // take two different kernels for one): the size check below fails until
   // it is, and is then updated.
-  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 384,
+  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 392,
                 "KernelDesc changed: update appendKey");
   auto list = [&](ArrayRef<int64_t> values) {
     key.push_back(values.size());
@@ -59,6 +59,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
               uint64_t(k.group),
               uint64_t(k.vDim),
               uint64_t(k.window),
+              uint64_t(k.chunk),
               k.causal,
               k.latent,
               k.softcap,

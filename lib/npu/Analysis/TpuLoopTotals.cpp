@@ -272,19 +272,21 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
     return std::nullopt;
   // The keys of a head held on chip (none, a prefix, or all: resident),
   // loaded once per head; the keys past them stream past each block in K/V
-  // tiles. A prefix with a sliding window is lowered but not priced.
+  // tiles. A prefix with a sliding window or chunks is lowered but not
+  // priced.
   int64_t held = getHeldKvPrefix(t);
-  if (held > 0 && held < skv && k.window > 0)
+  if (held > 0 && held < skv && (k.window > 0 || k.chunk > 0))
     return std::nullopt;
   int64_t rowsSub = ts * k.group;
   int64_t nq = llvm::divideCeil(sq, tq);
   // Compute: (query sub-tile, KV tile) pairs, the same count a tiling with
   // query tiles of ts would visit, since sub-tiles that see no key of the
   // KV tile are skipped.
-  int64_t visited = countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window);
-  int64_t pairs = ts == tq
-                      ? visited
-                      : countVisitedTiles(sq, skv, ts, tkv, k.causal, k.window);
+  int64_t visited =
+      countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window, k.chunk);
+  int64_t pairs = ts == tq ? visited
+                           : countVisitedTiles(sq, skv, ts, tkv, k.causal,
+                                               k.window, k.chunk);
   // The (query block, K/V tile) pairs that load their tile: those past the
   // held keys (a multiple of tkv).
   int64_t streamed =

@@ -133,7 +133,8 @@ Value GraphBuilder::mergeHeads(Value x) {
 
 Value GraphBuilder::attention(Value q, Value k, Value v,
                               std::optional<int64_t> latent, double scale,
-                              int64_t window, double softcap, Value sinks) {
+                              int64_t window, double softcap, Value sinks,
+                              int64_t chunk) {
   ArrayRef<int64_t> qs = shapeOf(q);
   int64_t dv = latent ? *latent : shapeOf(v)[3];
   auto type = tensor({qs[0], qs[1], qs[2], dv}, act);
@@ -142,7 +143,8 @@ Value GraphBuilder::attention(Value q, Value k, Value v,
       latent ? b.getI64IntegerAttr(*latent) : IntegerAttr(),
       b.getF64FloatAttr(scale),
       softcap > 0 ? b.getF64FloatAttr(softcap) : FloatAttr(), b.getUnitAttr(),
-      window > 0 ? b.getI64IntegerAttr(window) : IntegerAttr());
+      window > 0 ? b.getI64IntegerAttr(window) : IntegerAttr(),
+      chunk > 0 ? b.getI64IntegerAttr(chunk) : IntegerAttr());
 }
 
 Value GraphBuilder::embedding(Value table, Value ids) {

@@ -93,10 +93,11 @@ public:
   /// [B, H, S, d] -> [B, S, H*d].
   Value mergeHeads(Value x);
   /// Causal attention; `window` > 0 limits each query to that many keys,
-  /// `softcap` > 0 soft-caps the logits.
+  /// `chunk` > 0 to the keys of its chunk, `softcap` > 0 soft-caps the
+  /// logits.
   Value attention(Value q, Value k, Value v, std::optional<int64_t> latent,
                   double scale, int64_t window = 0, double softcap = 0,
-                  Value sinks = {});
+                  Value sinks = {}, int64_t chunk = 0);
   Value embedding(Value table, Value ids);
   /// `model.embed_tokens.weight` [V, D] (Llama-style and DeepSeek names).
   Value embedTokensWeight();

@@ -19,7 +19,7 @@
 // CHECK: arith.bitcast %{{.*}} : f8E4M3FN to i8
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// Scale (1/sqrt(8)) and mask: j <= i + 4 and j > i + 4 - 3.
+// Scale (1/sqrt(8)) and mask: j <= i + 4 and j >= i + 4 - 3 + 1.
 // CHECK: %[[L:.*]] = linalg.generic {indexing_maps = [#[[ID4]], #[[ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[S]]
 // CHECK: arith.constant 0.353553385 : f32
 // CHECK: arith.mulf
@@ -28,9 +28,9 @@
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: %[[P:.*]] = arith.addi %[[I]], %[[C4]] : index
 // CHECK: %[[CAUSAL:.*]] = arith.cmpi sle, %[[J]], %[[P]] : index
-// CHECK: %[[C3:.*]] = arith.constant 3 : index
-// CHECK: %[[LO:.*]] = arith.subi %[[P]], %[[C3]] : index
-// CHECK: %[[WIN:.*]] = arith.cmpi sgt, %[[J]], %[[LO]] : index
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[LO:.*]] = arith.subi %[[P]], %[[C2]] : index
+// CHECK: %[[WIN:.*]] = arith.cmpi sge, %[[J]], %[[LO]] : index
 // CHECK: %[[VIS:.*]] = arith.andi %[[CAUSAL]], %[[WIN]] : i1
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: arith.select %[[VIS]]

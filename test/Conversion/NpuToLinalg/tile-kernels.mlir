@@ -93,12 +93,12 @@ func.func @attention_gqa_causal(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf3
 // -----
 
 // Sliding window: the KV loop starts at the window start of the block's first
-// query (clamped at 0), and the mask also tests j > pos - W.
+// query (clamped at 0), and the mask also tests j >= pos - W + 1.
 // CHECK-LABEL: func.func @attention_window
 // CHECK: %[[BEGIN:.*]] = arith.maxsi %{{.*}}, %c0 : index
 // CHECK: scf.for %{{.*}} = %[[BEGIN]] to %{{.*}} step %c2 iter_args
 // CHECK: arith.cmpi sle
-// CHECK: arith.cmpi sgt
+// CHECK: arith.cmpi sge
 // CHECK: arith.andi
 func.func @attention_window(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {
   %y = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [1, 8, 8, 4, 8, 8], tile = [1, 2, 2, 4, 2, 2], buffers = 2, sram_bytes = 0>} : (tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>) -> tensor<1x1x8x4xf32> {

@@ -270,3 +270,27 @@ func.func @sinks_shape(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>, %v:
   %0 = npu.attention %q, %k, %v sinks(%s) causal : tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, sinks tensor<2xf32> -> tensor<1x4x16x64xf32>
   return
 }
+
+// -----
+
+func.func @chunk_no_causal(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>, %v: tensor<1x4x16x64xf32>) {
+  // expected-error @+1 {{chunk requires causal}}
+  %0 = npu.attention %q, %k, %v chunk(4) : tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32> -> tensor<1x4x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @chunk_and_window(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>, %v: tensor<1x4x16x64xf32>) {
+  // expected-error @+1 {{chunk and window are exclusive}}
+  %0 = npu.attention %q, %k, %v causal window(4) chunk(8) : tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32> -> tensor<1x4x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @chunk_zero(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>, %v: tensor<1x4x16x64xf32>) {
+  // expected-error @+1 {{chunk must be >= 1, got 0}}
+  %0 = npu.attention %q, %k, %v causal chunk(0) : tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32> -> tensor<1x4x16x64xf32>
+  return
+}

@@ -31,6 +31,13 @@ func.func @sliding_window(%q: tensor<1x8x8192x64xf16>, %k: tensor<1x8x8192x64xf1
 }
 
 // Gemma-2: logits soft-capped at 50.
+// CHECK-LABEL: func.func @chunked
+// CHECK: npu.attention %{{.*}}, %{{.*}}, %{{.*}} causal chunk(8192) : tensor<1x40x16384x128xbf16>
+func.func @chunked(%q: tensor<1x40x16384x128xbf16>, %k: tensor<1x8x16384x128xbf16>, %v: tensor<1x8x16384x128xbf16>) -> tensor<1x40x16384x128xbf16> {
+  %0 = npu.attention %q, %k, %v causal chunk(8192) : tensor<1x40x16384x128xbf16>, tensor<1x8x16384x128xbf16>, tensor<1x8x16384x128xbf16> -> tensor<1x40x16384x128xbf16>
+  return %0 : tensor<1x40x16384x128xbf16>
+}
+
 // CHECK-LABEL: func.func @softcap
 // CHECK: npu.attention %{{.*}}, %{{.*}}, %{{.*}} scale(6.250000e-02) softcap(5.000000e+01) causal window(4096) : tensor<1x8x16x256xbf16>, tensor<1x4x16x256xbf16>, tensor<1x4x16x256xbf16> -> tensor<1x8x16x256xbf16>
 func.func @softcap(%q: tensor<1x8x16x256xbf16>, %k: tensor<1x4x16x256xbf16>, %v: tensor<1x4x16x256xbf16>) -> tensor<1x8x16x256xbf16> {

@@ -9,7 +9,7 @@ func.func @add_element_type(%a: tensor<4x8xf32>, %b: tensor<8xf16>) {
 // -----
 
 func.func @add_not_suffix(%a: tensor<4x8xf32>, %b: tensor<4xf32>) {
-  // expected-error @+1 {{rhs type 'tensor<4xf32>' must have the shape of lhs 'tensor<4x8xf32>' or of a trailing suffix of it}}
+  // expected-error @+1 {{rhs type 'tensor<4xf32>' does not broadcast to lhs 'tensor<4x8xf32>' (its dimensions, aligned from the last, must equal lhs's or be 1)}}
   %0 = npu.add %a, %b : tensor<4x8xf32>, tensor<4xf32>
   return
 }
@@ -17,7 +17,7 @@ func.func @add_not_suffix(%a: tensor<4x8xf32>, %b: tensor<4xf32>) {
 // -----
 
 func.func @mul_rhs_rank(%a: tensor<8xbf16>, %b: tensor<2x8xbf16>) {
-  // expected-error @+1 {{rhs type 'tensor<2x8xbf16>' must have the shape of lhs 'tensor<8xbf16>' or of a trailing suffix of it}}
+  // expected-error @+1 {{rhs type 'tensor<2x8xbf16>' does not broadcast to lhs 'tensor<8xbf16>'}}
   %0 = npu.mul %a, %b : tensor<8xbf16>, tensor<2x8xbf16>
   return
 }
@@ -25,8 +25,24 @@ func.func @mul_rhs_rank(%a: tensor<8xbf16>, %b: tensor<2x8xbf16>) {
 // -----
 
 func.func @mul_suffix_mismatch(%a: tensor<2x4x8xf32>, %b: tensor<3x8xf32>) {
-  // expected-error @+1 {{rhs type 'tensor<3x8xf32>' must have the shape of lhs 'tensor<2x4x8xf32>' or of a trailing suffix of it}}
+  // expected-error @+1 {{rhs type 'tensor<3x8xf32>' does not broadcast to lhs 'tensor<2x4x8xf32>'}}
   %0 = npu.mul %a, %b : tensor<2x4x8xf32>, tensor<3x8xf32>
+  return
+}
+
+// -----
+
+func.func @mul_rhs_not_one(%a: tensor<4x8xbf16>, %b: tensor<2x1xf32>) {
+  // expected-error @+1 {{rhs type 'tensor<2x1xf32>' does not broadcast to lhs 'tensor<4x8xbf16>'}}
+  %0 = npu.mul %a, %b : tensor<4x8xbf16>, tensor<2x1xf32>
+  return
+}
+
+// -----
+
+func.func @mul_rhs_narrower(%a: tensor<4x8xf32>, %b: tensor<4x1xbf16>) {
+  // expected-error @+1 {{rhs element type 'bf16' differs from lhs element type 'f32' (and is not f32)}}
+  %0 = npu.mul %a, %b : tensor<4x8xf32>, tensor<4x1xbf16>
   return
 }
 

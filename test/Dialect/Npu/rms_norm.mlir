@@ -19,3 +19,12 @@ func.func @rms_norm_default_eps(%x: tensor<8xf32>, %g: tensor<8xf32>) -> tensor<
   %1 = npu.rms_norm %0, %g eps(1.0e-6) : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
   return %1 : tensor<8xf32>
 }
+
+// Llama-4's QK norm: no gamma (3 vector FLOPs per element, checked in the
+// work tests).
+// CHECK-LABEL: func.func @rms_norm_no_gamma
+// CHECK: npu.rms_norm %{{.*}} eps(1.000000e-05) : tensor<1x40x16x128xbf16> -> tensor<1x40x16x128xbf16>
+func.func @rms_norm_no_gamma(%x: tensor<1x40x16x128xbf16>) -> tensor<1x40x16x128xbf16> {
+  %0 = npu.rms_norm %x eps(1.0e-5) : tensor<1x40x16x128xbf16> -> tensor<1x40x16x128xbf16>
+  return %0 : tensor<1x40x16x128xbf16>
+}

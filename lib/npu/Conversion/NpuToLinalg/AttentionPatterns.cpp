@@ -89,14 +89,13 @@ struct AttentionToGeneric : OpRewritePattern<AttentionOp> {
     }
 
     // 2. logits = scores * scale, -inf where masked. Query i is at position
-    // p_i = i + (Skv - Sq); it sees key j iff j <= p_i and j > p_i - window.
+    // p_i = i + (Skv - Sq); it sees key j iff j <= p_i and j >= the first
+    // key of its window or chunk.
     Value logits;
     {
       Value init = tensor::EmptyOp::create(rewriter, loc, scoreShape, f32);
       bool causal = op.getCausal();
-      std::optional<int64_t> window;
-      if (IntegerAttr w = op.getWindowAttr())
-        window = w.getInt();
+      int64_t window = op.getWindowSize(), chunk = op.getChunkSize();
       double scale = op.getScaleValue();
       FloatAttr softcap = op.getSoftcapAttr();
       logits =
@@ -119,11 +118,11 @@ struct AttentionToGeneric : OpRewritePattern<AttentionOp> {
                       b, l, i, idx(dims.kvLen - dims.qLen));
                   Value visible = arith::CmpIOp::create(
                       b, l, arith::CmpIPredicate::sle, j, pos);
-                  if (window) {
-                    Value lo = arith::SubIOp::create(b, l, pos, idx(*window));
-                    Value inWindow = arith::CmpIOp::create(
-                        b, l, arith::CmpIPredicate::sgt, j, lo);
-                    visible = arith::AndIOp::create(b, l, visible, inWindow);
+                  if (Value lo =
+                          buildFirstVisibleKey(b, l, pos, window, chunk)) {
+                    Value inRange = arith::CmpIOp::create(
+                        b, l, arith::CmpIPredicate::sge, j, lo);
+                    visible = arith::AndIOp::create(b, l, visible, inRange);
                   }
                   Value ninf = arith::ConstantOp::create(
                       b, l, b.getF32FloatAttr(static_cast<float>(negInf)));
@@ -247,6 +246,19 @@ Value mlir::npu::buildSoftcap(OpBuilder &b, Location loc, Value s, double c) {
   Value t =
       math::TanhOp::create(b, loc, arith::DivFOp::create(b, loc, s, f32c(c)));
   return arith::MulFOp::create(b, loc, t, f32c(c));
+}
+
+Value mlir::npu::buildFirstVisibleKey(OpBuilder &b, Location loc, Value pos,
+                                      int64_t window, int64_t chunk) {
+  if (chunk > 0) {
+    Value c = arith::ConstantIndexOp::create(b, loc, chunk);
+    return arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, pos, c),
+                                 c);
+  }
+  if (window > 0)
+    return arith::SubIOp::create(
+        b, loc, pos, arith::ConstantIndexOp::create(b, loc, window - 1));
+  return {};
 }
 
 void mlir::npu::populateAttentionToLinalgPatterns(RewritePatternSet &patterns) {

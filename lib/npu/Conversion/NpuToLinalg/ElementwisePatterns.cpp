@@ -27,17 +27,22 @@ using ScalarFn =
 
 /// A linalg.generic over the shape of `resultType` reading `inputs`;
 /// input `i` is indexed by the trailing `rank(inputs[i])` loop dimensions
-/// (identity for same-shape operands, a suffix broadcast otherwise).
+/// (identity for same-shape operands, a broadcast otherwise: constant 0
+/// where the input's dimension is 1 and the result's is not).
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange inputs, ScalarFn fn) {
   MLIRContext *ctx = b.getContext();
   unsigned rank = resultType.getRank();
   SmallVector<AffineMap> maps;
   for (Value in : inputs) {
-    unsigned r = cast<RankedTensorType>(in.getType()).getRank();
+    auto inType = cast<RankedTensorType>(in.getType());
+    unsigned r = inType.getRank();
     SmallVector<AffineExpr> exprs;
     for (unsigned d = rank - r; d < rank; ++d)
-      exprs.push_back(getAffineDimExpr(d, ctx));
+      exprs.push_back(inType.getDimSize(d - (rank - r)) == 1 &&
+                              resultType.getDimSize(d) != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(d, ctx));
     maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
   }
   maps.push_back(b.getMultiDimIdentityMap(rank));

@@ -45,8 +45,8 @@ public:
     tileKv = std::min(tile.kv, dims.kvLen);
     tileSub = std::min(tile.qSub, tileQ);
     causal = op.getCausal();
-    if (IntegerAttr w = op.getWindowAttr())
-      window = w.getInt();
+    window = op.getWindowSize();
+    chunk = op.getChunkSize();
     scale = op.getScaleValue();
     if (FloatAttr c = op.getSoftcapAttr())
       softcap = c.getValueAsDouble();
@@ -174,7 +174,7 @@ private:
   int64_t held = 0;
   int64_t group, heads, tileHeads, tileQ, tileKv, tileSub;
   bool causal;
-  std::optional<int64_t> window;
+  int64_t window, chunk; ///< sliding window, chunk (0: none)
   double scale;
   std::optional<double> softcap; ///< logit soft-cap c, if any
   /// Q, K and V as the graph gives them (V null in the latent form: the

@@ -2,7 +2,7 @@
 //
 // One step of the flash-attention loop turns its score tile s = q k^T into
 // logits: scaled, soft-capped (c tanh(s / c)) when the op has softcap, and
-// -inf where the causal mask or the sliding window hides the key.
+// -inf where the causal mask, the sliding window or the chunk hides the key.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +21,7 @@ Value FlashAttention::buildLogits(OpBuilder &b, Location loc, Value s, Value q0,
   // logits = scale * s, -inf where masked, in place of s (one score tile
   // on chip: p overwrites the logits below too). Query q0 + i is at
   // position Skv - Sq + q0 + i; key k0 + j is visible iff it is at most
-  // that position (and within the window).
+  // that position (and within the window or chunk).
   return buildGeneric(
       b, loc, ValueRange{}, ValueRange{s}, {id4}, {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb2, Location l2, ValueRange a) -> SmallVector<Value> {
@@ -40,13 +40,10 @@ Value FlashAttention::buildLogits(OpBuilder &b, Location loc, Value s, Value q0,
                                         linalg::IndexOp::create(nb2, l2, 3));
         Value visible =
             arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sle, j, pos);
-        if (window) {
-          Value lo =
-              arith::SubIOp::create(nb2, l2, pos, constIndex(nb2, l2, *window));
+        if (Value lo = buildFirstVisibleKey(nb2, l2, pos, window, chunk))
           visible = arith::AndIOp::create(
               nb2, l2, visible,
-              arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sgt, j, lo));
-        }
+              arith::CmpIOp::create(nb2, l2, arith::CmpIPredicate::sge, j, lo));
         return {arith::SelectOp::create(nb2, l2, visible, x,
                                         f32Const(nb2, l2, kNegInf))};
       })[0];

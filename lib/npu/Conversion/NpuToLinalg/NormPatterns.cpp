@@ -194,18 +194,24 @@ struct RMSNormToGenerics : OpRewritePattern<RMSNormOp> {
 
     Value outInit =
         tensor::EmptyOp::create(rewriter, loc, type.getShape(), elem);
-    SmallVector<AffineMap> maps = {
-        rewriter.getMultiDimIdentityMap(rank), dropDim(ctx, rank, last),
-        projection(ctx, rank, {last}), rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<Value> ins = {x, rstd};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
+                                   dropDim(ctx, rank, last)};
+    Value gamma = op.getGamma();
+    if (gamma) {
+      ins.push_back(gamma);
+      maps.push_back(projection(ctx, rank, {last}));
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     SmallVector<utils::IteratorType> parallel(rank,
                                               utils::IteratorType::parallel);
     Value out = buildGeneric(
-        rewriter, loc, ValueRange{x, rstd, op.getGamma()}, outInit, maps,
-        parallel,
+        rewriter, loc, ins, outInit, maps, parallel,
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           Value v = arith::MulFOp::create(b, l, castFloat(b, l, args[0], f32),
                                           args[1]);
-          v = arith::MulFOp::create(b, l, v, castFloat(b, l, args[2], f32));
+          if (gamma)
+            v = arith::MulFOp::create(b, l, v, castFloat(b, l, args[2], f32));
           return {castFloat(b, l, v, elem)};
         })[0];
     rewriter.replaceOp(op, out);

@@ -53,6 +53,12 @@ Value clampedExpert(OpBuilder &b, Location loc, Value idx, int64_t numExperts);
 Value addSink(OpBuilder &b, Location loc, Value sum, Value m, Value sink);
 /// c * tanh(s / c): npu.attention's logit soft-capping of an f32 score.
 Value buildSoftcap(OpBuilder &b, Location loc, Value s, double c);
+/// The first key a causal query at position `pos` (an index >= 0) sees,
+/// AttentionOp::firstVisibleKey as index arithmetic: pos - window + 1 (not
+/// clamped at 0) with a window, chunk * (pos floordiv chunk) with a chunk;
+/// null with neither (every key up to pos).
+Value buildFirstVisibleKey(OpBuilder &b, Location loc, Value pos,
+                           int64_t window, int64_t chunk);
 /// silu(g) * u = g / (1 + exp(-g)) * u, in f32 (npu.moe_experts' SwiGLU).
 Value siluGate(OpBuilder &b, Location loc, Value g, Value u);
 /// A routed expert's activation of f32 g and u: siluGate, or with

@@ -152,18 +152,18 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
 
 std::pair<Value, Value> FlashAttention::kvRange(OpBuilder &b, Location loc,
                                                 Value q0, Value nq) {
-  // Query i sees keys [i + off - window + 1, i + off], off = Skv - Sq.
+  // Query i sees keys [first(i + off), i + off], off = Skv - Sq, first =
+  // the first key of its window or chunk; the block's range starts at its
+  // first query's (first is non-decreasing).
   Value kvBegin = constIndex(b, loc, 0), kvEnd = constIndex(b, loc, dims.kvLen);
   if (!causal)
     return {kvBegin, kvEnd};
   int64_t off = dims.kvLen - dims.qLen;
   kvEnd = arith::AddIOp::create(b, loc, arith::AddIOp::create(b, loc, q0, nq),
                                 constIndex(b, loc, off));
-  if (window) {
-    Value lo = arith::AddIOp::create(b, loc, q0,
-                                     constIndex(b, loc, off - *window + 1));
+  Value pos0 = arith::AddIOp::create(b, loc, q0, constIndex(b, loc, off));
+  if (Value lo = buildFirstVisibleKey(b, loc, pos0, window, chunk))
     kvBegin = arith::MaxSIOp::create(b, loc, lo, constIndex(b, loc, 0));
-  }
   return {kvBegin, kvEnd};
 }
 
@@ -240,7 +240,8 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
                        {carried[0], carried[1], carried[2]});
   // The sub-tiles [sLo, sHi) of the block (offsets from q0) that see a key
   // of [k0, k0 + nk): their last query at or past k0 - off and, with a
-  // window, their first before k0 + nk - 1 - off + window.
+  // window, their first before k0 + nk - 1 - off + window; with chunks,
+  // their first in the chunk of key k0 + nk - 1 or before.
   int64_t off = dims.kvLen - dims.qLen;
   Value sLo = constIndex(b, loc, 0), sHi = nq;
   if (causal) {
@@ -251,11 +252,26 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
         b, loc,
         arith::DivUIOp::create(b, loc, first, constIndex(b, loc, tileSub)),
         constIndex(b, loc, tileSub));
-    if (window) {
+    if (window || chunk) {
+      // The first position past those whose first key is <= k0 + nk - 1.
+      Value lastKey = arith::SubIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, k0, nk), constIndex(b, loc, 1));
+      Value past;
+      if (chunk) {
+        Value c = constIndex(b, loc, chunk);
+        past = arith::MulIOp::create(
+            b, loc,
+            arith::AddIOp::create(b, loc,
+                                  arith::DivUIOp::create(b, loc, lastKey, c),
+                                  constIndex(b, loc, 1)),
+            c);
+      } else {
+        past =
+            arith::AddIOp::create(b, loc, lastKey, constIndex(b, loc, window));
+      }
       Value end = arith::SubIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, k0, nk),
-          arith::AddIOp::create(b, loc, q0,
-                                constIndex(b, loc, off - *window + 1)));
+          b, loc, past,
+          arith::AddIOp::create(b, loc, q0, constIndex(b, loc, off)));
       sHi = arith::MinSIOp::create(b, loc, end, nq);
     }
   }

@@ -9,8 +9,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
 def Npu_AttentionOp : Npu_Op<"attention", [Pure, AttrSizedOperandSegments]> {
-  let summary = "scaled dot-product attention (MHA, GQA, MQA, MLA), causal "
-                "and sliding-window";
+  let summary = "scaled dot-product attention (MHA, GQA, MQA, MLA), causal, "
+                "sliding-window and chunked";
   let description = [{
     Softmax attention of every query head over the keys of its key/value
     head, computed in f32 and rounded once to the result element type:
@@ -53,6 +53,11 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     * `window(W)` (W >= 1, requires `causal`): sliding window; query `i`
       also needs `j > p_i - W`, i.e. it sees at most the W keys ending at
       its own position.
+    * `chunk(C)` (C >= 1, requires `causal`, not with `window`): chunked
+      attention (Llama-4's local layers, `attention_chunk_size`): the
+      positions are cut into chunks of C and query `i` also needs
+      `j >= C * floor(p_i / C)`, i.e. it sees the keys of its own chunk up
+      to its position.
     * the result is f32, f16 or bf16; query, key and value may also be fp8
       (a quantized KV cache; with an fp8 query too, FlashAttention-3's fp8
       forward, whose products run at the fp8 rate). Every operand is
@@ -60,9 +65,10 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure, AttrSizedOperandSegments]> {
       reference does not round P to fp8 as FA3 does before P V).
 
     Work. `P` = unmasked (query, key) pairs per (batch, query head), in
-    closed form: `Sq*Skv` without mask, else `sum_i min(p_i + 1, W)` (W =
-    infinity without window). Masked pairs are not counted (FlashAttention
-    skips masked blocks).
+    closed form: `Sq*Skv` without mask, `sum_i min(p_i + 1, W)` when
+    causal (W = infinity without window), `sum_i (p_i mod C) + 1` with
+    chunk(C). Masked pairs are not counted (FlashAttention skips masked
+    blocks).
     * matrix: `2*B*Hq*P*(Dqk + Dv)` (Q*K^T and P*V).
     * transcendental: `B*Hq*P` (one exp per score); with softcap another
       `B*Hq*P` (the tanh); with sinks `B*Hq*Sq` (one exp per row).
@@ -87,6 +93,10 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     %o = npu.attention %q, %k, %v scale(0.0625) softcap(50.0) causal window(4096)
         : tensor<1x8x4096x256xbf16>, tensor<1x4x4096x256xbf16>,
           tensor<1x4x4096x256xbf16> -> tensor<1x8x4096x256xbf16>
+    // Llama-4 local layers: chunks of 8192 positions.
+    %o = npu.attention %q, %k, %v causal chunk(8192)
+        : tensor<1x40x16384x128xbf16>, tensor<1x8x16384x128xbf16>,
+          tensor<1x8x16384x128xbf16> -> tensor<1x40x16384x128xbf16>
     // GPT-OSS: one learned sink logit per query head, window 128.
     %o = npu.attention %q, %k, %v sinks(%s) causal window(128)
         : tensor<1x64x4096x64xbf16>, tensor<1x8x4096x64xbf16>,
@@ -104,14 +114,15 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure, AttrSizedOperandSegments]> {
                        OptionalAttr<I64Attr>:$latent,
                        OptionalAttr<F64Attr>:$scale,
                        OptionalAttr<F64Attr>:$softcap, UnitAttr:$causal,
-                       OptionalAttr<I64Attr>:$window);
+                       OptionalAttr<I64Attr>:$window,
+                       OptionalAttr<I64Attr>:$chunk);
   let results = (outs Npu_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $key (`,` $value^)? (`sinks` `(` $sinks^ `)`)?
     (`latent` `(` $latent^ `)`)?
     (`scale` `(` $scale^ `)`)? (`softcap` `(` $softcap^ `)`)?
     (`causal` $causal^)? (`window` `(` $window^ `)`)?
-    attr-dict `:` type($query) `,` type($key) (`,` type($value)^)?
+    (`chunk` `(` $chunk^ `)`)? attr-dict `:` type($query) `,` type($key) (`,` type($value)^)?
     (`,` `sinks` type($sinks)^)? `->` type($result)
   }];
   let hasVerifier = 1;
@@ -125,12 +136,24 @@ def Npu_AttentionOp : Npu_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     double getScaleValue();
     /// Whether this is the latent (absorbed MLA) form: V = key[..., 0:Dv].
     bool isLatent() { return !getValue() && getLatentAttr(); }
+    /// The window and chunk sizes (0: none).
+    int64_t getWindowSize() {
+      return getWindowAttr() ? getWindowAttr().getInt() : 0;
+    }
+    int64_t getChunkSize() {
+      return getChunkAttr() ? getChunkAttr().getInt() : 0;
+    }
     /// Number of unmasked (query, key) pairs of one (batch, head), in closed
-    /// form: qLen*kvLen when !causal, else sum over i < qLen of
-    /// min(kvLen - qLen + i + 1, window) (window 0 = none). Requires
-    /// qLen <= kvLen when causal.
+    /// form: qLen*kvLen when !causal, else sum over i < qLen of the keys
+    /// position p_i = kvLen - qLen + i sees, [firstVisibleKey(p_i), p_i].
+    /// Requires qLen <= kvLen when causal.
     static ::mlir::npu::Count countUnmaskedPairs(int64_t qLen, int64_t kvLen,
-                                                 bool causal, int64_t window);
+                                                 bool causal, int64_t window,
+                                                 int64_t chunk);
+    /// The first key a causal query at position p >= 0 sees: p - window + 1
+    /// (at least 0) with a window, C * floor(p / C) with chunk(C), else 0
+    /// (window and chunk 0 = none). Non-decreasing in p.
+    static int64_t firstVisibleKey(int64_t p, int64_t window, int64_t chunk);
   }];
 }
 

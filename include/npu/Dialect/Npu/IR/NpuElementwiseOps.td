@@ -79,13 +79,14 @@ def Npu_ConvertOp : Npu_Op<"convert", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Npu_AddOp : Npu_BinaryOp<"add"> {
-  let summary = "element-wise addition with trailing-suffix broadcast";
+  let summary = "element-wise addition with broadcast";
   let description = [{
-    `result[i..., j...] = lhs[i..., j...] + rhs[j...]`, computed in f32 and
-    rounded once to the element type. `rhs` has the shape of `lhs` or of a
-    trailing suffix of it (a bias `[N]` added to every row of `[M, N]`; a
-    rank-0 `rhs` is a scalar). Both operands and the result have the same
-    element type (f32, f16 or bf16); the result has the type of `lhs`.
+    `result[i..., j...] = lhs[i..., j...] + rhs[j'...]`, computed in f32 and
+    rounded once to the element type. `rhs` broadcasts to `lhs`: its
+    dimensions, aligned with lhs's last ones, each equal lhs's or are 1
+    (`j'` is 0 there). E.g. a bias `[N]` added to every row of `[M, N]`, a
+    rank-0 `rhs` as a scalar, a per-row `[M, 1]`. `rhs` has lhs's element
+    type (f32, f16 or bf16) or f32; the result has the type of `lhs`.
 
     Work: `numel(result)` vector FLOPs; reads `lhs` and `rhs` once each
     (a broadcast `rhs` is read once, not once per row), writes the result.
@@ -98,13 +99,14 @@ def Npu_AddOp : Npu_BinaryOp<"add"> {
 }
 
 def Npu_MulOp : Npu_BinaryOp<"mul"> {
-  let summary = "element-wise multiplication with trailing-suffix broadcast";
+  let summary = "element-wise multiplication with broadcast";
   let description = [{
-    `result[i..., j...] = lhs[i..., j...] * rhs[j...]`, computed in f32 and
-    rounded once to the element type. `rhs` has the shape of `lhs` or of a
-    trailing suffix of it (a per-channel scale `[N]` on `[M, N]`). Both
-    operands and the result have the same element type (f32, f16 or bf16);
-    the result has the type of `lhs`.
+    `result[i..., j...] = lhs[i..., j...] * rhs[j'...]`, computed in f32 and
+    rounded once to the element type. `rhs` broadcasts to `lhs` as in
+    `npu.add`: a per-channel scale `[N]` on `[M, N]`, a per-row scale
+    `[M, 1]` kept in f32 (Llama-4 weighting each routed row by its f32
+    router score; its query temperature per position, `[S, 1]` on
+    `[B, H, S, D]`). The result has the type of `lhs`.
 
     Work: `numel(result)` vector FLOPs; reads `lhs` and `rhs` once each,
     writes the result.
@@ -112,6 +114,7 @@ def Npu_MulOp : Npu_BinaryOp<"mul"> {
     ```mlir
     %y = npu.mul %gate, %up : tensor<8x14336xbf16>, tensor<8x14336xbf16>
     %s = npu.mul %x, %scale : tensor<4x7168xf32>, tensor<7168xf32>
+    %r = npu.mul %rows, %score : tensor<16x5120xbf16>, tensor<16x1xf32>
     ```
   }];
 }

@@ -60,14 +60,17 @@ def Npu_RMSNormOp : Npu_Op<"rms_norm", [Pure]> {
   let description = [{
     Over the last dimension, of size N:
     `result = x * rsqrt(sum(x^2) / N + eps) * gamma` (Llama, DeepSeek),
-    with `gamma` of shape `[N]`. Computed in f32 and rounded once to the
-    result type. `x`, `gamma` and the result share one element type (f32,
-    f16 or bf16); the result type equals the type of `x`. `eps` (default
-    1e-6) must be finite, > 0 and stay > 0 when rounded to f32.
+    with `gamma` of shape `[N]`; without `gamma`, `x * rsqrt(sum(x^2) / N +
+    eps)` (Llama-4's weightless QK norm, `Llama4TextL2Norm`). Computed in
+    f32 and rounded once to the result type. `x`, `gamma` and the result
+    share one element type (f32, f16 or bf16); the result type equals the
+    type of `x`. `eps` (default 1e-6) must be finite, > 0 and stay > 0 when
+    rounded to f32.
 
     Work, with E = elements of `x` and R = E / N rows:
-    * vector `4·E + 2·R`: per element square, add into the sum, scale by
-      rstd, multiply by gamma; per row divide by N and add eps;
+    * vector `4·E + 2·R` (`3·E + 2·R` without gamma): per element square,
+      add into the sum, scale by rstd, multiply by gamma; per row divide by
+      N and add eps;
     * transcendental `R`: one rsqrt per row;
     * reads `x` and `gamma`, writes the result; `gamma` is parameter bytes
       when it is a parameter.
@@ -76,14 +79,18 @@ def Npu_RMSNormOp : Npu_Op<"rms_norm", [Pure]> {
     %g = npu.weight "model.layers.0.input_layernorm.weight" : tensor<4096xbf16>
     %y = npu.rms_norm %x, %g eps(1.0e-5)
         : tensor<8192x4096xbf16>, tensor<4096xbf16> -> tensor<8192x4096xbf16>
+    // Llama-4's QK norm: no gamma.
+    %qn = npu.rms_norm %q eps(1.0e-5)
+        : tensor<1x40x4096x128xbf16> -> tensor<1x40x4096x128xbf16>
     ```
   }];
-  let arguments = (ins Npu_FloatTensor:$input, Npu_FloatTensor:$gamma,
+  let arguments = (ins Npu_FloatTensor:$input,
+                       Optional<Npu_FloatTensor>:$gamma,
                        DefaultValuedAttr<F64Attr, "1.0e-6">:$eps);
   let results = (outs Npu_FloatTensor:$result);
   let assemblyFormat = [{
-    $input `,` $gamma (`eps` `(` $eps^ `)`)? attr-dict
-    `:` type($input) `,` type($gamma) `->` type($result)
+    $input (`,` $gamma^)? (`eps` `(` $eps^ `)`)? attr-dict
+    `:` type($input) (`,` type($gamma)^)? `->` type($result)
   }];
   let hasVerifier = 1;
 }

@@ -46,9 +46,16 @@ static Count halfProduct(int64_t x, int64_t y) {
   return Count::fromSigned(x) * Count::fromSigned(y / 2);
 }
 
+/// sum over positions p < n of (p mod C) + 1: the keys the first n
+/// positions see under chunk(C), whole chunks in closed form.
+static Count chunkPrefixPairs(int64_t n, int64_t chunk) {
+  return Count::fromSigned(n / chunk) * halfProduct(chunk, chunk + 1) +
+         halfProduct(n % chunk, n % chunk + 1);
+}
+
 Count AttentionOp::countUnmaskedPairs(int64_t qLen, int64_t kvLen, bool causal,
-                                      int64_t window) {
-  if (qLen < 0 || kvLen < 0 || window < 0)
+                                      int64_t window, int64_t chunk) {
+  if (qLen < 0 || kvLen < 0 || window < 0 || chunk < 0)
     return Count::overflowed();
   if (!causal)
     return Count::fromSigned(qLen) * Count::fromSigned(kvLen);
@@ -56,6 +63,10 @@ Count AttentionOp::countUnmaskedPairs(int64_t qLen, int64_t kvLen, bool causal,
     return Count::overflowed(); // rejected by the verifier
   if (qLen == 0)
     return Count(0);
+  // Position p sees (p mod C) + 1 keys: the sum over [kvLen - qLen, kvLen).
+  if (chunk > 0)
+    return chunkPrefixPairs(kvLen, chunk) -
+           chunkPrefixPairs(kvLen - qLen, chunk);
   // Query i sees min(n_i, W) keys, n_i = p_i + 1 = kvLen - qLen + 1 + i, so
   // n runs over the consecutive integers [first, kvLen].
   int64_t first = kvLen - qLen + 1;
@@ -66,6 +77,14 @@ Count AttentionOp::countUnmaskedPairs(int64_t qLen, int64_t kvLen, bool causal,
   // n in [first, window] sees n keys; n in (window, kvLen] sees window keys.
   return halfProduct(first + window, window - first + 1) +
          Count::fromSigned(kvLen - window) * Count::fromSigned(window);
+}
+
+int64_t AttentionOp::firstVisibleKey(int64_t p, int64_t window, int64_t chunk) {
+  if (chunk > 0)
+    return p - p % chunk;
+  if (window > 0)
+    return std::max<int64_t>(0, p - window + 1);
+  return 0;
 }
 
 static std::string shapeString(ArrayRef<int64_t> shape) {
@@ -166,6 +185,15 @@ LogicalResult AttentionOp::verify() {
     if (window.getInt() < 1)
       return emitOpError("window must be >= 1, got ") << window.getInt();
   }
+  if (IntegerAttr chunk = getChunkAttr()) {
+    if (!getCausal())
+      return emitOpError("chunk requires causal");
+    if (getWindowAttr())
+      return emitOpError("chunk and window are exclusive (a query sees the "
+                         "keys of its chunk, or of its window)");
+    if (chunk.getInt() < 1)
+      return emitOpError("chunk must be >= 1, got ") << chunk.getInt();
+  }
   if (getCausal() && qLen > kvLen)
     return emitOpError("causal needs Sq <= Skv (queries are the last Sq "
                        "positions), got Sq = ")
@@ -179,8 +207,8 @@ Work AttentionOp::computeWork() {
   // read once.
   Work w = getOperandResultTraffic(*this);
   Dims d = getDims();
-  int64_t window = getWindowAttr() ? getWindowAttr().getInt() : 0;
-  Count pairs = countUnmaskedPairs(d.qLen, d.kvLen, getCausal(), window);
+  Count pairs = countUnmaskedPairs(d.qLen, d.kvLen, getCausal(),
+                                   getWindowSize(), getChunkSize());
   Count heads = Count::fromSigned(d.batch) * Count::fromSigned(d.qHeads);
   Count scores = heads * pairs; // B*Hq*P
   // Q*K^T: Dqk MACs per score; P*V: Dv MACs per score.

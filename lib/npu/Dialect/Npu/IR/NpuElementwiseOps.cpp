@@ -25,20 +25,28 @@ static Work getElementwiseWork(Operation *op, uint64_t vectorPerElem,
   return w;
 }
 
-/// `rhs` must have the element type of `lhs` and the shape of `lhs` or of a
-/// trailing suffix of it.
+/// `rhs` must have the element type of `lhs` (or f32) and broadcast to
+/// lhs's shape: at most its rank, each dimension (aligned from the last)
+/// equal to lhs's or 1.
 static LogicalResult verifyBroadcastOperands(Operation *op,
                                              RankedTensorType lhs,
                                              RankedTensorType rhs) {
-  if (lhs.getElementType() != rhs.getElementType())
+  if (lhs.getElementType() != rhs.getElementType() &&
+      !rhs.getElementType().isF32())
     return op->emitOpError("rhs element type ")
            << rhs.getElementType() << " differs from lhs element type "
-           << lhs.getElementType();
+           << lhs.getElementType() << " (and is not f32)";
   ArrayRef<int64_t> l = lhs.getShape(), r = rhs.getShape();
-  if (r.size() > l.size() || l.take_back(r.size()) != r)
+  bool broadcasts = r.size() <= l.size();
+  for (size_t i = 0; broadcasts && i < r.size(); ++i) {
+    int64_t want = l[l.size() - r.size() + i];
+    broadcasts = r[i] == want || r[i] == 1;
+  }
+  if (!broadcasts)
     return op->emitOpError("rhs type ")
-           << rhs << " must have the shape of lhs " << lhs
-           << " or of a trailing suffix of it";
+           << rhs << " does not broadcast to lhs " << lhs
+           << " (its dimensions, aligned from the last, must equal lhs's "
+              "or be 1)";
   return success();
 }
 

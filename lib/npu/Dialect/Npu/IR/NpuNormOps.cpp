@@ -110,17 +110,19 @@ LogicalResult RMSNormOp::verify() {
   if (failed(verifyLastDimNorm(*this, input, getResult().getType(),
                                getEps().convertToDouble())))
     return failure();
+  if (!getGamma())
+    return success();
   return verifyScaleOrShift(*this, "gamma", input, getGamma().getType());
 }
 
-// Per element: square, add, scale by rstd, multiply by gamma (4 vector).
-// Per row: divide by N, add eps (2 vector) and one rsqrt.
+// Per element: square, add, scale by rstd, multiply by gamma (4 vector; 3
+// without gamma). Per row: divide by N, add eps (2 vector) and one rsqrt.
 Work RMSNormOp::computeWork() {
   Work w = getOperandResultTraffic(*this);
   auto input = getInput().getType();
   Count elems = getNumElements(input);
   Count rows = getNumRows(input);
-  w.vectorFlops = Count(4) * elems + Count(2) * rows;
+  w.vectorFlops = Count(getGamma() ? 4 : 3) * elems + Count(2) * rows;
   w.transcendentalFlops = rows;
   return w;
 }
