@@ -15,6 +15,10 @@
 
 #include "npu/Analysis/Bill.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::npu;
 using namespace mlir::npu::testing;
@@ -361,6 +365,91 @@ TEST_F(ImportFamiliesTest, GptOssTotalAndActive) {
   EXPECT_EQ(active120, ossTotal(36, 128) - 36 * 124 * kOssExpert);
 }
 
+// Llama-4: V 202048, D 5120, Hq 40, Hkv 8, hd 128, untied; MoE layers: a
+// router [E, D], E experts and one shared expert of F 8192; dense layers a
+// SwiGLU of intermediate_size_mlp 16384; no parameter in the QK norm. Meta
+// publishes 109B (Scout) and 400B (Maverick) total, 17B active, with the
+// vision encoder (about 0.87B), which is not imported.
+constexpr uint64_t kL4Attn = gqa(5120, 40, 8, 128) + 2 * 5120;
+constexpr uint64_t kL4Expert = swiglu(5120, 8192);
+constexpr uint64_t l4MoeLayer(uint64_t experts) {
+  return kL4Attn + experts * 5120 + (experts + 1) * kL4Expert;
+}
+constexpr uint64_t kL4DenseLayer = kL4Attn + swiglu(5120, 16384);
+constexpr uint64_t kScout = outer(202048, 5120) + 48 * l4MoeLayer(16);
+constexpr uint64_t kMaverick =
+    outer(202048, 5120) + 24 * l4MoeLayer(128) + 24 * kL4DenseLayer;
+static_assert(kScout == 107769861120, "Llama-4 Scout (text)");
+static_assert(kMaverick == 400711848960, "Llama-4 Maverick (text)");
+
+TEST_F(ImportFamiliesTest, Llama4TotalAndActive) {
+  // Scout: all 48 layers MoE over 16 experts, top 1 plus the shared one.
+  for (const char *config : {"llama-4-scout", "llama-4-scout-text"}) {
+    OwningOpRef<ModuleOp> m = import(config, decode(1, 15));
+    ASSERT_TRUE(m) << config;
+    auto [total, active] = billCounts(*m);
+    EXPECT_EQ(total, kScout) << config;
+    EXPECT_EQ(active, kScout - 48 * 15 * kL4Expert) << config; // 17.10B
+  }
+  // Maverick: MoE (128 experts) in the odd layers, dense in the even ones.
+  OwningOpRef<ModuleOp> m = import("llama-4-maverick", prefill(8));
+  ASSERT_TRUE(m);
+  auto [total, active] = billCounts(*m);
+  EXPECT_EQ(total, kMaverick);
+  EXPECT_EQ(active, kMaverick - 24 * 127 * kL4Expert); // 17.18B
+  // Weights named as in the multimodal checkpoint.
+  EXPECT_FALSE(weightsNamed(*m, "language_model.model.layers.1.feed_forward."
+                                "shared_expert.down_proj.weight")
+                   .empty());
+  EXPECT_FALSE(weightsNamed(*m, "language_model.lm_head.weight").empty());
+}
+
+TEST_F(ImportFamiliesTest, Llama4LayerKinds) {
+  // Maverick: layer 0 dense with RoPE, odd layers MoE, every fourth (3, 7,
+  // ...) without RoPE; NoPE layers attend to every key, the others within
+  // chunks of 8192.
+  OwningOpRef<ModuleOp> m = import("llama-4-maverick", decode(1, 10000));
+  ASSERT_TRUE(m);
+  SmallVector<StringRef> callees;
+  function(*m, "model").walk([&](func::CallOp c) {
+    callees.push_back(c.getCallee());
+  });
+  ASSERT_EQ(callees.size(), 48u);
+  for (auto [i, callee] : llvm::enumerate(callees)) {
+    StringRef want = i % 2 == 0         ? "llama4_dense_layer"
+                     : (i + 1) % 4 == 0 ? "llama4_nope_layer"
+                                        : "llama4_layer";
+    EXPECT_EQ(callee, want) << i;
+  }
+  // Decode at position 10000: a RoPE layer reads the rows of its chunk,
+  // 8192..10000; a NoPE layer all 10001 and scales its queries by
+  // 1 + 0.1 log1p(floor(10001 / 8192)) = 1 + 0.1 ln 2.
+  for (AttentionOp a : opsIn<AttentionOp>(*m, "llama4_layer")) {
+    EXPECT_EQ(a.getChunkSize(), 8192);
+    EXPECT_EQ(a.getDims().kvLen, 10001 - 8192);
+  }
+  for (AttentionOp a : opsIn<AttentionOp>(*m, "llama4_nope_layer")) {
+    EXPECT_EQ(a.getChunkSize(), 0);
+    EXPECT_EQ(a.getDims().kvLen, 10001);
+  }
+  SmallVector<MulOp> muls = opsIn<MulOp>(*m, "llama4_nope_layer");
+  ASSERT_FALSE(muls.empty());
+  auto temperature = muls.front().getRhs().getDefiningOp<arith::ConstantOp>();
+  ASSERT_TRUE(temperature);
+  auto values = cast<DenseElementsAttr>(temperature.getValue());
+  EXPECT_FLOAT_EQ(values.getSplatValue<float>(),
+                  static_cast<float>(1.0 + 0.1 * std::log(2.0)));
+  // The RoPE layers normalize q and k per head without a weight (Scout;
+  // Maverick has use_qk_norm false).
+  OwningOpRef<ModuleOp> scout = import("llama-4-scout", prefill(16));
+  ASSERT_TRUE(scout);
+  int weightless = 0;
+  for (RMSNormOp n : opsIn<RMSNormOp>(*scout, "llama4_layer"))
+    weightless += !n.getGamma();
+  EXPECT_EQ(weightless, 2);
+  EXPECT_TRUE(opsIn<RMSNormOp>(*m, "llama4_layer").size() == 2u);
+}
+
 /// KV-cache bytes per token of one sequence (bf16): K and V of Hkv heads of
 /// head_dim in every layer, or MLA's one latent row; the whole context is
 /// cached, windowed layers too.
@@ -378,6 +467,7 @@ TEST_F(ImportFamiliesTest, KVCacheBytesPerToken) {
       {"gpt-oss-20b", 2ull * 8 * 64 * 24 * 2},
       {"deepseek-v2-lite", (512ull + 64) * 27 * 2},
       {"kimi-k2", (512ull + 64) * 61 * 2},
+      {"llama-4-scout", 2ull * 8 * 128 * 48 * 2},
   };
   for (const Case &c : cases) {
     OwningOpRef<ModuleOp> m = import(c.config, decode(2, 15));

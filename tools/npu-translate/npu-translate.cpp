@@ -76,6 +76,7 @@ void listModels(raw_ostream &os) {
     StringRef family = t.family == npu::ModelFamily::DeepSeekV3 ? "deepseek"
                        : t.family == npu::ModelFamily::Llama    ? "llama-like"
                        : t.family == npu::ModelFamily::Gemma    ? "gemma"
+                       : t.family == npu::ModelFamily::Llama4   ? "llama4"
                                                                 : "gpt2";
     os << llvm::formatv(
         "{0,-12} {1,-11} {2,-40} {3}\n", t.modelType, family,

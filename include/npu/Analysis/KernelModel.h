@@ -80,6 +80,9 @@ struct KernelDesc {
   bool needsFullK = false;
   /// Bytes of other inputs read once (residual, bias, norm weights).
   int64_t extraReadBytes = 0;
+  /// gated_mlp: its epilogue adds another input of the output's shape (not
+  /// the MLP's own input), loaded tile by tile beside the output's.
+  bool epilogueInput = false;
   /// gemm, gated_mlp: a normalization of the input runs in each M tile; its
   /// output tile (the matmuls' input) holds this many bytes per element (0:
   /// no norm).

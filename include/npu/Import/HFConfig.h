@@ -14,6 +14,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,8 +24,9 @@ namespace mlir::npu {
 /// The importer that builds a model: DeepSeekV3 (MLA, DeepSeek MoE: also
 /// DeepSeek-V2 and Kimi-K2), Llama (GQA decoders with RoPE and SwiGLU:
 /// Llama, Mistral, Mixtral, Qwen2, Qwen3, Qwen3-MoE, Phi-3, GPT-OSS), Gemma
-/// (Gemma-2 and -3: sandwich norms, GeGLU, local and global layers) and GPT-2.
-enum class ModelFamily { DeepSeekV3, Llama, Gemma, GPT2 };
+/// (Gemma-2 and -3: sandwich norms, GeGLU, local and global layers), Llama4
+/// (chunked and NoPE layers, dense and MoE layers interleaved) and GPT-2.
+enum class ModelFamily { DeepSeekV3, Llama, Gemma, Llama4, GPT2 };
 
 /// One importable `model_type`: its family and what it models.
 struct ModelTypeInfo {
@@ -97,6 +99,45 @@ struct ModelConfig {
   bool scoreCorrectionBias = false;
   /// GPT-OSS: the clamp of its SwiGLU (swiglu_limit; 0: plain SwiGLU).
   double swigluLimit = 0;
+  // Llama-4 (docs/import.md): chunked attention of `attentionChunk`
+  // positions (attention_chunk_size) in the RoPE layers; the layers
+  // `noRopeLayers` marks (no_rope_layers entry 0) use no RoPE, attend to
+  // every earlier key and scale their queries by the temperature 1 +
+  // attnScale * log1p(floor((p + 1) / attnFloorScale)) at position p
+  // (attn_temperature_tuning; attnScale 0: off); `moeLayers` marks the MoE
+  // layers (moe_layers; empty: all, when there are routed experts), the
+  // others a dense MLP of intermediate_size_mlp (intermediateSize; the
+  // experts' width is moeIntermediateSize).
+  int64_t attentionChunk = 0;
+  std::vector<bool> noRopeLayers, moeLayers;
+  double attnScale = 0;
+  int64_t attnFloorScale = 0;
+  /// use_qk_norm: RMSNorm without weight of each query and key head, after
+  /// RoPE, in the RoPE layers (Llama4TextL2Norm).
+  bool weightlessQkNorm = false;
+  /// The router score multiplies the routed expert's input row instead of
+  /// its output (Llama-4; vLLM's apply_router_weight_on_input).
+  bool routerWeightsInput = false;
+  /// Prefix of every weight name: "language_model." for a multimodal
+  /// checkpoint whose decoder is its text_config (Llama-4).
+  std::string weightPrefix;
+
+  bool isMoELayer(int64_t layer) const {
+    return numRoutedExperts > 0 && (moeLayers.empty() || moeLayers[layer]);
+  }
+  bool isNoRope(int64_t layer) const {
+    return !noRopeLayers.empty() && noRopeLayers[layer];
+  }
+  /// Keeps the last `layers` layers (a pipeline stage): the per-layer lists
+  /// and the leading dense layers cut alike.
+  void keepLastLayers(int64_t layers) {
+    int64_t drop = numLayers - layers;
+    for (std::vector<bool> *v : {&windowedLayers, &noRopeLayers, &moeLayers})
+      if (!v->empty())
+        v->erase(v->begin(), v->begin() + drop);
+    firstDenseLayers = std::max<int64_t>(0, firstDenseLayers - drop);
+    numLayers = layers;
+  }
   /// Selection scores summed into a group's score to rank the groups: 2
   /// (noaux_tc) or 1, the group's best expert (group_limited_greedy).
   int64_t groupScoreTop = 2;

@@ -254,6 +254,13 @@ FailureOr<KernelModel> describeGatedMlpKernel(ArrayRef<Operation *> ops) {
   if (failed(extra))
     return failure();
   k.extraReadBytes = *extra;
+  // An add of another input of the result's shape (not x, the residual the
+  // input tile already holds).
+  for (Operation *op : ops)
+    if (auto add = dyn_cast<AddOp>(op))
+      for (Value v : {add.getLhs(), add.getRhs()})
+        k.epilogueInput |= v != x && inputs.contains(v) &&
+                           v.getType() == down.getResult().getType();
   if (norm)
     k.normBytes = elementBytes(gate.getLhs());
   k.work = sumFlops(ops);

@@ -122,13 +122,15 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
   }
   case KernelKind::GatedMlp:
   case KernelKind::MoeFfn: {
-    // x and y's f32 accumulator whole in D; the weight tiles one D chunk.
+    // x and y's f32 accumulator whole in D; the weight tiles one D chunk;
+    // y's tiles, and as many of an input the epilogue adds (Llama-4's shared
+    // expert plus the routed output).
     auto [tm, tf, td] = MlpNest<>::from(t);
     int64_t dm = k.mlpLoops().d;
     s = nb * c(tm) * c(dm) * c(k.lhsBytes) +
         nb * bytesOf(c(3) * c(tf) * c(td), k.rhsBytes) +
         c(2) * c(tm) * c(tf) * c(4) + c(tm) * c(dm) * c(4) +
-        nb * c(tm) * c(dm) * c(k.outBytes);
+        c(k.epilogueInput ? 2 : 1) * nb * c(tm) * c(dm) * c(k.outBytes);
     if (converts)
       s += c(3) * c(tf) * c(td) * c(getElementBytes(k.storedRhs.fallbackType));
     // A norm in the M tile: its output tile beside x, the rows' f32 sum

@@ -272,8 +272,7 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
     return std::nullopt;
   // The keys of a head held on chip (none, a prefix, or all: resident),
   // loaded once per head; the keys past them stream past each block in K/V
-  // tiles. A prefix with a sliding window or chunks is lowered but not
-  // priced.
+  // tiles. A prefix with a window or chunks is lowered but not priced.
   int64_t held = getHeldKvPrefix(t);
   if (held > 0 && held < skv && (k.window > 0 || k.chunk > 0))
     return std::nullopt;

@@ -39,11 +39,37 @@ public:
   /// A nested reader failed: this one fails too (its error is reported).
   void markFailed() { hasError = true; }
   Location getLoc() const { return loc; }
+  const llvm::json::Object &getObject() const { return obj; }
   StringRef getFile() const { return file; }
 
   /// A field that does not change the priced graph (metadata, training
   /// settings, the stored number format): read and ignored.
   void ignore(StringRef key) { used.insert(key); }
+  /// Metadata, tokenizer ids and training-only settings any config may
+  /// carry.
+  void ignoreMetadata() {
+    for (StringRef k : {"architectures",
+                        "transformers_version",
+                        "_name_or_path",
+                        "torch_dtype",
+                        "dtype",
+                        "bos_token_id",
+                        "eos_token_id",
+                        "pad_token_id",
+                        "initializer_range",
+                        "use_cache",
+                        "tokenizer_class",
+                        "auto_map",
+                        "id2label",
+                        "label2id",
+                        "return_dict",
+                        "output_attentions",
+                        "output_hidden_states",
+                        "pretraining_tp",
+                        "attention_dropout",
+                        "hidden_dropout"})
+      ignore(k);
+  }
   /// A field the importer models only at one value (or absent/null):
   /// `expected` as JSON, e.g. "false" or "null".
   void only(StringRef key, StringRef expected, StringRef why) {
@@ -142,6 +168,34 @@ public:
     for (const llvm::json::Value &e : *a)
       out.push_back(checkInt(key, e, lo, hi));
     return out;
+  }
+  /// A list of integers in [lo, hi] of any length (absent or null: empty).
+  SmallVector<int64_t> optIntegerList(StringRef key, int64_t lo, int64_t hi) {
+    const llvm::json::Value *v = get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return {};
+    const llvm::json::Array *a = v->getAsArray();
+    if (!a) {
+      error(key, "must be a list of integers");
+      return {};
+    }
+    SmallVector<int64_t> out;
+    for (const llvm::json::Value &e : *a)
+      out.push_back(checkInt(key, e, lo, hi));
+    return out;
+  }
+  /// A switch written as true/false or, as some configs do, as an integer
+  /// (Python truthiness: nonzero is on). Absent or null gives `dflt`.
+  bool optSwitch(StringRef key, bool dflt) {
+    const llvm::json::Value *v = get(key);
+    if (!v || v->kind() == llvm::json::Value::Null)
+      return dflt;
+    if (std::optional<bool> b = v->getAsBoolean())
+      return *b;
+    if (std::optional<int64_t> i = v->getAsInteger())
+      return *i != 0;
+    error(key, "must be true, false or an integer");
+    return dflt;
   }
   /// The strings of a list (absent or null: empty).
   SmallVector<std::string> optStrings(StringRef key) {

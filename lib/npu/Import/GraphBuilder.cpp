@@ -156,7 +156,7 @@ Value GraphBuilder::embedding(Value table, Value ids) {
 Value GraphBuilder::embedTokensWeight() {
   return WeightOp::create(b, loc,
                           tensor({cfg.vocabSize, cfg.hiddenSize}, small),
-                          "model.embed_tokens.weight");
+                          cfg.weightPrefix + "model.embed_tokens.weight");
 }
 
 Value GraphBuilder::appendCache(Value cache, Value update, Value pos) {

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -145,10 +146,18 @@ Value swigluMLP(GraphBuilder &g, LayerFunc &f, Value x, StringRef prefix,
 
 /// How one layer's grouped-query attention differs between model types.
 struct AttentionSpec {
-  int64_t window = 0;   ///< sliding window (0: none)
-  double ropeTheta = 0; ///< RoPE base (0: the config's rope_theta)
-  double scale = 0;     ///< softmax scale (0: 1/sqrt(head_dim))
-  double softcap = 0;   ///< logit soft-cap (0: none)
+  int64_t window = 0;           ///< sliding window (0: none)
+  int64_t chunk = 0;            ///< attention chunk (0: none)
+  double ropeTheta = 0;         ///< RoPE base (0: the config's rope_theta)
+  double scale = 0;             ///< softmax scale (0: 1/sqrt(head_dim))
+  double softcap = 0;           ///< logit soft-cap (0: none)
+  bool rope = true;             ///< RoPE on q and k (false: a NoPE layer)
+  bool interleavedRope = false; ///< RoPE on adjacent pairs (Llama-4)
+  /// After RoPE, an RMSNorm without weight of each q and k head (Llama-4).
+  bool weightlessQkNorm = false;
+  /// Queries scaled by the config's temperature of their position
+  /// (Llama-4's NoPE layers; ModelConfig::attnScale).
+  bool queryTemperature = false;
 };
 
 /// Grouped-query attention of a Llama-style layer on h [B, S, D]: q/k/v
@@ -175,6 +184,9 @@ struct MoENames {
   /// are the gate and odd rows the up projection, with its bias [E, 2F]
   /// and the down bias [E, D] (then `gate`/`up` are unused), or "".
   std::string gateUp, gateUpBias, downBias;
+  /// `gateUp` holds the gate rows then the up rows (Llama-4), not
+  /// interleaved ones.
+  bool gateUpHalves = false;
 };
 
 /// The routed experts (and shared ones, `cfg.numSharedExperts` of width
@@ -213,26 +225,26 @@ public:
   }
 };
 
-/// A family of GQA layers with K and V caches whose layers are of two
-/// kinds, with and without the sliding window (ModelConfig::isWindowed):
-/// `@<type>_layer` and `@<type>_sliding_layer` (one name when all layers
-/// are of one kind). Subclasses build a layer of either kind.
+/// A family of GQA layers with K and V caches whose layers are of a few
+/// kinds (layerKind: by default, with and without the sliding window,
+/// ModelConfig::isWindowed: `@<type>_layer` and `@<type>_sliding_layer`, one
+/// name when all layers are of one kind). Each kind present is built once,
+/// in the order of their numbers.
 class WindowedFamily : public Family {
 public:
+  static constexpr unsigned kMaxKinds = 4;
   void buildLayerKinds(OpBuilder &mb, GraphBuilder &g) override {
     cfg = &g.cfg;
-    bool anyFull = false, anyWindowed = false;
+    std::array<bool, kMaxKinds> present = {};
     for (int64_t i = 0; i < cfg->numLayers; ++i)
-      (cfg->isWindowed(i) ? anyWindowed : anyFull) = true;
-    std::string type = cfg->modelType;
-    if (anyFull)
-      full = buildLayer(mb, g, type + "_layer", /*windowed=*/false);
-    if (anyWindowed)
-      windowed = buildLayer(
-          mb, g, type + (anyFull ? "_sliding_layer" : "_layer"), true);
+      present[layerKind(i)] = true;
+    for (unsigned k = 0; k < kMaxKinds; ++k)
+      if (present[k])
+        kinds[k] = buildLayer(mb, g, kindName(k, present), k);
   }
-  LayerFunc &kindOf(int64_t i) override {
-    return cfg->isWindowed(i) ? *windowed : *full;
+  LayerFunc &kindOf(int64_t i) override { return *kinds[layerKind(i)]; }
+  std::string layerPrefix(int64_t i) const override {
+    return cfg->weightPrefix + "model.layers." + std::to_string(i) + ".";
   }
   unsigned cachesPerLayer() const override { return 2; }
   RankedTensorType cacheType(GraphBuilder &g) const override {
@@ -248,13 +260,14 @@ public:
   /// `lm_head.weight`.
   Value head(GraphBuilder &g, Value hidden) override {
     int64_t d = g.cfg.hiddenSize;
+    const std::string &prefix = g.cfg.weightPrefix;
     Value norm = WeightOp::create(g.b, g.loc, g.tensor({d}, g.small),
-                                  "model.norm.weight");
+                                  prefix + "model.norm.weight");
     Value lmHead = g.cfg.tieEmbeddings
                        ? table
                        : WeightOp::create(
                              g.b, g.loc, g.tensor({g.cfg.vocabSize, d}, g.head),
-                             "lm_head.weight")
+                             prefix + "lm_head.weight")
                              .getResult();
     return g.linear(g.rmsNorm(hidden, norm), lmHead);
   }
@@ -272,20 +285,30 @@ protected:
     return layer;
   }
 
-  /// One layer function: x, the write position and the K and V caches,
-  /// then its weights; returns x and the updated caches.
+  /// One layer function of kind `kind`: x, the write position and the K
+  /// and V caches, then its weights; returns x and the updated caches.
   virtual std::unique_ptr<LayerFunc> buildLayer(OpBuilder &mb, GraphBuilder &g,
                                                 const std::string &name,
-                                                bool windowed) = 0;
+                                                unsigned kind) = 0;
+  /// The kind of layer `i`, below kMaxKinds: by default 1 if windowed.
+  virtual unsigned layerKind(int64_t i) const { return cfg->isWindowed(i); }
+  /// The function name of kind `kind`, knowing the kinds present.
+  virtual std::string kindName(unsigned kind, ArrayRef<bool> present) const {
+    bool windowedOnly = kind == 1 && !present[0];
+    return cfg->modelType +
+           (kind == 1 && !windowedOnly ? "_sliding_layer" : "_layer");
+  }
+
+  const ModelConfig *cfg = nullptr;
 
 private:
-  const ModelConfig *cfg = nullptr;
-  std::unique_ptr<LayerFunc> full, windowed;
+  std::array<std::unique_ptr<LayerFunc>, kMaxKinds> kinds;
   Value table;
 };
 
 std::unique_ptr<Family> createLlamaFamily();
 std::unique_ptr<Family> createGemmaFamily();
+std::unique_ptr<Family> createLlama4Family();
 std::unique_ptr<Family> createGPT2Family();
 std::unique_ptr<Family> createDeepSeekV3Family();
 

@@ -24,6 +24,8 @@ static std::unique_ptr<Family> createFamily(ModelFamily family) {
     return createLlamaFamily();
   case ModelFamily::Gemma:
     return createGemmaFamily();
+  case ModelFamily::Llama4:
+    return createLlama4Family();
   case ModelFamily::GPT2:
     return createGPT2Family();
   case ModelFamily::DeepSeekV3:

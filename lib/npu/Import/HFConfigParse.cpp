@@ -1,6 +1,6 @@
 //===- HFConfigParse.cpp - read and check a Hugging Face config.json ------===//
 
-#include "FieldReader.h"
+#include "HFConfigParse.h"
 
 #include "npu/Import/HFConfig.h"
 #include "npu/Support/InputFiles.h"
@@ -9,7 +9,7 @@ using namespace mlir;
 using namespace mlir::npu;
 using namespace mlir::npu::import;
 
-namespace {
+namespace mlir::npu::import {
 /// The fields every RoPE decoder (the Llama-style ones, DeepSeek) shares,
 /// with their Hugging Face names. Sliding windows are each family's.
 /// quantization_config: the checkpoint's stored format, for
@@ -417,7 +417,7 @@ void parseDeepSeekV3(FieldReader &r, ModelConfig &c) {
     return r.error("qk_rope_head_dim", "must be even for rotary embeddings");
   c.headDim = c.qkNopeHeadDim + c.qkRopeHeadDim;
 }
-} // namespace
+} // namespace mlir::npu::import
 
 ArrayRef<ModelTypeInfo> mlir::npu::getSupportedModelTypes() {
   static const ModelTypeInfo types[] = {
@@ -445,6 +445,15 @@ ArrayRef<ModelTypeInfo> mlir::npu::getSupportedModelTypes() {
       {"gpt_oss", ModelFamily::Llama, "gpt-oss-20b",
        "biased GQA with attention sinks, local (window) and global layers "
        "alternating, MoE with a biased router and biased, clamped experts"},
+      {"llama4", ModelFamily::Llama4, "llama-4-scout",
+       "Llama-4's decoder (its text_config; the vision encoder is not "
+       "imported): chunked attention in the RoPE layers, NoPE layers with "
+       "the query temperature, weightless QK norm, dense and MoE layers "
+       "interleaved, sigmoid top-1 routing on the expert's input plus a "
+       "shared expert"},
+      {"llama4_text", ModelFamily::Llama4, "llama-4-scout-text",
+       "Llama-4's decoder as a text-only config (Llama4ForCausalLM), as "
+       "llama4"},
       {"gemma2", ModelFamily::Gemma, "gemma-2-9b",
        "GQA with head_dim and query_pre_attn_scalar, local (sliding) and "
        "global layers alternating, logit soft-capping, GeGLU, sandwich norms"},
@@ -473,28 +482,7 @@ mlir::npu::parseHFConfig(StringRef json, StringRef filename, Location loc) {
   ModelConfig c{};
   FieldReader r(*obj, filename, loc);
   c.modelType = r.optString("model_type", "");
-  // Metadata, tokenizer ids and training-only settings of every family.
-  for (StringRef k : {"architectures",
-                      "transformers_version",
-                      "_name_or_path",
-                      "torch_dtype",
-                      "dtype",
-                      "bos_token_id",
-                      "eos_token_id",
-                      "pad_token_id",
-                      "initializer_range",
-                      "use_cache",
-                      "tokenizer_class",
-                      "auto_map",
-                      "id2label",
-                      "label2id",
-                      "return_dict",
-                      "output_attentions",
-                      "output_hidden_states",
-                      "pretraining_tp",
-                      "attention_dropout",
-                      "hidden_dropout"})
-    r.ignore(k);
+  r.ignoreMetadata();
   if (r.failed())
     return failure();
   const ModelTypeInfo *info = nullptr;
@@ -520,6 +508,9 @@ mlir::npu::parseHFConfig(StringRef json, StringRef filename, Location loc) {
     break;
   case ModelFamily::Gemma:
     parseGemma(r, *obj, c);
+    break;
+  case ModelFamily::Llama4:
+    parseLlama4(r, c);
     break;
   case ModelFamily::GPT2:
     parseGPT2(r, c);

@@ -10,11 +10,34 @@
 #include "GraphBuilder.h"
 #include "StoredWeights.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include <cmath>
 
 using namespace mlir;
 using namespace mlir::npu;
 using namespace mlir::npu::import;
+
+/// q [B, H, S, D] times Llama-4's temperature of each query's position p
+/// (past + i): 1 + attn_scale * log1p(floor((p + 1) / floor_scale)), an f32
+/// [S, 1] constant (a splat while every position is below floor_scale - 1).
+static Value queryTemperature(GraphBuilder &g, Value q) {
+  const ModelConfig &c = g.cfg;
+  std::vector<float> scales;
+  for (int64_t i = 0; i < g.seq; ++i) {
+    double p = double(g.past + i);
+    scales.push_back(static_cast<float>(
+        1.0 + c.attnScale * std::log1p(std::floor((p + 1.0) /
+                                                  double(c.attnFloorScale)))));
+  }
+  auto type = g.tensor({g.seq, 1}, g.b.getF32Type());
+  bool splat = llvm::all_equal(scales);
+  DenseElementsAttr values =
+      splat ? DenseElementsAttr::get(type, scales.front())
+            : DenseElementsAttr::get(type, ArrayRef<float>(scales));
+  Value t = arith::ConstantOp::create(g.b, g.loc, values);
+  return MulOp::create(g.b, g.loc, q.getType(), q, t);
+}
 
 Value mlir::npu::import::gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
                                       const AttentionSpec &spec,
@@ -56,11 +79,22 @@ Value mlir::npu::import::gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
     k = g.rmsNorm(k,
                   f.param("self_attn.k_norm.weight", g.tensor({hd}, g.small)));
   }
-  q = g.rope(q, /*interleaved=*/false, spec.ropeTheta);
-  k = g.rope(k, /*interleaved=*/false, spec.ropeTheta);
+  if (spec.rope) {
+    q = g.rope(q, spec.interleavedRope, spec.ropeTheta);
+    k = g.rope(k, spec.interleavedRope, spec.ropeTheta);
+  }
+  if (spec.weightlessQkNorm) {
+    // Llama-4: RMSNorm without weight of each head's features, after RoPE.
+    q = g.rmsNorm(q, Value());
+    k = g.rmsNorm(k, Value());
+  }
+  if (spec.queryTemperature)
+    q = queryTemperature(g, q);
   // Both phases write the new keys and values into the cache; decode then
-  // attends over the cached rows, and with a window only the last `window`
-  // of them (a view: the rows before it are not read).
+  // attends over the cached rows: with a window only the last `window` of
+  // them, with chunks those of the current chunk (a view: the rows before
+  // it are not read; the chunk starts at a multiple of C, so the mask
+  // holds in the view's positions too).
   Value kCache = g.appendCache(f.arg(2), k, f.arg(1));
   Value vCache = g.appendCache(f.arg(3), v, f.arg(1));
   caches.append({kCache, vCache});
@@ -68,9 +102,12 @@ Value mlir::npu::import::gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
     k = g.readCache(kCache);
     v = g.readCache(vCache);
     int64_t rows = g.past + g.seq;
-    if (spec.window > 0 && spec.window < rows) {
-      k = g.slice(k, 2, rows - spec.window, spec.window);
-      v = g.slice(v, 2, rows - spec.window, spec.window);
+    int64_t first = rows - 1 - (spec.window > 0 ? spec.window - 1 : 0);
+    if (spec.chunk > 0)
+      first = (rows - 1) / spec.chunk * spec.chunk;
+    if ((spec.window > 0 || spec.chunk > 0) && first > 0) {
+      k = g.slice(k, 2, first, rows - first);
+      v = g.slice(v, 2, first, rows - first);
     }
   }
   double scale = spec.scale > 0 ? spec.scale : 1.0 / std::sqrt(double(hd));
@@ -78,7 +115,7 @@ Value mlir::npu::import::gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
   if (c.attentionSinks) // GPT-OSS: a learned sink logit per query head
     sinks = f.param("self_attn.sinks", g.tensor({hq}, g.small));
   Value o = g.attention(q, k, v, std::nullopt, scale, spec.window, spec.softcap,
-                        sinks);
+                        sinks, spec.chunk);
   Value out =
       g.linear(g.mergeHeads(o),
                linearWeight(g, f, "self_attn.o_proj.weight", {d, hq * hd}));

@@ -53,7 +53,8 @@ public:
 private:
   std::unique_ptr<LayerFunc> buildLayer(OpBuilder &mb, GraphBuilder &g,
                                         const std::string &name,
-                                        bool windowed) override {
+                                        unsigned kind) override {
+    bool windowed = kind == 1;
     const ModelConfig &c = g.cfg;
     int64_t d = c.hiddenSize;
     std::unique_ptr<LayerFunc> layer = startLayer(mb, g, name);

@@ -24,7 +24,8 @@ class LlamaFamily : public WindowedFamily {
 private:
   std::unique_ptr<LayerFunc> buildLayer(OpBuilder &mb, GraphBuilder &g,
                                         const std::string &name,
-                                        bool windowed) override {
+                                        unsigned kind) override {
+    bool windowed = kind == 1;
     const ModelConfig &c = g.cfg;
     int64_t d = c.hiddenSize;
     // Both phases write the KV cache (prefill fills it for the decode steps

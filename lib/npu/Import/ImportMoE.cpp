@@ -10,6 +10,8 @@
 #include "GraphBuilder.h"
 #include "StoredWeights.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 using namespace mlir;
 using namespace mlir::npu;
 using namespace mlir::npu::import;
@@ -94,8 +96,10 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
     // (a stored format's scales sliced with them).
     StoredParam wgu =
         storedParam(g, f, expert(names.gateUp), {e, 2 * ff, d}, true);
-    wg = useParam(g, sliceParam(g, wgu, 1, 0, ff, 2));
-    wu = useParam(g, sliceParam(g, wgu, 1, 1, ff, 2));
+    int64_t stride = names.gateUpHalves ? 1 : 2;
+    wg = useParam(g, sliceParam(g, wgu, 1, 0, ff, stride));
+    wu = useParam(
+        g, sliceParam(g, wgu, 1, names.gateUpHalves ? ff : 1, ff, stride));
   }
   Value wd = linearWeight(g, f, expert(names.down), {e, d, ff}, true);
   if (!names.gateUpBias.empty()) {
@@ -105,10 +109,21 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
     bu = g.slice(bgu, 1, 1, ff, 2);
     bd = f.param(expert(names.downBias), g.tensor({e, d}, g.small));
   }
+  // Llama-4 weights each routed row by its score before the expert (the
+  // expert then adds it unweighted: weight 1), so the shared expert, which
+  // takes the unweighted row, runs beside the op.
+  Value routed = rows, weights = route.getWeights();
+  if (c.routerWeightsInput) {
+    routed = MulOp::create(b, g.loc, rows.getType(), rows, weights);
+    weights = arith::ConstantOp::create(
+        b, g.loc,
+        DenseElementsAttr::get(g.tensor({n, k}, f32), b.getF32FloatAttr(1.0)));
+  }
+  bool fuseShared = ep == 1 && !c.routerWeightsInput;
   Value sg, su, sd;
   int64_t fs = names.shared.empty() ? 0 : c.numSharedExperts * ff;
   auto shared = [&](StringRef w) { return (names.shared + "." + w).str(); };
-  if (fs > 0 && ep == 1) {
+  if (fs > 0 && fuseShared) {
     sg = linearWeight(g, f, shared("gate_proj.weight"), {fs, d}, true);
     su = linearWeight(g, f, shared("up_proj.weight"), {fs, d}, true);
     sd = linearWeight(g, f, shared("down_proj.weight"), {d, fs}, true);
@@ -116,12 +131,12 @@ Value mlir::npu::import::moeBlock(GraphBuilder &g, LayerFunc &f, Value h,
   auto load = ExpertLoadAttr::get(b.getContext(), LoadKind::Uniform,
                                   DenseF64ArrayAttr());
   Value y = MoEExpertsOp::create(
-      b, g.loc, g.tensor({n, d}, g.act), rows, route.getIndices(),
-      route.getWeights(), wg, wu, wd, sg, su, sd, bg, bu, bd, load,
+      b, g.loc, g.tensor({n, d}, g.act), routed, route.getIndices(), weights,
+      wg, wu, wd, sg, su, sd, bg, bu, bd, load,
       c.swigluLimit > 0 ? b.getF64FloatAttr(c.swigluLimit) : FloatAttr());
   if (m > 1)
     y = g.slice(y, 0, 0, tokens);
-  if (fs > 0 && ep > 1)
+  if (fs > 0 && !fuseShared)
     y = g.add(y, swigluMLP(g, f, x, names.shared, fs, /*fused=*/false,
                            GatedActivation::Silu, /*expert=*/true));
   return g.reshape(y, {g.batch, g.seq, d});

@@ -54,15 +54,8 @@ static llvm::Error pipelineStage(const ModelConfig &config, const Split &split,
     return fail("split " + split.str() +
                 ": more pipeline stages than layers (" +
                 llvm::Twine(config.numLayers) + ")");
-  int64_t layers = llvm::divideCeil(config.numLayers, split.pp);
-  chip.config.numLayers = layers;
-  // The chip models the last `layers` layers (the costliest stage).
-  chip.config.firstDenseLayers = std::max<int64_t>(
-      0, config.firstDenseLayers - (config.numLayers - layers));
-  if (!config.windowedLayers.empty())
-    chip.config.windowedLayers.erase(chip.config.windowedLayers.begin(),
-                                     chip.config.windowedLayers.begin() +
-                                         (config.numLayers - layers));
+  // The chip models the last ceil(L/pp) layers (the costliest stage).
+  chip.config.keepLastLayers(llvm::divideCeil(config.numLayers, split.pp));
   chip.config.numMTPLayers = 0;
   chip.options.includeMTP = false;
   // Micro-batches: one sequence each in a prefill; in a decode as many as

@@ -261,6 +261,21 @@ Value mlir::npu::buildFirstVisibleKey(OpBuilder &b, Location loc, Value pos,
   return {};
 }
 
+Value mlir::npu::buildFirstPositionPast(OpBuilder &b, Location loc, Value key,
+                                        int64_t window, int64_t chunk) {
+  auto idx = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  if (chunk > 0) {
+    Value next = arith::AddIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, key, idx(chunk)), idx(1));
+    return arith::MulIOp::create(b, loc, next, idx(chunk));
+  }
+  if (window > 0)
+    return arith::AddIOp::create(b, loc, key, idx(window));
+  return {};
+}
+
 void mlir::npu::populateAttentionToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<AttentionToGeneric>(patterns.getContext());
 }

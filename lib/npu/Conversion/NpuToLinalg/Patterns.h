@@ -59,6 +59,11 @@ Value buildSoftcap(OpBuilder &b, Location loc, Value s, double c);
 /// null with neither (every key up to pos).
 Value buildFirstVisibleKey(OpBuilder &b, Location loc, Value pos,
                            int64_t window, int64_t chunk);
+/// The first position whose first visible key is past `key`: key + window
+/// with a window, chunk * (key floordiv chunk + 1) with a chunk; null with
+/// neither.
+Value buildFirstPositionPast(OpBuilder &b, Location loc, Value key,
+                             int64_t window, int64_t chunk);
 /// silu(g) * u = g / (1 + exp(-g)) * u, in f32 (npu.moe_experts' SwiGLU).
 Value siluGate(OpBuilder &b, Location loc, Value g, Value u);
 /// A routed expert's activation of f32 g and u: siluGate, or with

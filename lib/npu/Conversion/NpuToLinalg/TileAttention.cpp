@@ -252,23 +252,11 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
         b, loc,
         arith::DivUIOp::create(b, loc, first, constIndex(b, loc, tileSub)),
         constIndex(b, loc, tileSub));
+    // The first position whose first key is past k0 + nk - 1 bounds them.
     if (window || chunk) {
-      // The first position past those whose first key is <= k0 + nk - 1.
       Value lastKey = arith::SubIOp::create(
           b, loc, arith::AddIOp::create(b, loc, k0, nk), constIndex(b, loc, 1));
-      Value past;
-      if (chunk) {
-        Value c = constIndex(b, loc, chunk);
-        past = arith::MulIOp::create(
-            b, loc,
-            arith::AddIOp::create(b, loc,
-                                  arith::DivUIOp::create(b, loc, lastKey, c),
-                                  constIndex(b, loc, 1)),
-            c);
-      } else {
-        past =
-            arith::AddIOp::create(b, loc, lastKey, constIndex(b, loc, window));
-      }
+      Value past = buildFirstPositionPast(b, loc, lastKey, window, chunk);
       Value end = arith::SubIOp::create(
           b, loc, past,
           arith::AddIOp::create(b, loc, q0, constIndex(b, loc, off)));
