@@ -92,6 +92,37 @@ static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
          c(k.heldBytes);
 }
 
+/// An attention kernel's working set: the query block's Q, running output
+/// and (max, sum) stay on chip; the scores are one sub-tile's (the logits
+/// and exponentials overwrite them), with its row max, new max and rescale
+/// factor; the K/V held (a prefix of the head's keys, or all of them) and
+/// the streamed K/V tile (unless all are held), with the other operands'
+/// buffers (2: the next head's held K/V is loaded during this head's
+/// blocks).
+static Count attentionWorkingSet(const KernelDesc &k,
+                                 const AttentionNest<> &tile, int64_t buffers) {
+  Count nb = c(buffers);
+  int64_t rows = tile.q * k.group, rowsSub = tile.qSub * k.group, tkv = tile.kv,
+          dqk = tile.headDim, dv = k.vDim;
+  int64_t kvWidth = dqk + (k.latent ? 0 : dv);
+  int64_t held = getHeldKvPrefix(tile);
+  int64_t kvRows = held + (held < k.attentionLoops().kv ? tkv : 0);
+  Count qBytes = c(rows) * c(dqk) * c(k.lhsBytes);
+  Count outBytes = c(rows) * c(dv) * c(k.outBytes);
+  // With one buffer the block's Q is dead when its output is staged, and
+  // the liveness-based SRAM plan puts the output where Q was.
+  Count qAndOut = nb * (qBytes + outBytes);
+  if (buffers == 1 && !qAndOut.isOverflow())
+    qAndOut = std::max(qBytes.value(), outBytes.value());
+  // Plus what the body computes whole before the loops (a transposed
+  // query), held. The row max and sum and the sub-tile's three row vectors
+  // are buffers of their own, each 64-byte aligned like every allocation.
+  return qAndOut + nb * bytesOf(c(kvRows) * c(kvWidth), k.rhsBytes) +
+         c(rows) * c(dv) * c(4) + c(2) * c(llvm::alignTo(rows * 4, 64)) +
+         c(rowsSub) * c(tkv) * c(4) + c(3) * c(llvm::alignTo(rowsSub * 4, 64)) +
+         c(k.heldBytes);
+}
+
 int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
                                     int64_t buffers, const MatrixRates *rates) {
   bool converts =
@@ -141,35 +172,11 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     break;
   }
   case KernelKind::Attention:
-  case KernelKind::MlaAbsorbed: {
-    // The query block's Q, running output and (max, sum) stay on chip;
-    // the scores are one sub-tile's (the logits and exponentials overwrite
-    // them), with its row max, new max and rescale factor; the K/V held (a
-    // prefix of the head's keys, or all of them) and the streamed K/V tile
-    // (unless all are held), with the other operands' buffers (2: the next
-    // head's held K/V is loaded during this head's blocks).
-    AttentionNest<> tile = AttentionNest<>::from(t);
-    if (!isValidHeldKv(k.attentionLoops(), tile))
+  case KernelKind::MlaAbsorbed:
+    if (!isValidHeldKv(k.attentionLoops(), AttentionNest<>::from(t)))
       return 0;
-    int64_t rows = tile.q * k.group, rowsSub = tile.qSub * k.group,
-            tkv = tile.kv, dqk = tile.headDim, dv = k.vDim;
-    int64_t kvWidth = dqk + (k.latent ? 0 : dv);
-    int64_t held = getHeldKvPrefix(tile);
-    int64_t kvRows = held + (held < k.attentionLoops().kv ? tkv : 0);
-    Count qBytes = c(rows) * c(dqk) * c(k.lhsBytes);
-    Count outBytes = c(rows) * c(dv) * c(k.outBytes);
-    // With one buffer the block's Q is dead when its output is staged, and
-    // the liveness-based SRAM plan puts the output where Q was.
-    Count qAndOut = nb * (qBytes + outBytes);
-    if (buffers == 1 && !qAndOut.isOverflow())
-      qAndOut = std::max(qBytes.value(), outBytes.value());
-    // Plus what the body computes whole before the loops (a transposed
-    // query), held.
-    s = qAndOut + nb * bytesOf(c(kvRows) * c(kvWidth), k.rhsBytes) +
-        c(rows) * c(dv) * c(4) + c(rows) * c(8) +
-        c(rowsSub) * (c(tkv) + c(3)) * c(4) + c(k.heldBytes);
+    s = attentionWorkingSet(k, AttentionNest<>::from(t), buffers);
     break;
-  }
   case KernelKind::Stream:
   case KernelKind::Copy:
     s = streamWorkingSet(k, RowNest<>::from(t).rows, nb);

@@ -408,6 +408,26 @@ CASES = [
           # the down projection's output, D chunk by D chunk
           "CHECK: scf.for {{.*}} = %c0 to %c6 step %c4 iter_args",
           "CHECK: tensor.insert_slice {{.*}} into tensor<?x6xf32>"], seed=15),
+    Case("gated-mlp-decode-rows",
+         "gated_mlp kernel on a decode step's input [5, 1, 6] (5 sequences, one token each): the rows are the first dimension, so each M tile is a slice of x along it, the norm fused into the M tiles and the output built in its own rank with the residual add fused (nothing through HBM between them); M tile 2 of 5, F tile 4 of 10.",
+         [("x", [5, 1, 6]), ("g", [6]), ("wg", [10, 6]), ("wu", [10, 6]), ("wd", [6, 10])],
+         "gated_mlp", ([5, 10, 6], [2, 4, 6]),
+         """
+         %n = npu.rms_norm %a_x, %a_g eps(1.0e-5) : tensor<5x1x6xf32>, tensor<6xf32> -> tensor<5x1x6xf32>
+         %gt = npu.matmul %n, %a_wg transpose_rhs : tensor<5x1x6xf32>, tensor<10x6xf32> -> tensor<5x1x10xf32>
+         %up = npu.matmul %n, %a_wu transpose_rhs : tensor<5x1x6xf32>, tensor<10x6xf32> -> tensor<5x1x10xf32>
+         %h = npu.swiglu %gt, %up : tensor<5x1x10xf32>
+         %dn = npu.matmul %h, %a_wd transpose_rhs : tensor<5x1x10xf32>, tensor<6x10xf32> -> tensor<5x1x6xf32>
+         %y = npu.add %dn, %a_x : tensor<5x1x6xf32>, tensor<5x1x6xf32>
+         """, ("y", [5, 1, 6]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK-NOT: math.rsqrt",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2 iter_args",
+          "CHECK: tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0] [%{{.*}}, 1, 6] [1, 1, 1] : tensor<5x1x6xf32> to tensor<?x1x6xf32>",
+          "CHECK: math.rsqrt",
+          "CHECK: scf.for {{.*}} = %c0 to %c10 step %c4",
+          "CHECK: arith.addf",
+          "CHECK: tensor.insert_slice {{.*}} : tensor<?x1x6xf32> into tensor<5x1x6xf32>"], seed=42),
     Case("gated-mlp-rank3",
          "gated_mlp kernel: the gated-mlp body on a rank-3 input [1, 5, 6] (DeepSeek-V3's layout): each M tile is a slice of x itself, collapsed to a matrix, so the norm is fused into the M tiles, and the output built in its own rank, so the residual add is fused into them too (one pass: rounding and add); M tile 2 of 5, F tile 4 of 10.",
          [("x", [1, 5, 6]), ("g", [6]), ("wg", [10, 6]), ("wu", [10, 6]), ("wd", [6, 10])],

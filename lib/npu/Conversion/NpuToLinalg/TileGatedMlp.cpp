@@ -97,6 +97,38 @@ GatedWeightTile weightTile(OpBuilder &b, Location loc, const GatedMlp &mlp,
                    : sliceOf(b, loc, mm.getRhs(), {d0, f0}, {nd, nf});
   return {w, t};
 }
+/// Where the rows of a [..., D] tensor lie when all its leading dimensions
+/// but one (`rowDim`, the last non-unit one) are 1 ([1, S, D] in a prefill,
+/// [B, 1, D] in a decode): then a tile of rows is a slice in the tensor's
+/// own rank (`inRank`).
+struct RowsInRank {
+  int64_t rank, rowDim;
+  bool inRank;
+  explicit RowsInRank(RankedTensorType t) : rank(t.getRank()) {
+    ArrayRef<int64_t> leading = t.getShape().drop_back();
+    rowDim = rank - 2;
+    for (auto [i, n] : llvm::enumerate(leading))
+      if (n != 1)
+        rowDim = i;
+    inRank = rank > 2 &&
+             llvm::count_if(leading, [](int64_t n) { return n != 1; }) <= 1;
+  }
+  /// Offsets and sizes of rows [m0, m0 + nm) and all `cols` columns: in
+  /// the tensor's rank when inRank, else of the rows as a matrix.
+  std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>
+  slice(OpBuilder &b, OpFoldResult m0, OpFoldResult nm, int64_t cols) const {
+    SmallVector<OpFoldResult> offsets = {m0}, sizes = {nm};
+    if (inRank) {
+      offsets.assign(rank - 1, b.getIndexAttr(0));
+      sizes.assign(rank - 1, b.getIndexAttr(1));
+      offsets[rowDim] = m0;
+      sizes[rowDim] = nm;
+    }
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(cols));
+    return {offsets, sizes};
+  }
+};
 } // namespace
 
 LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
@@ -125,8 +157,8 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
   // Leading dims of x flattened into M rows.
   ReassociationIndices lead = llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
   SmallVector<ReassociationIndices> reassoc = {lead, {rank - 1}};
-  bool unitLead = rank > 2 && llvm::all_of(xType.getShape().drop_back(2),
-                                           [](int64_t n) { return n == 1; });
+  RowsInRank rows(xType);
+  bool unitLead = rows.inRank;
   Value xc = rank == 2
                  ? x
                  : tensor::CollapseShapeOp::create(rewriter, loc, x, reassoc)
@@ -155,10 +187,7 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
         Value xt;
         if (unitLead && x.getParentBlock() == &kernel.getBodyBlock() &&
             x.getDefiningOp()) {
-          SmallVector<OpFoldResult> offsets(rank - 2, zero),
-              sizes(rank - 2, b.getIndexAttr(1));
-          offsets.append({m0, zero});
-          sizes.append({nm, b.getIndexAttr(d)});
+          auto [offsets, sizes] = rows.slice(b, m0, nm, d);
           xt = tensor::CollapseShapeOp::create(
               b, l, sliceOf(b, l, x, offsets, sizes), reassoc);
         } else {
@@ -190,17 +219,12 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
         // The output tile: the f32 accumulator rounded to the result type,
         // written in the result's rank (unit leading dims) when the output
         // is built in it.
-        SmallVector<OpFoldResult> offsets, sizes;
-        if (unitLead) {
-          offsets.assign(rank - 2, zero);
-          sizes.assign(rank - 2, b.getIndexAttr(1));
-        }
-        offsets.append({m0, zero});
-        sizes.append({nm, dOutSize});
+        auto [offsets, sizes] = rows.slice(b, m0, nm, dOut);
         unsigned outRank = sizes.size();
+        unsigned rowLoop = unitLead ? rows.rowDim : 0;
         Value outTile = buildGeneric(
             b, l, ValueRange{acc}, ValueRange{emptyTile(b, l, sizes, resElem)},
-            {loopsMap(ctx, outRank, {outRank - 2, outRank - 1}),
+            {loopsMap(ctx, outRank, {rowLoop, outRank - 1}),
              b.getMultiDimIdentityMap(outRank)},
             SmallVector<IteratorType>(outRank, kPar),
             [&](OpBuilder &nb, Location bl,
