@@ -15,20 +15,31 @@ FailureOr<std::vector<RaggedScenario>>
 mlir::npu::runRaggedScenarios(ModuleOp module, ArrayRef<std::string> specs,
                               ArrayRef<int64_t> buckets, uint64_t seed,
                               TargetAttr tpu, TargetAttr gpu) {
+  // The first attention over each sequence's whole context: a windowed or
+  // chunked layer (Mistral, GPT-OSS's local layers, Llama-4's RoPE layers)
+  // sees only the last window or its chunk, not the sampled length.
   AttentionOp attn;
+  bool anyAttention = false;
   module.walk([&](AttentionOp op) {
-    if (!attn)
+    anyAttention = true;
+    if (!attn && op.getWindowSize() == 0 && op.getChunkSize() == 0)
       attn = op;
   });
   // Option errors have no location ("npu-compare: error: ..."); those
   // about the module point at it or at the attention op.
   Location opt = UnknownLoc::get(module.getContext());
   if (!attn)
-    return emitError(module.getLoc(), "--decode-lengths: the module has no "
-                                      "npu.attention op");
+    return emitError(module.getLoc(),
+                     anyAttention
+                         ? "--decode-lengths: every npu.attention is windowed "
+                           "or chunked; the ragged scenarios price an "
+                           "attention over each sequence's whole context"
+                         : "--decode-lengths: the module has no npu.attention "
+                           "op");
   AttentionOp::Dims d = attn.getDims();
   if (d.qLen != 1)
-    return attn.emitError("--decode-lengths: the first npu.attention has Sq = ")
+    return attn.emitError("--decode-lengths: the first full npu.attention has "
+                          "Sq = ")
            << d.qLen
            << " queries per sequence; ragged decode needs a decode "
               "attention (Sq = 1)";
@@ -112,7 +123,7 @@ void mlir::npu::printRaggedScenarios(ArrayRef<RaggedScenario> scenarios,
     return;
   const RaggedScenario &f = scenarios.front();
   os << llvm::formatv(
-      "\nragged decode (first npu.attention: B = {0} sequences, Hq = {1}, "
+      "\nragged decode (first full npu.attention: B = {0} sequences, Hq = {1}, "
       "Hkv = {2}, Dqk = {3}, Dv = {4}{5}; compiled context {6} KV tokens; "
       "seed {7}; one attention op)\n"
       "  pad (tpu): every sequence at the compiled length; bucket (tpu): "
