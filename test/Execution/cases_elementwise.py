@@ -2,6 +2,7 @@
 import math
 import struct
 
+from cases_quant import e4m3fn, e5m2
 from gen import Case, Rng, prod
 
 
@@ -148,6 +149,44 @@ def bf16_cases():
     return [swiglu, add, row_scale]
 
 
+def nearest_fp8(x, decode, patterns):
+    """The value of the fp8 pattern nearest to x, ties to the even pattern
+    (its last mantissa bit 0), from a table of every finite pattern."""
+    best = None
+    for bits in patterns:
+        v = decode(bits)
+        key = (abs(v - x), bits & 1)
+        if best is None or key < best[0]:
+            best = (key, v)
+    return best[1]
+
+
+def convert_fp8_case(name, dtype, decode, patterns, seed):
+    """f32 -> fp8 (round to nearest even) and back: values on and between
+    the fp8 grid, subnormals, exact ties, within the finite range."""
+    r = Rng(seed)
+    grid = [decode(b) for b in patterns]
+    top = max(grid)
+    x = [0.0, -0.0]
+    # Midpoints of neighbouring grid values (ties) and points between them.
+    ordered = sorted(set(grid))
+    for _ in range(14):
+        i = r.ints(1, 0, len(ordered) - 1)[0]
+        lo, hi = ordered[i], ordered[i + 1]
+        x.append((lo + hi) / 2)
+        x.append(lo + (hi - lo) * 0.3)
+    x = [v for v in x if abs(v) < top][:24]
+    x += [0.0] * (24 - len(x))
+    return Case(
+        name, "convert f32 [4x6] to %s (round to nearest, ties to even; ties and "
+        "subnormals among the values), read back as f32." % dtype,
+        [("x", [4, 6], "f32", x)],
+        "%%r = npu.convert %%x : tensor<4x6xf32> -> tensor<4x6x%s>\n"
+        "%%out = npu.convert %%r : tensor<4x6x%s> -> tensor<4x6xf32>" % (dtype, dtype),
+        [("out", [4, 6], "f32")], [[nearest_fp8(v, decode, patterns) for v in x]],
+        (1e-5, 0.0))  # printed to 6 digits; fp8 neighbours are >= 6% apart
+
+
 def convert_case():
     """f32 -> bf16 with round-to-nearest-even, then exactly back to f32."""
     shape = [2, 5]
@@ -190,4 +229,8 @@ CASES = [
                 "gelu", gelu_erf, 10),
     softcap_case(),
     convert_case(),
+    convert_fp8_case("convert-fp8-e4m3fn", "f8E4M3FN", e4m3fn,
+                     [b for b in range(256) if b & 0x7F != 0x7F], 41),
+    convert_fp8_case("convert-fp8-e5m2", "f8E5M2", e5m2,
+                     [b for b in range(256) if b >> 2 & 0x1F != 0x1F], 42),
 ] + bf16_cases()

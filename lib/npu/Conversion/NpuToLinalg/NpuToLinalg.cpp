@@ -64,6 +64,10 @@ Value mlir::npu::castFloat(OpBuilder &b, Location loc, Value v, Type type) {
     if (from == type)
       return v;
   }
+  // Narrowing to fp8 (an fp8 KV cache written): encoded from f32's bits,
+  // as LLVM has no 8-bit float type.
+  if (canEncodeFromF32(type))
+    return encodeFromF32(b, loc, v, type);
   unsigned fromBits = from.getIntOrFloatBitWidth(),
            toBits = type.getIntOrFloatBitWidth();
   if (fromBits < toBits)

@@ -37,6 +37,12 @@ bool isStoredFormat(Type t);
 /// The f32 value of a scalar of a stored format (QuantPatterns.cpp),
 /// of an integer (signed), or of any other float type.
 Value decodeToF32(OpBuilder &b, Location loc, Value v);
+/// Whether encodeFromF32 takes `t`: the fp8 formats (e4m3fn, e5m2).
+bool canEncodeFromF32(Type t);
+/// `v` (any float) rounded to the fp8 type `t` (canEncodeFromF32), to the
+/// nearest with ties to even as APFloat does: past the largest finite
+/// value infinity (e5m2) or NaN (e4m3fn).
+Value encodeFromF32(OpBuilder &b, Location loc, Value v, Type t);
 /// Converts every element of a float tensor (static or dynamic sizes) to
 /// `elementType` (a linalg.generic), or returns it unchanged when the type
 /// already matches.

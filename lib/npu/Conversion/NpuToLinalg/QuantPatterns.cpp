@@ -3,7 +3,9 @@
 // The narrow formats decoded from their bits with integer arith (LLVM has no
 // 8- or 4-bit float types, and MLIR 22 lowers no extf from e4m3fn or e5m2):
 // what the reference pipeline runs for npu.dequantize and for any widening
-// from a stored format (an fp8 KV cache read by attention).
+// from a stored format (an fp8 KV cache read by attention); and encoded
+// from f32 with integer arith for a narrowing to fp8 (an fp8 KV cache
+// written), rounding as APFloat does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -98,6 +101,57 @@ Value decodeMinifloat(Ints &i, Value u, const Minifloat &f) {
   return v;
 }
 
+/// The bits of the minifloat nearest to the f32 `x` (ties to even), as
+/// APFloat converts: a magnitude that rounds past the largest finite value
+/// is infinity (Ieee) or NaN (FiniteNaN); NaN stays NaN. Normals are
+/// rounded on the f32 bits (adding half an ulp of the target less one, plus
+/// the kept mantissa's last bit, then truncating); subnormals by scaling to
+/// units of the smallest subnormal and rounding to an even integer, which
+/// is the field itself (2^m: the smallest normal). Returns i32.
+Value encodeMinifloat(Ints &i, Value x, const Minifloat &f, double largest) {
+  OpBuilder &b = i.b;
+  Location l = i.l;
+  int m = f.manBits, shift = 23 - m;
+  Value bits = arith::BitcastOp::create(b, l, b.getI32Type(), x);
+  Value absBits = i.mask(bits, 31);
+  Value ax = i.asF32(absBits);
+  Value lsb = i.mask(i.shr(absBits, shift), 1);
+  Value rounded = arith::AndIOp::create(
+      b, l,
+      arith::AddIOp::create(
+          b, l,
+          arith::AddIOp::create(b, l, absBits, i.c((1 << (shift - 1)) - 1)),
+          lsb),
+      i.c(~((int64_t(1) << shift) - 1)));
+  Value exponent =
+      arith::SubIOp::create(b, l, i.shr(rounded, 23), i.c(127 - f.bias));
+  Value normal = arith::OrIOp::create(b, l, i.shl(exponent, m),
+                                      i.mask(i.shr(rounded, shift), m));
+  // Subnormal: below the smallest normal, 2^(1 - bias).
+  float minNormal = std::ldexp(1.0f, 1 - f.bias);
+  Value isSub = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, ax,
+                                      i.f(minNormal));
+  Value units = math::RoundEvenOp::create(
+      b, l,
+      arith::MulFOp::create(b, l, ax, i.f(std::ldexp(1.0f, m - 1 + f.bias))));
+  Value sub = arith::FPToUIOp::create(b, l, b.getI32Type(), units);
+  Value field = i.sel(isSub, sub, normal);
+  int64_t allOnes = (int64_t(1) << f.expBits) - 1;
+  int64_t nanField = f.specials == Minifloat::Ieee
+                         ? (allOnes << m) | (int64_t(1) << (m - 1))
+                         : (allOnes << m) | ((int64_t(1) << m) - 1);
+  int64_t overflowField =
+      f.specials == Minifloat::Ieee ? allOnes << m : nanField;
+  Value tooBig =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::UGT, i.asF32(rounded),
+                            i.f(static_cast<float>(largest)));
+  field = i.sel(tooBig, i.c(overflowField), field);
+  Value isNaN = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+  field = i.sel(isNaN, i.c(nanField), field);
+  Value sign = i.shl(i.shr(bits, 31), f.expBits + m);
+  return arith::OrIOp::create(b, l, sign, field);
+}
+
 /// The bits of `v` (an 8- or 4-bit float) zero-extended to i32.
 Value bitsOf(OpBuilder &b, Location l, Value v) {
   unsigned width = v.getType().getIntOrFloatBitWidth();
@@ -108,6 +162,22 @@ Value bitsOf(OpBuilder &b, Location l, Value v) {
 
 bool mlir::npu::isStoredFormat(Type t) {
   return getMinifloat(t).has_value() || isa<Float8E8M0FNUType>(t);
+}
+
+bool mlir::npu::canEncodeFromF32(Type t) {
+  std::optional<Minifloat> f = getMinifloat(t);
+  return f && f->specials != Minifloat::None;
+}
+
+Value mlir::npu::encodeFromF32(OpBuilder &b, Location l, Value v, Type t) {
+  Ints i{b, l};
+  const llvm::fltSemantics &sem = cast<FloatType>(t).getFloatSemantics();
+  Value bits =
+      encodeMinifloat(i, castFloat(b, l, v, b.getF32Type()), *getMinifloat(t),
+                      llvm::APFloat::getLargest(sem).convertToDouble());
+  unsigned width = t.getIntOrFloatBitWidth();
+  Value narrow = arith::TruncIOp::create(b, l, b.getIntegerType(width), bits);
+  return arith::BitcastOp::create(b, l, t, narrow);
 }
 
 Value mlir::npu::decodeToF32(OpBuilder &b, Location l, Value v) {
