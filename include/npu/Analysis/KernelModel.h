@@ -83,6 +83,14 @@ struct KernelDesc {
   /// gated_mlp: its epilogue adds another input of the output's shape (not
   /// the MLP's own input), loaded tile by tile beside the output's.
   bool epilogueInput = false;
+  /// stream, copy: the shape of the loop nest's result, rows then the
+  /// columns (rowTileSizes says which row tiles the lowering can make).
+  llvm::SmallVector<int64_t, 4> rowShape;
+  /// Whether the lowering can tile this kernel's rows `rows` at a time
+  /// (always, for kernels that are not streams or copies).
+  bool isRowTile(int64_t rows) const {
+    return rowShape.empty() || rowTileSizes(rowShape, rows).has_value();
+  }
   /// gemm, gated_mlp: a normalization of the input runs in each M tile; its
   /// output tile (the matmuls' input) holds this many bytes per element (0:
   /// no norm).

@@ -427,7 +427,9 @@ mlir::npu::chooseGpuTile(const KernelDesc &k, const GpuParams &p) {
   case KernelKind::Stream:
   case KernelKind::Copy: {
     RowNest<> l = k.rowLoops();
-    lists = RowNest<List>{candidates(l.rows, 1, 64), {l.cols}}.list();
+    SmallVector<int64_t> rows = candidates(l.rows, 1, 64);
+    llvm::erase_if(rows, [&](int64_t t) { return !k.isRowTile(t); });
+    lists = RowNest<List>{rows, {l.cols}}.list();
     break;
   }
   }

@@ -451,6 +451,7 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
   k.kind = kind;
   int64_t cols = largest.getShape().back();
   k.loops = RowNest<>{largest.getNumElements() / cols, cols}.list();
+  k.rowShape.assign(largest.getShape().begin(), largest.getShape().end());
   for (Operation *op : ops)
     if (auto rope = dyn_cast<RopeOp>(op)) {
       auto type = rope.getInput().getType();

@@ -105,7 +105,9 @@ SmallVector<SmallVector<int64_t>, 6> candidateLists(const KernelDesc &k,
   case KernelKind::Stream:
   case KernelKind::Copy: {
     RowNest<> l = k.rowLoops();
-    lists = RowNest<List>{candidates(l.rows, p.sublanes), {l.cols}}.list();
+    List rows = candidates(l.rows, p.sublanes);
+    llvm::erase_if(rows, [&](int64_t t) { return !k.isRowTile(t); });
+    lists = RowNest<List>{rows, {l.cols}}.list();
     break;
   }
   }

@@ -34,30 +34,6 @@
 using namespace mlir;
 using namespace mlir::npu;
 
-std::optional<SmallVector<int64_t>>
-mlir::npu::rowTileSizes(ArrayRef<int64_t> shape, int64_t rows) {
-  if (shape.empty() || rows < 1)
-    return std::nullopt;
-  SmallVector<int64_t> sizes(shape.begin(), shape.end());
-  // From the innermost row dimension out: whole dimensions while the tile
-  // holds a multiple of them, then part of one.
-  int64_t left = rows;
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d) {
-    if (shape[d] < 1)
-      return std::nullopt;
-    if (left >= shape[d]) {
-      if (left % shape[d] != 0)
-        return std::nullopt;
-      left /= shape[d];
-      continue;
-    }
-    sizes[d] = left;
-    left = 1;
-  }
-  // More rows than the result has: one tile.
-  return sizes;
-}
-
 namespace {
 /// A result of `loop` that nothing uses is yielded unchanged, so that
 /// canonicalization drops it and the stores of its tiles; then the same for

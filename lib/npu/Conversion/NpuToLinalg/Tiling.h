@@ -106,13 +106,6 @@ Value buildGatedFLoop(
 /// projection's tile.
 Value buildMatmulTile(OpBuilder &b, Location loc, Value lhs, Value rhs,
                       bool transposed, Value acc);
-/// Tile sizes of a result of `shape` for tiles of `rows` rows (a row: one
-/// index of every dimension but the last; whole last dimension): whole inner
-/// row dimensions, then part of one. nullopt if `rows` spans part of a
-/// dimension and more than one index of the next.
-std::optional<SmallVector<int64_t>> rowTileSizes(ArrayRef<int64_t> shape,
-                                                 int64_t rows);
-
 //===----------------------------------------------------------------------===//
 // Tiling a lowered kernel body's last op (TileBuilders.cpp)
 /// The op computing `v`, if it can be tiled over its result: a linalg op on

@@ -21,6 +21,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <optional>
 
 namespace mlir::npu {
 
@@ -79,6 +80,35 @@ template <typename T = int64_t> struct RowNest {
   }
   llvm::SmallVector<T, 6> list() const { return {rows, cols}; }
 };
+
+/// Tile sizes of a result of `shape` for tiles of `rows` rows (a row: one
+/// index of every dimension but the last; whole last dimension): whole inner
+/// row dimensions, then part of one. std::nullopt if `rows` spans part of
+/// a dimension and more than one index of the next (what a stream kernel's
+/// tile search must avoid: the lowering could not tile it).
+inline std::optional<llvm::SmallVector<int64_t>>
+rowTileSizes(llvm::ArrayRef<int64_t> shape, int64_t rows) {
+  if (shape.empty() || rows < 1)
+    return std::nullopt;
+  llvm::SmallVector<int64_t> sizes(shape.begin(), shape.end());
+  // From the innermost row dimension out: whole dimensions while the tile
+  // holds a multiple of them, then part of one.
+  int64_t left = rows;
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d) {
+    if (shape[d] < 1)
+      return std::nullopt;
+    if (left >= shape[d]) {
+      if (left % shape[d] != 0)
+        return std::nullopt;
+      left /= shape[d];
+      continue;
+    }
+    sizes[d] = left;
+    left = 1;
+  }
+  // More rows than the result has: one tile.
+  return sizes;
+}
 
 /// Whether `chunks` load chunks can split a gemm tiling's K steps: K tiles
 /// of one static size (tk divides K) in chunks of one size (chunks divides
