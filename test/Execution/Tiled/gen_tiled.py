@@ -258,6 +258,17 @@ def mla_prefill_case(name, s, note, seed):
 
 
 CASES = [
+    Case("gemm-f32-result",
+         "gemm kernel whose f32 result is its accumulator (a router's logits): no epilogue; M, N, K tiles 4, 3, 4 of 6, 7, 10.",
+         [("x", [6, 10]), ("w", [7, 10])], "gemm",
+         ([1, 6, 7, 10], [1, 4, 3, 4]),
+         """
+         %y = npu.matmul %a_x, %a_w transpose_rhs : tensor<6x10xf32>, tensor<7x10xf32> -> tensor<6x7xf32>
+         """, ("y", [6, 7]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: npu.",
+          "CHECK: scf.for %{{.*}} = %c0 to %c6 step %c4",
+          "CHECK: linalg.fill",
+          "CHECK: scf.for %{{.*}} = %c0 to %c10 step %c4"], seed=43),
     Case("gemm-bias-residual-silu",
          "gemm kernel: matmul (transpose_rhs) + bias + residual + silu; M, N, K tiles 4, 3, 3 do not divide 6, 7, 10.",
          [("x", [6, 10]), ("w", [7, 10]), ("bias", [7]), ("r", [6, 7])], "gemm",

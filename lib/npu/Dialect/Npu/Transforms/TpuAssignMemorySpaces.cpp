@@ -301,6 +301,9 @@ struct Staging {
   Value value;                   ///< the HBM memref
   Block *scope;                  ///< block in which the buffer lives
   SmallVector<OpOperand *> uses; ///< the linalg operands it replaces
+  /// A fill of `value` just before the first use, which accumulates into
+  /// it: it fills the buffer instead of the copy in.
+  linalg::FillOp fill;
 };
 
 /// The actual sizes of a tile's view: the dynamic sizes of the subview that
@@ -362,8 +365,12 @@ LogicalResult stage(OpBuilder &b, const Staging &s) {
   b.setInsertionPoint(first);
   Value buffer = createVmemBuffer(b, loc, type, *bounded, dynSizes,
                                   b.getI64IntegerAttr(64));
-  if (copyIn)
+  if (linalg::FillOp fill = s.fill) {
+    fill->moveBefore(first);
+    fill.getOutputsMutable()[0].set(buffer);
+  } else if (copyIn) {
     memref::CopyOp::create(b, loc, s.value, buffer);
+  }
   if (writes) {
     b.setInsertionPointAfter(last);
     memref::CopyOp::create(b, loc, buffer, s.value);
@@ -398,11 +405,54 @@ bool hasOtherAccessInSpan(Value v, Block *scope, ArrayRef<OpOperand *> uses) {
   return false;
 }
 
+/// The op of the same kernel that next accumulates into `fill`'s HBM
+/// output, with nothing else touching it in between (a GEMM whose f32
+/// accumulator is the kernel's result): its accumulator operand, or null.
+OpOperand *accumulatorFilledBy(linalg::FillOp fill) {
+  Value v = fill.getOutputs()[0];
+  auto id = fill->getAttr("npu.kernel_id");
+  for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp) {
+      if (llvm::is_contained(op->getOperands(), v) || op->getNumRegions())
+        return nullptr;
+      continue;
+    }
+    if (!id || op->getAttr("npu.kernel_id") != id)
+      return nullptr;
+    for (OpOperand &init : linalgOp.getDpsInitsMutable())
+      if (init.get() == v && linalgOp.payloadUsesValueFromOperand(&init) &&
+          llvm::count(op->getOperands(), v) == 1)
+        return &init;
+    return nullptr;
+  }
+  return nullptr;
+}
+
 LogicalResult stageHbmOperands(func::FuncOp func) {
+  // A fill of an HBM value the next op accumulates into fills that op's
+  // staged buffer, rather than being staged and copied out, then copied
+  // back in.
+  llvm::DenseMap<OpOperand *, linalg::FillOp> fills;
+  // (A tile of a loop is staged once for all its ops already.)
+  func.walk([&](linalg::FillOp fill) {
+    Value v = fill.getOutputs()[0];
+    Operation *def = v.getDefiningOp();
+    bool loopTile = isa_and_nonnull<memref::SubViewOp>(def) &&
+                    def->getParentOfType<scf::ForOp>();
+    if (isa<MemRefType>(v.getType()) && isHbm(v.getType()) && !loopTile)
+      if (OpOperand *acc = accumulatorFilledBy(fill))
+        fills[acc] = fill;
+  });
+  llvm::DenseSet<Operation *> fused;
+  for (auto &[acc, fill] : fills)
+    fused.insert(fill);
   // Group the HBM operands of linalg ops by value, in program order.
   llvm::MapVector<Value, SmallVector<OpOperand *>> byValue;
   SmallVector<std::pair<Value, OpOperand *>> single;
   func.walk([&](linalg::LinalgOp op) {
+    if (fused.contains(op))
+      return;
     for (OpOperand &operand : op->getOpOperands()) {
       Value v = operand.get();
       if (!isa<MemRefType>(v.getType()) || !isHbm(v.getType()))
@@ -471,8 +521,13 @@ LogicalResult stageHbmOperands(func::FuncOp func) {
   for (auto [v, use] : single)
     if (!hoisted.contains(v))
       perOp[{use->getOwner(), v}].push_back(use);
-  for (auto &[key, uses] : perOp)
-    stagings.push_back({key.second, key.first->getBlock(), uses});
+  for (auto &[key, uses] : perOp) {
+    linalg::FillOp fill;
+    for (OpOperand *use : uses)
+      if (auto it = fills.find(use); it != fills.end())
+        fill = it->second;
+    stagings.push_back({key.second, key.first->getBlock(), uses, fill});
+  }
   OpBuilder b(func.getContext());
   for (const Staging &s : stagings)
     if (failed(stage(b, s)))
