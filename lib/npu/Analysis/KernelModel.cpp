@@ -233,8 +233,7 @@ FailureOr<KernelModel> describeGatedMlpKernel(ArrayRef<Operation *> ops) {
   if (matmuls.size() != 3)
     return failure();
   // The down projection consumes the activation computed in the group.
-  MatmulOp down = matmuls.back();
-  MatmulOp gate = matmuls[0];
+  MatmulOp down = matmuls.back(), gate = matmuls[0];
   MatmulOp::Dims dg = gate.getDims(), dd = down.getDims();
   if (matmuls[1].getLhs() != gate.getLhs() || dg.n != dd.k)
     return failure();
@@ -254,15 +253,13 @@ FailureOr<KernelModel> describeGatedMlpKernel(ArrayRef<Operation *> ops) {
   if (failed(extra))
     return failure();
   k.extraReadBytes = *extra;
-  // An add of another input of the result's shape (not x, the residual the
-  // input tile already holds).
+  // An add of another [M, D] input (not x, which the tile already holds).
   for (Operation *op : ops)
     if (auto add = dyn_cast<AddOp>(op))
       for (Value v : {add.getLhs(), add.getRhs()})
         k.epilogueInput |= v != x && inputs.contains(v) &&
                            v.getType() == down.getResult().getType();
-  if (norm)
-    k.normBytes = elementBytes(gate.getLhs());
+  k.normBytes = norm ? elementBytes(gate.getLhs()) : 0;
   k.work = sumFlops(ops);
   KernelModel model;
   model.kind = KernelKind::GatedMlp;
@@ -310,6 +307,13 @@ FailureOr<KernelModel> describeMlaKernel(ArrayRef<Operation *> ops) {
   absorbQ->outputOnChip = true;
   attn->inputOnChip = attn->outputOnChip = true;
   absorbO->inputOnChip = true;
+  // The query's RoPE part (q_pe): read from HBM beside the latent part.
+  FailureOr<int64_t> queryRest = otherInputBytes(
+      getGroupInputs(ops), {matmuls[0].getLhs(), matmuls[0].getRhs(),
+                            matmuls[1].getRhs(), attns.front().getKey()});
+  if (failed(queryRest))
+    return failure();
+  attn->extraReadBytes = *queryRest;
   KernelModel model;
   model.kind = KernelKind::MlaAbsorbed;
   model.work = sumFlops(ops);

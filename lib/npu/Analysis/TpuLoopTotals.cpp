@@ -257,6 +257,29 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   return l;
 }
 
+/// An attention tiling's (query block, K/V tile) pairs visited; its
+/// (query sub-tile, K/V tile) pairs computed, the count a tiling with query
+/// tiles of ts would visit, since sub-tiles that see no key of the K/V tile
+/// are skipped; and the visited pairs that load their tile: those past the
+/// `held` keys (a multiple of tkv).
+static std::tuple<int64_t, int64_t, int64_t>
+countAttentionPairs(const KernelDesc &k, const AttentionNest<> &t,
+                    int64_t held) {
+  AttentionNest<> loops = k.attentionLoops();
+  int64_t sq = loops.q, skv = loops.kv, tq = t.q, tkv = t.kv, ts = t.qSub;
+  int64_t visited =
+      countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window, k.chunk);
+  int64_t pairs = ts == tq ? visited
+                           : countVisitedTiles(sq, skv, ts, tkv, k.causal,
+                                               k.window, k.chunk);
+  int64_t streamed =
+      held == 0 ? visited
+      : held == skv
+          ? 0
+          : countVisitedTilesFrom(sq, skv, tq, tkv, k.causal, held / tkv);
+  return {visited, pairs, streamed};
+}
+
 std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
                                                       const AttentionNest<> &t,
                                                       int64_t mxu, int64_t sub,
@@ -278,21 +301,7 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
     return std::nullopt;
   int64_t rowsSub = ts * k.group;
   int64_t nq = llvm::divideCeil(sq, tq);
-  // Compute: (query sub-tile, KV tile) pairs, the same count a tiling with
-  // query tiles of ts would visit, since sub-tiles that see no key of the
-  // KV tile are skipped.
-  int64_t visited =
-      countVisitedTiles(sq, skv, tq, tkv, k.causal, k.window, k.chunk);
-  int64_t pairs = ts == tq ? visited
-                           : countVisitedTiles(sq, skv, ts, tkv, k.causal,
-                                               k.window, k.chunk);
-  // The (query block, K/V tile) pairs that load their tile: those past the
-  // held keys (a multiple of tkv).
-  int64_t streamed =
-      held == 0 ? visited
-      : held == skv
-          ? 0
-          : countVisitedTilesFrom(sq, skv, tq, tkv, k.causal, held / tkv);
+  auto [visited, pairs, streamed] = countAttentionPairs(k, t, held);
   LoopTotals l;
   // Held keys: a core holds them for the heads it works on. With at least
   // as many heads as cores a head's blocks stay on one core; with fewer
@@ -310,8 +319,13 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
   if (!steps)
     return std::nullopt;
   l.steps = *steps;
-  if (!k.inputOnChip) {
-    l.readBytes += c(bh) * c(k.group) * c(sq) * c(dqk) * c(k.lhsBytes);
+  // Q unless on chip, and other inputs (absorbed MLA: the query's RoPE
+  // part beside its latent part on chip), per query block.
+  if (!k.inputOnChip || k.extraReadBytes > 0) {
+    l.readBytes +=
+        c(k.extraReadBytes) +
+        (k.inputOnChip ? c(0)
+                       : c(bh) * c(k.group) * c(sq) * c(dqk) * c(k.lhsBytes));
     l.readTransfers += c(bh) * c(nq);
   }
   // The held keys once per head (and core sharing it); each streamed pair

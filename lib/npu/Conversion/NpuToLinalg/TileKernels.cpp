@@ -122,9 +122,14 @@ struct NpuTileKernelsPass
       // number: what only they read and write is the kernel's own (on chip
       // on a TPU-like target, npu-tpu-assign-memory-spaces), also outside
       // the tile loops (a single tile, a table computed once).
+      // An absorbed MLA kernel hands its per-head intermediates from phase
+      // to phase on chip, as the cost model prices it: its ops say so
+      // (npu.kernel_holds), and the tile copies in its loops belong to it.
       if (tiled && markKernels)
         kernel.getBodyBlock().walk([&](linalg::LinalgOp op) {
           op->setAttr("npu.kernel_id", rewriter.getI64IntegerAttr(kernelId));
+          if (kind == KernelKind::MlaAbsorbed)
+            op->setAttr("npu.kernel_holds", rewriter.getUnitAttr());
         });
       ++kernelId;
       // The tiling's buffers, for npu-tpu-double-buffer, on every loop of

@@ -105,6 +105,10 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
     auto n = dyn_cast<IntegerAttr>(value);
     return expect(n && n.getInt() >= 0, "an integer >= 0");
   }
+  // A kernel that hands its intermediates from phase to phase on chip
+  // (npu-tile-kernels on an absorbed MLA kernel's ops).
+  if (name == "npu.kernel_holds")
+    return expect(isa<UnitAttr>(value), "a unit attribute");
   if (name == "npu.load_chunks" || name == "npu.store_bands") {
     auto n = dyn_cast<IntegerAttr>(value);
     return expect(n && n.getInt() >= 1, "an integer >= 1");

@@ -248,29 +248,70 @@ void placeTileTemporaries(func::FuncOp func) {
   }
 }
 
+/// The first op marked `npu.kernel_holds` in `op` or its regions, or null.
+Operation *holdingOpIn(Operation *op) {
+  Operation *found = nullptr;
+  op->walk([&](Operation *inner) {
+    if (!found && inner->hasAttr("npu.kernel_holds"))
+      found = inner;
+  });
+  return found;
+}
+
+/// An op of a kernel marked `npu.kernel_holds` (one that hands its
+/// intermediates from phase to phase on chip) that `op` (a copy) belongs
+/// to: in the tile loop around it, or, outside loops, on both sides of it
+/// in its block (a copy between two of the kernel's phases); or null.
+Operation *holdingKernelOpAround(Operation *op) {
+  if (auto loop = op->getParentOfType<scf::ForOp>())
+    return holdingOpIn(loop);
+  Operation *before = nullptr, *after = nullptr;
+  for (Operation *p = op->getPrevNode(); p && !before; p = p->getPrevNode())
+    before = holdingOpIn(p);
+  for (Operation *n = op->getNextNode(); n && !after; n = n->getNextNode())
+    after = holdingOpIn(n);
+  if (!before || !after ||
+      before->getAttr("npu.kernel_id") != after->getAttr("npu.kernel_id"))
+    return nullptr;
+  return before;
+}
+
 /// The kernel (`npu.kernel_id`, set by npu-tile-kernels on the ops of a
 /// kernel it tiled) that alone reads and writes `v`, through views; nullopt
-/// if another op uses it (a later kernel, a copy, a return).
+/// if another op uses it (a later kernel, a copy, a return). A kernel that
+/// holds its intermediates (npu.kernel_holds) also owns the tile copies in
+/// its loops and the expanded views of its buffers.
 std::optional<int64_t> owningKernel(Value v) {
   std::optional<int64_t> owner;
+  bool holds = false, expanded = false;
   SmallVector<Value> worklist = {v};
   while (!worklist.empty()) {
     Value cur = worklist.pop_back_val();
     for (Operation *user : cur.getUsers()) {
-      if (isa<memref::SubViewOp, memref::CollapseShapeOp>(user)) {
+      if (isa<memref::SubViewOp, memref::CollapseShapeOp,
+              memref::ExpandShapeOp>(user)) {
+        expanded |= isa<memref::ExpandShapeOp>(user);
         worklist.push_back(user->getResult(0));
         continue;
       }
       if (isa<memref::DimOp, memref::DeallocOp>(user))
         continue;
       auto id = user->getAttrOfType<IntegerAttr>("npu.kernel_id");
-      if (!isa<linalg::LinalgOp>(user) || !id ||
-          (owner && *owner != id.getInt()))
+      if (isa<memref::CopyOp>(user)) {
+        Operation *holder = holdingKernelOpAround(user);
+        id = holder ? holder->getAttrOfType<IntegerAttr>("npu.kernel_id")
+                    : IntegerAttr();
+      } else if (!isa<linalg::LinalgOp>(user)) {
+        return std::nullopt;
+      }
+      holds |= isa<memref::CopyOp>(user) || user->hasAttr("npu.kernel_holds");
+      if (!id || (owner && *owner != id.getInt()))
         return std::nullopt;
       owner = id.getInt();
     }
   }
-  return owner;
+  // Views through an expand_shape are followed only for a holding kernel.
+  return expanded && !holds ? std::nullopt : owner;
 }
 
 /// Step 2b: an allocation outside tile loops that only the ops of one tiled
