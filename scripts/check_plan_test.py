@@ -63,10 +63,12 @@ def main():
             f"# RUN: FileCheck %s --check-prefix={prefix}-ERR --allow-empty "
             f"--implicit-check-not=error: < %t.{prefix}.err")
         out.append(f"# {prefix}: {check.stdout.strip().splitlines()[-1]}")
-        for line in check.stderr.splitlines():
-            m = re.search(r"error: (.*)$", line)
-            if m:
-                out.append(f"# {prefix}-ERR: error: {m.group(1)}")
+        errors = [m.group(1) for line in check.stderr.splitlines()
+                  if (m := re.search(r"error: (.*)$", line))]
+        for e in errors:
+            out.append(f"# {prefix}-ERR: error: {e}")
+        if not errors:  # every kernel as priced: nothing on stderr
+            out.append(f"# {prefix}-ERR-NOT: error:")
         out.append("")
     path = os.path.join(ROOT, "test", "Backend",
                         "tpu-check-plan-deepseek.test")

@@ -111,8 +111,9 @@ struct KernelDesc {
   int64_t heldBytes = 0;
   /// stream: what each row holds on chip while it is computed beyond the
   /// bytes it moves (a norm's f32 row statistics, a router's scores,
-  /// selection and top-k slots).
-  int64_t rowStateBytes = 0;
+  /// selection and top-k slots); `rowStats` of those bytes are f32 vectors
+  /// of one value per row (a norm's sum and scale), each its own buffer.
+  int64_t rowStateBytes = 0, rowStats = 0;
   /// moe_ffn's routed experts (TPU-like): each tile's rows of x are gathered
   /// one DMA per row, and its output rows leave as one block (in the
   /// result's type) to the buffer the combine reads. The GPU-like model,

@@ -500,6 +500,8 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
       k.rowStateBytes += 8;
     if (isa<LayerNormOp>(op))
       k.rowStateBytes += 12 + 4 * cols;
+    if (isa<RMSNormOp, LayerNormOp>(op))
+      k.rowStats += isa<RMSNormOp>(op) ? 2 : 3;
     if (auto gather = dyn_cast<EmbeddingOp>(op))
       k.rowReads += gather.getIds().getType().getNumElements();
   }

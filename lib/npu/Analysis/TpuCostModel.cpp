@@ -88,8 +88,11 @@ static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
   if (k.tablePerTile && k.tableRows > 0)
     table = c(4) * c(k.tableEntries) *
             (c(1) + c(2) * c(std::min(tileRows, k.tableRows)));
-  return (nb * perRow + c(k.rowStateBytes)) * c(tileRows) + table +
-         c(k.heldBytes);
+  // A row statistic's buffer (one f32 per row) takes at least the 64 bytes
+  // every allocation is aligned to.
+  Count stats = c(k.rowStats) * c(llvm::alignTo(4 * tileRows, 64));
+  return (nb * perRow + c(k.rowStateBytes - 4 * k.rowStats)) * c(tileRows) +
+         stats + table + c(k.heldBytes);
 }
 
 /// An attention kernel's working set: the query block's Q, running output

@@ -294,7 +294,8 @@ std::optional<int64_t> owningKernel(Value v) {
         worklist.push_back(user->getResult(0));
         continue;
       }
-      if (isa<memref::DimOp, memref::DeallocOp>(user))
+      // Scalar reads (a gather's row indices) do not move the buffer.
+      if (isa<memref::DimOp, memref::DeallocOp, memref::LoadOp>(user))
         continue;
       auto id = user->getAttrOfType<IntegerAttr>("npu.kernel_id");
       if (isa<memref::CopyOp>(user)) {
