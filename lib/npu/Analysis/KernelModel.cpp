@@ -304,10 +304,8 @@ FailureOr<KernelModel> describeMlaKernel(ArrayRef<Operation *> ops) {
   FailureOr<KernelDesc> absorbO = describeGemm({matmuls[1]});
   if (failed(absorbQ) || failed(attn) || failed(absorbO))
     return failure();
-  absorbQ->outputOnChip = true;
-  attn->inputOnChip = attn->outputOnChip = true;
-  absorbO->inputOnChip = true;
-  // The query's RoPE part (q_pe): read from HBM beside the latent part.
+  absorbQ->outputOnChip = attn->inputOnChip = attn->outputOnChip = true;
+  absorbO->inputOnChip = true; // the query's RoPE part (q_pe) from HBM:
   FailureOr<int64_t> queryRest = otherInputBytes(
       getGroupInputs(ops), {matmuls[0].getLhs(), matmuls[0].getRhs(),
                             matmuls[1].getRhs(), attns.front().getKey()});
