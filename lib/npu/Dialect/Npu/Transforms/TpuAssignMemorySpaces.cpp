@@ -248,28 +248,29 @@ void placeTileTemporaries(func::FuncOp func) {
   }
 }
 
-/// The first op marked `npu.kernel_holds` in `op` or its regions, or null.
-Operation *holdingOpIn(Operation *op) {
+/// The first op in `op` or its regions that has the attribute `name`.
+Operation *firstOpWith(Operation *op, StringRef name) {
   Operation *found = nullptr;
   op->walk([&](Operation *inner) {
-    if (!found && inner->hasAttr("npu.kernel_holds"))
+    if (!found && inner->hasAttr(name))
       found = inner;
   });
   return found;
 }
 
-/// An op of a kernel marked `npu.kernel_holds` (one that hands its
-/// intermediates from phase to phase on chip) that `op` (a copy) belongs
-/// to: in the tile loop around it, or, outside loops, on both sides of it
-/// in its block (a copy between two of the kernel's phases); or null.
-Operation *holdingKernelOpAround(Operation *op) {
+/// An op of the kernel that `op` (a copy bufferization left) belongs to:
+/// outside loops, the kernel whose ops (`npu.kernel_id`) are on both sides
+/// of it in its block (a copy between two steps of one kernel); in a tile
+/// loop, a kernel that hands its intermediates from phase to phase on chip
+/// (`npu.kernel_holds`, the absorbed MLA) whose ops the loop holds; or null.
+Operation *kernelOpAroundCopy(Operation *op) {
   if (auto loop = op->getParentOfType<scf::ForOp>())
-    return holdingOpIn(loop);
+    return firstOpWith(loop, "npu.kernel_holds");
   Operation *before = nullptr, *after = nullptr;
   for (Operation *p = op->getPrevNode(); p && !before; p = p->getPrevNode())
-    before = holdingOpIn(p);
+    before = firstOpWith(p, "npu.kernel_id");
   for (Operation *n = op->getNextNode(); n && !after; n = n->getNextNode())
-    after = holdingOpIn(n);
+    after = firstOpWith(n, "npu.kernel_id");
   if (!before || !after ||
       before->getAttr("npu.kernel_id") != after->getAttr("npu.kernel_id"))
     return nullptr;
@@ -278,19 +279,17 @@ Operation *holdingKernelOpAround(Operation *op) {
 
 /// The kernel (`npu.kernel_id`, set by npu-tile-kernels on the ops of a
 /// kernel it tiled) that alone reads and writes `v`, through views; nullopt
-/// if another op uses it (a later kernel, a copy, a return). A kernel that
-/// holds its intermediates (npu.kernel_holds) also owns the tile copies in
-/// its loops and the expanded views of its buffers.
+/// if another op uses it (a later kernel, a copy between kernels, a
+/// return). A kernel owns the copies between its steps, and one that holds
+/// its intermediates (npu.kernel_holds) also the tile copies in its loops.
 std::optional<int64_t> owningKernel(Value v) {
   std::optional<int64_t> owner;
-  bool holds = false, expanded = false;
   SmallVector<Value> worklist = {v};
   while (!worklist.empty()) {
     Value cur = worklist.pop_back_val();
     for (Operation *user : cur.getUsers()) {
       if (isa<memref::SubViewOp, memref::CollapseShapeOp,
               memref::ExpandShapeOp>(user)) {
-        expanded |= isa<memref::ExpandShapeOp>(user);
         worklist.push_back(user->getResult(0));
         continue;
       }
@@ -299,20 +298,18 @@ std::optional<int64_t> owningKernel(Value v) {
         continue;
       auto id = user->getAttrOfType<IntegerAttr>("npu.kernel_id");
       if (isa<memref::CopyOp>(user)) {
-        Operation *holder = holdingKernelOpAround(user);
-        id = holder ? holder->getAttrOfType<IntegerAttr>("npu.kernel_id")
-                    : IntegerAttr();
+        Operation *kernelOp = kernelOpAroundCopy(user);
+        id = kernelOp ? kernelOp->getAttrOfType<IntegerAttr>("npu.kernel_id")
+                      : IntegerAttr();
       } else if (!isa<linalg::LinalgOp>(user)) {
         return std::nullopt;
       }
-      holds |= isa<memref::CopyOp>(user) || user->hasAttr("npu.kernel_holds");
       if (!id || (owner && *owner != id.getInt()))
         return std::nullopt;
       owner = id.getInt();
     }
   }
-  // Views through an expand_shape are followed only for a holding kernel.
-  return expanded && !holds ? std::nullopt : owner;
+  return owner;
 }
 
 /// Step 2b: an allocation outside tile loops that only the ops of one tiled
