@@ -285,6 +285,14 @@ protected:
     return layer;
   }
 
+  /// A pre-norm layer (Llama's shape): x + attention(input_layernorm(x)) as
+  /// `spec` says, then r + mlp(post_attention_layernorm(r)), returning x
+  /// and the updated caches.
+  std::unique_ptr<LayerFunc>
+  preNormLayer(OpBuilder &mb, GraphBuilder &g, const std::string &name,
+               const AttentionSpec &spec,
+               function_ref<Value(LayerFunc &, Value)> mlp);
+
   /// One layer function of kind `kind`: x, the write position and the K
   /// and V caches, then its weights; returns x and the updated caches.
   virtual std::unique_ptr<LayerFunc> buildLayer(OpBuilder &mb, GraphBuilder &g,

@@ -39,6 +39,29 @@ static Value queryTemperature(GraphBuilder &g, Value q) {
   return MulOp::create(g.b, g.loc, q.getType(), q, t);
 }
 
+std::unique_ptr<LayerFunc>
+WindowedFamily::preNormLayer(OpBuilder &mb, GraphBuilder &g,
+                             const std::string &name, const AttentionSpec &spec,
+                             function_ref<Value(LayerFunc &, Value)> mlp) {
+  int64_t d = g.cfg.hiddenSize;
+  // Both phases write the KV cache (prefill fills it for the decode steps
+  // that follow); decode then attends over the cache.
+  std::unique_ptr<LayerFunc> layer = startLayer(mb, g, name);
+  LayerFunc &f = *layer;
+  Value x = f.arg(0);
+  SmallVector<Value> results;
+  auto norm = [&](Value v, StringRef which) {
+    return g.rmsNorm(
+        v, f.param((which + ".weight").str(), g.tensor({d}, g.small)));
+  };
+  Value r1 =
+      g.add(x, gqaAttention(g, f, norm(x, "input_layernorm"), spec, results));
+  results.insert(results.begin(),
+                 g.add(r1, mlp(f, norm(r1, "post_attention_layernorm"))));
+  layer->finish(mb, results);
+  return layer;
+}
+
 Value mlir::npu::import::gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
                                       const AttentionSpec &spec,
                                       SmallVectorImpl<Value> &caches) {

@@ -25,25 +25,10 @@ private:
   std::unique_ptr<LayerFunc> buildLayer(OpBuilder &mb, GraphBuilder &g,
                                         const std::string &name,
                                         unsigned kind) override {
-    bool windowed = kind == 1;
-    const ModelConfig &c = g.cfg;
-    int64_t d = c.hiddenSize;
-    // Both phases write the KV cache (prefill fills it for the decode steps
-    // that follow); decode then attends over the cache.
-    std::unique_ptr<LayerFunc> layer = startLayer(mb, g, name);
-    LayerFunc &f = *layer;
-    Value x = f.arg(0);
-    SmallVector<Value> results;
-    Value h =
-        g.rmsNorm(x, f.param("input_layernorm.weight", g.tensor({d}, g.small)));
     AttentionSpec spec;
-    spec.window = windowed ? c.slidingWindow : 0;
-    Value r1 = g.add(x, gqaAttention(g, f, h, spec, results));
-    Value h2 = g.rmsNorm(
-        r1, f.param("post_attention_layernorm.weight", g.tensor({d}, g.small)));
-    results.insert(results.begin(), g.add(r1, mlp(g, f, h2)));
-    layer->finish(mb, results);
-    return layer;
+    spec.window = kind == 1 ? g.cfg.slidingWindow : 0;
+    return preNormLayer(mb, g, name, spec,
+                        [&](LayerFunc &f, Value h) { return mlp(g, f, h); });
   }
 
   /// The SwiGLU MLP, or the routed experts (Mixtral, Qwen3-MoE, GPT-OSS).

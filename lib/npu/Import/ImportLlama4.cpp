@@ -43,27 +43,16 @@ class Llama4Family : public WindowedFamily {
                                         const std::string &name,
                                         unsigned kind) override {
     const ModelConfig &c = g.cfg;
-    int64_t d = c.hiddenSize;
     bool dense = kind & 1, nope = kind & 2;
-    std::unique_ptr<LayerFunc> layer = startLayer(mb, g, name);
-    LayerFunc &f = *layer;
-    Value x = f.arg(0);
-    SmallVector<Value> results;
-    Value h =
-        g.rmsNorm(x, f.param("input_layernorm.weight", g.tensor({d}, g.small)));
     AttentionSpec spec;
     spec.rope = !nope;
     spec.interleavedRope = true;
     spec.chunk = nope ? 0 : c.attentionChunk;
     spec.weightlessQkNorm = !nope && c.weightlessQkNorm;
     spec.queryTemperature = nope && c.attnScale > 0;
-    Value r1 = g.add(x, gqaAttention(g, f, h, spec, results));
-    Value h2 = g.rmsNorm(
-        r1, f.param("post_attention_layernorm.weight", g.tensor({d}, g.small)));
-    Value mlp;
-    if (dense) {
-      mlp = swigluMLP(g, f, h2, "feed_forward", c.intermediateSize);
-    } else {
+    return preNormLayer(mb, g, name, spec, [&](LayerFunc &f, Value h) {
+      if (dense)
+        return swigluMLP(g, f, h, "feed_forward", c.intermediateSize);
       MoENames names;
       names.router = "feed_forward.router.weight";
       names.experts = "feed_forward.experts";
@@ -71,11 +60,8 @@ class Llama4Family : public WindowedFamily {
       names.gateUpHalves = true;
       names.down = "down_proj";
       names.shared = "feed_forward.shared_expert";
-      mlp = moeBlock(g, f, h2, names);
-    }
-    results.insert(results.begin(), g.add(r1, mlp));
-    layer->finish(mb, results);
-    return layer;
+      return moeBlock(g, f, h, names);
+    });
   }
 };
 } // namespace
