@@ -70,6 +70,12 @@ TINY.update({
                    sliding_window=8),
     "gemma3_text": dict(_LLAMA, head_dim=16, query_pre_attn_scalar=16,
                         sliding_window=8, sliding_window_pattern=2),
+    # Four layers: RoPE/NoPE and dense/MoE kinds, chunks of 2 positions.
+    "llama4_text": dict(_LLAMA, num_hidden_layers=4, intermediate_size=32,
+                        intermediate_size_mlp=64, head_dim=16,
+                        num_local_experts=4, attention_chunk_size=2,
+                        floor_scale=2, moe_layers=[1, 3],
+                        no_rope_layers=[1, 1, 1, 0]),
     "kimi_k2": dict(TINY["deepseek_v3"], n_group=1, topk_group=1),
     "deepseek_v2": {k: v for k, v in TINY["deepseek_v3"].items()
                     if k != "q_lora_rank"},
@@ -137,7 +143,11 @@ def main():
     for path in sorted((ROOT / "examples/configs").glob("*.json")):
         cfg = json.loads(path.read_text())
         config_keys.update(cfg)
-        tiny = dict(cfg, **TINY[cfg["model_type"]])
+        if cfg["model_type"] == "llama4":  # the decoder is its text_config
+            tiny = dict(cfg, text_config=dict(cfg["text_config"],
+                                              **TINY["llama4_text"]))
+        else:
+            tiny = dict(cfg, **TINY[cfg["model_type"]])
         out = config / f"tiny-{path.name}"
         out.write_text(json.dumps(tiny, indent=2) + "\n")
         for phase in ("prefill", "decode") if args.translate else ():
@@ -150,8 +160,9 @@ def main():
             (mlir / f"import-{path.stem}-{phase}.mlir").write_text(res.stdout)
             count += 1
 
-    parse_src = (ROOT / "lib/npu/Import/HFConfigParse.cpp").read_text()
-    config_keys.update(re.findall(r'r\.\w+\("(\w+)"', parse_src))
+    for src in ("HFConfigParse.cpp", "HFConfigLlama4.cpp"):
+        parse_src = (ROOT / "lib/npu/Import" / src).read_text()
+        config_keys.update(re.findall(r'r\.\w+\("(\w+)"', parse_src))
     target_keys = set()
     for path in (ROOT / "npu-target").glob("*.json"):
         obj = json.loads(path.read_text())
