@@ -17,6 +17,7 @@ NPU_RESULTS_JOBS (default 2) the number of tool runs at a time.
 import concurrent.futures
 import json
 import math
+import re
 import os
 import shlex
 import subprocess
@@ -1215,6 +1216,109 @@ def q7_answer(out):
         "activations, as TensorRT-LLM's GPT-OSS MoE does) at the fp8 rate, "
         "and the block scales' application is assumed free in the MMA."])
 
+VARIANTS = (("llama-3-8b", "GQA, 8 KV heads of 128, every key"),
+            ("mistral-7b", "GQA, a window of 4096 in every layer"),
+            ("gemma-3-1b", "GQA, 1 KV head of 256, window 512 in 5 of 6 layers"),
+            ("gpt-oss-120b", "GQA with sinks, window 128 in half the layers"),
+            ("llama-4-scout", "GQA, chunks of 8192 in 3 of 4 layers (NoPE in the 4th)"),
+            ("deepseek-v3", "MLA: one latent of 512 + 64 per token, absorbed"))
+VARIANT_CONTEXT = 32767
+
+
+def keys_per_query(model, ctx, layers):
+    """Keys a decode query reads, per layer on average: each npu.attention's
+    key length (the cache rows it is given: a window's or chunk's view)
+    times the calls of its layer function, over the layers."""
+    ir = tool(["npu-translate", "--import-hf-config", f"{CFG}/{model}.json",
+               "--phase=decode", "--batch=1", f"--context-len={ctx}"])
+    calls = {n: len(re.findall(rf"call @{n}\(", ir))
+             for n in re.findall(r"func\.func private @(\w+)", ir)}
+    total, fn = 0, None
+    for line in ir.splitlines():
+        if m := re.search(r"func\.func private @(\w+)", line):
+            fn = m.group(1)
+        if "npu.attention" in line and fn:
+            key = re.findall(r"tensor<([0-9x]+)x[a-z0-9]+>", line)[1]
+            total += calls[fn] * int(key.split("x")[2])
+    return total / layers
+
+
+def q8():
+    """Attention variants at decode: stored per token, read per query."""
+    ctx = VARIANT_CONTEXT
+    jobs = [config_compare(m, "decode", REAL, "--batch=1",
+                           f"--context-len={ctx}") for m, _ in VARIANTS]
+    bills = [job(["npu-translate", "--import-hf-config", f"{CFG}/{m}.json",
+                  "--phase=decode", "--batch=1", f"--context-len={ctx}"],
+                 ["npu-opt", "-", "--npu-report-bill=target=gb300 format=json",
+                  "-o", "/dev/null"]) for m, _ in VARIANTS]
+    out = run_all(jobs + bills)
+    cmps, bls = out[:len(jobs)], out[len(jobs):]
+    rows, facts = [], {}
+    for (m, what), c, b in zip(VARIANTS, cmps, bls):
+        kv = b["kv_cache_bytes_per_token"]
+        layers = b["model"]["layers"]
+        att = {"tpu": [0.0, 0.0], "gpu": [0.0, 0.0]}  # [ns, HBM read bytes]
+        for f in c["functions"]:
+            for r in f["rows"]:
+                for s_ in ("tpu", "gpu"):
+                    k = r[s_]
+                    if k and k["label"].split("(")[0] in ("attention",
+                                                          "mla_absorbed"):
+                        att[s_][0] += f["calls"] * k["time_ns"]
+                        att[s_][1] += f["calls"] * k["hbm_read_bytes"]
+        keys = keys_per_query(m, ctx, layers)
+        t, g = c["total"]["tpu"]["time_ns"], c["total"]["gpu"]["time_ns"]
+        facts[m] = (kv, keys, att, t, g, layers)
+        rows.append([m, what, str(kv), f"{keys:.0f}",
+                     f"{100 * keys / (ctx + 1):.0f}%",
+                     f2(us(att["tpu"][0])), f2(us(att["gpu"][0])),
+                     f2(t / 1e6), f2(g / 1e6)])
+    md = ["## 8. Attention variants: stored per token, read per query", "",
+          commands([jobs[0][0], "# ... each of the six configs; "
+                    "npu-opt --npu-report-bill for the KV bytes"]), "",
+          f"One decode step of one sequence at position {ctx + 1} "
+          "(past some models' training length: the sizes are what "
+          "matter), bf16, tpu-v7 vs gb300. *KV B/token* is what one "
+          "token leaves in the cache over all layers (the bill); "
+          "*keys read per query* is how many cached tokens a query attends "
+          "to, on average over the layers (each `npu.attention`'s key "
+          "length: windows and chunks are given only their rows; MLA's "
+          "heads share one latent row per token). The attention times are "
+          "the attention kernels' (with MLA's absorbed projections).", "",
+          table(["config", "attention", "KV B/token", "keys read per query",
+                 "of the context", "attention us tpu-v7", "attention us gb300",
+                 "step ms tpu-v7", "step ms gb300"], rows), "",
+          q8_answer(facts), ""]
+    return md
+
+
+def q8_answer(facts):
+    per_layer = {m: f[0] / f[5] for m, f in facts.items()}
+    keys = {m: f[1] for m, f in facts.items()}
+    return "\n".join([
+        "**Answer.** What a decode step reads from the cache is the bytes "
+        "per token times the tokens each query reads, and the variants cut "
+        "either factor. MLA stores one latent row per token and layer "
+        f"for all 128 heads ({per_layer['deepseek-v3']:.0f} B, against "
+        f"Llama-3-8B's {per_layer['llama-3-8b']:.0f} B of K and V for its "
+        "8 KV heads) and reads every one of them; windows "
+        "and chunks keep the cache and read a part: Mistral's queries read "
+        f"{keys['mistral-7b']:.0f} of {VARIANT_CONTEXT + 1} tokens, "
+        f"Gemma-3's {keys['gemma-3-1b']:.0f}, GPT-OSS's "
+        f"{keys['gpt-oss-120b']:.0f} (full layers read all, windowed ones "
+        f"128), Llama-4 Scout's {keys['llama-4-scout']:.0f} (its NoPE "
+        "layers read all, its chunked ones at most 8192). Decode attention "
+        "is memory-bound on both chips, so its time follows those bytes on "
+        "gb300; tpu-v7's is longer where few query rows meet each key block "
+        "(docs/cost-model-tpu.md, \"Matrix unit\").",
+        "",
+        "*Where the model is weak:* the whole context is cached in every "
+        "layer, windowed and chunked ones too (serving stacks that free a "
+        "window's or chunk's old blocks store less; the reads are the same); "
+        "the TPU-like decode attention pads each KV head's few query rows to "
+        "its matrix unit (issue 23, item 3)."])
+
 # --- the page ----------------------------------------------------------------------
 
 def main():
@@ -1243,7 +1347,7 @@ def main():
           "assumed target numbers leave them (`npu-compare "
           "--sensitivity`); docs/fairness.md says what each side's kernels "
           "stand for and where the pricing is not symmetric.", ""]
-    for q in (q1, q2, q3, q4, q5, q6, q7):
+    for q in (q1, q2, q3, q4, q5, q6, q7, q8):
         t = time.perf_counter()
         md += q()
         print(f"results.py: {q.__name__} {time.perf_counter() - t:.1f} s",
