@@ -104,7 +104,10 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
     l.heldReadBytes += bytes;
     l.heldReadTransfers += 1;
   };
-  bool wholeA = b == 1 && nm == 1 && nk == 1 && holds;
+  // (A normalized in the kernel is read by the norm, which loads no
+  // chunks: held whole even when the matmul loads B in chunks.)
+  bool wholeA = b == 1 && nm == 1 && nk == 1 && l.steps > 1 &&
+                (chunks == 1 || k.normBytes > 0);
   if (!k.inputOnChip) {
     if (wholeA) {
       hold(aBytes);
