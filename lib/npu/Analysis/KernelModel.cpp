@@ -481,9 +481,10 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
       return failure();
   // What a row holds while it is computed (npu-lower-to-linalg):
   // - a router's top-k (one insertion pass over the experts): its f32
-  //   scores and f32 selection scores, 8 bytes per expert, and its k slots
-  //   of (f32 value, i64 expert, f32 score), 16 bytes per slot; with groups,
-  //   also each group's two f32 maxima, f32 score and i64 rank: 20 bytes;
+  //   scores and selection scores, 8 bytes per expert, and k slots of (f32
+  //   value, i64 expert, f32 score), 16 bytes per slot; with groups, each
+  //   group's two f32 maxima, f32 score and i64 rank, 20 bytes, and the
+  //   selection scores masked to the kept groups, 4 per expert;
   // - an RMS norm its f32 sum of squares and scale; a layer norm its f32
   //   mean, variance and scale and the centered row in f32.
   // A gather (the embedding) copies one row of its table per id, each its
@@ -493,18 +494,17 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
       k.rowStateBytes +=
           8 * router.getNumExperts() +
           16 * static_cast<int64_t>(router.getTopK()) +
-          20 * static_cast<int64_t>(router.getNGroup().value_or(0));
-    if (isa<RMSNormOp>(op))
-      k.rowStateBytes += 8;
-    if (isa<LayerNormOp>(op))
-      k.rowStateBytes += 12 + 4 * cols;
-    if (isa<RMSNormOp, LayerNormOp>(op))
-      k.rowStats += isa<RMSNormOp>(op) ? 2 : 3;
+          20 * static_cast<int64_t>(router.getNGroup().value_or(0)) +
+          (router.getNGroup() ? 4 * router.getNumExperts() : 0);
+    if (isa<RMSNormOp, LayerNormOp>(op)) {
+      bool rms = isa<RMSNormOp>(op);
+      k.rowStateBytes += rms ? 8 : 12 + 4 * cols;
+      k.rowStats += rms ? 2 : 3;
+    }
     if (auto gather = dyn_cast<EmbeddingOp>(op))
       k.rowReads += gather.getIds().getType().getNumElements();
   }
-  k.work = w;
-  model.work = w;
+  k.work = model.work = w;
   model.phases.push_back(k);
   return model;
 }
