@@ -1258,21 +1258,20 @@ def q8():
     for (m, what), c, b in zip(VARIANTS, cmps, bls):
         kv = b["kv_cache_bytes_per_token"]
         layers = b["model"]["layers"]
-        att = {"tpu": [0.0, 0.0], "gpu": [0.0, 0.0]}  # [ns, HBM read bytes]
+        att = {"tpu": 0.0, "gpu": 0.0}  # the attention kernels' ns
         for f in c["functions"]:
             for r in f["rows"]:
                 for s_ in ("tpu", "gpu"):
                     k = r[s_]
                     if k and k["label"].split("(")[0] in ("attention",
                                                           "mla_absorbed"):
-                        att[s_][0] += f["calls"] * k["time_ns"]
-                        att[s_][1] += f["calls"] * k["hbm_read_bytes"]
+                        att[s_] += f["calls"] * k["time_ns"]
         keys = keys_per_query(m, ctx, layers)
         t, g = c["total"]["tpu"]["time_ns"], c["total"]["gpu"]["time_ns"]
-        facts[m] = (kv, keys, att, t, g, layers)
+        facts[m] = (kv / layers, keys)  # bytes per token and layer, keys
         rows.append([m, what, str(kv), f"{keys:.0f}",
                      f"{100 * keys / (ctx + 1):.0f}%",
-                     f2(us(att["tpu"][0])), f2(us(att["gpu"][0])),
+                     f2(us(att["tpu"])), f2(us(att["gpu"])),
                      f2(t / 1e6), f2(g / 1e6)])
     md = ["## 8. Attention variants: stored per token, read per query", "",
           commands([jobs[0][0], "# ... each of the six configs; "
@@ -1294,7 +1293,7 @@ def q8():
 
 
 def q8_answer(facts):
-    per_layer = {m: f[0] / f[5] for m, f in facts.items()}
+    per_layer = {m: f[0] for m, f in facts.items()}
     keys = {m: f[1] for m, f in facts.items()}
     return "\n".join([
         "**Answer.** What a decode step reads from the cache is the bytes "

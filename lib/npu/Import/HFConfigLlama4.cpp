@@ -43,27 +43,6 @@ static std::vector<bool> layerFlags(FieldReader &r, StringRef key,
   return flags;
 }
 
-/// layer_types, if present, must name each layer as the RoPE flags do:
-/// chunked_attention with RoPE, full_attention without.
-static void checkLlama4LayerTypes(FieldReader &r, const llvm::json::Object &obj,
-                                  const ModelConfig &c) {
-  r.ignore("layer_types");
-  const llvm::json::Value *v = obj.get("layer_types");
-  if (!v || v->kind() == llvm::json::Value::Null)
-    return;
-  const llvm::json::Array *types = v->getAsArray();
-  if (!types || int64_t(types->size()) != c.numLayers)
-    return r.error("layer_types", "must list one string per layer (" +
-                                      Twine(c.numLayers) + ")");
-  for (auto [i, t] : llvm::enumerate(*types)) {
-    StringRef want = c.isNoRope(i) ? "full_attention" : "chunked_attention";
-    std::optional<StringRef> s = t.getAsString();
-    if (!s || *s != want)
-      return r.error("layer_types", "entry " + Twine(i) + " is not '" + want +
-                                        "' as no_rope_layers implies");
-  }
-}
-
 static void parseLlama4Text(FieldReader &r, const llvm::json::Object &obj,
                             ModelConfig &c) {
   parseDecoderFields(r, c);
@@ -113,7 +92,14 @@ static void parseLlama4Text(FieldReader &r, const llvm::json::Object &obj,
     c.attnFloorScale = static_cast<int64_t>(floorScale);
     c.attnScale = attnScale;
   }
-  checkLlama4LayerTypes(r, obj, c);
+  // layer_types names a RoPE layer's chunked attention and a NoPE layer's
+  // full one.
+  checkLayerTypes(
+      r, obj, c.numLayers,
+      [&](int64_t i) -> StringRef {
+        return c.isNoRope(i) ? "full_attention" : "chunked_attention";
+      },
+      "no_rope_layers implies");
   if (r.failed())
     return;
   if (act != "silu")

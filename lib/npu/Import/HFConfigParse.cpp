@@ -139,11 +139,12 @@ void parseQwenWindow(FieldReader &r, ModelConfig &c) {
   setWindow(c, window, [&](int64_t i) { return i >= first; });
 }
 
-/// Reads `layer_types` if present: it must describe the same layers as the
-/// rest of the config (the layers the window fields mark sliding, the others
-/// full): a list that disagrees would describe another model.
+/// Reads `layer_types` if present: entry i must be `want(i)`, what the
+/// rest of the config implies (`impliedBy` names it): a list that disagrees
+/// would describe another model.
 void checkLayerTypes(FieldReader &r, const llvm::json::Object &obj,
-                     const ModelConfig &c) {
+                     int64_t numLayers, function_ref<StringRef(int64_t)> want,
+                     const Twine &impliedBy) {
   r.ignore("layer_types");
   const llvm::json::Array *types = obj.getArray("layer_types");
   if (!types) {
@@ -152,20 +153,28 @@ void checkLayerTypes(FieldReader &r, const llvm::json::Object &obj,
       r.error("layer_types", "must be a list of strings");
     return;
   }
-  if (int64_t(types->size()) != c.numLayers)
+  if (int64_t(types->size()) != numLayers)
     return r.error("layer_types", "has " + Twine(types->size()) +
-                                      " entries for " + Twine(c.numLayers) +
+                                      " entries for " + Twine(numLayers) +
                                       " layers");
   for (auto [i, t] : llvm::enumerate(*types)) {
     std::optional<StringRef> s = t.getAsString();
-    bool sliding = c.isWindowed(i);
-    StringRef want = sliding ? "sliding_attention" : "full_attention";
-    if (!s || *s != want)
-      return r.error("layer_types", "entry " + Twine(i) + " is not '" + want +
-                                        "' as the window fields imply for "
-                                        "model_type '" +
-                                        c.modelType + "'");
+    if (!s || *s != want(i))
+      return r.error("layer_types", "entry " + Twine(i) + " is not '" +
+                                        want(i) + "' as " + impliedBy);
   }
+}
+
+/// checkLayerTypes for the window fields: sliding_attention where a layer
+/// is windowed, else full_attention.
+static void checkWindowLayerTypes(FieldReader &r, const llvm::json::Object &obj,
+                                  const ModelConfig &c) {
+  checkLayerTypes(
+      r, obj, c.numLayers,
+      [&](int64_t i) -> StringRef {
+        return c.isWindowed(i) ? "sliding_attention" : "full_attention";
+      },
+      "the window fields imply for model_type '" + c.modelType + "'");
 }
 
 /// Llama-style decoders: pre-norm GQA with RoPE and a SwiGLU MLP, and the
@@ -236,7 +245,7 @@ void parseLlamaLike(FieldReader &r, const llvm::json::Object &obj,
       r.only("mlp_only_layers", "[]", "every layer is an MoE layer");
     }
   }
-  checkLayerTypes(r, obj, c);
+  checkWindowLayerTypes(r, obj, c);
   if (r.failed())
     return;
   if (act != "silu")
@@ -275,7 +284,7 @@ void parseGemma(FieldReader &r, const llvm::json::Object &obj, ModelConfig &c) {
   // Gemma-2: layers 0, 2, 4... are local; Gemma-3: all but every
   // pattern-th (5 of 6).
   setWindow(c, window, [&](int64_t i) { return (i + 1) % pattern != 0; });
-  checkLayerTypes(r, obj, c);
+  checkWindowLayerTypes(r, obj, c);
   if (r.failed())
     return;
   if (act != "gelu_pytorch_tanh" && act != "gelu")

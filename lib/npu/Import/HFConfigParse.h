@@ -26,6 +26,11 @@ bool checkGqaHeads(FieldReader &r, ModelConfig &c, int64_t headDim);
 /// shared expert; the router's training-only fields ignored.
 void parseSoftmaxMoE(FieldReader &r, ModelConfig &c, StringRef expertsKey,
                      bool normTopk);
+/// Reads `layer_types` if present: entry i must be `want(i)`, what the
+/// rest of the config implies (`impliedBy` names it).
+void checkLayerTypes(FieldReader &r, const llvm::json::Object &obj,
+                     int64_t numLayers, function_ref<StringRef(int64_t)> want,
+                     const Twine &impliedBy);
 /// Llama-4: model_type "llama4" (its decoder in text_config, weights under
 /// language_model.) or "llama4_text".
 void parseLlama4(FieldReader &r, ModelConfig &c);

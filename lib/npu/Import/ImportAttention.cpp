@@ -124,11 +124,11 @@ Value mlir::npu::import::gqaAttention(GraphBuilder &g, LayerFunc &f, Value h,
   if (g.opts.phase == Phase::Decode) {
     k = g.readCache(kCache);
     v = g.readCache(vCache);
+    // The first key the last query sees (decode: the one query).
     int64_t rows = g.past + g.seq;
-    int64_t first = rows - 1 - (spec.window > 0 ? spec.window - 1 : 0);
-    if (spec.chunk > 0)
-      first = (rows - 1) / spec.chunk * spec.chunk;
-    if ((spec.window > 0 || spec.chunk > 0) && first > 0) {
+    int64_t first =
+        AttentionOp::firstVisibleKey(rows - 1, spec.window, spec.chunk);
+    if (first > 0) {
       k = g.slice(k, 2, first, rows - first);
       v = g.slice(v, 2, first, rows - first);
     }

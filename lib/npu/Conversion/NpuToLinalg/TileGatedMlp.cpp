@@ -158,16 +158,15 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
   ReassociationIndices lead = llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
   SmallVector<ReassociationIndices> reassoc = {lead, {rank - 1}};
   RowsInRank rows(xType);
-  bool unitLead = rows.inRank;
   Value xc = rank == 2
                  ? x
                  : tensor::CollapseShapeOp::create(rewriter, loc, x, reassoc)
                        .getResult();
-  // With unit leading dims the output is built in its own rank (each tile
-  // expanded), so that an element-wise consumer (the residual add) reads
+  // With the rows in x's own rank the output is built in its rank (each
+  // tile expanded), so that an element-wise consumer (the residual add) reads
   // the loop's result directly and can be fused into it.
   Value outInit =
-      unitLead
+      rows.inRank
           ? tensor::EmptyOp::create(rewriter, loc, resType.getShape(), resElem)
                 .getResult()
           : tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{m, dOut},
@@ -181,11 +180,11 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
       [&](OpBuilder &b, Location l, ValueRange ivs) -> OutputTile {
         Value m0 = ivs[0];
         Value nm = tileSize(b, l, m0, tileM, m);
-        // With unit leading dims and x computed in the body (a norm), a
+        // With the rows in x's rank and x computed in the body (a norm), a
         // slice of x itself (collapsed after), so that the op computing x
         // can be fused into the loop; otherwise a slice of x as a matrix.
         Value xt;
-        if (unitLead && x.getParentBlock() == &kernel.getBodyBlock() &&
+        if (rows.inRank && x.getParentBlock() == &kernel.getBodyBlock() &&
             x.getDefiningOp()) {
           auto [offsets, sizes] = rows.slice(b, m0, nm, d);
           xt = tensor::CollapseShapeOp::create(
@@ -217,11 +216,11 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
               return roundVia(nb, bl, v, hElem);
             });
         // The output tile: the f32 accumulator rounded to the result type,
-        // written in the result's rank (unit leading dims) when the output
+        // written in the result's rank (its rows in it) when the output
         // is built in it.
         auto [offsets, sizes] = rows.slice(b, m0, nm, dOut);
         unsigned outRank = sizes.size();
-        unsigned rowLoop = unitLead ? rows.rowDim : 0;
+        unsigned rowLoop = rows.inRank ? rows.rowDim : 0;
         Value outTile = buildGeneric(
             b, l, ValueRange{acc}, ValueRange{emptyTile(b, l, sizes, resElem)},
             {loopsMap(ctx, outRank, {rowLoop, outRank - 1}),
@@ -233,7 +232,7 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
             })[0];
         return {outTile, offsets, sizes};
       });
-  if (rank != 2 && !unitLead)
+  if (rank != 2 && !rows.inRank)
     result =
         tensor::ExpandShapeOp::create(rewriter, loc, resType, result, reassoc);
   rewriter.replaceOp(down, result);
