@@ -119,10 +119,16 @@ struct KernelDesc {
   /// result's type) to the buffer the combine reads. The GPU-like model,
   /// which runs an expert as two GEMMs, does not read this.
   bool gatheredRows = false;
-  /// Of `extraReadBytes` (gated_mlp) or `work.bytesRead` (stream), the rows
-  /// read one DMA each (the MoE combine's expert outputs, an embedding's
-  /// table rows): DMA count.
+  /// stream: of `work.bytesRead`, the rows read one DMA each (an
+  /// embedding's table rows): DMA count.
   int64_t rowReads = 0;
+  /// moe_ffn's combine, run in each M tile after its compute (the shared
+  /// expert's gated MLP, or a stream's row tile): each token adds its
+  /// `combineSlots` routed outputs (rows of the result's type) weighted by
+  /// its routing weights (`combineWeightBytes` each). The rows are copied
+  /// moeCombineTokens(tile, slots) tokens at a time by a loop of one-row
+  /// DMAs that nothing overlaps, then summed (TileMoe.cpp, buildCombine).
+  int64_t combineSlots = 0, combineWeightBytes = 0;
   /// The main input or the output lives on chip already (an earlier or
   /// later phase of the same kernel produces or consumes it): no HBM
   /// traffic, no DMA.

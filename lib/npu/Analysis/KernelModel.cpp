@@ -389,28 +389,27 @@ FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
     return failure();
   model.serialReadBytes = *dispatchRead;
   model.serialWriteBytes = *dispatchWrite;
-  std::optional<int64_t> combineBytes =
-      (Count::fromSigned(yb) * Count::fromSigned(assignments) *
-       Count::fromSigned(d))
-          .toInt64();
-  if (!combineBytes)
-    return failure();
+  // The combine: per M tile of tokens (the shared expert's), each token's
+  // K rows of o gathered and summed (its traffic and time are the loop
+  // totals', from combineSlots).
   if (moe.hasShared()) {
     int64_t fs = moe.getSharedGate().getType().getNumElements() / d;
     model.sharedPhase = model.phases.size();
     KernelDesc shared = gatedMlp(t, fs, d, xType, moe.getSharedGate(), xb, yb);
-    shared.extraReadBytes = *combineBytes;
-    shared.rowReads = assignments;
+    shared.combineSlots = moe.getTopK();
+    shared.combineWeightBytes = rb;
     model.phases.push_back(shared);
   } else {
     KernelDesc combine;
     combine.kind = KernelKind::Stream;
     combine.loops = RowNest<>{t, d}.list();
-    combine.lhsBytes = yb * moe.getTopK() + yb;
-    combine.work.bytesRead = Count::fromSigned(*combineBytes);
+    // Per row: its result, and y's f32 accumulator.
+    combine.lhsBytes = yb;
+    combine.rowStateBytes = 4 * d;
     combine.work.bytesWritten =
         Count::fromSigned(yb) * Count::fromSigned(t) * Count::fromSigned(d);
-    combine.rowReads = assignments;
+    combine.combineSlots = moe.getTopK();
+    combine.combineWeightBytes = rb;
     model.phases.push_back(combine);
   }
   return model;

@@ -17,7 +17,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   // A field added to KernelDesc must be added here too (or a memo would
   // take two different kernels for one): the size check below fails until
   // it is, and is then updated.
-  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 456,
+  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 472,
                 "KernelDesc changed: update appendKey");
   auto list = [&](ArrayRef<int64_t> values) {
     key.push_back(values.size());
@@ -57,6 +57,8 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
               uint64_t(k.rowStats),
               k.gatheredRows,
               uint64_t(k.rowReads),
+              uint64_t(k.combineSlots),
+              uint64_t(k.combineWeightBytes),
               k.inputOnChip,
               k.outputOnChip,
               uint64_t(k.group),

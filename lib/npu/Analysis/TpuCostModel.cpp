@@ -185,6 +185,13 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     s = streamWorkingSet(k, RowNest<>::from(t).rows, nb);
     break;
   }
+  // The combine: one gather's staged rows (a D chunk of the tile's) and its
+  // tokens' routing weights.
+  if (k.combineSlots > 0) {
+    int64_t rows = moeCombineTokens(t.front(), k.combineSlots) * k.combineSlots;
+    s += c(rows) * c(t.back()) * c(k.outBytes) +
+         c(llvm::alignTo(rows * k.combineWeightBytes, 64));
+  }
   // An input that an earlier phase of the kernel left on chip, or an output
   // a later phase reads there, is held whole while this phase runs (the
   // MLA absorbed kernel's projected query and latent output).
@@ -267,6 +274,7 @@ getLoopTotals(const KernelDesc &k, ArrayRef<int64_t> t, int64_t buffers,
       l->rowReadTransfers.isOverflow() || l->writeTransfers.isOverflow() ||
       (l->firstReadBytes && l->firstReadBytes->isOverflow()) ||
       l->refillBytes.isOverflow() || l->chunkedBytes.isOverflow() ||
+      l->gatherBytes.isOverflow() || l->gatherVectorFlops.isOverflow() ||
       (l->lastWriteBytes && l->lastWriteBytes->isOverflow()))
     return std::nullopt;
   return l;
@@ -330,7 +338,8 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // the fill's only).
   double stepReadTransfers =
       (d(l->readTransfers) - double(l->heldReadTransfers)) / steps;
-  double inStep = (d(l->readBytes) - d(l->heldReadBytes)) / steps / bwPerNs +
+  double inStep = (d(l->readBytes) - d(l->heldReadBytes) - d(l->gatherBytes)) /
+                      steps / bwPerNs +
                   p.dmaSetupNs * stepReadTransfers / engines;
   double outStep = d(l->writeBytes) / steps / bwPerNs +
                    p.dmaSetupNs * d(l->writeTransfers) / steps / engines;
@@ -402,8 +411,21 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
       double(std::max<int64_t>(0, refilledTilesPerCore - l->fillRefills));
   double lastBeforeRefill =
       refill > 0 ? period - std::max(stage, outStep) : 0.0;
+  // The combine's gathers, after the compute of their tiles (dealt to the
+  // cores like them): each a chain of row copies `rowDmas` deep, or its
+  // bytes, then its weighted sum.
+  double gathersNs = 0.0;
+  if (l->gathers > 0) {
+    double rows = double(l->rowsPerGather);
+    double oneGather =
+        std::max(p.dmaSetupNs * std::ceil(rows / double(p.rowDmas)),
+                 d(l->gatherBytes) / double(l->gathers) / bwPerNs);
+    gathersNs = double(llvm::divideCeil(l->gathers, activeCores)) * oneGather +
+                d(l->gatherVectorFlops) / double(activeCores) / p.vectorPerNs;
+  }
   cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period +
-                refills * (refill - std::max(0.0, lastBeforeRefill));
+                refills * (refill - std::max(0.0, lastBeforeRefill)) +
+                gathersNs;
   cost.computeNs = stepsPerCore * computeStep;
   cost.memoryNs = d(l->readBytes + l->writeBytes) * share / bwPerNs;
   cost.overheadNs =

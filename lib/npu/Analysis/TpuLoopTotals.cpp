@@ -209,10 +209,9 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   l.readBytes += bytesOf(l.rhsLoadedElements, k.rhsBytes);
   l.readTransfers += c(3) * c(l.steps);
   l.readBytes += c(k.extraReadBytes);
-  if (k.rowReads > 0)
-    l.rowReadTransfers += c(k.rowReads);
-  else if (k.extraReadBytes > 0)
+  if (k.extraReadBytes > 0)
     l.readTransfers += c(nm);
+  addCombineGathers(l, k, m, t.m, dm, t.d);
   if (!k.outputOnChip) {
     l.writeBytes = c(groups) * c(m) * c(dm) * c(k.outBytes);
     l.writeTransfers = c(tiles);
@@ -404,8 +403,10 @@ std::optional<LoopTotals> tpu_detail::streamTotals(const KernelDesc &k,
   l.parallelTiles = l.steps = llvm::divideCeil(loops.rows, t.rows);
   l.readBytes = k.work.bytesRead;
   l.writeBytes = k.work.bytesWritten;
-  l.readTransfers = c(l.steps);
+  // A tile read per step, unless all the reads are the combine's gathers.
+  l.readTransfers = k.combineSlots > 0 ? c(0) : c(l.steps);
   l.rowReadTransfers = c(k.rowReads);
+  addCombineGathers(l, k, loops.rows, t.rows, loops.cols, loops.cols);
   l.writeTransfers = c(l.steps);
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
@@ -424,4 +425,25 @@ std::optional<LoopTotals> tpu_detail::streamTotals(const KernelDesc &k,
   // Matrix work in a stream kernel (none in practice) runs unpadded.
   l.paddedMatrixFlops = k.work.matrixFlops;
   return l;
+}
+
+void tpu_detail::addCombineGathers(LoopTotals &l, const KernelDesc &k,
+                                   int64_t tokens, int64_t tileTokens,
+                                   int64_t cols, int64_t tileCols) {
+  int64_t slots = k.combineSlots;
+  if (slots <= 0)
+    return;
+  // Each M tile gathers its tokens `sub` at a time, in D chunks of
+  // `tileCols`; a gather copies sub x K rows whatever its tokens (the last
+  // one's copies repeat its last row) and sums its real tokens' rows (a
+  // multiply and an add per element).
+  int64_t sub = moeCombineTokens(tileTokens, slots);
+  int64_t full = tokens / tileTokens, rest = tokens % tileTokens;
+  int64_t perChunk = full * llvm::divideCeil(tileTokens, sub) +
+                     (rest > 0 ? llvm::divideCeil(rest, sub) : 0);
+  l.gathers = perChunk * llvm::divideCeil(cols, tileCols);
+  l.rowsPerGather = sub * slots;
+  l.gatherBytes = c(perChunk) * c(l.rowsPerGather) * c(cols) * c(k.outBytes);
+  l.readBytes += l.gatherBytes;
+  l.gatherVectorFlops = c(2) * c(tokens) * c(slots) * c(cols);
 }

@@ -34,6 +34,13 @@ struct LoopTotals {
   Count rowReadTransfers;
   /// Of them, those the first step waits for (unset: a step's average).
   std::optional<int64_t> firstRowTransfers;
+  /// MoE combine gathers (KernelDesc::combineSlots): loops of
+  /// `rowsPerGather` one-row copies, `rowDmas` in flight, each followed by
+  /// its weighted sum (`gatherVectorFlops` in all), run after a tile's
+  /// compute with nothing beside them. Their bytes (`gatherBytes`) are in
+  /// readBytes, not in the steps' transfers.
+  int64_t gathers = 0, rowsPerGather = 0;
+  Count gatherBytes, gatherVectorFlops;
   Count paddedMatrixFlops;
   Count vectorFlops, transcendentalFlops;
   /// B elements (gemm, gated MLP) the steps load on chip, held ones once:
@@ -93,6 +100,11 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
                                           const AttentionNest<> &t, int64_t mxu,
                                           int64_t sub, int64_t cores);
 std::optional<LoopTotals> streamTotals(const KernelDesc &k, const RowNest<> &t);
+
+/// Adds the MoE combine's gathers (if `k` has a combine) of `tokens` tokens
+/// of `cols` columns in M tiles of `tileTokens` and D chunks of `tileCols`.
+void addCombineGathers(LoopTotals &l, const KernelDesc &k, int64_t tokens,
+                       int64_t tileTokens, int64_t cols, int64_t tileCols);
 
 } // namespace mlir::npu::tpu_detail
 

@@ -685,12 +685,16 @@ CASES = [
           "CHECK: tensor.extract_slice {{.*}} : tensor<4x5x4xf32> to tensor<?x4xf32>",
           "CHECK: tensor.insert_slice {{.*}} : tensor<?x4xf32> into tensor<14x4xf32>",
           # per M tile of 4 tokens: the shared expert (F tiles of 2), then
-          # each token's 2 slots, a row of o each, rounded
+          # the combine, 2 tokens at a time (as many rows as the tile has
+          # tokens): their 2 x 2 rows of o copied one each (a loop that only
+          # moves rows), then summed over the slots
           "CHECK: scf.for {{.*}} = %c0 to %c7 step %c4",
           "CHECK: scf.for {{.*}} = %c0 to %c3 step %c2",
-          "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c1",
-          "CHECK: scf.for {{.*}} = %c0 to %c2 step %c1",
-          "CHECK: tensor.extract_slice {{.*}} : tensor<14x4xf32> to tensor<1x4xf32>"],
+          "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c2",
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c1",
+          "CHECK: tensor.extract_slice {{.*}} : tensor<14x4xf32> to tensor<1x4xf32>",
+          "CHECK: tensor.expand_shape {{.*}} into tensor<2x2x4xf32>",
+          "CHECK: iterator_types = [\"parallel\", \"reduction\", \"parallel\"]"],
          extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=41),
     Case("moe-ffn-dtiled",
          "moe_ffn kernel with the model width D tiled (for a small SRAM): the moe-ffn case's routing and shapes, D = 4 in chunks of 2 for the routed experts (tile [3, 2, 2]) and of 3 for the shared expert (shared_tile [4, 2, 3], a short last chunk).",
@@ -720,12 +724,27 @@ CASES = [
           "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1",
           "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c4",
           # no shared expert: the one M tile of 4 tokens starts at 0, then
-          # its tokens' 3 slots each
+          # one token at a time (3 slots: 3 rows, no more than the tile's
+          # 4), its rows copied, then summed
           "CHECK: tensor.insert_slice {{.*}} into tensor<12x3xf32>",
           "CHECK: linalg.fill",
           "CHECK: scf.for {{.*}} = %c0 to %c4 step %c1",
-          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1"],
+          "CHECK: scf.for {{.*}} = %c0 to %c3 step %c1",
+          "CHECK: tensor.expand_shape {{.*}} into tensor<1x3x3xf32>"],
          extra_inputs=[("idx", [4, 3], "i64", [0, 1, 2, 2, 0, 1, 1, 2, 0, 0, 1, 2])], seed=42),
+    Case("moe-ffn-combine",
+         "moe_ffn kernel whose combine gathers in several loops: 300 tokens x 2 slots over 2 experts (D = 2, F = 2), no shared expert, M tiles of 260 tokens (the combine's gathers of 128 tokens x 2 slots = 256 rows: 128, 128 and a last of 4 tokens, its copies repeating the last row; the second tile of 40 tokens in one gather).",
+         [("x", [300, 2]), ("w", [300, 2]), ("wg", [2, 2, 2]), ("wu", [2, 2, 2]), ("wd", [2, 2, 2])],
+         "moe_ffn", ([300, 2, 2], [260, 2, 2]),
+         """
+         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd load(#npu.expert_load<uniform>) : tensor<300x2xf32>, tensor<300x2xi64>, tensor<300x2xf32>, tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<2x2x2xf32> -> tensor<300x2xf32>
+         """, ("y", [300, 2]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          "CHECK: scf.for {{.*}} = %c0 to %c300 step %c260",
+          "CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c128",
+          "CHECK: scf.for {{.*}} = %c0 to %c256 step %c1",
+          "CHECK: tensor.expand_shape {{.*}} into tensor<128x2x2xf32>"],
+         extra_inputs=[("idx", [300, 2], "i64", [(i + j) % 2 for i in range(300) for j in range(2)])], seed=45),
     Case("moe-ffn-gpt-oss",
          "moe_ffn kernel of GPT-OSS experts: the moe-ffn-routed routing, each expert's gate/up biases added per F tile (F = 4 in tiles of 2, the bias read at the tile's columns), its down bias per output row, and the clamped SwiGLU (limit 1.0).",
          [("x", [4, 3]), ("w", [4, 3]), ("wg", [3, 4, 3]), ("wu", [3, 4, 3]), ("wd", [3, 3, 4]),

@@ -14,6 +14,7 @@
 // CHECK: linalg.fill
 // CHECK: scf.for {{.*}} = %c0 to %c4 step %c1
 // CHECK: scf.for {{.*}} = %c0 to %c3 step %c1
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x3x3xf32>
 
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {

@@ -18,7 +18,12 @@
 //                type (as vLLM's and MaxText's expert outputs)  o: [A, D]
 //   for each M tile of tokens (the shared expert's tile):
 //     y tile = shared expert(x tile) (or 0)               [tm, D] f32
-//     y[t]  += w[t, j] o[where[t K + j]], j = 0..K-1     (one row of o each)
+//     for each sub-tile of s tokens (moeCombineTokens: s K <= 256 rows),
+//     each D chunk of the shared expert's tile:
+//       rows  = o[where[t K + j], chunk] for its tokens t, slots j
+//               [s K, chunk] (a loop of one-row copies only:
+//               npu-tpu-pipeline-row-dmas keeps them in flight)
+//       y[t, chunk] += w[t, j] rows[t, j], j = 0..K-1 in order
 //     result tile = y tile rounded to the result type
 //
 // so an expert's weights are read once per M tile of its rows (the model's
@@ -250,6 +255,91 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
   return experts.getResult(0);
 }
 
+/// Adds to `acc` ([nm, D] f32, the M tile of tokens at `t0`) each token's
+/// routed outputs weighted by its routing weights, `sub` tokens and `tileD`
+/// columns at a time: a loop that only copies their rows of o (one row per
+/// slot, at the assignment's position `where`; rows past the tile's last
+/// repeat it) into a staged [sub x K, tileD] tile, then one weighted sum
+/// over the slots in slot order (the reference's).
+static Value buildCombine(OpBuilder &b, Location loc, MoEExpertsOp op,
+                          const Dispatch &dispatch, Value o, Value acc,
+                          Value t0, OpFoldResult nm, int64_t sub,
+                          int64_t tileD) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  int64_t k = op.getTopK(), d = op.getModelDim();
+  OpFoldResult zero = b.getIndexAttr(0), unit = b.getIndexAttr(1),
+               kk = b.getIndexAttr(k);
+  Type oElem = cast<RankedTensorType>(o.getType()).getElementType();
+  Value kC = constIndex(b, loc, k), subC = constIndex(b, loc, sub);
+  Value one = constIndex(b, loc, 1);
+  Value tokens = getValueOrCreateConstantIndexOp(b, loc, nm);
+  auto subTiles = scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0), tokens, subC, ValueRange{acc},
+      [&](OpBuilder &sb, Location sl, Value s0, ValueRange iterS) {
+        Value ns = arith::MinSIOp::create(
+            sb, sl, subC, arith::SubIOp::create(sb, sl, tokens, s0));
+        Value tok0 = arith::AddIOp::create(sb, sl, t0, s0);
+        Value firstA = arith::MulIOp::create(sb, sl, tok0, kC);
+        Value lastRow = arith::SubIOp::create(
+            sb, sl, arith::MulIOp::create(sb, sl, ns, kC), one);
+        Value weights =
+            sliceOf(sb, sl, op.getWeights(), {tok0, zero}, {ns, kk});
+        auto chunks = scf::ForOp::create(
+            sb, sl, constIndex(sb, sl, 0), constIndex(sb, sl, d),
+            constIndex(sb, sl, tileD), ValueRange{iterS[0]},
+            [&](OpBuilder &cb, Location cl, Value d0, ValueRange iterC) {
+              OpFoldResult nd = tileExtent(cb, cl, d0, tileD, d);
+              auto gather = scf::ForOp::create(
+                  cb, cl, constIndex(cb, cl, 0), constIndex(cb, cl, sub * k),
+                  one,
+                  ValueRange{
+                      emptyTile(cb, cl, {cb.getIndexAttr(sub * k), nd}, oElem)},
+                  [&](OpBuilder &gb, Location gl, Value r, ValueRange iterG) {
+                    Value a = arith::AddIOp::create(
+                        gb, gl, firstA,
+                        arith::MinSIOp::create(gb, gl, r, lastRow));
+                    Value pos = extractIndex(gb, gl, dispatch.where, a);
+                    Value row = sliceOf(gb, gl, o, {pos, d0}, {unit, nd});
+                    scf::YieldOp::create(gb, gl,
+                                         insertSliceOf(gb, gl, row, iterG[0],
+                                                       {r, zero}, {unit, nd}));
+                  });
+              SmallVector<int64_t> stagedShape = {sub, k, ShapedType::kDynamic};
+              if (std::optional<int64_t> n = getConstantIntValue(nd))
+                stagedShape[2] = *n;
+              Value staged = tensor::ExpandShapeOp::create(
+                  cb, cl, RankedTensorType::get(stagedShape, oElem),
+                  gather.getResult(0),
+                  SmallVector<ReassociationIndices>{{0, 1}, {2}},
+                  SmallVector<OpFoldResult>{cb.getIndexAttr(sub), kk, nd});
+              Value rows =
+                  sliceOf(cb, cl, staged, {zero, zero, zero}, {ns, kk, nd});
+              Value accRows = sliceOf(cb, cl, iterC[0], {s0, d0}, {ns, nd});
+              // Loops (i, j, d), j a reduction: each element adds its slots
+              // in order.
+              Value sum = buildGeneric(
+                  cb, cl, ValueRange{rows, weights}, ValueRange{accRows},
+                  {loopsMap(ctx, 3, {0, 1, 2}), loopsMap(ctx, 3, {0, 1}),
+                   loopsMap(ctx, 3, {0, 2})},
+                  {kPar, kRed, kPar},
+                  [&](OpBuilder &nb, Location bl,
+                      ValueRange v) -> SmallVector<Value> {
+                    return {arith::AddFOp::create(
+                        nb, bl, v[2],
+                        arith::MulFOp::create(nb, bl,
+                                              castFloat(nb, bl, v[1], f32),
+                                              castFloat(nb, bl, v[0], f32)))};
+                  })[0];
+              scf::YieldOp::create(
+                  cb, cl,
+                  insertSliceOf(cb, cl, sum, iterC[0], {s0, d0}, {ns, nd}));
+            });
+        scf::YieldOp::create(sb, sl, chunks.getResult(0));
+      });
+  return subTiles.getResult(0);
+}
+
 LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
                                        TilingAttr tiling) {
   SmallVector<MoEExpertsOp> moes(kernel.getBodyBlock().getOps<MoEExpertsOp>());
@@ -274,14 +364,14 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
       b, loc, op.getIndices(), SmallVector<ReassociationIndices>{{0, 1}});
   Dispatch dispatch = buildDispatch(b, loc, flatIdx, e);
 
-  // The routed experts write their f32 outputs into o, in expert order.
+  // The routed experts write their outputs into o, in expert order.
   Value o = buildRoutedExperts(b, loc, op, dispatch, tileM, tileF,
                                std::min(tile.d, d));
-  Value kC = constIndex(b, loc, k);
 
   // Per M tile of tokens: the shared expert's output (or 0), plus each
-  // token's routed outputs in slot order (the reference's order), each row
-  // of o read at its assignment's position; rounded to the result type.
+  // token's routed outputs in slot order (the reference's order), gathered
+  // from o at their assignments' positions (buildCombine); rounded to the
+  // result type.
   // The shared expert's own tile (the main one when it has none).
   MlpNest<> shared = tiling.getSharedTile().empty()
                          ? MlpNest<>{tileM, tileF, tile.d}
@@ -316,47 +406,11 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
         } else {
           acc = filledTile(tb, l, {nm, dd}, f32, 0.0);
         }
-        Value one = constIndex(tb, l, 1);
-        auto tokens = scf::ForOp::create(
-            tb, l, constIndex(tb, l, 0),
-            getValueOrCreateConstantIndexOp(tb, l, nm), one, ValueRange{acc},
-            [&](OpBuilder &ib, Location il, Value i, ValueRange iterI) {
-              Value tok = arith::AddIOp::create(ib, il, t0, i);
-              auto slots = scf::ForOp::create(
-                  ib, il, constIndex(ib, il, 0), kC, one, ValueRange{iterI[0]},
-                  [&](OpBuilder &sb, Location sl, Value j, ValueRange iterS) {
-                    Value a = arith::AddIOp::create(
-                        sb, sl, arith::MulIOp::create(sb, sl, tok, kC), j);
-                    Value pos = extractIndex(sb, sl, dispatch.where, a);
-                    Value w = castFloat(
-                        sb, sl,
-                        tensor::ExtractOp::create(sb, sl, op.getWeights(),
-                                                  ValueRange{tok, j}),
-                        f32);
-                    OpFoldResult unit = sb.getIndexAttr(1);
-                    Value oRow = sliceOf(sb, sl, o, {pos, zero}, {unit, dd});
-                    Value accRow =
-                        sliceOf(sb, sl, iterS[0], {i, zero}, {unit, dd});
-                    AffineMap id2 = sb.getMultiDimIdentityMap(2);
-                    Value sum = buildGeneric(
-                        sb, sl, ValueRange{oRow}, ValueRange{accRow},
-                        {id2, id2}, {kPar, kPar},
-                        [&](OpBuilder &nb, Location bl,
-                            ValueRange v) -> SmallVector<Value> {
-                          return {arith::AddFOp::create(
-                              nb, bl, v[1],
-                              arith::MulFOp::create(
-                                  nb, bl, w, castFloat(nb, bl, v[0], f32)))};
-                        })[0];
-                    scf::YieldOp::create(sb, sl,
-                                         insertSliceOf(sb, sl, sum, iterS[0],
-                                                       {i, zero}, {unit, dd}));
-                  });
-              scf::YieldOp::create(ib, il, slots.getResult(0));
-            });
-        return {castTensor(tb, l, tokens.getResult(0), resElem),
-                {t0, zero},
-                {nm, dd}};
+        // In the shared expert's D chunks (D whole without one).
+        Value combined = buildCombine(
+            tb, l, op, dispatch, o, acc, t0, nm, moeCombineTokens(tileC, k),
+            op.hasShared() ? std::min(shared.d, d) : d);
+        return {castTensor(tb, l, combined, resElem), {t0, zero}, {nm, dd}};
       });
   rewriter.replaceOp(op, result);
   return success();

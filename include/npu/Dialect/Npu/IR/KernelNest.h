@@ -19,6 +19,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <optional>
@@ -108,6 +109,23 @@ rowTileSizes(llvm::ArrayRef<int64_t> shape, int64_t rows) {
   }
   // More rows than the result has: one tile.
   return sizes;
+}
+
+/// moe_ffn's combine (TileMoe.cpp): at most this many rows of the routed
+/// outputs per gather, a loop that only moves rows (kept
+/// `row_dmas_in_flight_per_core` deep by npu-tpu-pipeline-row-dmas):
+/// several waves of copies in flight before the loop drains, and staged
+/// rows that are small beside the tile's weights.
+constexpr int64_t kMoeCombineGatherRows = 256;
+
+/// The tokens of each combine gather in an M tile of `tileTokens` tokens
+/// with `slots` routed outputs each: as many whole tokens as fit in
+/// kMoeCombineGatherRows rows and in the tile's own row count (so that a
+/// small SRAM's small tile stages no more rows than its x tile holds), at
+/// least one.
+inline int64_t moeCombineTokens(int64_t tileTokens, int64_t slots) {
+  int64_t rows = std::min(kMoeCombineGatherRows, tileTokens);
+  return std::max<int64_t>(1, rows / std::max<int64_t>(slots, 1));
 }
 
 /// Whether `chunks` load chunks can split a gemm tiling's K steps: K tiles
