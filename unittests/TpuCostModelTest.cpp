@@ -622,3 +622,34 @@ TEST_F(TpuCostModelTest, RowCopiesAreAChainBesideTheTileTransfers) {
   ASSERT_TRUE(hidden);
   EXPECT_DOUBLE_EQ(hidden->timeNs, 790.0);
 }
+
+TEST_F(TpuCostModelTest, MoeCombineGathersRunAfterTheTile) {
+  // A MoE combine without a shared expert (describeMoeKernel's stream): 8
+  // tokens x 2 slots of 256 bf16 columns, one tile of 8 tokens on mock-tpu
+  // (1 core, BW 102.4 B/ns, D0 100 ns, 2 engines, 4 row copies in flight,
+  // O 50 ns, 256 vector FLOP/ns). Gathers of min(256, 8) / 2 = 4 tokens:
+  // 2 of 8 row copies each, max(100 x ceil(8 / 4), 8 x 512 / 102.4) =
+  // 200 ns, then the weighted sum, 2 x 8 x 2 x 256 / 256 = 32 ns. The
+  // tile reads nothing else: fill 0, stage 50, drain 4096 / 102.4 + 100 /
+  // 2 = 90. T = 50 + 90 + 2 x 200 + 32 = 572 ns.
+  TpuParams p = params("mock-tpu");
+  ASSERT_EQ(p.rowDmas, 4);
+  KernelDesc k;
+  k.kind = KernelKind::Stream;
+  k.loops = {8, 256};
+  k.lhsBytes = 2;
+  k.outBytes = 2;
+  k.rowStateBytes = 4 * 256;
+  k.work.bytesRead = Count(8 * 2 * 256 * 2); // the routed rows, once each
+  k.work.bytesWritten = Count(8 * 256 * 2);
+  k.combineSlots = 2;
+  k.combineWeightBytes = 4;
+  std::optional<TpuCost> cost = getTpuPhaseCost(k, {8, 256}, 2, p);
+  ASSERT_TRUE(cost);
+  EXPECT_EQ(cost->hbmReadBytes.value(), uint64_t(2 * 8 * 256 * 2));
+  EXPECT_DOUBLE_EQ(cost->timeNs, 572.0);
+  // Working set: 2 buffers of the result rows (512 B each) and the f32
+  // accumulator (1024 B per row), then the staged 8 rows (4096 B) and
+  // their routing weights (32 B, a 64-byte buffer).
+  EXPECT_EQ(cost->sramBytes, 8 * (2 * 512 + 1024) + 4096 + 64);
+}

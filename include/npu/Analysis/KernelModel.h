@@ -129,6 +129,16 @@ struct KernelDesc {
   /// moeCombineTokens(tile, slots) tokens at a time by a loop of one-row
   /// DMAs that nothing overlaps, then summed (TileMoe.cpp, buildCombine).
   int64_t combineSlots = 0, combineWeightBytes = 0;
+  /// The combine's routed rows, each read once (tokens x slots x D of the
+  /// result's type, tokens the first loop and D the last): part of
+  /// `extraReadBytes` (gated_mlp) or `work.bytesRead` (stream); 0 without a
+  /// combine.
+  Count combineReadBytes() const {
+    if (combineSlots <= 0 || loops.empty())
+      return Count(0);
+    return Count::fromSigned(loops.front()) * Count::fromSigned(combineSlots) *
+           Count::fromSigned(loops.back()) * Count::fromSigned(outBytes);
+  }
   /// The main input or the output lives on chip already (an earlier or
   /// later phase of the same kernel produces or consumes it): no HBM
   /// traffic, no DMA.

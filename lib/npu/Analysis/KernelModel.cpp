@@ -1,6 +1,7 @@
 //===- KernelModel.cpp - a kernel's loop nest from its ops ----------------===//
 
 #include "npu/Analysis/KernelModel.h"
+#include "KernelModelDetail.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -8,12 +9,13 @@
 
 using namespace mlir;
 using namespace mlir::npu;
+using namespace mlir::npu::kernel_model_detail;
 
 //===----------------------------------------------------------------------===//
 // Describing groups
 //===----------------------------------------------------------------------===//
 
-namespace {
+namespace mlir::npu::kernel_model_detail {
 /// Values a group reads from outside, in first-use order.
 llvm::SetVector<Value> getGroupInputs(ArrayRef<Operation *> ops) {
   llvm::DenseSet<Operation *> inGroup(ops.begin(), ops.end());
@@ -29,6 +31,39 @@ int64_t elementBytes(Value v) {
   return static_cast<int64_t>(
       getElementBytes(cast<ShapedType>(v.getType()).getElementType()));
 }
+
+/// FLOPs of the group (bytes are left to the loop-nest model).
+Work sumFlops(ArrayRef<Operation *> ops) {
+  Work w;
+  for (Operation *op : ops)
+    if (auto iface = dyn_cast<WorkOpInterface>(op)) {
+      Work o = iface.computeWork();
+      w.matrixFlops += o.matrixFlops;
+      w.vectorFlops += o.vectorFlops;
+      w.transcendentalFlops += o.transcendentalFlops;
+    }
+  return w;
+}
+
+/// The expert FFN: gate and up projections, SwiGLU, down projection, of
+/// inputs of type `xType` and weights like `w` (the gate's).
+KernelDesc gatedMlp(int64_t m, int64_t f, int64_t d, Type xType, Value w,
+                    int64_t xBytes, int64_t yBytes) {
+  KernelDesc k;
+  k.kind = KernelKind::GatedMlp;
+  k.loops = MlpNest<>{m, f, d}.list();
+  describeRhs(k, xType, w);
+  k.lhsBytes = xBytes;
+  k.outBytes = yBytes;
+  k.work.matrixFlops = Count(6) * Count::fromSigned(m) * Count::fromSigned(f) *
+                       Count::fromSigned(d);
+  k.work.transcendentalFlops = Count::fromSigned(m) * Count::fromSigned(f);
+  k.work.vectorFlops = Count(3) * Count::fromSigned(m) * Count::fromSigned(f);
+  return k;
+}
+} // namespace mlir::npu::kernel_model_detail
+
+namespace {
 
 /// Bytes of `inputs` other than `except`, read once. A weight of `except`
 /// dequantized in the group excepts its stored values and scales (the
@@ -46,28 +81,6 @@ FailureOr<int64_t> otherInputBytes(const llvm::SetVector<Value> &inputs,
   if (std::optional<int64_t> bytes = sum.toInt64())
     return *bytes;
   return failure();
-}
-
-/// FLOPs of the group (bytes are left to the loop-nest model).
-Work sumFlops(ArrayRef<Operation *> ops) {
-  Work w;
-  for (Operation *op : ops)
-    if (auto iface = dyn_cast<WorkOpInterface>(op)) {
-      Work o = iface.computeWork();
-      w.matrixFlops += o.matrixFlops;
-      w.vectorFlops += o.vectorFlops;
-      w.transcendentalFlops += o.transcendentalFlops;
-    }
-  return w;
-}
-
-template <typename OpTy>
-SmallVector<OpTy> opsOfType(ArrayRef<Operation *> ops) {
-  SmallVector<OpTy> found;
-  for (Operation *op : ops)
-    if (auto typed = dyn_cast<OpTy>(op))
-      found.push_back(typed);
-  return found;
 }
 
 bool hasNorm(ArrayRef<Operation *> ops) {
@@ -173,23 +186,6 @@ FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
   k.lhsBytes = elementBytes(attn.getQuery());
   k.rhsBytes = elementBytes(attn.getKey());
   k.outBytes = elementBytes(attn.getResult());
-  return k;
-}
-
-/// The expert FFN: gate and up projections, SwiGLU, down projection, of
-/// inputs of type `xType` and weights like `w` (the gate's).
-KernelDesc gatedMlp(int64_t m, int64_t f, int64_t d, Type xType, Value w,
-                    int64_t xBytes, int64_t yBytes) {
-  KernelDesc k;
-  k.kind = KernelKind::GatedMlp;
-  k.loops = MlpNest<>{m, f, d}.list();
-  describeRhs(k, xType, w);
-  k.lhsBytes = xBytes;
-  k.outBytes = yBytes;
-  k.work.matrixFlops = Count(6) * Count::fromSigned(m) * Count::fromSigned(f) *
-                       Count::fromSigned(d);
-  k.work.transcendentalFlops = Count::fromSigned(m) * Count::fromSigned(f);
-  k.work.vectorFlops = Count(3) * Count::fromSigned(m) * Count::fromSigned(f);
   return k;
 }
 
@@ -317,101 +313,6 @@ FailureOr<KernelModel> describeMlaKernel(ArrayRef<Operation *> ops) {
   model.work = sumFlops(ops);
   model.phases = {*absorbQ, *attn, *absorbO};
   model.mainPhase = 1;
-  return model;
-}
-
-FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops) {
-  SmallVector<MoEExpertsOp> moes = opsOfType<MoEExpertsOp>(ops);
-  if (moes.size() != 1)
-    return failure();
-  MoEExpertsOp moe = moes.front();
-  int64_t t = moe.getNumTokens(), d = moe.getModelDim(), f = moe.getFfnDim();
-  int64_t active = std::max<int64_t>(1, moe.getExpectedActiveExperts());
-  // Static plan: every active expert gets the expected number of tokens,
-  // rounded up (issue: the dynamic policies refine this).
-  int64_t perExpert = llvm::divideCeil(t * moe.getTopK(), active);
-  Type xType = moe.getX().getType().getElementType();
-  int64_t xb = elementBytes(moe.getX()), yb = elementBytes(moe.getResult());
-  KernelModel model;
-  model.kind = KernelKind::MoeFfn;
-  model.work = sumFlops(ops);
-  // As npu-tile-kernels lowers it (TileMoe.cpp): each routed expert gathers
-  // its rows of x and stores its outputs, rounded to the result type, as
-  // blocks; per tile of tokens, the shared expert's output plus each
-  // token's K rows of those outputs (one DMA each) is the result tile.
-  KernelDesc routed = gatedMlp(perExpert, f, d, xType, moe.getWGate(), xb, yb);
-  Count rows = Count::fromSigned(perExpert);
-  if (moe.getSwigluLimitAttr()) // GPT-OSS's clamped SwiGLU: 8 per element
-    routed.work.vectorFlops = Count(8) * rows * Count::fromSigned(f);
-  if (moe.hasBiases()) {
-    // Each expert's biases, read with its weights and added per element.
-    routed.work.vectorFlops += rows * Count::fromSigned(2 * f + d);
-    Count biasBytes = getNumBytes(moe.getBGate()) + getNumBytes(moe.getBUp()) +
-                      getNumBytes(moe.getBDown());
-    routed.extraReadBytes = static_cast<int64_t>(
-        (biasBytes / Count::fromSigned(moe.getNumExperts())).value());
-  }
-  routed.repeat = active;
-  routed.gatheredRows = true;
-  model.phases.push_back(routed);
-  int64_t assignments = t * moe.getTopK();
-  // The dispatch's counting sort (TileMoe.cpp, buildDispatch) visits the
-  // assignments in order on the scalar unit: per assignment a load of its
-  // expert, the clamp (max, min), a load of the expert's cursor, its
-  // increment and three stores (order, cursor, where), plus the loop's
-  // increment and compare.
-  constexpr int64_t kScalarOpsPerAssignment = 10;
-  std::optional<int64_t> sortOps =
-      (Count::fromSigned(assignments) * Count(kScalarOpsPerAssignment))
-          .toInt64();
-  if (!sortOps)
-    return failure();
-  model.serialScalarOps = *sortOps;
-  // The dispatch's arrays, each moved once per pass that uses it (TileMoe.cpp):
-  // the count pass and the sort read the indices; the scan reads the counts
-  // and the sort the offsets (its cursor's start); the expert loops read the
-  // counts, the offsets and the order, the combine the where and the routing
-  // weights. Counts and offsets (E) and order and where (T K) are i64,
-  // written once each.
-  int64_t ib = elementBytes(moe.getIndices()),
-          rb = elementBytes(moe.getWeights()), e = moe.getNumExperts();
-  Count perExpertArray = Count::fromSigned(e) * Count(8),
-        perAssignment = Count::fromSigned(assignments);
-  std::optional<int64_t> dispatchRead =
-      (Count(2) * perAssignment * Count::fromSigned(ib) +
-       Count(4) * perExpertArray + Count(2) * perAssignment * Count(8) +
-       perAssignment * Count::fromSigned(rb))
-          .toInt64();
-  std::optional<int64_t> dispatchWrite =
-      (Count(2) * perExpertArray + Count(2) * perAssignment * Count(8))
-          .toInt64();
-  if (!dispatchRead || !dispatchWrite)
-    return failure();
-  model.serialReadBytes = *dispatchRead;
-  model.serialWriteBytes = *dispatchWrite;
-  // The combine: per M tile of tokens (the shared expert's), each token's
-  // K rows of o gathered and summed (its traffic and time are the loop
-  // totals', from combineSlots).
-  if (moe.hasShared()) {
-    int64_t fs = moe.getSharedGate().getType().getNumElements() / d;
-    model.sharedPhase = model.phases.size();
-    KernelDesc shared = gatedMlp(t, fs, d, xType, moe.getSharedGate(), xb, yb);
-    shared.combineSlots = moe.getTopK();
-    shared.combineWeightBytes = rb;
-    model.phases.push_back(shared);
-  } else {
-    KernelDesc combine;
-    combine.kind = KernelKind::Stream;
-    combine.loops = RowNest<>{t, d}.list();
-    // Per row: its result, and y's f32 accumulator.
-    combine.lhsBytes = yb;
-    combine.rowStateBytes = 4 * d;
-    combine.work.bytesWritten =
-        Count::fromSigned(yb) * Count::fromSigned(t) * Count::fromSigned(d);
-    combine.combineSlots = moe.getTopK();
-    combine.combineWeightBytes = rb;
-    model.phases.push_back(combine);
-  }
   return model;
 }
 

@@ -79,9 +79,10 @@ TpuCost &TpuCost::operator+=(const TpuCost &o) {
 /// bytes.)
 static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
   int64_t rows = k.rowLoops().rows;
-  Count perRow =
-      (k.work.bytesRead + k.work.bytesWritten - c(k.heldBytes) + c(rows - 1)) /
-      c(rows);
+  // A combine's routed rows are staged per gather, not per row (below).
+  Count perRow = (k.work.bytesRead - k.combineReadBytes() +
+                  k.work.bytesWritten - c(k.heldBytes) + c(rows - 1)) /
+                 c(rows);
   // The rotary table: whole, or (per tile) the inverse frequencies and the
   // tile's positions' cos and sin, f32.
   Count table = c(k.tableBytes);

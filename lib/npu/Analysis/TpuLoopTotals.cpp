@@ -208,8 +208,9 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   l.rhsLoadedElements = c(3) * c(f) * c(dm) * c(tiles);
   l.readBytes += bytesOf(l.rhsLoadedElements, k.rhsBytes);
   l.readTransfers += c(3) * c(l.steps);
+  // Other reads (a combine's are its gathers', below): a tile per M tile.
   l.readBytes += c(k.extraReadBytes);
-  if (k.extraReadBytes > 0)
+  if (k.extraReadBytes > 0 && k.combineSlots == 0)
     l.readTransfers += c(nm);
   addCombineGathers(l, k, m, t.m, dm, t.d);
   if (!k.outputOnChip) {
@@ -247,7 +248,8 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   // Fill: the first x tile and the first weight tiles; drain: the last y
   // tile.
   l.firstReadBytes = (k.inputOnChip ? c(0) : c(t.m) * c(dm) * c(k.lhsBytes)) +
-                     firstWeights + c(k.extraReadBytes) / c(nm);
+                     firstWeights +
+                     (c(k.extraReadBytes) - k.combineReadBytes()) / c(nm);
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(t.m) * c(dm) * c(k.outBytes);
   // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
   l.paddedMatrixFlops =
@@ -444,6 +446,8 @@ void tpu_detail::addCombineGathers(LoopTotals &l, const KernelDesc &k,
   l.gathers = perChunk * llvm::divideCeil(cols, tileCols);
   l.rowsPerGather = sub * slots;
   l.gatherBytes = c(perChunk) * c(l.rowsPerGather) * c(cols) * c(k.outBytes);
-  l.readBytes += l.gatherBytes;
+  // The gathers' copies (padded) replace the routed rows the kernel's
+  // reads count once.
+  l.readBytes = l.readBytes - k.combineReadBytes() + l.gatherBytes;
   l.gatherVectorFlops = c(2) * c(tokens) * c(slots) * c(cols);
 }
