@@ -18,10 +18,10 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
     return failure();
   MoEExpertsOp moe = moes.front();
   int64_t t = moe.getNumTokens(), d = moe.getModelDim(), f = moe.getFfnDim();
-  int64_t active = std::max<int64_t>(1, moe.getExpectedActiveExperts());
   // Static plan: every active expert gets the expected number of tokens,
-  // rounded up (issue: the dynamic policies refine this).
-  int64_t perExpert = llvm::divideCeil(t * moe.getTopK(), active);
+  // rounded up (the dynamic policies of npu-compare refine this).
+  int64_t active = moe.getPlannedActiveExperts();
+  int64_t perExpert = moe.getPlannedRowsPerExpert();
   Type xType = moe.getX().getType().getElementType();
   int64_t xb = elementBytes(moe.getX()), yb = elementBytes(moe.getResult());
   KernelModel model;
@@ -59,23 +59,20 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   if (!sortOps)
     return failure();
   model.serialScalarOps = *sortOps;
-  // The dispatch's arrays, each moved once per pass that uses it (TileMoe.cpp):
-  // the count pass and the sort read the indices; the scan reads the counts
-  // and the sort the offsets (its cursor's start); the expert loops read the
-  // counts, the offsets and the order, the combine the where and the routing
-  // weights. Counts and offsets (E) and order and where (T K) are i64,
-  // written once each.
+  // The dispatch's arrays as the lowering moves them (TileMoe.cpp,
+  // buildDispatch, once bufferized): the count pass loads the indices on
+  // chip; the sort's cursor (the offsets, E i64) and its order and where
+  // (T K i64 each, filled on chip) go to HBM, where the scalar unit then
+  // reads and writes single elements (priced as its operations above, as
+  // if the arrays were in its own memory, not as traffic); the combine
+  // loads the routing weights on chip, sub-tile by sub-tile.
   int64_t ib = elementBytes(moe.getIndices()),
           rb = elementBytes(moe.getWeights()), e = moe.getNumExperts();
-  Count perExpertArray = Count::fromSigned(e) * Count(8),
-        perAssignment = Count::fromSigned(assignments);
+  Count perAssignment = Count::fromSigned(assignments);
   std::optional<int64_t> dispatchRead =
-      (Count(2) * perAssignment * Count::fromSigned(ib) +
-       Count(4) * perExpertArray + Count(2) * perAssignment * Count(8) +
-       perAssignment * Count::fromSigned(rb))
-          .toInt64();
+      (perAssignment * Count::fromSigned(ib + rb)).toInt64();
   std::optional<int64_t> dispatchWrite =
-      (Count(2) * perExpertArray + Count(2) * perAssignment * Count(8))
+      (Count::fromSigned(e) * Count(8) + Count(2) * perAssignment * Count(8))
           .toInt64();
   if (!dispatchRead || !dispatchWrite)
     return failure();

@@ -41,6 +41,7 @@ public:
         os << "'" << op->getName() << "' at " << op->getLoc();
       }
     });
+    collectPlannedBuffers(func);
     if (auto peak = func->getAttrOfType<IntegerAttr>("npu.sram_peak"))
       result.vmemPeakBytes = peak.getInt();
     walkBlock(func.getBody().front(), 1);
@@ -51,6 +52,58 @@ private:
   int64_t budget;
   llvm::DenseSet<Operation *> holdsTransfer;
   DenseMap<Value, int64_t> env; // induction variables bound
+  /// Buffers whose contents the program states under its static plan
+  /// (`npu.planned_values` on the op that computes them: a MoE dispatch's
+  /// counts and offsets), which loop bounds load.
+  DenseMap<Value, DenseI64ArrayAttr> planned;
+
+  /// Whether `op` writes the buffer `root` (a store, a copy's or a DMA's
+  /// target, a linalg output).
+  static bool writes(Operation *op, Value root) {
+    auto in = [&](Value v) { return v && getRootBuffer(v) == root; };
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      return in(store.getMemRef());
+    if (auto copy = dyn_cast<memref::CopyOp>(op))
+      return in(copy.getTarget());
+    if (auto dma = dyn_cast<DmaStartOp>(op))
+      return in(dma.getTarget());
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      return llvm::any_of(linalgOp.getDpsInits(), in);
+    return false;
+  }
+
+  /// The buffers of `npu.planned_values`, trusted only when nothing but
+  /// ops before their producer in its block (its initial fill) writes them.
+  void collectPlannedBuffers(func::FuncOp func) {
+    func.walk([&](linalg::LinalgOp op) {
+      auto values = op->getAttrOfType<DenseI64ArrayAttr>("npu.planned_values");
+      if (!values || op.getNumDpsInits() != 1 ||
+          !isa<MemRefType>(op.getDpsInits()[0].getType()))
+        return;
+      Value root = getRootBuffer(op.getDpsInits()[0]);
+      bool alone = true;
+      func.walk([&](Operation *other) {
+        if (other != op.getOperation() && writes(other, root) &&
+            !(other->getBlock() == op->getBlock() &&
+              other->isBeforeInBlock(op)))
+          alone = false;
+      });
+      if (alone && root == op.getDpsInits()[0])
+        planned[root] = values;
+    });
+  }
+
+  /// A load of a planned buffer: its element under the plan.
+  std::optional<int64_t> evalPlannedLoad(memref::LoadOp load) {
+    auto it = planned.find(load.getMemRef());
+    if (it == planned.end() || load.getIndices().size() != 1)
+      return std::nullopt;
+    std::optional<int64_t> i = eval(load.getIndices()[0]);
+    ArrayRef<int64_t> values = it->second.asArrayRef();
+    if (!i || *i < 0 || *i >= static_cast<int64_t>(values.size()))
+      return std::nullopt;
+    return values[*i];
+  }
   DenseMap<Operation *, bool> invariantBodies;
 
   void fail(Operation *op, const Twine &why) {
@@ -108,6 +161,8 @@ private:
       return std::nullopt;
     if (auto delin = dyn_cast<affine::AffineDelinearizeIndexOp>(def))
       return evalDelinearize(delin, cast<OpResult>(v).getResultNumber());
+    if (auto load = dyn_cast<memref::LoadOp>(def))
+      return evalPlannedLoad(load);
     SmallVector<int64_t> args;
     if (!isa<memref::DimOp>(def))
       for (Value operand : def->getOperands()) {

@@ -101,8 +101,18 @@ struct Dispatch {
   Value counts, offsets, order, where;
 };
 
-Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
-                       int64_t numExperts) {
+/// Marks `producer` (a linalg op writing a per-expert array) with the
+/// values it takes under the static plan (`npu.planned_values`), which
+/// npu-tpu-check-plan's measure reads for the loop bounds that load them.
+void setPlannedValues(Value producer, ArrayRef<int64_t> values) {
+  Operation *op = producer.getDefiningOp();
+  op->setAttr("npu.planned_values",
+              DenseI64ArrayAttr::get(op->getContext(), values));
+}
+
+Dispatch buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
+                       Value flatIdx) {
+  int64_t numExperts = op.getNumExperts();
   MLIRContext *ctx = b.getContext();
   Type i64 = b.getI64Type();
   int64_t a = cast<RankedTensorType>(flatIdx.getType()).getDimSize(0);
@@ -155,6 +165,16 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, Value flatIdx,
             tensor::InsertOp::create(lb, l, pos, iter[2], ValueRange{i});
         scf::YieldOp::create(lb, l, ValueRange{order, cursor, where});
       });
+  // Under the static plan: the first `active` experts get `rows` each.
+  int64_t active = op.getPlannedActiveExperts(),
+          rows = op.getPlannedRowsPerExpert();
+  SmallVector<int64_t> plannedCounts, plannedOffsets;
+  for (int64_t e = 0; e < numExperts; ++e) {
+    plannedCounts.push_back(e < active ? rows : 0);
+    plannedOffsets.push_back(std::min(e, active) * rows);
+  }
+  setPlannedValues(counts, plannedCounts);
+  setPlannedValues(offsets, plannedOffsets);
   return {counts, offsets, sort.getResult(0), sort.getResult(2)};
 }
 } // namespace
@@ -362,7 +382,7 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
   // The assignments sorted by expert.
   Value flatIdx = tensor::CollapseShapeOp::create(
       b, loc, op.getIndices(), SmallVector<ReassociationIndices>{{0, 1}});
-  Dispatch dispatch = buildDispatch(b, loc, flatIdx, e);
+  Dispatch dispatch = buildDispatch(b, loc, op, flatIdx);
 
   // The routed experts write their outputs into o, in expert order.
   Value o = buildRoutedExperts(b, loc, op, dispatch, tileM, tileF,
@@ -389,6 +409,15 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
           int64_t fs = op.getSharedGate().getType().getDimSize(0);
           int64_t tileS = std::min(shared.f, fs);
           Value xt = sliceOf(tb, l, x, {t0, zero}, {nm, dd});
+          // With D in chunks, every F tile reads x's chunks: the M tile of
+          // x is copied on chip once (as TileGatedMlp's), not per chunk.
+          if (shared.d < d)
+            xt = linalg::CopyOp::create(
+                     tb, l, xt,
+                     emptyTile(
+                         tb, l, {nm, dd},
+                         cast<RankedTensorType>(x.getType()).getElementType()))
+                     .getResult(0);
           acc = gatedTile(
               tb, l, xt, nm, d, fs, tileS, std::min(shared.d, d),
               [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,

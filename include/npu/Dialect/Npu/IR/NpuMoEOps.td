@@ -228,6 +228,17 @@ def Npu_MoEExpertsOp : Npu_Op<"moe_experts", [Pure, AttrSizedOperandSegments]> {
     /// Expected number of distinct experts the T*k assignments activate
     /// under `load` (see the description).
     int64_t getExpectedActiveExperts();
+    /// The static plan the TPU-like side compiles for and prices: the
+    /// expected active experts (at least one) each get ceil(T k / active)
+    /// rows, the others none. npu-tpu-check-plan measures the lowering under
+    /// this routing.
+    int64_t getPlannedActiveExperts() {
+      return std::max<int64_t>(1, getExpectedActiveExperts());
+    }
+    int64_t getPlannedRowsPerExpert() {
+      return llvm::divideCeil(getNumTokens() * getTopK(),
+                              getPlannedActiveExperts());
+    }
 
     // `load(#npu.expert_load<...>)`, printed in full (static members, so
     // that the generated parser and printer find them).

@@ -109,6 +109,21 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
   // (npu-tile-kernels on an absorbed MLA kernel's ops).
   if (name == "npu.kernel_holds")
     return expect(isa<UnitAttr>(value), "a unit attribute");
+  // What a per-expert array of a MoE dispatch holds under the static plan
+  // (npu-tile-kernels; npu-tpu-check-plan's measure reads it): one value
+  // per element of the op's 1-D output (its one result, or once bufferized
+  // its last operand).
+  if (name == "npu.planned_values") {
+    auto values = dyn_cast<DenseI64ArrayAttr>(value);
+    Type out = op->getNumResults() == 1   ? op->getResult(0).getType()
+               : op->getNumOperands() > 0 ? op->getOperands().back().getType()
+                                          : Type();
+    auto type = dyn_cast_or_null<ShapedType>(out);
+    return expect(
+        values && type && type.hasStaticShape() && type.getRank() == 1 &&
+            type.getNumElements() == static_cast<int64_t>(values.size()),
+        "one i64 per element of the op's 1-D output");
+  }
   if (name == "npu.load_chunks" || name == "npu.store_bands") {
     auto n = dyn_cast<IntegerAttr>(value);
     return expect(n && n.getInt() >= 1, "an integer >= 1");
