@@ -36,7 +36,9 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   if (moe.getSwigluLimitAttr()) // GPT-OSS's clamped SwiGLU: 8 per element
     routed.work.vectorFlops = Count(8) * rows * Count::fromSigned(f);
   if (moe.hasBiases()) {
-    // Each expert's biases, read with its weights and added per element.
+    // Each expert's biases, (2 F + D) of them: read with its weights, once
+    // per M tile (the TPU-like loop totals, TileMoe.cpp) or once per expert
+    // (the GPU-like grouped GEMMs), and added per element.
     routed.work.vectorFlops += rows * Count::fromSigned(2 * f + d);
     Count biasBytes = getNumBytes(moe.getBGate()) + getNumBytes(moe.getBUp()) +
                       getNumBytes(moe.getBDown());

@@ -168,6 +168,13 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
         c(k.epilogueInput ? 2 : 1) * nb * c(tm) * c(dm) * c(k.outBytes);
     if (converts)
       s += c(3) * c(tf) * c(td) * c(getElementBytes(k.storedRhs.fallbackType));
+    // A MoE expert's biases (its other reads: (2 F + D) elements): the F
+    // tile's gate and up slices and the down bias, each its own buffer.
+    if (k.gatheredRows && k.extraReadBytes > 0) {
+      int64_t f = k.mlpLoops().f;
+      int64_t eb = k.extraReadBytes / (2 * f + dm);
+      s += nb * c(2 * llvm::alignTo(tf * eb, 64) + llvm::alignTo(dm * eb, 64));
+    }
     // A norm in the M tile: its output tile beside x, the rows' f32 sum
     // and scale, and its weight vector.
     if (k.normBytes > 0)

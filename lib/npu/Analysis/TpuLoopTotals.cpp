@@ -209,9 +209,18 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   l.readBytes += bytesOf(l.rhsLoadedElements, k.rhsBytes);
   l.readTransfers += c(3) * c(l.steps);
   // Other reads (a combine's are its gathers', below): a tile per M tile.
-  l.readBytes += c(k.extraReadBytes);
-  if (k.extraReadBytes > 0 && k.combineSlots == 0)
-    l.readTransfers += c(nm);
+  // A MoE's routed experts' other reads are each expert's biases: per M
+  // tile, with its weights, a gate and an up slice per F tile and the down
+  // bias whole (TileMoe.cpp).
+  if (k.gatheredRows) {
+    l.readBytes += c(tiles) * c(k.extraReadBytes);
+    if (k.extraReadBytes > 0)
+      l.readTransfers += c(tiles) * c(2 * nf + 1);
+  } else {
+    l.readBytes += c(k.extraReadBytes);
+    if (k.extraReadBytes > 0 && k.combineSlots == 0)
+      l.readTransfers += c(nm);
+  }
   addCombineGathers(l, k, m, t.m, dm, t.d);
   if (!k.outputOnChip) {
     l.writeBytes = c(groups) * c(m) * c(dm) * c(k.outBytes);
@@ -247,9 +256,10 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   }
   // Fill: the first x tile and the first weight tiles; drain: the last y
   // tile.
-  l.firstReadBytes = (k.inputOnChip ? c(0) : c(t.m) * c(dm) * c(k.lhsBytes)) +
-                     firstWeights +
-                     (c(k.extraReadBytes) - k.combineReadBytes()) / c(nm);
+  l.firstReadBytes =
+      (k.inputOnChip ? c(0) : c(t.m) * c(dm) * c(k.lhsBytes)) + firstWeights +
+      (k.gatheredRows ? c(k.extraReadBytes)
+                      : (c(k.extraReadBytes) - k.combineReadBytes()) / c(nm));
   l.lastWriteBytes = k.outputOnChip ? c(0) : c(t.m) * c(dm) * c(k.outBytes);
   // Gate and up: [M x D] x [D x F]; down: [M x F] x [F x D].
   l.paddedMatrixFlops =

@@ -270,7 +270,8 @@ static Value buildGatedFTile(
     function_ref<GatedWeightTile(OpBuilder &, Location, unsigned, OpFoldResult,
                                  OpFoldResult)>
         weight,
-    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine) {
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine,
+    GatedBiasesFn biases) {
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   OpFoldResult zero = b.getIndexAttr(0);
@@ -298,11 +299,24 @@ static Value buildGatedFTile(
   Value g = tileD >= d ? gu[0] : roundInPlace(b, loc, gu[0], gType);
   Value u = tileD >= d ? gu[1] : roundInPlace(b, loc, gu[1], uType);
   AffineMap id2 = loopsMap(ctx, 2, {0, 1});
-  // h = combine(g, u), in g's buffer.
+  // h = combine(g (+ its bias), u (+ its bias)), in g's buffer.
+  SmallVector<Value> ins = {u};
+  SmallVector<AffineMap> maps = {id2};
+  if (biases) {
+    std::array<Value, 2> tiles = biases(b, loc, f0, nf);
+    ins.append(tiles.begin(), tiles.end());
+    maps.append(2, loopsMap(ctx, 2, {1}));
+  }
+  maps.push_back(id2);
   Value h = buildGeneric(
-      b, loc, ValueRange{u}, ValueRange{g}, {id2, id2}, {kPar, kPar},
+      b, loc, ins, ValueRange{g}, maps, {kPar, kPar},
       [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
-        return {combine(nb, l, a[1], a[0], f0)};
+        Value gv = a.back(), uv = a[0];
+        if (biases) {
+          gv = arith::AddFOp::create(nb, l, gv, castFloat(nb, l, a[1], f32));
+          uv = arith::AddFOp::create(nb, l, uv, castFloat(nb, l, a[2], f32));
+        }
+        return {combine(nb, l, gv, uv, f0)};
       })[0];
   // acc[:, chunk] += h Wd[chunk, f]^T, chunk by chunk of the output's width.
   int64_t dOut = cast<RankedTensorType>(acc.getType()).getDimSize(1);
@@ -323,7 +337,8 @@ Value mlir::npu::buildGatedFLoop(
     OpBuilder &b, Location loc, Value xt, Value acc0, OpFoldResult nm,
     int64_t f, int64_t tileF, int64_t d, int64_t tileD, Type gType, Type uType,
     GatedWeightsFn weight,
-    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine) {
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine,
+    GatedBiasesFn biases) {
   auto loop = scf::ForOp::create(
       b, loc, constIndex(b, loc, 0), constIndex(b, loc, f),
       constIndex(b, loc, tileF), ValueRange{acc0},
@@ -337,7 +352,7 @@ Value mlir::npu::buildGatedFLoop(
                                      OpFoldResult d0, OpFoldResult nd) {
                                    return weight(wb, wl, f0, nf, which, d0, nd);
                                  },
-                                 combine));
+                                 combine, biases));
       });
   return loop.getResult(0);
 }

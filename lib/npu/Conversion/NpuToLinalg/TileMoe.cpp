@@ -81,7 +81,8 @@ Value gatedTile(
     function_ref<Value(OpBuilder &, Location, Value, OpFoldResult, unsigned,
                        OpFoldResult, OpFoldResult)>
         weights,
-    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine) {
+    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine,
+    GatedBiasesFn biases = nullptr) {
   Type f32 = b.getF32Type();
   return buildGatedFLoop(
       b, loc, xt, filledTile(b, loc, {nm, b.getIndexAttr(d)}, f32, 0.0), nm, f,
@@ -90,7 +91,20 @@ Value gatedTile(
           OpFoldResult d0, OpFoldResult nd) {
         return GatedWeightTile{weights(wb, wl, f0, nf, which, d0, nd), true};
       },
-      combine);
+      combine, biases);
+}
+
+/// Expert `e`'s row of a bias `bias` ([E, n]) from column `c0`, `nc` wide:
+/// [nc], a tile the lowering loads with the expert's weights.
+Value expertBiasTile(OpBuilder &b, Location loc, Value bias, Value e,
+                     OpFoldResult c0, OpFoldResult nc) {
+  auto type = RankedTensorType::get(
+      {getConstantIntValue(nc).value_or(ShapedType::kDynamic)},
+      cast<RankedTensorType>(bias.getType()).getElementType());
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, bias, ArrayRef<OpFoldResult>{e, c0},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), nc},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
 }
 
 /// Per expert: the number of assignments routed to it and the first
@@ -239,29 +253,35 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                     return expertSlice(wb, wl, w, ex, which == 2 ? 2 : 1, f0,
                                        nf, d0, nd);
                   },
-                  [&](OpBuilder &nb, Location l, Value g, Value u, Value f0) {
-                    if (op.hasBiases()) {
-                      Value col = arith::AddIOp::create(
-                          nb, l, f0, linalg::IndexOp::create(nb, l, 1));
-                      g = arith::AddFOp::create(
-                          nb, l, g, expertBias(nb, l, op.getBGate(), ex, col));
-                      u = arith::AddFOp::create(
-                          nb, l, u, expertBias(nb, l, op.getBUp(), ex, col));
-                    }
+                  [&](OpBuilder &nb, Location l, Value g, Value u, Value) {
                     return expertGate(nb, l, g, u, limit);
-                  });
-              // The down projection's bias, once per output element.
-              if (op.hasBiases())
+                  },
+                  // The gate and up biases: the F tile's slices, loaded
+                  // with its weights.
+                  op.hasBiases()
+                      ? GatedBiasesFn([&](OpBuilder &bb, Location bl, Value f0,
+                                          OpFoldResult nf) {
+                          return std::array<Value, 2>{
+                              expertBiasTile(bb, bl, op.getBGate(), ex, f0, nf),
+                              expertBiasTile(bb, bl, op.getBUp(), ex, f0, nf)};
+                        })
+                      : GatedBiasesFn());
+              // The down projection's bias, its expert's row once per M
+              // tile, added once per output element.
+              if (op.hasBiases()) {
+                MLIRContext *ctx = mb.getContext();
+                Value bias =
+                    expertBiasTile(mb, ml, op.getBDown(), ex, zero, dd);
                 acc = buildGeneric(
-                    mb, ml, ValueRange{}, ValueRange{acc},
-                    {loopsMap(mb.getContext(), 2, {0, 1})}, {kPar, kPar},
+                    mb, ml, ValueRange{bias}, ValueRange{acc},
+                    {loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {0, 1})},
+                    {kPar, kPar},
                     [&](OpBuilder &nb, Location l,
                         ValueRange a) -> SmallVector<Value> {
-                      Value col = linalg::IndexOp::create(nb, l, 1);
                       return {arith::AddFOp::create(
-                          nb, l, a[0],
-                          expertBias(nb, l, op.getBDown(), ex, col))};
+                          nb, l, a[1], castFloat(nb, l, a[0], f32))};
                     })[0];
+              }
               // The tile's real rows, stored as one block of o.
               Value real = castTensor(
                   mb, ml, sliceOf(mb, ml, acc, {zero, zero}, {rows, dd}),

@@ -91,16 +91,21 @@ struct GatedWeightTile {
 ///            data adds linalg.index 1 to it)
 ///     acc[:, chunk] += h Wd[chunk, f]^T for each D chunk     acc: [nm, D] f32
 /// starting from `acc0`; returns the last acc. With `tileD` >= D there are
-/// no D loops.
+/// no D loops. With `biases` (the F tile's gate and up bias tiles, [nf]
+/// each, of any float type), h's op also reads them and adds each, in f32,
+/// to g and u before `combine`.
 using GatedWeightsFn = function_ref<GatedWeightTile(
     OpBuilder &, Location, Value f0, OpFoldResult nf, unsigned which,
     OpFoldResult d0, OpFoldResult nd)>;
+using GatedBiasesFn = function_ref<std::array<Value, 2>(
+    OpBuilder &, Location, Value f0, OpFoldResult nf)>;
 Value buildGatedFLoop(
     OpBuilder &b, Location loc, Value xt, Value acc0, OpFoldResult nm,
     int64_t f, int64_t tileF, int64_t d, int64_t tileD, Type gType, Type uType,
     GatedWeightsFn weight,
     function_ref<Value(OpBuilder &, Location, Value g, Value u, Value f0)>
-        combine);
+        combine,
+    GatedBiasesFn biases = nullptr);
 /// acc + lhs rhs^T (`transposed`: rhs [N, K]) or acc + lhs rhs (rhs [K, N])
 /// in f32, lhs [M, K], acc [M, N] f32: a projection's or a down
 /// projection's tile.
