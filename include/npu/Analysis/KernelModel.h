@@ -80,6 +80,10 @@ struct KernelDesc {
   bool needsFullK = false;
   /// Bytes of other inputs read once (residual, bias, norm weights).
   int64_t extraReadBytes = 0;
+  /// gemm: of `extraReadBytes`, vectors of one value per output column (a
+  /// bias [N]): each output tile reads its columns' slice, so each is read
+  /// once per M tile (TileGemm.cpp's epilogue).
+  int64_t columnBytes = 0;
   /// gated_mlp: its epilogue adds another input of the output's shape (not
   /// the MLP's own input), loaded tile by tile beside the output's.
   bool epilogueInput = false;

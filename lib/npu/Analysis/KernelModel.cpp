@@ -216,6 +216,21 @@ FailureOr<KernelModel> describeGemmKernel(ArrayRef<Operation *> ops) {
   if (failed(extra))
     return failure();
   k->extraReadBytes = *extra;
+  // Of them, per-column vectors of the epilogue (a bias of the output's
+  // last dim, read only by ops after the first matmul: not a norm's weight).
+  int64_t n =
+      cast<ShapedType>(ops.back()->getResult(0).getType()).getShape().back();
+  const auto *firstMatmul = llvm::find(ops, matmuls.front().getOperation());
+  auto inEpilogue = [&](Operation *user) {
+    const auto *at = llvm::find(ops, user);
+    return at == ops.end() || at > firstMatmul; // outside the group: no say
+  };
+  for (Value v : inputs)
+    if (auto type = dyn_cast<ShapedType>(v.getType());
+        type && !llvm::is_contained(main, v) && type.hasStaticShape() &&
+        type.getNumElements() == n && n > 1 &&
+        llvm::all_of(v.getUsers(), inEpilogue))
+      k->columnBytes += getNumBytes(v).toInt64().value_or(0);
   k->work = sumFlops(ops);
   KernelModel model;
   model.kind = KernelKind::Gemm;

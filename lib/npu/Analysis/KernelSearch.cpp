@@ -17,7 +17,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   // A field added to KernelDesc must be added here too (or a memo would
   // take two different kernels for one): the size check below fails until
   // it is, and is then updated.
-  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 472,
+  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 480,
                 "KernelDesc changed: update appendKey");
   auto list = [&](ArrayRef<int64_t> values) {
     key.push_back(values.size());
@@ -46,6 +46,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   list(k.rowShape);
   key.append({k.needsFullK,
               uint64_t(k.extraReadBytes),
+              uint64_t(k.columnBytes),
               k.epilogueInput,
               uint64_t(k.normBytes),
               uint64_t(k.tableBytes),

@@ -142,8 +142,14 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     s = nb * (c(tm) * c(tk) * c(k.lhsBytes) +
               bytesOf(c(tk) * c(tn), k.rhsBytes)) +
         c(tm) * c(tn) * c(4) + nb * c(tm) * c(tn) * c(k.outBytes);
-    if (k.extraReadBytes > 0)
+    // An epilogue input's tile; a per-column vector's slice (64-B aligned).
+    if (k.extraReadBytes > k.columnBytes)
       s += nb * c(tm) * c(tn) * c(k.outBytes);
+    if (k.columnBytes > 0) {
+      int64_t n = k.gemmLoops().n;
+      s += nb * c(llvm::alignTo(
+                    llvm::divideCeil(k.columnBytes, n) * std::min(tn, n), 64));
+    }
     // A stored B the matrix unit does not take: its tile converted for the
     // matrix unit, in the activations' type.
     if (converts)

@@ -60,6 +60,34 @@ bool handsOff(int64_t steps, bool dynamic) {
 }
 } // namespace
 
+/// An operand loaded once before the loops and held (`bytes`, one DMA).
+static void holdWhole(LoopTotals &l, Count bytes) {
+  l.readBytes += bytes;
+  l.readTransfers += c(1);
+  l.heldReadBytes += bytes;
+  l.heldReadTransfers += 1;
+}
+
+/// A GEMM's epilogue inputs (`extraReadBytes`) over `rowsOfTiles` rows of
+/// `nn` output tiles: each output tile loads its tile of them, a per-column
+/// vector (a bias, `columnBytes`) its slice: read once per row of output
+/// tiles, or, one block whole (one N tile: the same slice for every tile),
+/// loaded once before the loops and held (whatever the chunks: it is not
+/// chunked).
+static void addEpilogueInputs(LoopTotals &l, const KernelDesc &k,
+                              int64_t rowsOfTiles, int64_t nn) {
+  Count columns = c(k.columnBytes);
+  l.readBytes += c(k.extraReadBytes) - columns;
+  if (k.extraReadBytes > k.columnBytes)
+    l.readTransfers += c(l.parallelTiles);
+  if (k.columnBytes <= 0)
+    return;
+  if (nn == 1)
+    return holdWhole(l, columns);
+  l.readBytes += columns * c(rowsOfTiles);
+  l.readTransfers += c(l.parallelTiles);
+}
+
 std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
                                                  const GemmNest<> &t,
                                                  int64_t chunks, int64_t mxu,
@@ -98,19 +126,13 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
   // GEMM that loads in chunks keeps its chunked per-step loads, so that
   // compute starts on the first chunk.)
   bool holds = l.steps > 1 && chunks == 1;
-  auto hold = [&](Count bytes) {
-    l.readBytes += bytes;
-    l.readTransfers += c(1);
-    l.heldReadBytes += bytes;
-    l.heldReadTransfers += 1;
-  };
   // (A normalized in the kernel is read by the norm, which loads no
   // chunks: held whole even when the matmul loads B in chunks.)
   bool wholeA = b == 1 && nm == 1 && nk == 1 && l.steps > 1 &&
                 (chunks == 1 || k.normBytes > 0);
   if (!k.inputOnChip) {
     if (wholeA) {
-      hold(aBytes);
+      holdWhole(l, aBytes);
     } else {
       l.readBytes += aBytes * c(nn);
       l.readTransfers += c(l.steps) * c(chunks);
@@ -123,7 +145,7 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
     Count bBytes = bytesOf(bElements, k.rhsBytes);
     if (nni == 1 && nk == 1 && (b == 1 || !k.rhsBatched) && holds) {
       firstBHeld |= i == 0;
-      hold(bBytes);
+      holdWhole(l, bBytes);
       l.rhsLoadedElements += bElements;
     } else {
       Count loads = c(nm) * (k.rhsBatched ? c(1) : c(b));
@@ -135,9 +157,7 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
         c(b) * matrixPassFlops({m, t.m}, {kk, kChunk}, {ni, std::min(ni, t.n)},
                                sub, mxu);
   }
-  l.readBytes += c(k.extraReadBytes);
-  if (k.extraReadBytes > 0)
-    l.readTransfers += c(l.parallelTiles);
+  addEpilogueInputs(l, k, b * nm, nn);
   // With one K step the output tile is complete inside the step: its last
   // K chunk is computed in `chunks` row bands of static size, each stored
   // as it completes (npu-tpu-chunk-loads).
@@ -155,7 +175,10 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
   Count firstA = k.inputOnChip ? c(0) : c(t.m) * c(t.k) * c(k.lhsBytes);
   Count firstB = bytesOf(c(t.k) * c(tn), k.rhsBytes);
   Count firstKStep = firstA + firstB;
-  l.firstReadBytes = firstKStep + c(k.extraReadBytes) / c(l.parallelTiles);
+  Count columns = c(k.columnBytes);
+  l.firstReadBytes = firstKStep +
+                     (c(k.extraReadBytes) - columns) / c(l.parallelTiles) +
+                     columns / c(nn);
   l.lastWriteBytes =
       k.outputOnChip
           ? c(0)
