@@ -128,7 +128,7 @@ struct NpuTileKernelsPass
       if (tiled && markKernels)
         kernel.getBodyBlock().walk([&](linalg::LinalgOp op) {
           op->setAttr("npu.kernel_id", rewriter.getI64IntegerAttr(kernelId));
-          if (kind == KernelKind::MlaAbsorbed)
+          if (kind == KernelKind::MlaAbsorbed || kind == KernelKind::Attention)
             op->setAttr("npu.kernel_holds", rewriter.getUnitAttr());
         });
       ++kernelId;
