@@ -2126,7 +2126,7 @@ SENS_MECHANISMS = {
         "\"Variants without a file\"), so these two variants are chips with half and twice the "
         "peak, not another guess at the clock behind the published peak: the matrix rate `F`, "
         "`V` and `E` (docs/cost-model-tpu.md, \"Parameters\") all move, and so does the MoE "
-        "dispatch's serial sort, one operation per cycle (\"gated_mlp and moe_ffn\")",
+        "dispatch's scalar scatter, one operation per cycle (\"gated_mlp and moe_ffn\")",
     ("tpu", "matrix_clock_hz"):
         "the sustained matrix clock: `F = peak x matrix_clock_hz / clock_hz / C`, the rate of "
         "every padded matrix FLOP in a step's compute `c` (docs/cost-model-tpu.md, "

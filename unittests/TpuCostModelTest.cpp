@@ -318,43 +318,49 @@ static constexpr const char *kMoeLayer = R"mlir(
     return %y : tensor<64x32xbf16>
   })mlir";
 
-TEST_F(TpuCostModelTest, MoeDispatchSortIsSerialScalarWork) {
-  // A MoE layer of 64 tokens, top 2 of 4 experts: its dispatch sorts the
-  // 128 assignments on the scalar unit, 10 operations each (TileMoe.cpp's
-  // loop), one per cycle: 1280 cycles at mock-tpu's 1 GHz, 1280 ns of
-  // overhead before the expert loops, on top of the phases' time.
+TEST_F(TpuCostModelTest, MoeDispatchRanksDenselyThenScatters) {
+  // A MoE layer of 64 tokens, top 2 of 4 experts: 128 assignments, one
+  // block of 256. Its dispatch ranks them on the vector unit: counts
+  // 2 x 128 x 4 = 1024, offsets 2 x 4 x 4 = 32, the block's counts
+  // 3 x 256 x 4 = 3072, the blocks before 2 x 1 x 4 = 8, ranks in the block
+  // 3 x 256 x 256 = 196608, where 2 x 256 = 512, the clamps 2 x 128 = 256:
+  // 201512 operations at mock-tpu's 256 per ns. Then the scalar unit
+  // scatters order, 4 operations per assignment, one per cycle: 512 ns at
+  // 1 GHz, overhead. Both before the expert loops, on top of the phases.
   OwningOpRef<ModuleOp> module = parse(kMoeLayer);
   ASSERT_TRUE(module);
   Operation *moe = &module->getBody()->front().getRegion(0).front().front();
   FailureOr<KernelModel> m = describeKernel(KernelKind::MoeFfn, {moe});
   ASSERT_TRUE(succeeded(m));
-  EXPECT_EQ(m->serialScalarOps, 128 * 10);
+  EXPECT_EQ(m->serialVectorFlops, 201512);
+  EXPECT_EQ(m->serialScalarOps, 128 * 4);
   TpuParams p = params("mock-tpu");
   std::optional<TpuTileChoice> tile = chooseTpuTile(m->phases.front(), p);
   ASSERT_TRUE(tile);
   std::optional<TpuCost> with =
       getTpuKernelCost(*m, tile->tile, tile->buffers, p);
-  m->serialScalarOps = 0;
+  m->serialScalarOps = m->serialVectorFlops = 0;
   std::optional<TpuCost> without =
       getTpuKernelCost(*m, tile->tile, tile->buffers, p);
   ASSERT_TRUE(with && without);
-  EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs, 1280.0);
-  EXPECT_DOUBLE_EQ(with->overheadNs - without->overheadNs, 1280.0);
+  EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs, 512.0 + 201512.0 / 256.0);
+  EXPECT_DOUBLE_EQ(with->overheadNs - without->overheadNs, 512.0);
+  EXPECT_DOUBLE_EQ(with->computeNs - without->computeNs, 201512.0 / 256.0);
 }
 
 TEST_F(TpuCostModelTest, MoeDispatchArraysAreCountedAsLowered) {
-  // The same layer's dispatch arrays as the lowering moves them: the i32
-  // indices loaded on chip by the count pass (128 x 4) and the f32 routing
-  // weights by the combine (128 x 4); the sort's cursor (4 experts x 8 B)
-  // and its order and where (128 x 8 each) written to HBM. The scalar
-  // unit's single loads and stores are its operations, not traffic.
+  // The same layer's dispatch arrays as the lowering moves them in bulk:
+  // the i32 indices loaded on chip twice (the count pass, the padded blocks:
+  // 2 x 128 x 4) and the f32 routing weights by the combine (128 x 4);
+  // `order` (128 x 8) written to HBM. The scalar unit's single loads and
+  // stores are its operations, not traffic.
   OwningOpRef<ModuleOp> module = parse(kMoeLayer);
   ASSERT_TRUE(module);
   Operation *moe = &module->getBody()->front().getRegion(0).front().front();
   FailureOr<KernelModel> m = describeKernel(KernelKind::MoeFfn, {moe});
   ASSERT_TRUE(succeeded(m));
-  EXPECT_EQ(m->serialReadBytes, 128 * 4 + 128 * 4);
-  EXPECT_EQ(m->serialWriteBytes, 32 + 2 * 128 * 8);
+  EXPECT_EQ(m->serialReadBytes, 2 * 128 * 4 + 128 * 4);
+  EXPECT_EQ(m->serialWriteBytes, 128 * 8);
   // Counted in the traffic, and their time at one core's bandwidth before
   // the loops.
   TpuParams p = params("mock-tpu");
@@ -366,13 +372,13 @@ TEST_F(TpuCostModelTest, MoeDispatchArraysAreCountedAsLowered) {
   std::optional<TpuCost> without =
       getTpuKernelCost(*m, tile->tile, tile->buffers, p);
   ASSERT_TRUE(with && without);
-  EXPECT_EQ(with->hbmReadBytes.value() - without->hbmReadBytes.value(), 1024u);
+  EXPECT_EQ(with->hbmReadBytes.value() - without->hbmReadBytes.value(), 1536u);
   EXPECT_EQ(with->hbmWriteBytes.value() - without->hbmWriteBytes.value(),
-            2080u);
+            1024u);
   EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs,
-                   (1024.0 + 2080.0) / p.hbmBytesPerNs);
+                   (1536.0 + 1024.0) / p.hbmBytesPerNs);
   EXPECT_DOUBLE_EQ(with->memoryNs - without->memoryNs,
-                   (1024.0 + 2080.0) / p.hbmBytesPerNs);
+                   (1536.0 + 1024.0) / p.hbmBytesPerNs);
 }
 
 TEST_F(TpuCostModelTest, PhaseHandOffIsHeldWhole) {

@@ -14,18 +14,18 @@
 //     all, its weights 3 x 256 x 256 x 2 = 393216 once per tile: one tile),
 //     the 64 x 2 routed rows of each token read back (128 x 256 x 2 =
 //     65536), the result tile written in bf16 (64 x 256 x 2 = 32768)
-//   the dispatch's arrays (A = 64 x 2 = 128 assignments, E = 8) as the
-//     lowering moves them: the i64 indices loaded on chip for the count
-//     pass (128 x 8 = 1024) and the bf16 routing weights for the combine
-//     (128 x 2 = 256); the sort's cursor (8 x 8 = 64) and its order and
-//     where (128 x 8 = 1024 each) written to HBM (the scalar unit's single
-//     loads and stores are priced as its operations, not as traffic)
-// read  = 8 x (8192 + 196608) + 32768 + 393216 + 65536 + 1024 + 256
-//       = 2131200
-// write = 8 x 8192 + 32768 + 64 + 2 x 1024 = 100416
+//   the dispatch's arrays (A = 64 x 2 = 128 assignments) as the lowering
+//     moves them in bulk: the i64 indices loaded on chip twice (the count
+//     pass, the padded blocks of the ranking: 2 x 128 x 8 = 2048) and the
+//     bf16 routing weights for the combine (128 x 2 = 256); `order`
+//     (128 x 8 = 1024) written to HBM (the scalar unit's single stores and
+//     loads of it are its operations, not traffic)
+// read  = 8 x (8192 + 196608) + 32768 + 393216 + 65536 + 2048 + 256
+//       = 2132224
+// write = 8 x 8192 + 32768 + 1024 = 99328
 // CHECK-LABEL: func.func @moe_shared
 // CHECK: npu.kernel moe_ffn
-// CHECK-SAME: hbm_read_bytes = 2131200, hbm_write_bytes = 100416
+// CHECK-SAME: hbm_read_bytes = 2132224, hbm_write_bytes = 99328
 // (D whole or in chunks: the traffic is the same, and the less SRAM wins a
 // tie.)
 // CHECK-SAME: npu.tiling = #npu.tiling<loops = [16, 128, 256], tile = [16, {{[0-9]+}}, {{128|256}}], buffers = 2, sram_bytes = {{[0-9]+}}, shared_tile = [{{[0-9]+}}, {{[0-9]+}}, {{128|256}}]>

@@ -203,12 +203,14 @@ struct KernelModel {
   /// Useful work of the whole kernel (the work interface's, summed).
   Work work;
   /// Operations the core's scalar unit runs one after another before the
-  /// tile loops can start (a MoE dispatch's counting sort), once per kernel.
+  /// tile loops can start (a MoE dispatch's scatter), once per kernel.
   int64_t serialScalarOps = 0;
+  /// Vector-unit operations of one core before the tile loops (a MoE
+  /// dispatch's dense ranking), once per kernel.
+  int64_t serialVectorFlops = 0;
   /// HBM bytes the kernel moves besides its phases' tiles, charged at one
-  /// core's bandwidth before the tile loops (a MoE dispatch's index arrays:
-  /// the indices, counts, offsets, order and where, and the routing weights,
-  /// as a scalar prefetch would bring them).
+  /// core's bandwidth before the tile loops (a MoE dispatch's arrays, as
+  /// the lowering moves them in bulk).
   int64_t serialReadBytes = 0, serialWriteBytes = 0;
 };
 

@@ -49,33 +49,42 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   routed.gatheredRows = true;
   model.phases.push_back(routed);
   int64_t assignments = t * moe.getTopK();
-  // The dispatch's counting sort (TileMoe.cpp, buildDispatch) visits the
-  // assignments in order on the scalar unit: per assignment a load of its
-  // expert, the clamp (max, min), a load of the expert's cursor, its
-  // increment and three stores (order, cursor, where), plus the loop's
-  // increment and compare.
-  constexpr int64_t kScalarOpsPerAssignment = 10;
-  std::optional<int64_t> sortOps =
-      (Count::fromSigned(assignments) * Count(kScalarOpsPerAssignment))
+  // The dispatch (TileMoe.cpp, buildDispatch). On the vector unit, each
+  // iteration of its passes a compare or two and an add (A = T K, E
+  // experts, blocks of B = kMoeDispatchBlock, nb = ceil(A / B) of them):
+  //   counts A E x 2, offsets E E x 2, per-block counts nb B E x 3 (the
+  //   real-assignment test too), the blocks before nb nb E x 2, ranks in
+  //   the block nb B B x 3, where nb B x 2, and each index clamped once
+  //   (a max and a min, A x 2).
+  // Then the scalar unit scatters order[where[a]] = a: per assignment a
+  // load, a store and the loop's increment and compare.
+  int64_t e = moe.getNumExperts(), blk = kMoeDispatchBlock,
+          nb = llvm::divideCeil(assignments, blk);
+  Count ca = Count::fromSigned(assignments), ce = Count::fromSigned(e),
+        cb = Count::fromSigned(blk), cnb = Count::fromSigned(nb);
+  std::optional<int64_t> vectorOps =
+      (Count(2) * ca * ce + Count(2) * ce * ce + Count(3) * cnb * cb * ce +
+       Count(2) * cnb * cnb * ce + Count(3) * cnb * cb * cb +
+       Count(2) * cnb * cb + Count(2) * ca)
           .toInt64();
-  if (!sortOps)
+  constexpr int64_t kScatterOpsPerAssignment = 4;
+  std::optional<int64_t> scatterOps =
+      (ca * Count(kScatterOpsPerAssignment)).toInt64();
+  if (!vectorOps || !scatterOps)
     return failure();
-  model.serialScalarOps = *sortOps;
-  // The dispatch's arrays as the lowering moves them (TileMoe.cpp,
-  // buildDispatch, once bufferized): the count pass loads the indices on
-  // chip; the sort's cursor (the offsets, E i64) and its order and where
-  // (T K i64 each, filled on chip) go to HBM, where the scalar unit then
-  // reads and writes single elements (priced as its operations above, as
-  // if the arrays were in its own memory, not as traffic); the combine
-  // loads the routing weights on chip, sub-tile by sub-tile.
+  model.serialVectorFlops = *vectorOps;
+  model.serialScalarOps = *scatterOps;
+  // The dispatch's arrays as the lowering moves them in bulk: the indices
+  // loaded on chip twice (the count pass; the blocks, padded), the routing
+  // weights by the combine sub-tile by sub-tile, and `order` (A i64, filled
+  // on chip) stored to HBM, where the scalar unit then writes single
+  // elements and the gathers read them (its operations, not traffic: as if
+  // the array were in its own memory).
   int64_t ib = elementBytes(moe.getIndices()),
-          rb = elementBytes(moe.getWeights()), e = moe.getNumExperts();
-  Count perAssignment = Count::fromSigned(assignments);
+          rb = elementBytes(moe.getWeights());
   std::optional<int64_t> dispatchRead =
-      (perAssignment * Count::fromSigned(ib + rb)).toInt64();
-  std::optional<int64_t> dispatchWrite =
-      (Count::fromSigned(e) * Count(8) + Count(2) * perAssignment * Count(8))
-          .toInt64();
+      (ca * Count::fromSigned(2 * ib + rb)).toInt64();
+  std::optional<int64_t> dispatchWrite = (ca * Count(8)).toInt64();
   if (!dispatchRead || !dispatchWrite)
     return failure();
   model.serialReadBytes = *dispatchRead;

@@ -482,6 +482,10 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
   double scalarNs = double(model.serialScalarOps) / p.scalarOpsPerNs;
   total.timeNs += scalarNs;
   total.overheadNs += scalarNs;
+  // Serial vector work before them (one core's vector unit).
+  double vectorNs = double(model.serialVectorFlops) / p.vectorPerNs;
+  total.timeNs += vectorNs;
+  total.computeNs += vectorNs;
   // Its arrays' traffic, at one core's bandwidth, before the loops too.
   double serialMemoryNs =
       double(model.serialReadBytes + model.serialWriteBytes) / p.hbmBytesPerNs;

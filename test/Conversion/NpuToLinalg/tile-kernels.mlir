@@ -171,18 +171,22 @@ func.func @untiled(%x: tensor<8x16xf32>, %w: tensor<12x16xf32>) -> tensor<8x12xf
   return %y : tensor<8x12xf32>
 }
 
-// moe_ffn, expert-major: the assignments counted and sorted by expert once
-// (a reduction per expert, a prefix sum, one pass over the 6 assignments
-// writing the order and each one's position), then per expert (4) its rows
-// in M tiles of 2 up to its run-time count: rows of x gathered one at a
+// moe_ffn, expert-major: the assignments counted and ranked by expert once
+// (a reduction per expert, a prefix sum; in one block of 256, each expert's
+// count, the blocks before, each assignment's rank in its block; then one
+// pass over the 6 assignments scattering the order), then per expert (4) its
+// rows in M tiles of 2 up to its run-time count: rows of x gathered one at a
 // time, an F loop of 2 over the expert's weights, the real rows stored as
-// one block of o [6, 4]; then per M tile of 2 tokens, each token's 2 slots
-// add their row of o.
+// one block of o [6, 4]; then per M tile of 2 tokens, its tokens' rows of o
+// gathered and summed over the slots.
 // CHECK-LABEL: func.func @moe_ffn
 // CHECK-NOT: {{npu\.[a-z_]+ [^=]}}
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<4xi64>)
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<4xi64>)
-// CHECK: scf.for %{{.*}} = %c0 to %c6 step %c1 iter_args({{.*}}) -> (tensor<6xi64>, tensor<4xi64>, tensor<6xi64>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<1x4xi64>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<1x4xi64>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<1x256xi64>)
+// CHECK: scf.for %{{.*}} = %c0 to %c6 step %c1 iter_args({{.*}}) -> (tensor<6xi64>)
 // CHECK: scf.for %[[E:.*]] = %c0 to %c4 step %c1
 // CHECK: %[[N:.*]] = arith.index_cast
 // CHECK: scf.for %{{.*}} = %c0 to %[[N]] step %c2

@@ -5,9 +5,10 @@
 //
 //   counts[e]  = #{a : idx[a] == e}                      once, [E]
 //   offsets[e] = sum of counts[e'] for e' < e            once, [E]
-//   order      = the a's sorted by expert, stable;       once, [A]
-//   where[a]   = a's position in order                   (a counting sort:
-//                                                         one pass over a)
+//   where[a]   = offsets[e(a)] + #{a' < a : e(a') == e(a)}   (dense, in
+//                blocks of kMoeDispatchBlock: the vector unit's)
+//   order[where[a]] = a: the a's sorted by expert, stable  (the scalar
+//                unit's scatter, one pass over a)
 //   for each expert e:
 //     for each M tile of its counts[e] rows (run-time trip count):
 //       x tile = the rows x[order[..] / K], gathered     [tm, D]
@@ -124,6 +125,117 @@ void setPlannedValues(Value producer, ArrayRef<int64_t> values) {
               DenseI64ArrayAttr::get(op->getContext(), values));
 }
 
+/// result[i, ...] = sum of x[i', ...] for i' < i, of an i64 tensor x of
+/// rank 1 or 2 (an exclusive prefix sum along the first dim). Loops
+/// (i, ..., i').
+Value sumOfEarlier(OpBuilder &b, Location loc, Value x) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(x.getType());
+  unsigned rank = type.getRank(), loops = rank + 1;
+  SmallVector<unsigned> inDims = {rank}, outDims = {0};
+  for (unsigned d = 1; d < rank; ++d) {
+    inDims.push_back(d);
+    outDims.push_back(d);
+  }
+  SmallVector<utils::IteratorType> iters(rank, kPar);
+  iters.push_back(kRed);
+  return buildGeneric(
+      b, loc, ValueRange{x},
+      ValueRange{createFilled(b, loc, type.getShape(), b.getI64Type(), 0)},
+      {loopsMap(ctx, loops, inDims), loopsMap(ctx, loops, outDims)}, iters,
+      [&](OpBuilder &nb, Location l, ValueRange v) -> SmallVector<Value> {
+        Value earlier =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                  linalg::IndexOp::create(nb, l, rank),
+                                  linalg::IndexOp::create(nb, l, 0));
+        Value zero = arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(0));
+        return {arith::AddIOp::create(
+            nb, l, v[1], arith::SelectOp::create(nb, l, earlier, v[0], zero))};
+      })[0];
+}
+
+/// where[a] = offsets[e] + #{a' < a : e(a') = e}, e = e(a) (flatIdx's
+/// experts, clamped), on the vector unit: the assignments in blocks of
+/// kMoeDispatchBlock (the indices padded to [nb, block]): per block, its
+/// count of each expert; per block, the counts of the blocks before it; per
+/// assignment, the earlier ones of its own block with its expert.
+Value buildWhere(OpBuilder &b, Location loc, Value flatIdx, Value offsets,
+                 int64_t numExperts) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  int64_t a = cast<RankedTensorType>(flatIdx.getType()).getDimSize(0);
+  int64_t block = kMoeDispatchBlock, nb = llvm::divideCeil(a, block);
+  Type idxType = cast<RankedTensorType>(flatIdx.getType()).getElementType();
+  Value padded = insertSliceOf(b, loc, flatIdx,
+                               createFilled(b, loc, {nb * block}, idxType, 0),
+                               {b.getIndexAttr(0)}, {b.getIndexAttr(a)});
+  Value idx2 = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({nb, block}, idxType), padded,
+      SmallVector<ReassociationIndices>{{0, 1}});
+  auto expert = [&](OpBuilder &nb2, Location l, Value v) {
+    return clampedExpert(nb2, l, v, numExperts);
+  };
+  auto count = [&](OpBuilder &nb2, Location l, Value acc, Value hit) {
+    return arith::AddIOp::create(nb2, l, acc,
+                                 arith::ExtUIOp::create(nb2, l, i64, hit));
+  };
+  // blockCounts[blk, e] += (e(blk, i) == e), real assignments only. Loops
+  // (blk, e, i).
+  Value blockCounts = buildGeneric(
+      b, loc, ValueRange{idx2},
+      ValueRange{createFilled(b, loc, {nb, numExperts}, i64, 0)},
+      {loopsMap(ctx, 3, {0, 2}), loopsMap(ctx, 3, {0, 1})}, {kPar, kPar, kRed},
+      [&](OpBuilder &nb2, Location l, ValueRange v) -> SmallVector<Value> {
+        Value blk = linalg::IndexOp::create(nb2, l, 0);
+        Value i = linalg::IndexOp::create(nb2, l, 2);
+        Value at = arith::AddIOp::create(
+            nb2, l,
+            arith::MulIOp::create(nb2, l, blk, constIndex(nb2, l, block)), i);
+        Value real = arith::CmpIOp::create(nb2, l, arith::CmpIPredicate::ult,
+                                           at, constIndex(nb2, l, a));
+        Value same = arith::CmpIOp::create(nb2, l, arith::CmpIPredicate::eq,
+                                           expert(nb2, l, v[0]),
+                                           linalg::IndexOp::create(nb2, l, 1));
+        return {count(nb2, l, v[1], arith::AndIOp::create(nb2, l, real, same))};
+      })[0];
+  // before[blk, e] = sum of blockCounts[blk', e], blk' < blk.
+  Value before = sumOfEarlier(b, loc, blockCounts);
+  // rank[blk, j] = #{i < j : e(blk, i) == e(blk, j)}. Loops (blk, j, i).
+  Value rank = buildGeneric(
+      b, loc, ValueRange{idx2, idx2},
+      ValueRange{createFilled(b, loc, {nb, block}, i64, 0)},
+      {loopsMap(ctx, 3, {0, 1}), loopsMap(ctx, 3, {0, 2}),
+       loopsMap(ctx, 3, {0, 1})},
+      {kPar, kPar, kRed},
+      [&](OpBuilder &nb2, Location l, ValueRange v) -> SmallVector<Value> {
+        Value earlier =
+            arith::CmpIOp::create(nb2, l, arith::CmpIPredicate::ult,
+                                  linalg::IndexOp::create(nb2, l, 2),
+                                  linalg::IndexOp::create(nb2, l, 1));
+        Value same =
+            arith::CmpIOp::create(nb2, l, arith::CmpIPredicate::eq,
+                                  expert(nb2, l, v[1]), expert(nb2, l, v[0]));
+        return {
+            count(nb2, l, v[2], arith::AndIOp::create(nb2, l, earlier, same))};
+      })[0];
+  // where = offsets[e] + before[blk, e] + rank, e = e(blk, j).
+  Value where2 = buildGeneric(
+      b, loc, ValueRange{idx2}, ValueRange{rank},
+      {loopsMap(ctx, 2, {0, 1}), loopsMap(ctx, 2, {0, 1})}, {kPar, kPar},
+      [&](OpBuilder &nb2, Location l, ValueRange v) -> SmallVector<Value> {
+        Value e = expert(nb2, l, v[0]);
+        Value blk = linalg::IndexOp::create(nb2, l, 0);
+        Value base = arith::AddIOp::create(
+            nb2, l, tensor::ExtractOp::create(nb2, l, offsets, e),
+            tensor::ExtractOp::create(nb2, l, before, ValueRange{blk, e}));
+        return {arith::AddIOp::create(nb2, l, base, v[1])};
+      })[0];
+  return sliceOf(b, loc,
+                 tensor::CollapseShapeOp::create(
+                     b, loc, where2, SmallVector<ReassociationIndices>{{0, 1}}),
+                 {b.getIndexAttr(0)}, {b.getIndexAttr(a)});
+}
+
 Dispatch buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
                        Value flatIdx) {
   int64_t numExperts = op.getNumExperts();
@@ -143,41 +255,22 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
         return {arith::AddIOp::create(nb, l, v[1],
                                       arith::ExtUIOp::create(nb, l, i64, hit))};
       })[0];
-  // offsets[e] = sum of counts[e'], e' < e. Loops (e, e').
-  Value offsets = buildGeneric(
-      b, loc, ValueRange{counts},
-      ValueRange{createFilled(b, loc, {numExperts}, i64, 0)},
-      {loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {0})}, {kPar, kRed},
-      [&](OpBuilder &nb, Location l, ValueRange v) -> SmallVector<Value> {
-        Value before = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
-                                             linalg::IndexOp::create(nb, l, 1),
-                                             linalg::IndexOp::create(nb, l, 0));
-        Value zero = arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(0));
-        return {arith::AddIOp::create(
-            nb, l, v[1], arith::SelectOp::create(nb, l, before, v[0], zero))};
-      })[0];
-  // where[a] = cursor[e], order[cursor[e]++] = a, in assignment order (the
-  // scalar unit's pass).
-  Value order0 = createFilled(b, loc, {a}, i64, 0);
-  auto sort = scf::ForOp::create(
+  // offsets[e] = sum of counts[e'], e' < e.
+  Value offsets = sumOfEarlier(b, loc, counts);
+  Value where = buildWhere(b, loc, flatIdx, offsets, numExperts);
+  // order[where[a]] = a: the scalar unit's scatter.
+  auto scatter = scf::ForOp::create(
       b, loc, constIndex(b, loc, 0), constIndex(b, loc, a),
-      constIndex(b, loc, 1), ValueRange{order0, offsets, order0},
+      constIndex(b, loc, 1), ValueRange{createFilled(b, loc, {a}, i64, 0)},
       [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
-        Value e = clampedExpert(
-            lb, l, tensor::ExtractOp::create(lb, l, flatIdx, i), numExperts);
-        Value pos = tensor::ExtractOp::create(lb, l, iter[1], e);
-        Value at = arith::IndexCastOp::create(lb, l, lb.getIndexType(), pos);
-        Value order = tensor::InsertOp::create(
-            lb, l, arith::IndexCastOp::create(lb, l, i64, i), iter[0],
-            ValueRange{at});
-        Value next = arith::AddIOp::create(
-            lb, l, pos,
-            arith::ConstantOp::create(lb, l, lb.getI64IntegerAttr(1)));
-        Value cursor =
-            tensor::InsertOp::create(lb, l, next, iter[1], ValueRange{e});
-        Value where =
-            tensor::InsertOp::create(lb, l, pos, iter[2], ValueRange{i});
-        scf::YieldOp::create(lb, l, ValueRange{order, cursor, where});
+        Value at = arith::IndexCastOp::create(
+            lb, l, lb.getIndexType(),
+            tensor::ExtractOp::create(lb, l, where, i));
+        scf::YieldOp::create(
+            lb, l,
+            ValueRange{tensor::InsertOp::create(
+                lb, l, arith::IndexCastOp::create(lb, l, i64, i), iter[0],
+                ValueRange{at})});
       });
   // Under the static plan: the first `active` experts get `rows` each.
   int64_t active = op.getPlannedActiveExperts(),
@@ -189,7 +282,7 @@ Dispatch buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
   }
   setPlannedValues(counts, plannedCounts);
   setPlannedValues(offsets, plannedOffsets);
-  return {counts, offsets, sort.getResult(0), sort.getResult(2)};
+  return {counts, offsets, scatter.getResult(0), where};
 }
 } // namespace
 

@@ -128,6 +128,11 @@ inline int64_t moeCombineTokens(int64_t tileTokens, int64_t slots) {
   return std::max<int64_t>(1, rows / std::max<int64_t>(slots, 1));
 }
 
+/// moe_ffn's dispatch (TileMoe.cpp): the assignments are ranked within
+/// their expert on the vector unit in blocks of this many (per block, each
+/// expert's count; per assignment, the earlier ones of its block).
+constexpr int64_t kMoeDispatchBlock = 256;
+
 /// Whether `chunks` load chunks can split a gemm tiling's K steps: K tiles
 /// of one static size (tk divides K) in chunks of one size (chunks divides
 /// tk); one chunk always can.
