@@ -53,7 +53,7 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   // iteration of its passes a compare or two and an add (A = T K, E
   // experts, blocks of B = kMoeDispatchBlock, nb = ceil(A / B) of them):
   //   counts A E x 2, offsets E E x 2, per-block counts nb B E x 3 (the
-  //   real-assignment test too), the blocks before nb nb E x 2, ranks in
+  //   real-assignment test too), the blocks before nb E (a scan), ranks in
   //   the block nb B B x 3, where nb B x 2, and each index clamped once
   //   (a max and a min, A x 2).
   // Then the scalar unit scatters order[where[a]] = a: per assignment a
@@ -64,8 +64,8 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
         cb = Count::fromSigned(blk), cnb = Count::fromSigned(nb);
   std::optional<int64_t> vectorOps =
       (Count(2) * ca * ce + Count(2) * ce * ce + Count(3) * cnb * cb * ce +
-       Count(2) * cnb * cnb * ce + Count(3) * cnb * cb * cb +
-       Count(2) * cnb * cb + Count(2) * ca)
+       cnb * ce + Count(3) * cnb * cb * cb + Count(2) * cnb * cb +
+       Count(2) * ca)
           .toInt64();
   constexpr int64_t kScatterOpsPerAssignment = 4;
   std::optional<int64_t> scatterOps =

@@ -198,8 +198,33 @@ Value buildWhere(OpBuilder &b, Location loc, Value flatIdx, Value offsets,
                                            linalg::IndexOp::create(nb2, l, 1));
         return {count(nb2, l, v[1], arith::AndIOp::create(nb2, l, real, same))};
       })[0];
-  // before[blk, e] = sum of blockCounts[blk', e], blk' < blk.
-  Value before = sumOfEarlier(b, loc, blockCounts);
+  // before[blk, e] = sum of blockCounts[blk', e], blk' < blk: a scan over
+  // the blocks, one add per expert each (linear in the blocks).
+  OpFoldResult zero = b.getIndexAttr(0), unit = b.getIndexAttr(1),
+               ee = b.getIndexAttr(numExperts);
+  auto scan = scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, nb),
+      constIndex(b, loc, 1),
+      ValueRange{createFilled(b, loc, {nb, numExperts}, i64, 0),
+                 createFilled(b, loc, {1, numExperts}, i64, 0)},
+      [&](OpBuilder &lb, Location l, Value blk, ValueRange iter) {
+        Value rows =
+            insertSliceOf(lb, l, iter[1], iter[0], {blk, zero}, {unit, ee});
+        Value row = sliceOf(lb, l, blockCounts, {blk, zero}, {unit, ee});
+        AffineMap id2 = lb.getMultiDimIdentityMap(2);
+        Value sum =
+            buildGeneric(lb, l, ValueRange{row}, ValueRange{iter[1]},
+                         {id2, id2}, {kPar, kPar},
+                         [&](OpBuilder &nb2, Location bl,
+                             ValueRange v) -> SmallVector<Value> {
+                           return {arith::AddIOp::create(nb2, bl, v[1], v[0])};
+                         })[0];
+        // The scan's rows are the kernel's own, on chip (as an absorbed
+        // MLA's intermediates): the copies in this loop are its.
+        sum.getDefiningOp()->setAttr("npu.kernel_holds", lb.getUnitAttr());
+        scf::YieldOp::create(lb, l, ValueRange{rows, sum});
+      });
+  Value before = scan.getResult(0);
   // rank[blk, j] = #{i < j : e(blk, i) == e(blk, j)}. Loops (blk, j, i).
   Value rank = buildGeneric(
       b, loc, ValueRange{idx2, idx2},
