@@ -54,20 +54,20 @@ Value extractIndex(OpBuilder &b, Location loc, Value tensor, ValueRange i) {
       b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, tensor, i));
 }
 
-/// The F tile [f0, f0 + nf) and D chunk [d0, d0 + nd) of an expert's
-/// weight `w` ([E, F, D] or [E, D, F], `fDim` the F dim) at expert `e`,
-/// without the expert dim.
-Value expertSlice(OpBuilder &b, Location loc, Value w, Value e, unsigned fDim,
-                  Value f0, OpFoldResult nf, OpFoldResult d0, OpFoldResult nd) {
+/// Expert `e`'s slice of `w` (stacked over the experts: [E, ...]) at
+/// `offsets` with `sizes` in the other dims, without the expert dim: a
+/// weight's [F, D] or [D, F] tile, a bias's [F] or [D] slice.
+Value expertSlice(OpBuilder &b, Location loc, Value w, Value e,
+                  ArrayRef<OpFoldResult> offsets,
+                  ArrayRef<OpFoldResult> sizes) {
   auto type = cast<RankedTensorType>(w.getType());
-  SmallVector<OpFoldResult> offsets = {e, d0, d0};
-  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), nd, nd};
-  offsets[fDim] = f0;
-  sizes[fDim] = nf;
-  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> at = {e}, extent = {b.getIndexAttr(1)};
+  llvm::append_range(at, offsets);
+  llvm::append_range(extent, sizes);
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
   auto resType = tensor::ExtractSliceOp::inferCanonicalRankReducedResultType(
-      2, type, sizes);
-  return tensor::ExtractSliceOp::create(b, loc, resType, w, offsets, sizes,
+      type.getRank() - 1, type, extent);
+  return tensor::ExtractSliceOp::create(b, loc, resType, w, at, extent,
                                         strides);
 }
 
@@ -93,19 +93,6 @@ Value gatedTile(
         return GatedWeightTile{weights(wb, wl, f0, nf, which, d0, nd), true};
       },
       combine, biases);
-}
-
-/// Expert `e`'s row of a bias `bias` ([E, n]) from column `c0`, `nc` wide:
-/// [nc], a tile the lowering loads with the expert's weights.
-Value expertBiasTile(OpBuilder &b, Location loc, Value bias, Value e,
-                     OpFoldResult c0, OpFoldResult nc) {
-  auto type = RankedTensorType::get(
-      {getConstantIntValue(nc).value_or(ShapedType::kDynamic)},
-      cast<RankedTensorType>(bias.getType()).getElementType());
-  return tensor::ExtractSliceOp::create(
-      b, loc, type, bias, ArrayRef<OpFoldResult>{e, c0},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), nc},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
 }
 
 /// Per expert: the number of assignments routed to it and the first
@@ -368,28 +355,30 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                     Value w = which == 0   ? op.getWGate()
                               : which == 1 ? op.getWUp()
                                            : op.getWDown();
-                    return expertSlice(wb, wl, w, ex, which == 2 ? 2 : 1, f0,
-                                       nf, d0, nd);
+                    // Gate and up: [F, D] tiles; down: [D, F].
+                    if (which == 2)
+                      return expertSlice(wb, wl, w, ex, {d0, f0}, {nd, nf});
+                    return expertSlice(wb, wl, w, ex, {f0, d0}, {nf, nd});
                   },
                   [&](OpBuilder &nb, Location l, Value g, Value u, Value) {
                     return expertGate(nb, l, g, u, limit);
                   },
                   // The gate and up biases: the F tile's slices, loaded
                   // with its weights.
-                  op.hasBiases()
-                      ? GatedBiasesFn([&](OpBuilder &bb, Location bl, Value f0,
-                                          OpFoldResult nf) {
-                          return std::array<Value, 2>{
-                              expertBiasTile(bb, bl, op.getBGate(), ex, f0, nf),
-                              expertBiasTile(bb, bl, op.getBUp(), ex, f0, nf)};
-                        })
-                      : GatedBiasesFn());
+                  op.hasBiases() ? GatedBiasesFn([&](OpBuilder &bb, Location bl,
+                                                     Value f0,
+                                                     OpFoldResult nf) {
+                    return std::array<Value, 2>{
+                        expertSlice(bb, bl, op.getBGate(), ex, {f0}, {nf}),
+                        expertSlice(bb, bl, op.getBUp(), ex, {f0}, {nf})};
+                  })
+                                 : GatedBiasesFn());
               // The down projection's bias, its expert's row once per M
               // tile, added once per output element.
               if (op.hasBiases()) {
                 MLIRContext *ctx = mb.getContext();
                 Value bias =
-                    expertBiasTile(mb, ml, op.getBDown(), ex, zero, dd);
+                    expertSlice(mb, ml, op.getBDown(), ex, {zero}, {dd});
                 acc = buildGeneric(
                     mb, ml, ValueRange{bias}, ValueRange{acc},
                     {loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {0, 1})},
