@@ -41,6 +41,11 @@ bool isHbm(Type type);
 /// reshapes) to the value they start from.
 Value getRootBuffer(Value v);
 
+/// Whether `op` may write through its memref operand `operand`: a linalg
+/// op's output, a copy's or a DMA's target; never a view, a dim or a load;
+/// any other op, yes (an unknown op is assumed to).
+bool mayWriteThrough(Operation *op, OpOperand &operand);
+
 /// Derives the live ranges of the VMEM allocs of `func`. A buffer is live
 /// from its alloc to the last op of the alloc's block that uses it, a view
 /// of it, a value it flows to through loop arguments, or the token of a

@@ -57,19 +57,13 @@ private:
   /// counts and offsets), which loop bounds load.
   DenseMap<Value, DenseI64ArrayAttr> planned;
 
-  /// Whether `op` writes the buffer `root` (a store, a copy's or a DMA's
-  /// target, a linalg output).
+  /// Whether `op` may write the buffer `root` (mayWriteThrough).
   static bool writes(Operation *op, Value root) {
-    auto in = [&](Value v) { return v && getRootBuffer(v) == root; };
-    if (auto store = dyn_cast<memref::StoreOp>(op))
-      return in(store.getMemRef());
-    if (auto copy = dyn_cast<memref::CopyOp>(op))
-      return in(copy.getTarget());
-    if (auto dma = dyn_cast<DmaStartOp>(op))
-      return in(dma.getTarget());
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-      return llvm::any_of(linalgOp.getDpsInits(), in);
-    return false;
+    return llvm::any_of(op->getOpOperands(), [&](OpOperand &operand) {
+      return isa<BaseMemRefType>(operand.get().getType()) &&
+             getRootBuffer(operand.get()) == root &&
+             mayWriteThrough(op, operand);
+    });
   }
 
   /// The buffers of `npu.planned_values`, trusted only when nothing but

@@ -3,6 +3,7 @@
 #include "npu/Analysis/SramLiveness.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -32,6 +33,18 @@ Value mlir::npu::getRootBuffer(Value v) {
     v = view.getViewSource();
   }
   return v;
+}
+
+bool mlir::npu::mayWriteThrough(Operation *op, OpOperand &operand) {
+  if (isa<ViewLikeOpInterface, memref::DimOp, memref::LoadOp>(op))
+    return false;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.isDpsInit(&operand);
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return operand.get() == copy.getTarget();
+  if (auto dma = dyn_cast<DmaStartOp>(op))
+    return operand.get() == dma.getTarget();
+  return true;
 }
 
 namespace {

@@ -33,22 +33,10 @@ namespace {
 /// Whether some op in `loop` may write the buffer `root` (unknown ops: yes).
 bool loopMayWrite(scf::ForOp loop, Value root) {
   WalkResult result = loop.getBody()->walk([&](Operation *op) {
-    if (isa<ViewLikeOpInterface, memref::DimOp, memref::LoadOp>(op))
-      return WalkResult::advance();
-    for (OpOperand &operand : op->getOpOperands()) {
-      if (!isa<BaseMemRefType>(operand.get().getType()) ||
-          getRootBuffer(operand.get()) != root)
-        continue;
-      bool writes = true;
-      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-        writes = linalgOp.isDpsInit(&operand);
-      else if (auto copy = dyn_cast<memref::CopyOp>(op))
-        writes = operand.get() == copy.getTarget();
-      else if (auto dma = dyn_cast<DmaStartOp>(op))
-        writes = operand.get() == dma.getTarget();
-      if (writes)
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<BaseMemRefType>(operand.get().getType()) &&
+          getRootBuffer(operand.get()) == root && mayWriteThrough(op, operand))
         return WalkResult::interrupt();
-    }
     return WalkResult::advance();
   });
   return result.wasInterrupted();

@@ -21,19 +21,6 @@ using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
-/// Whether `op` may write through its operand `operand` (unknown ops: yes).
-bool mayWrite(Operation *op, OpOperand &operand) {
-  if (isa<ViewLikeOpInterface, memref::DimOp, memref::LoadOp>(op))
-    return false;
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    return linalgOp.isDpsInit(&operand);
-  if (auto copy = dyn_cast<memref::CopyOp>(op))
-    return operand.get() == copy.getTarget();
-  if (auto dma = dyn_cast<DmaStartOp>(op))
-    return operand.get() == dma.getTarget();
-  return true;
-}
-
 /// Whether `op` (or an op nested in it) accesses the buffer `target`, or may
 /// write the buffer `source`: the DMA must have completed before it.
 bool conflicts(Operation *op, Value source, Value target) {
@@ -44,7 +31,8 @@ bool conflicts(Operation *op, Value source, Value target) {
       if (!isa<BaseMemRefType>(operand.get().getType()))
         continue;
       Value root = getRootBuffer(operand.get());
-      if (root == target || (root == source && mayWrite(nested, operand)))
+      if (root == target ||
+          (root == source && mayWriteThrough(nested, operand)))
         return WalkResult::interrupt();
     }
     return WalkResult::advance();
