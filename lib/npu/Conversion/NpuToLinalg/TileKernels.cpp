@@ -123,8 +123,10 @@ struct NpuTileKernelsPass
       // on a TPU-like target, npu-tpu-assign-memory-spaces), also outside
       // the tile loops (a single tile, a table computed once).
       // An absorbed MLA kernel hands its per-head intermediates from phase
-      // to phase on chip, as the cost model prices it: its ops say so
-      // (npu.kernel_holds), and the tile copies in its loops belong to it.
+      // to phase on chip, and an attention kernel holds what its body
+      // computes around its KV loops (a transposed query or output), as
+      // the cost model prices them: their ops say so (npu.kernel_holds),
+      // and the tile copies in their loops belong to them.
       if (tiled && markKernels)
         kernel.getBodyBlock().walk([&](linalg::LinalgOp op) {
           op->setAttr("npu.kernel_id", rewriter.getI64IntegerAttr(kernelId));
