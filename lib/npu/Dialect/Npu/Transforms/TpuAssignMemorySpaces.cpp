@@ -261,8 +261,9 @@ Operation *firstOpWith(Operation *op, StringRef name) {
 /// An op of the kernel that `op` (a copy bufferization left) belongs to:
 /// outside loops, the kernel whose ops (`npu.kernel_id`) are on both sides
 /// of it in its block (a copy between two steps of one kernel); in a tile
-/// loop, a kernel that hands its intermediates from phase to phase on chip
-/// (`npu.kernel_holds`, the absorbed MLA) whose ops the loop holds; or null.
+/// loop, a kernel that holds its intermediates on chip (`npu.kernel_holds`:
+/// an absorbed MLA's or an attention's ops, a MoE dispatch's scan) whose
+/// ops the loop holds; or null.
 Operation *kernelOpAroundCopy(Operation *op) {
   if (auto loop = op->getParentOfType<scf::ForOp>())
     return firstOpWith(loop, "npu.kernel_holds");
