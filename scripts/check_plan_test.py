@@ -22,10 +22,15 @@ CASES = [
     ("P5", "--phase=prefill --seq-len=4096", "tpu-v5e"),
     ("D7", "--phase=decode --batch=64 --context-len=4095", "tpu-v7"),
     ("D5", "--phase=decode --batch=64 --context-len=4095", "tpu-v5e"),
+    # Other cache lengths: all keys in one K/V tile (1001 rows), and a
+    # latent cache held in four tiles whose absorbed projections outweigh
+    # the attention phase (1024 rows).
+    ("DA", "--phase=decode --batch=64 --context-len=1000", "tpu-v7"),
+    ("DB", "--phase=decode --batch=8 --context-len=1023", "tpu-v7"),
 ]
 HEADER = """\
 # npu-tpu-check-plan on the whole DeepSeek-V3, prefill 4K and decode at batch
-# 64, on tpu-v7 and tpu-v5e: every kernel lowered on its own, its memory
+# 64, on tpu-v7 and tpu-v5e (and decode at two other cache lengths): every kernel lowered on its own, its memory
 # program measured and compared with what the cost model priced (exact bytes:
 # tolerance 0). The test pins the result: the summary line, and every kernel
 # whose lowered program differs from its price, with both numbers. A change

@@ -109,10 +109,17 @@ struct KernelDesc {
   /// table_per_tile): a tile holds its positions' share and recomputes it.
   int64_t tableRows = 0, tableEntries = 0;
   bool tablePerTile = false;
-  /// stream: of the bytes read, the inputs that are not row-tiled (a norm's
-  /// weight, a bias): loaded once and held whole for all the tiles
-  /// (npu-tpu-assign-memory-spaces hoists them out of the row loop).
-  int64_t heldBytes = 0;
+  /// What is held whole on chip beside the tiles, each buffer rounded up to
+  /// the 64 bytes every SRAM allocation is aligned to. stream: the inputs
+  /// that are not row-tiled (a norm's weight, a bias, a scalar): loaded once
+  /// and held for all the tiles (npu-tpu-assign-memory-spaces hoists them
+  /// out of the row loop), `heldReadBytes` of the bytes read; attention: a
+  /// transposed query computed before the tile loops.
+  int64_t heldBytes = 0, heldReadBytes = 0;
+  /// attention: the peak on chip while the body's ops before the tile loops
+  /// run (a transposed query: its input staged whole beside its result);
+  /// the working set is at least that.
+  int64_t prologueBytes = 0;
   /// stream: what each row holds on chip while it is computed beyond the
   /// bytes it moves (a norm's f32 row statistics, a router's scores,
   /// selection and top-k slots); `rowStats` of those bytes are f32 vectors

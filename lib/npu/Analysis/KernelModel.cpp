@@ -7,6 +7,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::npu;
 using namespace mlir::npu::kernel_model_detail;
@@ -146,13 +148,22 @@ FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
   return k;
 }
 
-/// Adds `v`'s bytes to what `k` holds whole on chip; fails past 64 bits.
-LogicalResult holdWhole(KernelDesc &k, Value v) {
-  std::optional<int64_t> bytes =
-      (Count::fromSigned(k.heldBytes) + getNumBytes(v)).toInt64();
-  if (!bytes)
+/// Adds `v` to what `k` holds whole on chip (a buffer of its own, 64-byte
+/// aligned like every SRAM allocation), and with `read` to the bytes read
+/// of it; fails past 64 bits.
+LogicalResult holdWhole(KernelDesc &k, Value v, bool read) {
+  std::optional<int64_t> size = getNumBytes(v).toInt64();
+  if (!size || *size > std::numeric_limits<int64_t>::max() - 63)
     return failure();
-  k.heldBytes = *bytes;
+  std::optional<int64_t> held =
+      (Count::fromSigned(k.heldBytes) +
+       Count::fromSigned(llvm::alignTo(*size, 64)))
+          .toInt64();
+  if (!held)
+    return failure();
+  k.heldBytes = *held;
+  if (read)
+    k.heldReadBytes += *size; // at most heldBytes
   return success();
 }
 
@@ -289,12 +300,25 @@ FailureOr<KernelModel> describeAttentionKernel(ArrayRef<Operation *> ops) {
   // A transpose in the body that does not read the attention's result (a
   // query laid out [B, H, S, D] from [S, B, ..]) is computed whole before
   // the tile loops and held on chip beside the tiles (TileAttention.cpp
-  // folds only the output's transpose into the output tiles).
-  for (Operation *op : ops)
-    if (auto t = dyn_cast<TransposeOp>(op);
-        t && !t.getInput().getDefiningOp<AttentionOp>() &&
-        failed(holdWhole(*k, t.getResult())))
+  // folds only the output's transpose into the output tiles); while it
+  // runs, its input is on chip whole beside it.
+  for (Operation *op : ops) {
+    auto t = dyn_cast<TransposeOp>(op);
+    if (!t || t.getInput().getDefiningOp<AttentionOp>())
+      continue;
+    if (failed(holdWhole(*k, t.getResult(), /*read=*/false)))
       return failure();
+    // The input as a held buffer would be: what the peak adds.
+    KernelDesc staged;
+    if (failed(holdWhole(staged, t.getInput(), /*read=*/false)))
+      return failure();
+    std::optional<int64_t> peak =
+        (Count::fromSigned(k->heldBytes) + Count::fromSigned(staged.heldBytes))
+            .toInt64();
+    if (!peak)
+      return failure();
+    k->prologueBytes = std::max(k->prologueBytes, *peak);
+  }
   KernelModel model;
   model.kind = KernelKind::Attention;
   model.work = sumFlops(ops);
@@ -387,12 +411,13 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
       k.tableEntries += half;
     }
   // Inputs that are not row-tiled (one row's worth, broadcast over the
-  // rows: a norm's weight, a bias) are loaded once and held whole for all
-  // the tiles (npu-tpu-assign-memory-spaces).
+  // rows: a norm's weight, a bias; or a scalar) are loaded once and held
+  // whole for all the tiles (npu-tpu-assign-memory-spaces).
   for (Value v : getGroupInputs(ops))
     if (auto s = dyn_cast<ShapedType>(v.getType());
-        s && s.hasStaticShape() && s.getRank() == 1 && largest.getRank() > 1 &&
-        s.getDimSize(0) == cols && failed(holdWhole(k, v)))
+        s && s.hasStaticShape() && largest.getRank() > 1 &&
+        (s.getRank() == 0 || (s.getRank() == 1 && s.getDimSize(0) == cols)) &&
+        failed(holdWhole(k, v, /*read=*/true)))
       return failure();
   // What a row holds while it is computed (npu-lower-to-linalg):
   // - a router's top-k (one insertion pass over the experts): its f32

@@ -81,7 +81,7 @@ static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
   int64_t rows = k.rowLoops().rows;
   // A combine's routed rows are staged per gather, not per row (below).
   Count perRow = (k.work.bytesRead - k.combineReadBytes() +
-                  k.work.bytesWritten - c(k.heldBytes) + c(rows - 1)) /
+                  k.work.bytesWritten - c(k.heldReadBytes) + c(rows - 1)) /
                  c(rows);
   // The rotary table: whole, or (per tile) the inverse frequencies and the
   // tile's positions' cos and sin, f32.
@@ -193,6 +193,8 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     if (!isValidHeldKv(k.attentionLoops(), AttentionNest<>::from(t)))
       return 0;
     s = attentionWorkingSet(k, AttentionNest<>::from(t), buffers);
+    if (!s.isOverflow())
+      s = std::max(s.value(), uint64_t(k.prologueBytes));
     break;
   case KernelKind::Stream:
   case KernelKind::Copy:

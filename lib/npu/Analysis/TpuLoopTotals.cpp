@@ -347,7 +347,7 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
   // one per query block when keys are held (its KV tiles of the held keys
   // are a loop over VMEM inside the step like the sub-tiles: no DMA, no
   // step overhead), and one per streamed pair.
-  int64_t share = held > 0 && bh < cores ? std::min(nq, cores / bh) : 1;
+  int64_t share = getHeldKvCopies(bh, nq, cores, held);
   l.parallelTiles = held > 0 ? bh * share : bh * nq;
   // Quadratic in the sequence: checked (a step count past int64 is no
   // tiling to price).

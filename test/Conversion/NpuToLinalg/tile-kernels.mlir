@@ -111,13 +111,17 @@ func.func @attention_window(%q: tensor<1x1x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v
 
 // -----
 
-// Latent (absorbed MLA) attention: the value tile is the first Dv = 5
-// columns of the same KV tile of the key.
+// Latent (absorbed MLA) attention: the KV tile is copied on chip once and
+// the value tile is a view of its first Dv = 5 columns (not a second load
+// of the same rows).
 // CHECK-LABEL: func.func @attention_latent
 // CHECK: %[[KC:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x1x6x7xf32> into tensor<1x6x7xf32>
 // CHECK: scf.for %[[K0:.*]] = %c0 to %{{.*}} step %c4 iter_args
-// CHECK: tensor.extract_slice %[[KC]][%{{.*}}, %[[K0]], 0] [%{{.*}}, %{{.*}}, 7]
-// CHECK: tensor.extract_slice %[[KC]][%{{.*}}, %[[K0]], 0] [%{{.*}}, %{{.*}}, 5]
+// CHECK: %[[KT:.*]] = tensor.extract_slice %[[KC]][%{{.*}}, %[[K0]], 0] [%{{.*}}, %{{.*}}, 7]
+// CHECK-NOT: tensor.extract_slice %[[KC]]
+// CHECK: %[[KV:.*]] = bufferization.alloc_tensor() copy(%[[KT]])
+// CHECK-NOT: tensor.extract_slice %[[KC]]
+// CHECK: tensor.extract_slice %[[KV]][0, 0, 0] [%{{.*}}, %{{.*}}, 5]
 func.func @attention_latent(%q: tensor<1x4x1x7xf32>, %kv: tensor<1x1x6x7xf32>) -> tensor<1x4x1x5xf32> {
   %y = npu.kernel mla_absorbed (%q, %kv) {npu.tiling = #npu.tiling<loops = [1, 1, 6, 7, 1, 6], tile = [1, 1, 4, 7, 1, 4], buffers = 2, sram_bytes = 0>} : (tensor<1x4x1x7xf32>, tensor<1x1x6x7xf32>) -> tensor<1x4x1x5xf32> {
   ^bb0(%a: tensor<1x4x1x7xf32>, %b: tensor<1x1x6x7xf32>):

@@ -32,8 +32,10 @@ struct SoftmaxState {
 /// The flash-attention loop nest of one npu.attention.
 class FlashAttention {
 public:
+  /// `cores`: the TPU-like target's cores (1 on a GPU-like one), over
+  /// which a head's query blocks are dealt when there are fewer heads.
   FlashAttention(AttentionOp op, TilingAttr tiling, int64_t kvSplits,
-                 bool gpuBlocks)
+                 bool gpuBlocks, int64_t cores)
       : op(op), ctx(op.getContext()), dims(op.getDims()), gpuBlocks(gpuBlocks),
         splits(kvSplits) {
     AttentionNest<> tile = AttentionNest<>::from(tiling.getTile());
@@ -44,6 +46,9 @@ public:
     tileQ = std::min(tile.q, dims.qLen);
     tileKv = std::min(tile.kv, dims.kvLen);
     tileSub = std::min(tile.qSub, tileQ);
+    heldCopies = getHeldKvCopies(llvm::divideCeil(heads, tileHeads),
+                                 llvm::divideCeil(dims.qLen, tileQ), cores,
+                                 held);
     causal = op.getCausal();
     window = op.getWindowSize();
     chunk = op.getChunkSize();
@@ -172,6 +177,9 @@ private:
   /// Keys of each head copied on chip once per head block (0: none, Skv:
   /// all of them).
   int64_t held = 0;
+  /// Cores that each copy a head's held keys, its query blocks dealt over
+  /// them (getHeldKvCopies).
+  int64_t heldCopies = 1;
   int64_t group, heads, tileHeads, tileQ, tileKv, tileSub;
   bool causal;
   int64_t window, chunk; ///< sliding window, chunk (0: none)

@@ -65,9 +65,14 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
   OpFoldResult zero = b.getIndexAttr(0), all = b.getIndexAttr(group);
   Value out;
   // K/V held: the head loop's body copies the head block's held K/V on
-  // chip before the query-block loop.
+  // chip before the query-block loop; with the query blocks dealt over
+  // cores, each core's lane copies it before its blocks.
+  unsigned copyDim = heldCopies > 1 ? 1 : 0;
+  SmallVector<int64_t, 2> lanes;
+  if (heldCopies > 1)
+    lanes = {1, heldCopies};
   auto copyHeads = [&](OpBuilder &hb, Location hl, unsigned d, ValueRange ivs) {
-    if (d == 0)
+    if (d == copyDim)
       copyKvOnChip(hb, hl, ivs[0], tileSize(hb, hl, ivs[0], tileHeads, heads));
   };
   if (splits == 1) {
@@ -120,7 +125,8 @@ Value FlashAttention::build(OpBuilder &b, Location loc) {
         held > 0
             ? function_ref<void(OpBuilder &, Location, unsigned, ValueRange)>(
                   copyHeads)
-            : nullptr);
+            : nullptr,
+        lanes);
     // [B, Sq, Hkv, G, Dv] -> [B, Sq, Hq, Dv]: the transpose's result.
     if (transposed)
       return tensor::CollapseShapeOp::create(
@@ -172,7 +178,6 @@ SmallVector<Value> FlashAttention::buildKvLoop(OpBuilder &b, Location loc,
                                                Value nq, Value begin,
                                                Value end) {
   Type f32 = b.getF32Type();
-  OpFoldResult zero = b.getIndexAttr(0);
   Value qt = qTile(b, loc, q, b0, nb, q0, nq);
   // A block computed in sub-tiles is copied on chip once (a buffer of its
   // own: its sub-tiles are views of it, not loads of their own).
@@ -232,8 +237,14 @@ SmallVector<Value> FlashAttention::buildBlockStep(OpBuilder &b, Location loc,
                  {nb, nk, b.getIndexAttr(dims.vDim)});
   } else {
     kt = kvTile(b, loc, k, b0, nb, k0, nk);
-    vt = v ? kvTile(b, loc, v, b0, nb, k0, nk)
-           : kvTile(b, loc, k, b0, nb, k0, nk, dims.vDim);
+    if (v) {
+      vt = kvTile(b, loc, v, b0, nb, k0, nk);
+    } else {
+      // Latent: the tile's rows are loaded once, the values a view of them.
+      kt = FlashAttention::onChip(b, loc, kt);
+      vt = sliceOf(b, loc, kt, {zero, zero, zero},
+                   {nb, nk, b.getIndexAttr(dims.vDim)});
+    }
   }
   if (tileSub >= tileQ)
     return buildKvStep(b, loc, nb, q0, nq, qt, k0, nk, kt, vt,
@@ -566,7 +577,13 @@ LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
         "thread-block grid or with split KV");
   rewriter.setInsertionPoint(op);
   SmallVector<Value> operands(op->getOperands());
-  FlashAttention flash(op, tiling, kvSplits, gpuBlocks);
+  // The TPU-like target's cores (a GPU-like grid: the hardware's).
+  int64_t cores = 1;
+  if (auto module = kernel->getParentOfType<ModuleOp>())
+    if (auto target = module->getAttrOfType<TargetAttr>("npu.target"))
+      if (TpuTargetAttr tpu = target.getTpu(); tpu && !gpuBlocks)
+        cores = tpu.getTensorCoreCount();
+  FlashAttention flash(op, tiling, kvSplits, gpuBlocks, cores);
   TransposeOp transposed = flash.transposedUser();
   Value result = flash.build(rewriter, op.getLoc());
   if (transposed) {

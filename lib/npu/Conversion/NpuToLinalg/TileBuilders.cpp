@@ -142,8 +142,11 @@ Value mlir::npu::buildTileGrid(
     OpBuilder &b, Location loc, ArrayRef<int64_t> ubs, ArrayRef<int64_t> steps,
     Value init, bool gpuBlocks,
     function_ref<OutputTile(OpBuilder &, Location, ValueRange)> body,
-    function_ref<void(OpBuilder &, Location, unsigned, ValueRange)> enter) {
+    function_ref<void(OpBuilder &, Location, unsigned, ValueRange)> enter,
+    ArrayRef<int64_t> lanes) {
   assert(!(gpuBlocks && enter) && "a thread-block grid has no outer body");
+  assert((lanes.empty() || (!gpuBlocks && lanes.size() == ubs.size())) &&
+         "lanes: one per dim of an scf.for nest");
   auto strides = [&](OpBuilder &bb, size_t n) {
     return SmallVector<OpFoldResult>(n, bb.getIndexAttr(1));
   };
@@ -173,19 +176,40 @@ Value mlir::npu::buildTileGrid(
       OutputTile t = body(bb, l, ivs);
       return insertSliceOf(bb, l, t.value, out, t.offsets, t.sizes);
     }
-    auto loop = scf::ForOp::create(
+    int64_t n = lanes.empty() ? 1 : lanes[d];
+    // The dim's tiles from `first`, `n` tiles apart.
+    auto tiles = [&](OpBuilder &tb, Location tl, Value first, Value carried,
+                     bool entered) {
+      auto loop = scf::ForOp::create(
+          tb, tl, first, arith::ConstantIndexOp::create(tb, tl, ubs[d]),
+          arith::ConstantIndexOp::create(tb, tl, n * steps[d]),
+          ValueRange{carried},
+          [&](OpBuilder &lb, Location ll, Value iv, ValueRange iter) {
+            ivs.push_back(iv);
+            if (enter && !entered)
+              enter(lb, ll, d, ivs);
+            Value inner = nest(lb, ll, d + 1, iter[0]);
+            ivs.pop_back();
+            scf::YieldOp::create(lb, ll, inner);
+          });
+      return loop.getResult(0);
+    };
+    if (n == 1)
+      return tiles(bb, l, arith::ConstantIndexOp::create(bb, l, 0), out,
+                   /*entered=*/false);
+    auto laneLoop = scf::ForOp::create(
         bb, l, arith::ConstantIndexOp::create(bb, l, 0),
-        arith::ConstantIndexOp::create(bb, l, ubs[d]),
-        arith::ConstantIndexOp::create(bb, l, steps[d]), ValueRange{out},
-        [&](OpBuilder &lb, Location ll, Value iv, ValueRange iter) {
-          ivs.push_back(iv);
+        arith::ConstantIndexOp::create(bb, l, n),
+        arith::ConstantIndexOp::create(bb, l, 1), ValueRange{out},
+        [&](OpBuilder &lb, Location ll, Value lane, ValueRange iter) {
           if (enter)
             enter(lb, ll, d, ivs);
-          Value inner = nest(lb, ll, d + 1, iter[0]);
-          ivs.pop_back();
-          scf::YieldOp::create(lb, ll, inner);
+          Value first = arith::MulIOp::create(
+              lb, ll, lane, arith::ConstantIndexOp::create(lb, ll, steps[d]));
+          scf::YieldOp::create(lb, ll,
+                               tiles(lb, ll, first, iter[0], /*entered=*/true));
         });
-    return loop.getResult(0);
+    return laneLoop.getResult(0);
   };
   return nest(b, loc, 0, init);
 }

@@ -182,4 +182,7 @@ void mlir::npu::tileBatchedMatmulsByBatch(RewriterBase &rewriter,
     (void)tileAndFuseResultOp(rewriter, kernel, root, options);
   }
   (void)runRegionDCE(rewriter, kernel->getRegions());
+  // Each head's f32 accumulator a tile of its own, not a slice of one for
+  // every head (the model prices one head's).
+  foldEmptyTensors(kernel);
 }

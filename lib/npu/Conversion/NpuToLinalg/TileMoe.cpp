@@ -502,7 +502,7 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
   rewriter.setInsertionPoint(op);
   Type f32 = b.getF32Type();
   int64_t t = op.getNumTokens(), d = op.getModelDim(), k = op.getTopK();
-  int64_t e = op.getNumExperts(), f = op.getFfnDim();
+  int64_t f = op.getFfnDim();
   int64_t tileM = std::min(tile.m, t), tileF = std::min(tile.f, f);
   OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
 

@@ -200,13 +200,18 @@ struct OutputTile {
 /// is the hardware's). Returns the filled output. `enter(d, ivs)`, if
 /// given, builds at the start of dim d's loop body, before the loops of
 /// the dims after it (scf.for nest only): what the tiles of one outer
-/// tile share.
+/// tile share. `lanes` (scf.for nest only; empty: 1 per dim) deals a dim's
+/// tiles over that many lanes, round-robin: a loop over the lanes, and in
+/// it the lane's tiles (lane c: tiles c, c + lanes, ...); `enter` of that
+/// dim then builds in the lane loop, before its tiles (what each core of a
+/// split loads for itself).
 Value buildTileGrid(
     OpBuilder &b, Location loc, ArrayRef<int64_t> ubs, ArrayRef<int64_t> steps,
     Value init, bool gpuBlocks,
     function_ref<OutputTile(OpBuilder &, Location, ValueRange)> body,
     function_ref<void(OpBuilder &, Location, unsigned, ValueRange)> enter =
-        nullptr);
+        nullptr,
+    ArrayRef<int64_t> lanes = {});
 
 } // namespace mlir::npu
 

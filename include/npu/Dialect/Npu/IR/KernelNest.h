@@ -172,6 +172,18 @@ inline int64_t getHeldKvPrefix(const AttentionNest<> &tile) {
   return tile.kvHeld == tile.kv ? 0 : tile.kvHeld;
 }
 
+/// How many cores each load their own copy of a head's `held` keys: with
+/// fewer heads (head blocks) than cores, a head's query blocks are dealt
+/// over min(query blocks, cores / heads) cores, each with its own SRAM
+/// (npu-tile-kernels deals them round-robin, the cost model prices a copy
+/// per core); else a head's blocks stay on one core, one copy.
+inline int64_t getHeldKvCopies(int64_t heads, int64_t queryBlocks,
+                               int64_t cores, int64_t held) {
+  if (held <= 0 || heads >= cores)
+    return 1;
+  return std::max<int64_t>(1, std::min(queryBlocks, cores / heads));
+}
+
 } // namespace mlir::npu
 
 #endif // NPU_DIALECT_NPU_IR_KERNELNEST_H

@@ -282,9 +282,13 @@ Operation *kernelOpAroundCopy(Operation *op) {
 /// kernel it tiled) that alone reads and writes `v`, through views; nullopt
 /// if another op uses it (a later kernel, a copy between kernels, a
 /// return). A kernel owns the copies between its steps, and one that holds
-/// its intermediates (npu.kernel_holds) also the tile copies in its loops.
+/// its intermediates (npu.kernel_holds) also the tile copies in its loops
+/// and a copy that fills `v` before its first op (the K/V an attention
+/// kernel holds when its head loop has one step and is folded away: the
+/// copy then has no op of the kernel before it).
 std::optional<int64_t> owningKernel(Value v) {
   std::optional<int64_t> owner;
+  bool filledBefore = false, held = false;
   SmallVector<Value> worklist = {v};
   while (!worklist.empty()) {
     Value cur = worklist.pop_back_val();
@@ -298,8 +302,12 @@ std::optional<int64_t> owningKernel(Value v) {
       if (isa<memref::DimOp, memref::DeallocOp, memref::LoadOp>(user))
         continue;
       auto id = user->getAttrOfType<IntegerAttr>("npu.kernel_id");
-      if (isa<memref::CopyOp>(user)) {
+      if (auto copy = dyn_cast<memref::CopyOp>(user)) {
         Operation *kernelOp = kernelOpAroundCopy(user);
+        if (!kernelOp && copy.getTarget() == cur) {
+          filledBefore = true;
+          continue;
+        }
         id = kernelOp ? kernelOp->getAttrOfType<IntegerAttr>("npu.kernel_id")
                       : IntegerAttr();
       } else if (!isa<linalg::LinalgOp>(user)) {
@@ -308,8 +316,11 @@ std::optional<int64_t> owningKernel(Value v) {
       if (!id || (owner && *owner != id.getInt()))
         return std::nullopt;
       owner = id.getInt();
+      held |= user->hasAttr("npu.kernel_holds");
     }
   }
+  if (filledBefore && !held)
+    return std::nullopt;
   return owner;
 }
 
