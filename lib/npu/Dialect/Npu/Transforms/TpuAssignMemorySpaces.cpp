@@ -456,26 +456,51 @@ bool hasOtherAccessInSpan(Value v, Block *scope, ArrayRef<OpOperand *> uses) {
   return false;
 }
 
+/// `op`'s operand that accumulates into `v` (an init whose value the
+/// payload reads, `v` its only use in `op`), if `op` is a linalg op of the
+/// kernel `id`; else null.
+OpOperand *accumulatingInit(Operation *op, Value v, Attribute id) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !id || op->getAttr("npu.kernel_id") != id)
+    return nullptr;
+  for (OpOperand &init : linalgOp.getDpsInitsMutable())
+    if (init.get() == v && linalgOp.payloadUsesValueFromOperand(&init) &&
+        llvm::count(op->getOperands(), v) == 1)
+      return &init;
+  return nullptr;
+}
+
 /// The op of the same kernel that next accumulates into `fill`'s HBM
 /// output, with nothing else touching it in between (a GEMM whose f32
 /// accumulator is the kernel's result): its accumulator operand, or null.
+/// Also one op inside the loop that comes next (the K loop of such a GEMM
+/// with K in steps) if it is the loop's only use of the output: the buffer
+/// then accumulates across the loop's iterations (stageHbmOperands stages
+/// it around the loop, not per iteration).
 OpOperand *accumulatorFilledBy(linalg::FillOp fill) {
   Value v = fill.getOutputs()[0];
   auto id = fill->getAttr("npu.kernel_id");
   for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    if (!linalgOp) {
-      if (llvm::is_contained(op->getOperands(), v) || op->getNumRegions())
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (llvm::is_contained(op->getOperands(), v))
         return nullptr;
-      continue;
+      SmallVector<OpOperand *> inside;
+      loop.getBody()->walk([&](Operation *inner) {
+        for (OpOperand &operand : inner->getOpOperands())
+          if (operand.get() == v)
+            inside.push_back(&operand);
+      });
+      if (inside.empty())
+        continue;
+      if (inside.size() != 1 ||
+          inside.front()->getOwner()->getParentOp() != loop)
+        return nullptr;
+      return accumulatingInit(inside.front()->getOwner(), v, id);
     }
-    if (!id || op->getAttr("npu.kernel_id") != id)
+    if (isa<linalg::LinalgOp>(op))
+      return accumulatingInit(op, v, id);
+    if (llvm::is_contained(op->getOperands(), v) || op->getNumRegions())
       return nullptr;
-    for (OpOperand &init : linalgOp.getDpsInitsMutable())
-      if (init.get() == v && linalgOp.payloadUsesValueFromOperand(&init) &&
-          llvm::count(op->getOperands(), v) == 1)
-        return &init;
-    return nullptr;
   }
   return nullptr;
 }
@@ -577,7 +602,9 @@ LogicalResult stageHbmOperands(func::FuncOp func) {
     for (OpOperand *use : uses)
       if (auto it = fills.find(use); it != fills.end())
         fill = it->second;
-    stagings.push_back({key.second, key.first->getBlock(), uses, fill});
+    // Staged where the fill is: around a loop that accumulates into it.
+    Block *scope = fill ? fill->getBlock() : key.first->getBlock();
+    stagings.push_back({key.second, scope, uses, fill});
   }
   OpBuilder b(func.getContext());
   for (const Staging &s : stagings)
