@@ -125,7 +125,9 @@ def step_section():
            "shared` time). On the TPU-like side the ICI DMA engines move "
            "the data and no TensorCore is held.", "",
            "Pipeline stages (pp): a chip runs the last of pp stages "
-           "(ceil(L/pp) layers and the head, the slowest), the replica's "
+           "(ceil(L/pp) layers and the head, the slowest; it takes the "
+           "residual stream from the stage before, so it holds no "
+           "embedding table: `npu-translate --from-hidden`), the replica's "
            "batch cut in micro-batches (one sequence each in a prefill, up "
            "to pp in a decode); a prefill fills and drains the pipeline in "
            "m + pp - 1 micro-batch times, a decode step keeps it full in "

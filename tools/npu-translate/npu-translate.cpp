@@ -62,6 +62,12 @@ llvm::cl::opt<bool>
            llvm::cl::desc("DeepSeek-V3: include the multi-token-prediction "
                           "module"),
            llvm::cl::init(false), llvm::cl::cat(importCat));
+llvm::cl::opt<bool> fromHiddenOpt(
+    "from-hidden",
+    llvm::cl::desc("A later pipeline stage's step: @model takes the residual "
+                   "stream [batch, seq, hidden] instead of token ids (no "
+                   "embedding)"),
+    llvm::cl::init(false), llvm::cl::cat(importCat));
 
 llvm::cl::opt<bool> listModelsOpt(
     "list-models",
@@ -112,6 +118,7 @@ OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
   options.weightDType = weightDTypeOpt;
   options.actDType = actDTypeOpt;
   options.includeMTP = mtpOpt;
+  options.fromHidden = fromHiddenOpt;
   if (failed(npu::verifyImportOptions(*config, options, loc)))
     return nullptr;
   OwningOpRef<ModuleOp> module = npu::importModel(*config, options, context);

@@ -172,6 +172,10 @@ struct ImportOptions {
   /// taking this chip's share of all the group's routed rows, B*S*k on
   /// average; shared experts on the chip's own tokens. 1: every expert.
   int64_t expertParallel = 1;
+  /// The step of a later pipeline stage: `@model` takes the residual stream
+  /// [B, S, D] (activations) the stage before it sends, in place of the
+  /// token ids and their embedding (no embedding table in its bill).
+  bool fromHidden = false;
 };
 
 /// Whether the experts of an import with --weight-dtype `weights` take fp8

@@ -54,6 +54,8 @@ static DictionaryAttr describe(Builder &b, const ModelConfig &c,
         b.getNamedAttr("context_len", b.getI64IntegerAttr(o.contextLen)));
   if (o.includeMTP)
     attrs.push_back(b.getNamedAttr("mtp", b.getUnitAttr()));
+  if (o.fromHidden)
+    attrs.push_back(b.getNamedAttr("from_hidden", b.getUnitAttr()));
   return b.getDictionaryAttr(attrs);
 }
 
@@ -70,7 +72,10 @@ OwningOpRef<ModuleOp> mlir::npu::importModel(const ModelConfig &cfg,
   std::unique_ptr<Family> family = createFamily(cfg.family);
   family->buildLayerKinds(b, g);
 
-  SmallVector<Type> argTypes = {g.tensor({g.batch, g.seq}, b.getI32Type())};
+  // The token ids, or (a later pipeline stage) the residual stream.
+  SmallVector<Type> argTypes = {
+      opts.fromHidden ? g.tensor({g.batch, g.seq, cfg.hiddenSize}, g.act)
+                      : g.tensor({g.batch, g.seq}, b.getI32Type())};
   unsigned numCaches = family->cachesPerLayer() * cfg.numLayers;
   argTypes.push_back(b.getIndexType());
   unsigned numExtra = family->numExtraCaches(g);
@@ -81,7 +86,7 @@ OwningOpRef<ModuleOp> mlir::npu::importModel(const ModelConfig &cfg,
   Block *entry = model.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   Value tokens = entry->getArgument(0);
-  Value x = family->embed(g, tokens);
+  Value x = opts.fromHidden ? tokens : family->embed(g, tokens);
   SmallVector<Value> newCaches;
   for (int64_t i = 0; i < cfg.numLayers; ++i) {
     LayerFunc &kind = family->kindOf(i);

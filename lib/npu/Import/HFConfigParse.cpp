@@ -589,5 +589,8 @@ LogicalResult mlir::npu::verifyImportOptions(const ModelConfig &c,
   if (o.includeMTP && o.phase == Phase::Decode)
     return fail("--mtp is modelled for prefill only (decoding with MTP is "
                 "speculative decoding, which is not modelled)");
+  if (o.includeMTP && o.fromHidden)
+    return fail("--mtp embeds the next tokens, but a step --from-hidden (a "
+                "later pipeline stage) has no token ids");
   return success();
 }

@@ -53,9 +53,22 @@ FailureOr<ModelShape> parallel::readModelShape(ModuleOp module,
       shape.experts = moe.getNumExperts();
     }
   });
+  // A later pipeline stage (from_hidden) takes the residual stream itself:
+  // @model's first argument, [B, S, D].
+  if (!shape.hidden && model.get("from_hidden"))
+    if (auto entry = module.lookupSymbol<func::FuncOp>("model");
+        entry && entry.getNumArguments() > 0)
+      if (auto type =
+              dyn_cast<RankedTensorType>(entry.getArgumentTypes().front());
+          type && type.getRank() == 3) {
+        shape.hidden = type.getShape().back();
+        shape.activationBytes = type.getElementTypeBitWidth() / 8;
+      }
   if (!shape.hidden)
     return module.emitError("the parallelism map needs the model's "
-                            "embedding (npu.embedding) for the residual width");
+                            "embedding (npu.embedding) or, for a later "
+                            "pipeline stage, its residual-stream input for "
+                            "the residual width");
   auto weights = model.getAs<StringAttr>("weight_dtype");
   shape.dispatchBytes =
       weights && expertsTakeFp8(weights.getValue()) ? 1 : shape.activationBytes;

@@ -58,6 +58,8 @@ static llvm::Error pipelineStage(const ModelConfig &config, const Split &split,
   chip.config.keepLastLayers(llvm::divideCeil(config.numLayers, split.pp));
   chip.config.numMTPLayers = 0;
   chip.options.includeMTP = false;
+  // It takes the residual stream from the stage before: no embedding.
+  chip.options.fromHidden = true;
   // Micro-batches: one sequence each in a prefill; in a decode as many as
   // the stages (each stage busy with one), dividing the replica's batch.
   int64_t batch = chip.options.batch;
