@@ -155,10 +155,9 @@ LogicalResult holdWhole(KernelDesc &k, Value v, bool read) {
   std::optional<int64_t> size = getNumBytes(v).toInt64();
   if (!size || *size > std::numeric_limits<int64_t>::max() - 63)
     return failure();
-  std::optional<int64_t> held =
-      (Count::fromSigned(k.heldBytes) +
-       Count::fromSigned(llvm::alignTo(*size, 64)))
-          .toInt64();
+  std::optional<int64_t> held = (Count::fromSigned(k.heldBytes) +
+                                 Count::fromSigned(llvm::alignTo(*size, 64)))
+                                    .toInt64();
   if (!held)
     return failure();
   k.heldBytes = *held;

@@ -46,9 +46,9 @@ public:
     tileQ = std::min(tile.q, dims.qLen);
     tileKv = std::min(tile.kv, dims.kvLen);
     tileSub = std::min(tile.qSub, tileQ);
-    heldCopies = getHeldKvCopies(llvm::divideCeil(heads, tileHeads),
-                                 llvm::divideCeil(dims.qLen, tileQ), cores,
-                                 held);
+    heldCopies =
+        getHeldKvCopies(llvm::divideCeil(heads, tileHeads),
+                        llvm::divideCeil(dims.qLen, tileQ), cores, held);
     causal = op.getCausal();
     window = op.getWindowSize();
     chunk = op.getChunkSize();
