@@ -182,6 +182,23 @@ OpOperand *accumulatorFilledBy(linalg::FillOp fill) {
 } // namespace
 
 LogicalResult tpu_memory::stageHbmOperands(func::FuncOp func) {
+  // A copy of an HBM value into a VMEM buffer is a transfer itself (one DMA,
+  // npu-tpu-insert-dma), not a compute op whose input is first staged into
+  // a buffer of its own: an M tile of x copied on chip once (TileGatedMlp,
+  // TileMoe) goes straight into its buffer.
+  SmallVector<linalg::CopyOp> transfers;
+  func.walk([&](linalg::CopyOp copy) {
+    auto in = dyn_cast<MemRefType>(copy.getInputs()[0].getType());
+    auto out = dyn_cast<MemRefType>(copy.getOutputs()[0].getType());
+    if (in && out && isHbm(in) && !isHbm(out))
+      transfers.push_back(copy);
+  });
+  for (linalg::CopyOp copy : transfers) {
+    OpBuilder b(copy);
+    memref::CopyOp::create(b, copy.getLoc(), copy.getInputs()[0],
+                           copy.getOutputs()[0]);
+    copy.erase();
+  }
   // A fill of an HBM value the next op accumulates into fills that op's
   // staged buffer, rather than being staged and copied out, then copied
   // back in.
