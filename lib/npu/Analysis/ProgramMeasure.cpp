@@ -135,6 +135,10 @@ private:
       return sizesOf(cast.getSource());
     if (auto cast = dyn_cast_or_null<memref::ReinterpretCastOp>(def))
       return cast.getMixedSizes();
+    // A split of a view's dims (a rotary embedding's [.., pairs, 2] view of
+    // a row tile): its output shape.
+    if (auto expand = dyn_cast_or_null<memref::ExpandShapeOp>(def))
+      return expand.getMixedOutputShape();
     return std::nullopt;
   }
 
