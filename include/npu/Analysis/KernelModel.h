@@ -90,6 +90,10 @@ struct KernelDesc {
   /// stream, copy: the shape of the loop nest's result, rows then the
   /// columns (rowTileSizes says which row tiles the lowering can make).
   llvm::SmallVector<int64_t, 4> rowShape;
+  /// stream, copy: the bytes per row of each row-tiled input and output,
+  /// when they account for every byte moved per row (each is a buffer of
+  /// its own on chip, rounded up to 64 bytes); empty otherwise.
+  llvm::SmallVector<int64_t, 4> rowBufferBytes;
   /// Whether the lowering can tile this kernel's rows `rows` at a time
   /// (always, for kernels that are not streams or copies).
   bool isRowTile(int64_t rows) const {

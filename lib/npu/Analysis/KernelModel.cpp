@@ -354,6 +354,59 @@ FailureOr<KernelModel> describeMlaKernel(ArrayRef<Operation *> ops) {
   return model;
 }
 
+/// Whether a stream kernel's input of type `s` is not row-tiled but held
+/// whole for all the tiles: one row's worth broadcast over the rows (a
+/// norm's weight, a bias) or a scalar, in a loop nest of `rank` dims and
+/// `cols` columns.
+bool isHeldWhole(ShapedType s, int64_t cols, size_t rank) {
+  return s.hasStaticShape() && rank > 1 &&
+         (s.getRank() == 0 || (s.getRank() == 1 && s.getDimSize(0) == cols));
+}
+
+/// The bytes per row of each row-tiled input and output of a stream or
+/// copy kernel `k` (one buffer each on chip): the inputs not held whole and
+/// the results that leave the group, each a whole number of bytes per row
+/// of `k`'s loop nest; empty unless they add up to every byte the kernel
+/// moves per row (a gather's table, a combine's rows: not tiles of the
+/// rows).
+SmallVector<int64_t, 4> rowBuffers(ArrayRef<Operation *> ops,
+                                   const KernelDesc &k) {
+  int64_t rows = k.rowLoops().rows;
+  if (rows <= 0 || k.combineSlots > 0 || k.rowReads > 0 || k.tableBytes > 0)
+    return {};
+  llvm::DenseSet<Operation *> inGroup(ops.begin(), ops.end());
+  SmallVector<Value> values;
+  for (Value v : getGroupInputs(ops))
+    values.push_back(v);
+  for (Operation *op : ops)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !inGroup.contains(u); }))
+        values.push_back(r);
+  SmallVector<int64_t, 4> perRow;
+  Count total;
+  for (Value v : values) {
+    auto s = dyn_cast<ShapedType>(v.getType());
+    if (!s)
+      continue;
+    std::optional<int64_t> bytes = getNumBytes(v).toInt64();
+    if (!s.hasStaticShape() || !bytes)
+      return {};
+    if (isHeldWhole(s, k.rowLoops().cols, k.rowShape.size()))
+      continue;
+    if (*bytes % rows != 0)
+      return {};
+    perRow.push_back(*bytes / rows);
+    total += Count::fromSigned(*bytes);
+  }
+  if (total.isOverflow() ||
+      total.value() != (k.work.bytesRead + k.work.bytesWritten -
+                        Count::fromSigned(k.heldReadBytes))
+                           .value())
+    return {};
+  return perRow;
+}
+
 /// Row-wise kernels and copies: traffic is every input read once and every
 /// output written once (the group's minimum), over [rows, columns] of the
 /// largest output.
@@ -414,8 +467,7 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
   // whole for all the tiles (npu-tpu-assign-memory-spaces).
   for (Value v : getGroupInputs(ops))
     if (auto s = dyn_cast<ShapedType>(v.getType());
-        s && s.hasStaticShape() && largest.getRank() > 1 &&
-        (s.getRank() == 0 || (s.getRank() == 1 && s.getDimSize(0) == cols)) &&
+        s && isHeldWhole(s, cols, largest.getRank()) &&
         failed(holdWhole(k, v, /*read=*/true)))
       return failure();
   // What a row holds while it is computed (npu-lower-to-linalg):
@@ -444,6 +496,7 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
       k.rowReads += gather.getIds().getType().getNumElements();
   }
   k.work = model.work = w;
+  k.rowBufferBytes = rowBuffers(ops, k);
   model.phases.push_back(k);
   return model;
 }

@@ -92,8 +92,16 @@ static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
   // A row statistic's buffer (one f32 per row) takes at least the 64 bytes
   // every allocation is aligned to.
   Count stats = c(k.rowStats) * c(llvm::alignTo(4 * tileRows, 64));
-  return (nb * perRow + c(k.rowStateBytes - 4 * k.rowStats)) * c(tileRows) +
-         stats + table + c(k.heldBytes);
+  // Each tiled operand's buffer, rounded up to 64 bytes, where they are
+  // known one by one.
+  Count tiles = nb * perRow * c(tileRows);
+  if (!k.rowBufferBytes.empty()) {
+    tiles = Count();
+    for (int64_t b : k.rowBufferBytes)
+      tiles += nb * c(llvm::alignTo(b * tileRows, 64));
+  }
+  return tiles + c(k.rowStateBytes - 4 * k.rowStats) * c(tileRows) + stats +
+         table + c(k.heldBytes);
 }
 
 /// An attention kernel's working set: the query block's Q, running output

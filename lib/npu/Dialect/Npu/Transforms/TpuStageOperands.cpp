@@ -179,13 +179,11 @@ OpOperand *accumulatorFilledBy(linalg::FillOp fill) {
   return nullptr;
 }
 
-} // namespace
-
-LogicalResult tpu_memory::stageHbmOperands(func::FuncOp func) {
-  // A copy of an HBM value into a VMEM buffer is a transfer itself (one DMA,
-  // npu-tpu-insert-dma), not a compute op whose input is first staged into
-  // a buffer of its own: an M tile of x copied on chip once (TileGatedMlp,
-  // TileMoe) goes straight into its buffer.
+/// A copy of an HBM value into a VMEM buffer is a transfer itself (one DMA,
+/// npu-tpu-insert-dma), not a compute op whose input is first staged into
+/// a buffer of its own: an M tile of x copied on chip once (TileGatedMlp,
+/// TileMoe) goes straight into its buffer.
+void makeCopiesIntoVmemTransfers(func::FuncOp func) {
   SmallVector<linalg::CopyOp> transfers;
   func.walk([&](linalg::CopyOp copy) {
     auto in = dyn_cast<MemRefType>(copy.getInputs()[0].getType());
@@ -199,6 +197,11 @@ LogicalResult tpu_memory::stageHbmOperands(func::FuncOp func) {
                            copy.getOutputs()[0]);
     copy.erase();
   }
+}
+} // namespace
+
+LogicalResult tpu_memory::stageHbmOperands(func::FuncOp func) {
+  makeCopiesIntoVmemTransfers(func);
   // A fill of an HBM value the next op accumulates into fills that op's
   // staged buffer, rather than being staged and copied out, then copied
   // back in.
