@@ -734,6 +734,18 @@ CASES = [
           "CHECK: scf.for {{.*}} = %c0 to %c7 step %c4",
           "CHECK: scf.for {{.*}} = %c0 to %c4 step %c3"],
          extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=43),
+    Case("moe-ffn-one-row-dtiled",
+         "moe_ffn kernel of a batch-1 decode step with D tiled: one token, 2 slots of 4 experts, M tiles of one row (the gather of one row folds into a view of x, copied on chip once: linalg.copy), D = 4 in chunks of 2, F = 5 in tiles of 2.",
+         [("x", [1, 4]), ("w", [1, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5])],
+         "moe_ffn", ([1, 5, 4], [1, 2, 2]),
+         """
+         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd load(#npu.expert_load<uniform>) : tensor<1x4xf32>, tensor<1x2xi64>, tensor<1x2xf32>, tensor<4x5x4xf32>, tensor<4x5x4xf32>, tensor<4x4x5xf32> -> tensor<1x4xf32>
+         """, ("y", [1, 4]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          "CHECK: linalg.copy ins(%{{.*}} : tensor<1x4xf32>)",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2",
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c2"],
+         extra_inputs=[("idx", [1, 2], "i64", [2, 0])], seed=44),
     Case("moe-ffn-routed",
          "moe_ffn kernel without a shared expert: 4 tokens x 3 slots over 3 experts, 4 rows each (M tiles of 4 and of 2), F = 4 in tiles of 4.",
          [("x", [4, 3]), ("w", [4, 3]), ("wg", [3, 4, 3]), ("wu", [3, 4, 3]), ("wd", [3, 3, 4])],

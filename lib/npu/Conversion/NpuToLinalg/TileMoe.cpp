@@ -347,9 +347,17 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                                          insertSliceOf(gb, gl, row, iterG[0],
                                                        {i, zero}, {unit, dd}));
                   });
+              // A tile of one row (its gather loop of one step folds into a
+              // view of x) with D in chunks: copied on chip once, as the
+              // gathered tiles are, not loaded per chunk.
+              Value xt = gather.getResult(0);
+              if (tileM == 1 && tileD < d)
+                xt = linalg::CopyOp::create(
+                         mb, ml, xt,
+                         emptyTile(mb, ml, {mb.getIndexAttr(tileM), dd}, xElem))
+                         .getResult(0);
               Value acc = gatedTile(
-                  mb, ml, gather.getResult(0), mb.getIndexAttr(tileM), d, f,
-                  tileF, tileD,
+                  mb, ml, xt, mb.getIndexAttr(tileM), d, f, tileF, tileD,
                   [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,
                       unsigned which, OpFoldResult d0, OpFoldResult nd) {
                     Value w = which == 0   ? op.getWGate()
