@@ -13,6 +13,7 @@
 #include "npu/Dialect/Npu/IR/NpuWork.h"
 #include "npu/Import/HFConfig.h"
 #include "npu/InitAll.h"
+#include "npu/Parallel/Split.h"
 #include "npu/Support/OutputFiles.h"
 
 #include "mlir/IR/AsmState.h"
@@ -69,6 +70,14 @@ llvm::cl::opt<bool> fromHiddenOpt(
                    "embedding)"),
     llvm::cl::init(false), llvm::cl::cat(importCat));
 
+llvm::cl::opt<std::string> splitOpt(
+    "split",
+    llvm::cl::desc("Build what one chip runs under dp=<n>,tp=<n>,ep=<n>,"
+                   "pp=<n> (--batch is the whole system's; with pp, one "
+                   "micro-batch of the last stage), as npu-compare --systems "
+                   "builds it: its bill is the chip's (docs/parallelism.md)"),
+    llvm::cl::init(""), llvm::cl::cat(importCat));
+
 llvm::cl::opt<bool> listModelsOpt(
     "list-models",
     llvm::cl::desc("Print the model_type values --import-hf-config accepts "
@@ -121,7 +130,37 @@ OwningOpRef<Operation *> importConfig(llvm::SourceMgr &sourceMgr,
   options.fromHidden = fromHiddenOpt;
   if (failed(npu::verifyImportOptions(*config, options, loc)))
     return nullptr;
+  // One chip's share of the model under a split.
+  int64_t microBatches = 1;
+  if (!splitOpt.empty()) {
+    llvm::Expected<npu::parallel::Split> split =
+        npu::parallel::parseSplit(splitOpt);
+    if (!split) {
+      emitError(loc) << "--split: " << llvm::toString(split.takeError());
+      return nullptr;
+    }
+    llvm::Expected<npu::parallel::ChipModel> chip =
+        npu::parallel::shardModel(*config, options, *split, split->chips());
+    if (!chip) {
+      emitError(loc) << "--split: " << llvm::toString(chip.takeError());
+      return nullptr;
+    }
+    *config = chip->config;
+    options = chip->options;
+    microBatches = chip->microBatches;
+    if (failed(npu::verifyImportOptions(*config, options, loc)))
+      return nullptr;
+  }
   OwningOpRef<ModuleOp> module = npu::importModel(*config, options, context);
+  if (module && !splitOpt.empty()) {
+    // The split the module is one chip of, in its description.
+    auto model = (*module)->getAttrOfType<DictionaryAttr>("npu.model");
+    NamedAttrList attrs(model);
+    Builder b(context);
+    attrs.set("split", b.getStringAttr(splitOpt.getValue()));
+    attrs.set("micro_batches", b.getI64IntegerAttr(microBatches));
+    (*module)->setAttr("npu.model", attrs.getDictionary(context));
+  }
   if (!module)
     return nullptr;
   if (Type type = npu::findOversizedType(*module)) {

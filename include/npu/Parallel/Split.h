@@ -47,10 +47,10 @@ struct ChipModel {
 /// The model one chip compiles under `split`, for `global` options whose
 /// batch is the whole system's. With pp stages the chip runs the last stage
 /// (ceil(L/pp) layers, the dense ones only where the stage reaches back to
-/// them, and the head): the slowest. Its module also keeps the embedding
-/// (the first stage's): the bill of a stage counts V x D of the table too
-/// much (the lookup's time is negligible). Fails, naming what does not
-/// divide, when the split does not fit the model or the chips.
+/// them, and the head): the slowest. It takes the residual stream from the
+/// stage before it (ImportOptions::fromHidden: no embedding table). Fails,
+/// naming what does not divide, when the split does not fit the model or
+/// the chips.
 llvm::Expected<ChipModel> shardModel(const ModelConfig &config,
                                      const ImportOptions &global,
                                      const Split &split, int64_t chips);
