@@ -341,9 +341,11 @@ def q1_answer(facts):
         "rests on the L2 bandwidth in the target file, the most uncertain "
         "number, and on clusters modelled by their L2 traffic only (the GPC "
         "a cluster must fit in is not modelled; docs/cost-model-gpu.md). "
-        "The GPU-like blocks also may be as "
-        "small as M = 1 rows (no tensor-core minimum M), so `GPU pad` of "
-        "skinny GEMMs is 0. Both sides run at the sustained matrix clock "
+        "A GPU-like block of fewer than 16 rows computes 16 (the "
+        "tensor-core floor small-M kernels reach by swapping A and B; "
+        "docs/fairness.md, item 8): `GPU pad` of M = 1 is 15, hidden under "
+        "the weight stream as the TPU-like floor is not always. Both sides "
+        "run at the sustained matrix clock "
         "and HBM bandwidth of npu-target/calibration.md; the same-silicon "
         "pair takes H100's on both sides."])
 

@@ -316,3 +316,19 @@ TEST_F(GpuCostModelTest, SplitKvDecode) {
   EXPECT_EQ(checkGpuLaunch(k, tile, 0, cluster, p),
             "clusters and raster groups arrange GEMM launches, not attention");
 }
+
+TEST_F(GpuCostModelTest, SmallBlocksPadToTheMmaRows) {
+  // A decode step's GEMM of 3 rows (tokens per expert) in one 3 x 64 block
+  // with K 128 in steps of 32: the tensor cores compute 16 rows (the
+  // block's rows padded to the MMA's), 2 x 16 x 64 x 128 FLOPs, 16/3 of
+  // the useful ones; a 32-row block is not padded.
+  GpuParams p = params("mock-gpu");
+  std::optional<GpuCost> c =
+      getGpuPhaseCost(gemm(3, 64, 128), {1, 3, 64, 32}, p, false);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->paddedMatrixFlops.value(), uint64_t(2 * 16 * 64 * 128));
+  std::optional<GpuCost> d =
+      getGpuPhaseCost(gemm(32, 64, 128), {1, 32, 64, 32}, p, false);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->paddedMatrixFlops.value(), uint64_t(2 * 32 * 64 * 128));
+}

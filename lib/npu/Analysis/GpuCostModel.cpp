@@ -35,6 +35,13 @@ GpuCost &GpuCost::operator+=(const GpuCost &o) {
 namespace {
 int64_t pad(int64_t n, int64_t g) { return int64_t(llvm::alignTo(n, g)); }
 
+/// The rows a tensor-core MMA computes at least, in steps of which a block
+/// with fewer rows is padded: 16, the fair floor for small-M GEMMs
+/// (mma.sync m16; DeepGEMM's smallest BLOCK_M is 16; Hopper kernels for
+/// M < 64 swap A and B so that the tokens are the wgmma's N, in steps of
+/// 8: docs/fairness.md, item 8). Attention tiles pad to it too.
+constexpr int64_t kMmaRowStep = 16;
+
 /// Per-block work and traffic of a phase (averages over the grid).
 struct BlockWork {
   double matrixFlops = 0, vectorFlops = 0, transcFlops = 0;
@@ -129,8 +136,11 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
     GemmNest<> loops = k.gemmLoops(), tile = GemmNest<>::from(t);
     int64_t bm = tile.m, bn = tile.n, bk = tile.k;
     int64_t kp = pad(loops.k, bk);
-    bw.paddedFlops = c(2) * c(plan.blocks) * c(bm) * c(bn) * c(kp);
-    bw.matrixFlops = 2.0 * bm * bn * double(kp);
+    // The block's rows, padded to what the MMA computes (M = 1 or 3 rows
+    // of a decode step compute 16).
+    int64_t bmp = pad(bm, kMmaRowStep);
+    bw.paddedFlops = c(2) * c(plan.blocks) * c(bmp) * c(bn) * c(kp);
+    bw.matrixFlops = 2.0 * bmp * bn * double(kp);
     // TMA multicast: an A tile is read once for the clusterN blocks of its
     // cluster row, a B tile once for the clusterM blocks of its column: per
     // block, ceil(nn / cn) / nn of the A tile reads (1 / cn when the
@@ -164,9 +174,10 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
                                               k.window, k.chunk)) /
                      double(nq * splits);
     int64_t rows = tq * plan.headsPerBlock;
-    int64_t tqp = pad(rows, 16), tkvp = pad(tkv, 16);
+    int64_t tqp = pad(rows, kMmaRowStep), tkvp = pad(tkv, kMmaRowStep);
     bw.matrixFlops =
-        2.0 * visited * tqp * tkvp * double(pad(dqk, 16) + pad(dv, 16));
+        2.0 * visited * tqp * tkvp *
+        double(pad(dqk, kMmaRowStep) + pad(dv, kMmaRowStep));
     bw.vectorFlops =
         visited * rows * double(k.scoreVectorFlops() * tkv + dv + 3) +
         double(rows * dv) + (k.sinks ? 2.0 * rows : 0.0);
