@@ -175,9 +175,8 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
                      double(nq * splits);
     int64_t rows = tq * plan.headsPerBlock;
     int64_t tqp = pad(rows, kMmaRowStep), tkvp = pad(tkv, kMmaRowStep);
-    bw.matrixFlops =
-        2.0 * visited * tqp * tkvp *
-        double(pad(dqk, kMmaRowStep) + pad(dv, kMmaRowStep));
+    bw.matrixFlops = 2.0 * visited * tqp * tkvp *
+                     double(pad(dqk, kMmaRowStep) + pad(dv, kMmaRowStep));
     bw.vectorFlops =
         visited * rows * double(k.scoreVectorFlops() * tkv + dv + 3) +
         double(rows * dv) + (k.sinks ? 2.0 * rows : 0.0);
