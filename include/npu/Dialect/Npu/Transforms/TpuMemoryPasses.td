@@ -117,12 +117,23 @@ def NpuTpuAssignMemorySpaces
        `npu-tile-kernels{mark-kernels}`) is that kernel's own: VMEM too (the
        f32 accumulator of a GEMM tiled as one tile, whose loops fold away; a
        table computed once before a row loop). What another kernel, a copy or
-       the function's return uses stays in HBM.
+       the function's return uses stays in HBM, except a buffer filled by
+       copies that belong to the kernel: between two of its ops, in a loop
+       that only copies (a MoE combine's row gather whose token loop has one
+       step), or before the first op of a kernel that holds its
+       intermediates (`npu.kernel_holds`: an attention kernel's resident
+       K/V when its head loop has one step).
+    2c. (step 3's first part) A `linalg.copy` from HBM into VMEM is a
+       transfer itself: it becomes a `memref.copy` (one DMA), its input not
+       staged into a buffer of its own first (x's M tile a D-tiled MLP
+       copies on chip once).
     3. Every HBM operand of a linalg op gets a VMEM buffer (same bounded
        shape): an HBM tile (a `memref.subview` defined in a tile loop) for
        the whole block that defines it, so that a tile read by many ops (the
        query tile of attention, the accumulator of a GEMM across its K loop)
-       is staged once; any other HBM operand for the op alone. A
+       is staged once; a buffer a `linalg.fill` starts and the ops of the
+       loop that follows accumulate into (a GEMM's f32 result across its K
+       loop) once around that loop; any other HBM operand for the op alone. A
        `memref.copy` HBM -> VMEM goes before the first use unless the first
        use overwrites the whole buffer without reading it (`linalg.fill`),
        and a `memref.copy` VMEM -> HBM after the last use if a use writes.
