@@ -46,6 +46,10 @@ Value getRootBuffer(Value v);
 /// any other op, yes (an unknown op is assumed to).
 bool mayWriteThrough(Operation *op, OpOperand &operand);
 
+/// Whether `op` may write the buffer `root` through one of its memref
+/// operands (a view of it included; mayWriteThrough).
+bool mayWriteBuffer(Operation *op, Value root);
+
 /// Derives the live ranges of the VMEM allocs of `func`. A buffer is live
 /// from its alloc to the last op of the alloc's block that uses it, a view
 /// of it, a value it flows to through loop arguments, or the token of a

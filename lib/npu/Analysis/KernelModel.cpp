@@ -148,22 +148,42 @@ FailureOr<KernelDesc> describeGemm(ArrayRef<MatmulOp> matmuls) {
   return k;
 }
 
-/// Adds `v` to what `k` holds whole on chip (a buffer of its own, 64-byte
-/// aligned like every SRAM allocation), and with `read` to the bytes read
-/// of it; fails past 64 bits.
-LogicalResult holdWhole(KernelDesc &k, Value v, bool read) {
+/// The SRAM `v` takes as a buffer of its own: its bytes rounded up to the
+/// 64 bytes every allocation is aligned to; nullopt past 64 bits.
+std::optional<int64_t> bufferBytes(Value v) {
   std::optional<int64_t> size = getNumBytes(v).toInt64();
   if (!size || *size > std::numeric_limits<int64_t>::max() - 63)
+    return std::nullopt;
+  return int64_t(llvm::alignTo(*size, 64));
+}
+
+/// Adds `v` to what `k` holds whole on chip (a buffer of its own), and with
+/// `read` to the bytes read of it; fails past 64 bits.
+LogicalResult holdWhole(KernelDesc &k, Value v, bool read) {
+  std::optional<int64_t> buffer = bufferBytes(v);
+  if (!buffer)
     return failure();
-  std::optional<int64_t> held = (Count::fromSigned(k.heldBytes) +
-                                 Count::fromSigned(llvm::alignTo(*size, 64)))
-                                    .toInt64();
+  std::optional<int64_t> held =
+      (Count::fromSigned(k.heldBytes) + Count::fromSigned(*buffer)).toInt64();
   if (!held)
     return failure();
   k.heldBytes = *held;
   if (read)
-    k.heldReadBytes += *size; // at most heldBytes
+    k.heldReadBytes += getNumBytes(v).value(); // at most the buffer
   return success();
+}
+
+/// The results of the group's ops that ops outside it use: what a stream
+/// kernel writes.
+SmallVector<Value> getGroupOutputs(ArrayRef<Operation *> ops) {
+  llvm::DenseSet<Operation *> inGroup(ops.begin(), ops.end());
+  SmallVector<Value> outputs;
+  for (Operation *op : ops)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !inGroup.contains(u); }))
+        outputs.push_back(r);
+  return outputs;
 }
 
 FailureOr<KernelDesc> describeAttention(AttentionOp attn) {
@@ -307,13 +327,12 @@ FailureOr<KernelModel> describeAttentionKernel(ArrayRef<Operation *> ops) {
       continue;
     if (failed(holdWhole(*k, t.getResult(), /*read=*/false)))
       return failure();
-    // The input as a held buffer would be: what the peak adds.
-    KernelDesc staged;
-    if (failed(holdWhole(staged, t.getInput(), /*read=*/false)))
-      return failure();
+    // The input's buffer beside them: what the peak adds.
+    std::optional<int64_t> staged = bufferBytes(t.getInput());
     std::optional<int64_t> peak =
-        (Count::fromSigned(k->heldBytes) + Count::fromSigned(staged.heldBytes))
-            .toInt64();
+        staged ? (Count::fromSigned(k->heldBytes) + Count::fromSigned(*staged))
+                     .toInt64()
+               : std::nullopt;
     if (!peak)
       return failure();
     k->prologueBytes = std::max(k->prologueBytes, *peak);
@@ -374,15 +393,8 @@ SmallVector<int64_t, 4> rowBuffers(ArrayRef<Operation *> ops,
   int64_t rows = k.rowLoops().rows;
   if (rows <= 0 || k.combineSlots > 0 || k.rowReads > 0 || k.tableBytes > 0)
     return {};
-  llvm::DenseSet<Operation *> inGroup(ops.begin(), ops.end());
-  SmallVector<Value> values;
-  for (Value v : getGroupInputs(ops))
-    values.push_back(v);
-  for (Operation *op : ops)
-    for (Value r : op->getResults())
-      if (llvm::any_of(r.getUsers(),
-                       [&](Operation *u) { return !inGroup.contains(u); }))
-        values.push_back(r);
+  SmallVector<Value> values(getGroupInputs(ops).takeVector());
+  llvm::append_range(values, getGroupOutputs(ops));
   SmallVector<int64_t, 4> perRow;
   Count total;
   for (Value v : values) {
@@ -412,7 +424,6 @@ SmallVector<int64_t, 4> rowBuffers(ArrayRef<Operation *> ops,
 /// largest output.
 FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
                                             ArrayRef<Operation *> ops) {
-  llvm::DenseSet<Operation *> inGroup(ops.begin(), ops.end());
   KernelModel model;
   model.kind = kind;
   Work w = sumFlops(ops);
@@ -424,11 +435,8 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
     for (Value v : inputs)
       if (isa<ShapedType>(v.getType()))
         w.bytesRead += getNumBytes(v);
-    for (Operation *op : ops)
-      for (Value r : op->getResults())
-        if (llvm::any_of(r.getUsers(),
-                         [&](Operation *u) { return !inGroup.contains(u); }))
-          w.bytesWritten += getNumBytes(r);
+    for (Value r : getGroupOutputs(ops))
+      w.bytesWritten += getNumBytes(r);
   }
   // The shape of the loop nest: the largest result.
   ShapedType largest;

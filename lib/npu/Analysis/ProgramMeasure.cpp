@@ -57,15 +57,6 @@ private:
   /// counts and offsets), which loop bounds load.
   DenseMap<Value, DenseI64ArrayAttr> planned;
 
-  /// Whether `op` may write the buffer `root` (mayWriteThrough).
-  static bool writes(Operation *op, Value root) {
-    return llvm::any_of(op->getOpOperands(), [&](OpOperand &operand) {
-      return isa<BaseMemRefType>(operand.get().getType()) &&
-             getRootBuffer(operand.get()) == root &&
-             mayWriteThrough(op, operand);
-    });
-  }
-
   /// The buffers of `npu.planned_values`, trusted only when nothing but
   /// ops before their producer in its block (its initial fill) writes them.
   void collectPlannedBuffers(func::FuncOp func) {
@@ -77,7 +68,7 @@ private:
       Value root = getRootBuffer(op.getDpsInits()[0]);
       bool alone = true;
       func.walk([&](Operation *other) {
-        if (other != op.getOperation() && writes(other, root) &&
+        if (other != op.getOperation() && mayWriteBuffer(other, root) &&
             !(other->getBlock() == op->getBlock() &&
               other->isBeforeInBlock(op)))
           alone = false;

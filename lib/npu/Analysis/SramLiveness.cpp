@@ -47,6 +47,13 @@ bool mlir::npu::mayWriteThrough(Operation *op, OpOperand &operand) {
   return true;
 }
 
+bool mlir::npu::mayWriteBuffer(Operation *op, Value root) {
+  return llvm::any_of(op->getOpOperands(), [&](OpOperand &operand) {
+    return isa<BaseMemRefType>(operand.get().getType()) &&
+           getRootBuffer(operand.get()) == root && mayWriteThrough(op, operand);
+  });
+}
+
 namespace {
 /// Pre-order positions of the ops of a function, and for each op the last
 /// position of the ops nested in it.

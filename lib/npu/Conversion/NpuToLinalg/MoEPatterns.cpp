@@ -36,6 +36,14 @@ AffineMap dimsMap(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
   return AffineMap::get(numDims, 0, exprs, ctx);
 }
 
+/// bias[expert, col] of an expert bias ([E, F] or [E, D]) in f32.
+Value expertBias(OpBuilder &b, Location loc, Value bias, Value expert,
+                 Value col) {
+  return castFloat(
+      b, loc, tensor::ExtractOp::create(b, loc, bias, ValueRange{expert, col}),
+      b.getF32Type());
+}
+
 Value f32Const(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }
@@ -534,13 +542,6 @@ Value mlir::npu::expertGate(OpBuilder &b, Location loc, Value g, Value u,
                                     arith::AddFOp::create(b, loc, c(1.0), e));
   return arith::MulFOp::create(b, loc,
                                arith::AddFOp::create(b, loc, uc, c(1.0)), glu);
-}
-
-Value mlir::npu::expertBias(OpBuilder &b, Location loc, Value bias,
-                            Value expert, Value col) {
-  return castFloat(
-      b, loc, tensor::ExtractOp::create(b, loc, bias, ValueRange{expert, col}),
-      b.getF32Type());
 }
 
 void mlir::npu::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {

@@ -77,9 +77,6 @@ Value siluGate(OpBuilder &b, Location loc, Value g, Value u);
 /// (u' + 1) g' sigmoid(1.702 g') with g' = min(g, limit), u' = clamp(u,
 /// -limit, limit).
 Value expertGate(OpBuilder &b, Location loc, Value g, Value u, FloatAttr limit);
-/// bias[expert, col] of an expert bias ([E, F] or [E, D]) in f32.
-Value expertBias(OpBuilder &b, Location loc, Value bias, Value expert,
-                 Value col);
 } // namespace mlir::npu
 
 #endif // NPU_LIB_CONVERSION_NPUTOLINALG_PATTERNS_H

@@ -22,6 +22,14 @@ Value mlir::npu::emptyTile(OpBuilder &b, Location loc,
   return tensor::EmptyOp::create(b, loc, sizes, elementType);
 }
 
+Value mlir::npu::copyTile(OpBuilder &b, Location loc, Value tile,
+                          ArrayRef<OpFoldResult> sizes) {
+  Type elementType = cast<RankedTensorType>(tile.getType()).getElementType();
+  return linalg::CopyOp::create(b, loc, tile,
+                                emptyTile(b, loc, sizes, elementType))
+      .getResult(0);
+}
+
 Value mlir::npu::filledTile(OpBuilder &b, Location loc,
                             ArrayRef<OpFoldResult> sizes, Type elementType,
                             double value) {

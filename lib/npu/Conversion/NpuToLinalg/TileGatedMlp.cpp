@@ -195,10 +195,7 @@ LogicalResult mlir::npu::tileGatedMlpKernel(RewriterBase &rewriter,
           // x is copied on chip once (a linalg op's input is staged into
           // VMEM), not loaded per chunk.
           if (tileD < d)
-            xt = linalg::CopyOp::create(b, l, xt,
-                                        emptyTile(b, l, {nm, b.getIndexAttr(d)},
-                                                  xType.getElementType()))
-                     .getResult(0);
+            xt = copyTile(b, l, xt, {nm, b.getIndexAttr(d)});
         }
         Type hElem = elementType(mlp->swiglu.getResult());
         GatedActivation act = mlp->swiglu.getActivation();

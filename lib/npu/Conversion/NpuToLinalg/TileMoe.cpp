@@ -352,10 +352,7 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
               // gathered tiles are, not loaded per chunk.
               Value xt = gather.getResult(0);
               if (tileM == 1 && tileD < d)
-                xt = linalg::CopyOp::create(
-                         mb, ml, xt,
-                         emptyTile(mb, ml, {mb.getIndexAttr(tileM), dd}, xElem))
-                         .getResult(0);
+                xt = copyTile(mb, ml, xt, {mb.getIndexAttr(tileM), dd});
               Value acc = gatedTile(
                   mb, ml, xt, mb.getIndexAttr(tileM), d, f, tileF, tileD,
                   [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,
@@ -547,12 +544,7 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
           // With D in chunks, every F tile reads x's chunks: the M tile of
           // x is copied on chip once (as TileGatedMlp's), not per chunk.
           if (shared.d < d)
-            xt = linalg::CopyOp::create(
-                     tb, l, xt,
-                     emptyTile(
-                         tb, l, {nm, dd},
-                         cast<RankedTensorType>(x.getType()).getElementType()))
-                     .getResult(0);
+            xt = copyTile(tb, l, xt, {nm, dd});
           acc = gatedTile(
               tb, l, xt, nm, d, fs, tileS, std::min(shared.d, d),
               [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,

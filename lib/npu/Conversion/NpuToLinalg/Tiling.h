@@ -144,6 +144,11 @@ void fuseElementwiseInTileLoops(KernelOp kernel, bool soleUsersOnly = false);
 /// `tensor.empty` of `sizes` x `elementType`.
 Value emptyTile(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
                 Type elementType);
+/// `tile` (of `sizes`) copied into a tile of its own by a `linalg.copy`: on
+/// a TPU-like target a buffer in VMEM that one DMA fills (an M tile of x
+/// whose D chunks every F tile reads, copied on chip once).
+Value copyTile(OpBuilder &b, Location loc, Value tile,
+               ArrayRef<OpFoldResult> sizes);
 /// `tensor.empty` of `sizes` x `elementType` filled with `value`.
 Value filledTile(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
                  Type elementType, double value);

@@ -33,11 +33,8 @@ namespace {
 /// Whether some op in `loop` may write the buffer `root` (unknown ops: yes).
 bool loopMayWrite(scf::ForOp loop, Value root) {
   WalkResult result = loop.getBody()->walk([&](Operation *op) {
-    for (OpOperand &operand : op->getOpOperands())
-      if (isa<BaseMemRefType>(operand.get().getType()) &&
-          getRootBuffer(operand.get()) == root && mayWriteThrough(op, operand))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
+    return mayWriteBuffer(op, root) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
   });
   return result.wasInterrupted();
 }
