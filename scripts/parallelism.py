@@ -28,7 +28,7 @@ SYSTEMS = ["16xh200", "tpu-v7-2x4x4x4"]
 # One step of DeepSeek-V3 (fp8 weights) on a system per side, each side's
 # best split (npu-compare --systems --split=auto).
 STEP_PAIRS = ["tpu-v7-4x4x4,8xh200", "tpu-v7-4x4x4,72xgb300",
-              "tpu-v7-4x4x4,32xh100"]
+              "tpu-v7-4x4x4,32xh800"]
 STEP_PHASES = [("prefill", "one 4096-token prompt per chip",
                 ["--phase=prefill", "--seq-len=4096", "--batch-per-chip=1"]),
                ("decode", "32 sequences per chip, 4096 tokens of context",
@@ -215,14 +215,20 @@ def step_section():
             "- **The tool's choice** lands in the same family on every "
             "system above: data-parallel attention with expert parallelism "
             "as wide as the HBM and the all-to-all allow, never tensor "
-            "parallelism across the scale-out network. On 32 H100s (the "
-            "prefill unit's shape; H800 has H100's compute and HBM but "
-            "400 GB/s of NVLink against 900, so the model is optimistic for "
-            "the H800's in-node all-to-all) the search stops at EP16 for a "
-            "4096-token prompt per GPU, because the all-to-all over the NICs "
-            "no longer hides under the compute at EP32; its modelled prefill "
-            "rate (see the table) and decode rate at 32 sequences per GPU "
-            "are of the order of DeepSeek's measured per-GPU rates. The "
+            "parallelism across the scale-out network. On 32 H800s (the "
+            "prefill unit, with the H800's 400 GB/s NVLink: npu-target/"
+            "h800.json) the search picks EP16 for a 4096-token prompt per "
+            "GPU over DeepSeek's EP32 (see the candidates above): at EP32 "
+            "three quarters of a token's destinations sit across the NICs, "
+            "and that all-to-all no longer hides under the compute. DeepEP's "
+            "internode kernels send a token once per node over RDMA and "
+            "forward it inside the node over NVLink (and DeepSeek-V3 routes "
+            "a token to at most 4 nodes); the model's dispatch sends once "
+            "per chip on every level, so it overprices EP32's scale-out "
+            "bytes by up to d(32)/d_nodes: the likely reason the choice "
+            "differs ([A]: a node-deduplicated two-level dispatch is not "
+            "modelled). The modelled prefill and decode rates per GPU (the "
+            "tables) are of the order of DeepSeek's measured ones; the "
             "published rates include cache hits, real request lengths and "
             "scheduling, which the tool does not model: they set an order of "
             "magnitude, not an error.",
@@ -254,8 +260,9 @@ def main():
            "## The rows", "",
            "Notation: T tokens in the step, D the residual width, a its "
            "element bytes, L layers, L_moe layers with routed experts, k "
-           "experts per token, p chips in the group, kv the K/V bytes a "
-           "token keeps per layer, P parameters.", "",
+           "experts per token, p chips in the group, d(p) the chips a "
+           "token's k experts live on (below), kv the K/V bytes a token "
+           "keeps per layer, P parameters.", "",
            "| dimension | collective | V per occurrence | per step |",
            "|---|---|---|---|",
            "| batch (DP), training | all_reduce of the gradients | 2 P "
@@ -266,8 +273,8 @@ def main():
            "| sequence (CP, ring attention), prefill | send_recv of K/V round "
            "the ring | (T/p) kv | L (p-1) |",
            "| experts (EP), attention data-parallel | all_to_all: dispatch "
-           "(in fp8 where the experts take fp8), then combine | (T/p) k D "
-           "(1 byte or a), then (T/p) k D a | L_moe each |",
+           "(in fp8 where the experts take fp8), then combine | (T/p) d(p) D "
+           "(1 + 4/128 bytes or a), then (T/p) d(p) D a | L_moe each |",
            "| layers (PP) | send_recv of the residual at a stage boundary | "
            "T D a | p - 1 |", "",
            "Data parallelism in inference needs no collective (replicas); "
@@ -275,12 +282,34 @@ def main():
            "reduce-scatter and an all-gather of the same bytes. A row's "
            "cost is its occurrences times the collective's time "
            "(bandwidth and latency terms, collectives.md).", "",
+           "**An expert-parallel dispatch sends a token once per chip, not "
+           "once per expert.** DeepEP's normal kernels send each token to "
+           "every rank that holds one of its k experts, once, and the rank "
+           "makes the copies its experts need; the combine sends back each "
+           "rank's weighted sum. So a dispatch moves (T/p) d(p) rows, d(p) "
+           "the expected number of chips a token's experts live on "
+           "(`expectedDestinationChips`, ParallelMap.h; `npu-system "
+           "--routed`): for uniform picks of k of E experts held E/p per "
+           "chip, d = p (1 - C(E - E/p, k) / C(E, k)), and with group-"
+           "limited routing (DeepSeek-V3: top-4 of 8 groups of 32 experts) "
+           "the picks come from the chosen groups' experts, so a chip "
+           "outside them is never reached. DeepSeek-V3 (256 experts, k = 8): "
+           "d = 3.63 on 8 chips (5.29 without the group limit), 5.34 on 16, "
+           "7.36 on 64: the group limit halves the in-node traffic, which is "
+           "why DeepSeek designed it. fp8 rows carry one f32 scale per 128 "
+           "elements (1 + 4/128 bytes each, DeepEP's count). Both sides are "
+           "priced with this dispatch: it is an algorithm, not a property "
+           "of the GPU ([A] for the TPU-like side: MaxText's ragged "
+           "all-to-all sends one row per (token, expert); a compiler that "
+           "deduplicates per chip is assumed). The routing is balanced (the "
+           "router's load balancing aims at it); a skewed routing moves the "
+           "same bytes on average but makes the busiest chip wait.", "",
            "## The rule: frequency decides how slow a link a cut may use", "",
            "Read down the last two columns: tensor parallelism runs twice "
            "per layer on the residual, so it belongs on the fastest links "
            "(NVLink, ICI); across NICs or DCN its time per step exceeds the "
            "work it shares. Expert parallelism's all-to-all runs twice per "
-           "MoE layer and moves k copies of each token: NVLink or ICI, or "
+           "MoE layer and moves each token to d(p) chips: NVLink or ICI, or "
            "overlapped with compute (DeepEP's two micro-batches). Pipeline "
            "parallelism crosses each boundary once per step: it tolerates "
            "the scale-out network. Data parallelism in training sums the "

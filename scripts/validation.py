@@ -45,7 +45,7 @@ TARGETS = os.path.join(ROOT, "npu-target")
 DATA = os.path.join(TARGETS, "measure", "published.json")
 
 # The measured chip -> the target file that models it (None: no target).
-CHIPS = {"h100": "h100", "h800": "h100", "h200": "h200", "b200": "b200",
+CHIPS = {"h100": "h100", "h800": "h800", "h200": "h200", "b200": "b200",
          "a100": "a100", "tpu-v5e": "tpu-v5e", "gh200": None, "gb200": None,
          "b300": None, "tpu-v5p": "tpu-v5p", "tpu-v6e": "tpu-v6e",
          "tpu-v7": "tpu-v7"}
@@ -75,6 +75,8 @@ BORROWED = {
                 "bandwidth": ("h100", "as tpu-v5e")},
     "tpu-v7": {"matrix": ("tpu-v5e", "as tpu-v5p"),
                "bandwidth": ("h100", "as tpu-v5e")},
+    "h800": {"matrix": ("h100", "H100 silicon (only NVLink is cut)"),
+             "bandwidth": ("h100", "H100 silicon (only NVLink is cut)")},
     "same-silicon-tpu": {"matrix": ("h100", "the pair is H100 silicon"),
                          "bandwidth": ("h100", "the pair is H100 silicon")},
     "same-silicon-gpu": {"matrix": ("h100", "the pair is H100 silicon"),

@@ -51,10 +51,30 @@ EXCLUDED = {
         "a time or a bandwidth at a stated size",
     "tpu7x_allgather_example_log": "neither the slice nor the size is stated",
 }
-DEEPEP = ("DeepEP's dispatch: a top-8 routed all-to-all whose 'logical "
-          "bandwidth' counts routed tokens, on H800 (NVLink 400 GB/s, no "
-          "target) or an unnamed SM100 part; priced once expert parallelism "
-          "lands")
+# DeepEP's normal kernels send each token once per destination rank; its
+# tests route each token to a uniform top-k of the experts (top-k of random
+# scores) and count the bytes every rank receives, its own included
+# (tests/legacy/test_intranode.py: recv_x, fp8_factor = (1 + 4/128) / 2 of
+# bf16). `npu-system --routed` prices exactly that: --bytes is one copy of
+# the rank's tokens, V its expected received bytes, and the measured time is
+# V / the quoted 'logical' bandwidth. Row -> (system, bytes per element).
+ROUTED = {
+    "deepep_v1_intranode_dispatch_ep8_h800": ("8xh800", 1 + 4 / 128),
+    "deepep_v1_intranode_combine_ep8_h800": ("8xh800", 2),
+}
+EXCLUDED.update({
+    "deepep_v1_internode_dispatch_ep16_h800": "DeepEP's internode dispatch "
+        "sends once per node over RDMA and forwards over NVLink, and counts "
+        "the RDMA tokens per node: a two-level routed dispatch the "
+        "one-level --routed all-to-all does not model",
+    "deepep_v1_lowlatency_dispatch_ep8_h800": "pure-RDMA low-latency kernels "
+        "among 8 GPUs of one node, each (token, expert) sent on its own: no "
+        "system of that shape (NICs only) is modelled",
+    "deepep_v1_lowlatency_dispatch_ep256_h800": "as the EP8 low-latency row",
+    "deepep_v2_intranode_dispatch_ep8_sm100": "DeepEP V2's test routes with "
+        "get_unbalanced_scores and counts the top-k indices and weights in "
+        "each token's bytes, on an SM100 part it does not name",
+})
 # nccl-tests' bus bandwidth = algbw x this.
 BUS = {"all_reduce": lambda p: 2 * (p - 1) / p,
        "all_gather": lambda p: (p - 1) / p,
@@ -78,10 +98,13 @@ def measured_seconds(m):
     return None
 
 
-def price(system, m, over, algorithm):
+def price(system, m, over, algorithm, size=None, routed=None):
+    size = m["shape"]["bytes"] if size is None else size
     argv = [os.path.join(BIN, "npu-system"), system,
             f"--collective={m['shape']['collective']}",
-            f"--bytes={int(m['shape']['bytes'])}", "--json"]
+            f"--bytes={int(round(size))}", "--json"]
+    if routed:
+        argv.append(f"--routed={routed}")
     if over:
         argv.append(f"--over={over}")
     if algorithm:
@@ -108,15 +131,24 @@ def section():
            "|---|---|---|---:|---|---:|---:|---:|---:|---|"]
     errs, roof_errs, skipped = [], [], []
     for m in rows:
-        if m["id"] in EXCLUDED or m["id"].startswith("deepep_"):
-            skipped.append((m, EXCLUDED.get(m["id"], DEEPEP)))
+        if m["id"] in EXCLUDED:
+            skipped.append((m, EXCLUDED[m["id"]]))
             continue
-        if m["id"] not in SYSTEMS:
+        if m["id"] in ROUTED:
+            system, element = ROUTED[m["id"]]
+            over = algorithm = None
+            s = m["shape"]
+            copy = s["tokens"] * s["hidden"] * element
+            cost = price(system, m, None, None, copy,
+                         f"{s['experts']}:{s['topk']}")
+            want = cost["bytes"] / (m["measured"]["value"] * 1e9)
+        elif m["id"] in SYSTEMS:
+            system, over, algorithm = SYSTEMS[m["id"]]
+            cost = price(system, m, over, algorithm)
+            want = measured_seconds(m)
+        else:
             sys.exit(f"validation_collectives.py: row {m['id']} is neither "
                      "mapped to a system nor excluded")
-        system, over, algorithm = SYSTEMS[m["id"]]
-        cost = price(system, m, over, algorithm)
-        want = measured_seconds(m)
         got, bound = cost["seconds"], cost["line_rate_seconds"]
         e, re_ = (got - want) / want, (bound - want) / want
         errs.append(e)
@@ -126,7 +158,7 @@ def section():
         algo = cost["phases"][0]["algorithm"]
         out.append(f"| {m['id']} | {m['shape']['collective']} | {system}"
                    f"{' over ' + over if over else ''} ({algo}) | "
-                   f"{int(m['shape']['bytes'])} | {m['measured']['value']} "
+                   f"{int(cost['bytes'])} | {m['measured']['value']} "
                    f"{m['measured']['unit']} | {want * 1e6:.1f} | "
                    f"{got * 1e6:.1f} | {100 * e:+.1f}% | {100 * re_:+.1f}% | "
                    f"{where} |")

@@ -135,7 +135,7 @@ TEST_F(TargetTest, SameSiliconPairDiffersOnlyInWhoDecides) {
 TEST_F(TargetTest, EveryTargetRoundTripsThroughTheAsmPrinter) {
   llvm::Expected<std::vector<std::string>> names = listTargets();
   ASSERT_TRUE(bool(names)) << llvm::toString(names.takeError());
-  EXPECT_EQ(names->size(), 13u);
+  EXPECT_EQ(names->size(), 14u);
   for (const std::string &name : *names) {
     TargetAttr attr = load(name);
     ASSERT_TRUE(attr) << name;

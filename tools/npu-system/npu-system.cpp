@@ -4,6 +4,10 @@
 //   npu-system <name-or-path> [--json]     the mesh: axes, levels, links
 //   npu-system <name-or-path> --collective=all_reduce --bytes=1GiB[,4MiB...]
 //              [--over=x,y] [--json]       one collective's time, by phase
+//              [--routed=E:k[:G:g]]        an expert-parallel all_to_all:
+//                                          --bytes is one copy of a chip's
+//                                          tokens, sent once per chip that
+//                                          holds one of a token's k experts
 //
 // Systems are looked up in --system-dir, else <target dir>/systems; their
 // chips in --target-dir, else $NPU_TARGET_DIR, else the source tree's
@@ -13,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npu/Parallel/Collectives.h"
+#include "npu/Parallel/ParallelMap.h"
 #include "npu/Support/FormatReal.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -54,6 +59,14 @@ static llvm::cl::opt<std::string> algorithmOpt(
     llvm::cl::desc("all_reduce on a switch: fastest (default), ring, tree or "
                    "in_switch (as NCCL_ALGO forces one)"),
     llvm::cl::init("fastest"));
+static llvm::cl::opt<std::string> routedOpt(
+    "routed",
+    llvm::cl::desc("all_to_all of a MoE dispatch or combine: "
+                   "<experts>:<top_k>[:<n_group>:<topk_group>]; --bytes is "
+                   "one copy of the chip's tokens, and each token goes once "
+                   "to every chip holding one of its experts (the expected "
+                   "count under balanced routing, docs/parallelism.md)"),
+    llvm::cl::init(""));
 static llvm::cl::opt<std::string>
     overOpt("over",
             llvm::cl::desc("axes the collective spans, comma-separated "
@@ -94,6 +107,36 @@ llvm::Expected<double> parseSize(StringRef text) {
   }
   return fail("size '" + text + "' has an unknown unit '" + unit +
               "' (B, KB, MB, GB, KiB, MiB, GiB)");
+}
+
+/// --routed=E:k[:G:g] over the collective's group: the chips a token's
+/// copies reach on average.
+llvm::Expected<double> parseRouted(const System &system,
+                                   const std::vector<std::string> &axes,
+                                   CollectiveKind kind) {
+  if (kind != CollectiveKind::AllToAll)
+    return fail("--routed prices an all_to_all (a MoE dispatch or combine)");
+  llvm::SmallVector<StringRef> fields;
+  StringRef(routedOpt).split(fields, ':');
+  int64_t v[4] = {0, 0, 1, 1};
+  if (fields.size() != 2 && fields.size() != 4)
+    return fail("--routed='" + routedOpt +
+                "': expected <experts>:<top_k>[:<n_group>:<topk_group>]");
+  for (auto [i, field] : llvm::enumerate(fields))
+    if (field.getAsInteger(10, v[i]) || v[i] < 1 || v[i] > (1 << 20))
+      return fail("--routed='" + routedOpt + "': '" + field +
+                  "' is not a whole number from 1 to 2^20");
+  auto [experts, topK, groups, topkGroups] = std::tuple(v[0], v[1], v[2], v[3]);
+  if (experts % groups != 0 || topkGroups > groups ||
+      topK > topkGroups * (experts / groups))
+    return fail("--routed='" + routedOpt +
+                "': n_group must divide the experts, topk_group be at most "
+                "n_group, and top_k at most the experts of topk_group groups");
+  int64_t chips = 1;
+  for (const SystemAxis &axis : system.axes)
+    if (axes.empty() || llvm::is_contained(axes, axis.name))
+      chips *= axis.size;
+  return expectedDestinationChips(experts, topK, groups, topkGroups, chips);
 }
 
 void printSystem(llvm::raw_ostream &os, const System &system) {
@@ -216,19 +259,35 @@ int run(MLIRContext &context, llvm::raw_ostream &os) {
   if (!overOpt.empty())
     for (StringRef axis : llvm::split(overOpt.getValue(), ','))
       axes.push_back(axis.trim().str());
+  // Each token's copies go to this many of the group's chips.
+  double destinations = 1;
+  if (!routedOpt.empty()) {
+    llvm::Expected<double> d = parseRouted(*system, axes, *kind);
+    if (!d)
+      return report(d.takeError());
+    destinations = *d;
+  }
   llvm::json::Array array;
   for (StringRef text : llvm::split(bytesOpt.getValue(), ',')) {
-    llvm::Expected<double> bytes = parseSize(text.trim());
-    if (!bytes)
-      return report(bytes.takeError());
+    llvm::Expected<double> size = parseSize(text.trim());
+    if (!size)
+      return report(size.takeError());
     llvm::Expected<CollectiveCost> cost =
-        priceCollective(*system, *kind, axes, *bytes, *algorithm);
+        priceCollective(*system, *kind, axes, *size * destinations, *algorithm);
     if (!cost)
       return report(cost.takeError());
-    if (jsonOpt)
-      array.push_back(toJSON(*cost));
-    else
-      printCost(os, *cost);
+    if (jsonOpt) {
+      llvm::json::Value value = toJSON(*cost);
+      if (!routedOpt.empty())
+        (*value.getAsObject())["destinations"] = destinations;
+      array.push_back(std::move(value));
+      continue;
+    }
+    if (!routedOpt.empty())
+      os << "routed: each token reaches " << num(destinations) << " of "
+         << cost->chips << " chips on average: V = " << bytes(*size) << " x "
+         << num(destinations) << "\n";
+    printCost(os, *cost);
   }
   if (jsonOpt)
     os << llvm::formatv("{0:2}\n", llvm::json::Value(std::move(array)));

@@ -29,13 +29,37 @@ struct ModelShape {
   int64_t moeLayers = 0; ///< layers with routed experts
   int64_t topK = 0;      ///< experts per token (0: dense)
   int64_t experts = 0;   ///< routed experts per MoE layer
+  /// The router's group-limited routing (n_group, topk_group); 1, 1
+  /// without groups.
+  int64_t expertGroups = 1, topkGroups = 1;
   int64_t kvBytesPerTokenPerLayer = 0;
   int64_t parameterCount = 0;
-  /// Bytes of one element an expert-parallel dispatch sends: 1 where the
-  /// experts take fp8 (DeepEP quantizes before sending), else the
+  /// Bytes of one element an expert-parallel dispatch sends: where the
+  /// experts take fp8, the fp8 byte and its share of one f32 scale per 128
+  /// elements (DeepEP quantizes before sending: 1 + 4/128), else the
   /// activations'.
-  int64_t dispatchBytes = 0;
+  double dispatchBytes = 0;
 };
+
+/// Bytes per element of an fp8 dispatch: the e4m3 byte and one f32 scale
+/// per 128 elements, as DeepEP sends it (its tests' `fp8_factor`).
+inline constexpr double kFp8DispatchBytes = 1.0 + 4.0 / 128.0;
+
+/// How many of `chips` chips one token's routed copies reach, on average,
+/// when the chips hold the `experts` routed experts in equal contiguous
+/// ranges (expert e on chip floor(e * chips / experts); a fractional share
+/// where they do not divide, as redundant experts fill the slots) and the
+/// router picks `topK` experts among the `topkGroups` of `groups` contiguous
+/// groups it picks (group-limited routing; 1, 1 without groups), each pick
+/// uniform: the balanced load a router's balancing aims at. A dispatch that
+/// sends each token once per destination chip (DeepEP's normal kernels:
+/// the copies a chip's experts need are made on arrival) moves T x this
+/// rows, not T x topK. Per chip: 1 - P(no pick on it), the miss chance
+/// summed over which of the groups the chip's range meets are picked
+/// (hypergeometric), each a product over the topK picks without
+/// replacement. docs/parallelism.md.
+double expectedDestinationChips(int64_t experts, int64_t topK, int64_t groups,
+                                int64_t topkGroups, int64_t chips);
 
 /// Reads the shape of `module` (an imported model with an `npu.model`
 /// description) from its ops and `bill` (computeBill of the same module);

@@ -164,11 +164,17 @@ struct Evaluator {
     // cut in two chunks of tokens.
     bool twoBatches = options.batch * m >= 2 ||
                       (options.phase == Phase::Prefill && options.seqLen >= 2);
-    // Dispatch sends each token's k copies to their experts, in fp8 where
-    // the experts' matmuls take fp8 (DeepEP quantizes before sending);
-    // combine brings the k results back at the activations' precision.
-    double rows = T * double(config.numExpertsPerToken) * D;
-    double dispatchBytes = expertsTakeFp8(options.weightDType) ? 1.0 : a;
+    // Dispatch sends each token once to every chip that holds one of its k
+    // experts (DeepEP's normal kernels; the chip makes the copies its
+    // experts need), in fp8 with its scales where the experts' matmuls take
+    // fp8 (DeepEP quantizes before sending); combine brings each chip's sum
+    // back at the activations' precision.
+    double rows = T * D *
+                  parallel::expectedDestinationChips(
+                      config.numRoutedExperts, config.numExpertsPerToken,
+                      config.numGroups, config.topkGroups, split.ep);
+    double dispatchBytes =
+        expertsTakeFp8(options.weightDType) ? parallel::kFp8DispatchBytes : a;
     if (split.ep > 1 &&
         (failed(addCollective(step, "EP dispatch", CollectiveKind::AllToAll,
                               split.ep, rows * dispatchBytes,

@@ -2,7 +2,8 @@
 //
 // docs/parallelism.md derives every row. Notation: T tokens of the step, D
 // the residual width, a its element bytes, L layers (L_moe with routed
-// experts), k experts per token, p chips in the group, kv the K/V bytes one
+// experts), k experts per token, d(p) the chips a token's k copies reach
+// (expectedDestinationChips), p chips in the group, kv the K/V bytes one
 // token keeps per layer, P parameters.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/bit.h"
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -51,6 +53,11 @@ FailureOr<ModelShape> parallel::readModelShape(ModuleOp module,
       shape.moeLayers += runs;
       shape.topK = moe.getTopK();
       shape.experts = moe.getNumExperts();
+    } else if (auto router = dyn_cast<MoERouterOp>(op)) {
+      if (router.hasGroups()) {
+        shape.expertGroups = *router.getNGroup();
+        shape.topkGroups = *router.getTopkGroup();
+      }
     }
   });
   // A later pipeline stage (from_hidden) takes the residual stream itself:
@@ -70,8 +77,9 @@ FailureOr<ModelShape> parallel::readModelShape(ModuleOp module,
                             "pipeline stage, its residual-stream input for "
                             "the residual width");
   auto weights = model.getAs<StringAttr>("weight_dtype");
-  shape.dispatchBytes =
-      weights && expertsTakeFp8(weights.getValue()) ? 1 : shape.activationBytes;
+  shape.dispatchBytes = weights && expertsTakeFp8(weights.getValue())
+                            ? kFp8DispatchBytes
+                            : double(shape.activationBytes);
   return shape;
 }
 
@@ -125,24 +133,27 @@ std::vector<RowSpec> rowSpecs(const ModelShape &s) {
               s.layers * (p - 1));
         });
   // Experts (attention data-parallel, as DeepSeek-V3 is served): each of
-  // the p chips holds T/p tokens and E/p experts; it sends its tokens' k
-  // routed copies out (dispatch, in fp8 where the experts take fp8) and
-  // takes the results back (combine, at the activations' precision), once
-  // each per MoE layer.
+  // the p chips holds T/p tokens and E/p experts; it sends each token once
+  // to every chip holding one of its k experts (dispatch, in fp8 where the
+  // experts take fp8; expectedDestinationChips of them on average) and
+  // takes the chips' sums back (combine, at the activations' precision),
+  // once each per MoE layer.
   if (s.moeLayers) {
     auto routed = [=](double bytes) {
       return [=](int64_t p) {
-        return std::make_pair(T / static_cast<double>(p) *
-                                  static_cast<double>(s.topK) * D * bytes,
-                              s.moeLayers);
+        double destinations = expectedDestinationChips(
+            s.experts, s.topK, s.expertGroups, s.topkGroups, p);
+        return std::make_pair(
+            T / static_cast<double>(p) * destinations * D * bytes, s.moeLayers);
       };
     };
     add("experts (EP), dispatch", "inference", CollectiveKind::AllToAll,
-        "k routed copies of the chip's T/p tokens [T/p, k, D]",
-        "1 per MoE layer", routed(static_cast<double>(s.dispatchBytes)));
+        "the chip's T/p tokens, once per destination chip [T/p, d(p), D]",
+        "1 per MoE layer", routed(s.dispatchBytes));
     add("experts (EP), combine", "inference", CollectiveKind::AllToAll,
-        "the k results of the chip's T/p tokens [T/p, k, D]", "1 per MoE layer",
-        routed(a));
+        "each destination chip's sum for the chip's T/p tokens "
+        "[T/p, d(p), D]",
+        "1 per MoE layer", routed(a));
   }
   // Layers (pipeline): the residual crosses each stage boundary once per
   // step (split into micro-batches, the same bytes).
@@ -213,7 +224,9 @@ llvm::json::Value parallel::toJSON(const ModelShape &shape,
       {"experts", shape.experts},
       {"kv_bytes_per_token_per_layer", shape.kvBytesPerTokenPerLayer},
       {"parameters", shape.parameterCount},
-      {"dispatch_bytes", shape.dispatchBytes}};
+      {"dispatch_bytes", shape.dispatchBytes},
+      {"expert_groups", shape.expertGroups},
+      {"topk_groups", shape.topkGroups}};
   llvm::json::Array array;
   for (const MapRow &row : rows) {
     llvm::json::Array levels;
@@ -236,4 +249,71 @@ llvm::json::Value parallel::toJSON(const ModelShape &shape,
   }
   return llvm::json::Object{{"model", std::move(model)},
                             {"rows", std::move(array)}};
+}
+
+/// C(n, m) as a double (small n: group counts).
+static double choose(int64_t n, int64_t m) {
+  if (m < 0 || m > n)
+    return 0;
+  double c = 1;
+  for (int64_t i = 0; i < m; ++i)
+    c = c * double(n - i) / double(i + 1);
+  return c;
+}
+
+double mlir::npu::parallel::expectedDestinationChips(int64_t experts,
+                                                     int64_t topK,
+                                                     int64_t groups,
+                                                     int64_t topkGroups,
+                                                     int64_t chips) {
+  if (experts <= 0 || topK <= 0 || chips <= 0)
+    return 0;
+  groups = std::max<int64_t>(groups, 1);
+  topkGroups = std::clamp<int64_t>(topkGroups, 1, groups);
+  double E = double(experts), perChip = E / double(chips),
+         perGroup = E / double(groups);
+  // The experts the picks are drawn from once the groups are picked.
+  double pool = double(topkGroups) * perGroup;
+  auto missChance = [&](double held) {
+    double miss = 1;
+    for (int64_t i = 0; i < topK; ++i)
+      miss *= std::max(0.0, pool - held - double(i)) / (pool - double(i));
+    return miss;
+  };
+  double total = 0, allGroups = choose(groups, topkGroups);
+  for (int64_t c = 0; c < chips; ++c) {
+    double lo = perChip * double(c), hi = lo + perChip;
+    // The chip's share of each group its range meets.
+    llvm::SmallVector<double> shares;
+    for (int64_t g = int64_t(lo / perGroup); g < groups; ++g) {
+      double share = std::min(hi, perGroup * double(g + 1)) -
+                     std::max(lo, perGroup * double(g));
+      if (share <= 0)
+        break;
+      shares.push_back(share);
+    }
+    int64_t met = shares.size();
+    double miss = 0;
+    if (met > 16) {
+      // So many groups met (a chip holding most experts): the expected
+      // share in place of the sum over subsets.
+      miss = missChance(perChip * double(topkGroups) / double(groups));
+    } else {
+      // Over which of the met groups are picked: the rest of the
+      // topkGroups come from the groups the chip does not meet.
+      for (uint32_t subset = 0; subset < (1u << met); ++subset) {
+        int64_t picked = llvm::popcount(subset);
+        double p = choose(groups - met, topkGroups - picked) / allGroups;
+        if (p == 0)
+          continue;
+        double held = 0;
+        for (int64_t g = 0; g < met; ++g)
+          if (subset & (1u << g))
+            held += shares[g];
+        miss += p * missChance(held);
+      }
+    }
+    total += 1 - miss;
+  }
+  return total;
 }
