@@ -97,6 +97,23 @@ def section(name, config, wdtype, phase, flags, system):
     return out + [""]
 
 
+def per_kernel_table(d):
+    """Each side's best split: its collectives beside their kernels, per
+    layer run, summed over the micro-batches in flight."""
+    out = ["| side | layer | beside | kernel | collective | comm | hidden | "
+           "exposed | per step |", "|---|---|---|---:|---|---:|---:|---:|---:|"]
+    for side in ("tpu", "gpu"):
+        b = d[side]["best"]
+        for k in b["per_kernel"]:
+            out.append(f"| {side.upper()}-like ({b['micro_batches_in_flight']}"
+                       f" in flight) | {k['function']} | {k['kernel']} | "
+                       f"{fmt_time(k['kernel_seconds'])} | {k['collective']} | "
+                       f"{fmt_time(k['seconds'])} | "
+                       f"{fmt_time(k['hidden_seconds'])} | "
+                       f"{fmt_time(k['exposed_seconds'])} | {k['per_step']} |")
+    return out + [""] if len(out) > 2 else []
+
+
 def step_section():
     out = ["## One step of DeepSeek-V3 on a system, both sides", "",
            "`npu-compare --systems=<TPU-like system>,<GPU-like system> "
@@ -106,24 +123,49 @@ def step_section():
            "attention, as DeepSeek-V3 is served) with its own backend, keeps the splits "
            "whose bill fits the chip's HBM, adds the split's collectives "
            "(priced on the groups laid innermost first on the system's "
-           "axes) and takes off what its way of deciding overlaps:", "",
-           "- TPU-like (the compiler decides): XLA schedules every "
-           "collective asynchronously against the independent compute of "
-           "the same layer (async collectives, collective matmul): exposed "
-           "= max(0, collectives - compute). [A] An upper bound on overlap: "
-           "XLA's scheduler can only hide a collective behind work that "
-           "does not depend on it.",
-           "- GPU-like (the runtime decides): tensor-parallel all-reduces "
-           "run on the stream between kernels (vLLM and SGLang's default): "
-           "fully exposed; expert all-to-alls overlap the other half of the "
-           "step (DeepEP with two micro-batches, as DeepSeek's "
-           "deployment runs prefill) where the step splits in two: "
-           "max(0, collectives - compute), else exposed; while they run, "
-           "DeepEP's kernels hold some SMs (12 of 132 on Hopper, 24 on "
-           "Blackwell: the chip file's `compute_units_per_collective`), so "
-           "the compute beside them takes 1/(1-f) as long (the `cores "
-           "shared` time). On the TPU-like side the ICI DMA engines move "
-           "the data and no TensorCore is held.", "",
+           "axes) and schedules them beside the kernels they belong to, "
+           "layer by layer (lib/npu/Compare/LayerSchedule.cpp):", "",
+           "- **Placement.** A tensor-parallel all-reduce follows the "
+           "attention's output projection (the first GEMM after the "
+           "attention kernel) and the FFN (the last FFN-like kernel); an "
+           "expert dispatch precedes the MoE kernel and the combine follows "
+           "it. The next kernel of the same micro-batch waits for it.",
+           "- **Resources.** The chip's compute runs one kernel at a time; "
+           "each collective group has its own link, one collective at a "
+           "time. A layer is scheduled three times in a row and the last "
+           "run is kept (the steady state: one layer's trailing collective "
+           "beside the next layer's first kernels).",
+           "- **Two micro-batches where the step splits in two** (two "
+           "sequences on the chip, or a prefill's tokens in two chunks), on "
+           "both sides: each sends its half, and one's collective runs "
+           "beside the other's compute, segment by segment (DeepEP's two "
+           "micro-batches, as DeepSeek runs prefill and decode; on the "
+           "TPU-like side the same interleaving in the compiler's static "
+           "schedule). [A] Each micro-batch's kernels take half the "
+           "layer's time: optimistic where a kernel is bound by its "
+           "weights (decode), whose bytes a second micro-batch reads again.",
+           "- **TPU-like (the compiler decides)**: every collective is "
+           "asynchronous (XLA's async collectives). With one micro-batch it "
+           "runs beside the kernel it is decomposed with: collective matmul "
+           "for a tensor-parallel all-reduce (the projection before it), a "
+           "fused expert-parallel MoE kernel for the dispatch and combine "
+           "(tpu-inference's): only what exceeds that kernel is exposed. "
+           "The ICI DMA engines move the data: no TensorCore is held.",
+           "- **GPU-like (the runtime decides)**: tensor-parallel "
+           "all-reduces run on the stream between kernels (vLLM and "
+           "SGLang's default): fully exposed. Expert all-to-alls run beside "
+           "the other micro-batch's compute; with one micro-batch the MoE "
+           "kernel waits for them. While they run, DeepEP's kernels hold "
+           "some SMs (12 of 132 on Hopper, 24 on Blackwell: the chip file's "
+           "`compute_units_per_collective`), so the compute beside them "
+           "takes 1/(1-f) as long (the `cores shared` time).", "",
+           "`exposed` is the time the chip's compute waits for a "
+           "collective (or runs one, on the GPU-like stream), summed over "
+           "the layers; the per-kernel tables below give it for each "
+           "collective beside its kernel, and `npu-compare --systems ... "
+           "--trace-dir=DIR` draws the step (systems-tpu-trace.json, "
+           "systems-gpu-trace.json: one Perfetto track for the chip's "
+           "compute and one per collective group).", "",
            "Pipeline stages (pp): a chip runs the last of pp stages "
            "(ceil(L/pp) layers and the head, the slowest; it takes the "
            "residual stream from the stage before, so it holds no "
@@ -169,6 +211,7 @@ def step_section():
                            f"{b['tokens_per_second_per_chip']:.0f} | "
                            f"{b['hbm_needed_bytes'] / 1e9:.0f} GB |")
             out.append("")
+            out += per_kernel_table(d)
             for side in ("tpu", "gpu"):
                 feasible = [c for c in d[side]["candidates"]
                             if "infeasible" not in c]

@@ -104,7 +104,9 @@ cl::opt<std::string> output("o", cl::desc("Output file ('-': stdout)"),
 cl::opt<std::string>
     traceDir("trace-dir",
              cl::desc("Write tpu-trace.json and gpu-trace.json (Chrome "
-                      "traces) here"),
+                      "traces) here; with --systems, systems-tpu-trace.json "
+                      "and systems-gpu-trace.json (one track for a chip's "
+                      "compute, one per collective group)"),
              cl::cat(cat));
 cl::opt<std::string>
     svgDir("svg-dir",
@@ -195,11 +197,10 @@ npu::CompareImportOptions importFlags() {
 int runSystems(MLIRContext &ctx, npu::OutputTransaction &outputs,
                Location loc) {
   const cl::Option *exclusive[] = {
-      std::addressof(tpu),          std::addressof(gpu),
-      std::addressof(pair),         std::addressof(traceDir),
-      std::addressof(svgDir),       std::addressof(sensitivity),
-      std::addressof(moeLoad),      std::addressof(decodeLengths),
-      std::addressof(decodeBuckets)};
+      std::addressof(tpu),           std::addressof(gpu),
+      std::addressof(pair),          std::addressof(svgDir),
+      std::addressof(sensitivity),   std::addressof(moeLoad),
+      std::addressof(decodeLengths), std::addressof(decodeBuckets)};
   for (const cl::Option *o : exclusive) {
     if (o->getNumOccurrences()) {
       emitError(loc) << "--" << o->ArgStr << " cannot be combined with "
@@ -243,6 +244,9 @@ int runSystems(MLIRContext &ctx, npu::OutputTransaction &outputs,
     *os << llvm::formatv("{0:2}", npu::multiChipToJSON(*cmp)) << "\n";
   else
     npu::printMultiChip(*os, *cmp);
+  if (!traceDir.empty() &&
+      failed(npu::writeMultiChipTraces(*cmp, traceDir, loc)))
+    return 1;
   return 0;
 }
 

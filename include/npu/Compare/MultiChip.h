@@ -7,19 +7,23 @@
 // the collective model on the groups the split lays on the system's axes),
 // and takes off what its way of deciding overlaps (docs/parallelism.md):
 //
-//   TPU-like: the compiler schedules every collective asynchronously against
-//     the independent compute of the same layer (XLA's async collectives and
-//     collective matmul): exposed = max(0, comm - compute) per layer.
-//   GPU-like: tensor-parallel all-reduces run on the stream between the
-//     kernels (vLLM/SGLang's default): fully exposed; expert all-to-alls
-//     overlap the other half of the batch (DeepEP with two micro-batches)
-//     where the chip's step splits in two (2 sequences, or a prefill's
-//     tokens in two chunks): max(0, comm - compute) per layer, else fully
-//     exposed (a decode step of one sequence). While they overlap, their
-//     kernels hold `compute_units_per_collective` SMs (DeepEP's), so the
-//     compute beside them runs on the rest: the overlapped compute takes
-//     1/(1-f) as long, f the SMs' fraction.
+// Each collective is placed beside its kernel in every layer and the layer
+// is scheduled (LayerSchedule.h); where the step splits in two (2 sequences,
+// or a prefill's tokens in two chunks) both sides run two micro-batches, one's
+// collectives beside the other's compute (the compiler's static schedule on
+// the TPU-like side, DeepEP's two micro-batches on the GPU-like side):
 //
+//   TPU-like: every collective is asynchronous (XLA's async collectives);
+//     with one micro-batch, each runs beside the kernel it is decomposed
+//     with (collective matmul for the tensor-parallel all-reduces, a fused
+//     expert-parallel MoE kernel for the dispatch and combine).
+//   GPU-like: tensor-parallel all-reduces run on the stream between the
+//     kernels (vLLM/SGLang's default): fully exposed; expert all-to-alls run
+//     beside the other micro-batch's compute, and with one micro-batch the
+//     MoE kernel waits for them. While they overlap, their kernels hold
+//     `compute_units_per_collective` SMs (DeepEP's), so the compute beside
+//     them runs on the rest: it takes 1/(1-f) as long, f the SMs' fraction.
+
 // With --split=auto each side searches dp x tp x pp = chips (ep over a
 // stage's chips where the model has routed experts) for the fastest
 // feasible split (the chip's bill, every micro-batch's KV cache included,
@@ -33,6 +37,7 @@
 #ifndef NPU_COMPARE_MULTICHIP_H
 #define NPU_COMPARE_MULTICHIP_H
 
+#include "npu/Compare/LayerSchedule.h"
 #include "npu/Parallel/Collectives.h"
 #include "npu/Parallel/Split.h"
 
@@ -46,11 +51,30 @@ struct StepCollective {
   std::string axes;    ///< where it lies, e.g. "gpu[4]" or "x,y"
   double bytes = 0;    ///< V of one occurrence
   int64_t perStep = 0; ///< occurrences
-  double seconds = 0;  ///< one occurrence
+  /// One occurrence: each of the layer's micro-batches in flight sends its
+  /// share of V (SplitStep::inFlight), microBatchSeconds each.
+  double seconds = 0, microBatchSeconds = 0;
   double stepSeconds() const { return seconds * double(perStep); }
-  bool overlapped = false; ///< the side overlaps it with compute
+  /// Runs beside compute where the schedule lets it (false: on the
+  /// compute stream, between kernels).
+  bool overlapped = false;
   /// Fraction of the chip's cores its kernel occupies while it runs.
   double coreFraction = 0;
+  /// Of stepSeconds(), the part the schedule leaves on the critical path.
+  double exposedSeconds = 0;
+  /// Its trace track: "EP group, 16 chips (x,y)".
+  std::string track() const;
+};
+
+/// One collective beside one kernel of one layer function (LayerSchedule.h).
+struct KernelComm {
+  std::string function; ///< the layer function
+  std::string kernel;   ///< the kernel it is placed beside, e.g. "moe_ffn"
+  double kernelNs = 0;  ///< that kernel's time, one run
+  std::string what;     ///< the collective
+  double ns = 0;        ///< one occurrence, every micro-batch in flight's share
+  double exposedNs = 0, overlappedNs = 0;
+  int64_t perStep = 0; ///< occurrences per step
 };
 
 /// One side, one split.
@@ -64,6 +88,14 @@ struct SplitStep {
   /// The part of computeSeconds in the chip's attention kernels.
   double attentionSeconds = 0;
   std::vector<StepCollective> collectives;
+  /// Micro-batches one layer runs at once: 2 where the step splits in two
+  /// (one's collectives beside the other's compute), else 1.
+  int inFlight = 1;
+  /// The layer functions, their schedules (parallel to layers.layers) and
+  /// the collectives beside each kernel.
+  ModelLayers layers;
+  std::vector<LayerSchedule> schedules;
+  std::vector<KernelComm> perKernel;
   double commSeconds = 0;    ///< every collective, in full
   double exposedSeconds = 0; ///< what stays on the critical path
   /// Compute slowed by the cores an overlapped collective occupies (SMs
@@ -115,6 +147,12 @@ SplitStep evaluateSplit(MLIRContext *ctx, const ModelConfig &config,
                         const parallel::Split &split, bool checkHbm = true);
 
 void printMultiChip(llvm::raw_ostream &os, const MultiChipComparison &cmp);
+/// Writes `<dir>/systems-tpu-trace.json` and `systems-gpu-trace.json`: each
+/// side's best split as a Chrome/Perfetto trace, one track for the chip's
+/// compute and one per collective group (link), the layers in @model's
+/// order, each as its steady-state schedule.
+LogicalResult writeMultiChipTraces(const MultiChipComparison &cmp,
+                                   StringRef dir, Location loc);
 llvm::json::Value multiChipToJSON(const MultiChipComparison &cmp);
 
 } // namespace mlir::npu

@@ -65,8 +65,11 @@ struct Evaluator {
     std::vector<std::string> axes;
     if (kind == CollectiveKind::SendRecv)
       axes.push_back(group->axes.back().name);
+    // Each of the layer's micro-batches in flight sends its share (a stage
+    // sends its pipeline micro-batch whole).
+    int64_t shares = kind == CollectiveKind::SendRecv ? 1 : step.inFlight;
     llvm::Expected<CollectiveCost> cost =
-        priceCollective(*group, kind, axes, bytes);
+        priceCollective(*group, kind, axes, bytes / double(shares));
     if (!cost) {
       step.infeasible = llvm::toString(cost.takeError());
       return failure();
@@ -78,7 +81,8 @@ struct Evaluator {
     c.axes = group->getShapeString();
     c.bytes = bytes;
     c.perStep = perStep;
-    c.seconds = cost->seconds;
+    c.seconds = cost->seconds * double(shares);
+    c.microBatchSeconds = cost->seconds;
     c.overlapped = overlapped;
     // The outermost level the group uses runs the collective's kernel.
     const target::Interconnect &ic = *system.chip.interconnect;
@@ -155,15 +159,12 @@ struct Evaluator {
     int64_t m = chip.microBatches;
     double T = double(shape.tokens), D = double(shape.hidden),
            a = double(shape.activationBytes);
+    // The GPU-like side runs tensor-parallel all-reduces on the stream.
     bool tpu = side == 0;
     if (split.tp > 1 &&
         failed(addCollective(step, "TP all-reduce", CollectiveKind::AllReduce,
                              split.tp, T * D * a, 2 * shape.layers * m, tpu)))
       return failure();
-    // DeepEP's two micro-batches: two sequences on the chip, or a prefill
-    // cut in two chunks of tokens.
-    bool twoBatches = options.batch * m >= 2 ||
-                      (options.phase == Phase::Prefill && options.seqLen >= 2);
     // Dispatch sends each token once to every chip that holds one of its k
     // experts (DeepEP's normal kernels; the chip makes the copies its
     // experts need), in fp8 with its scales where the experts' matmuls take
@@ -178,10 +179,10 @@ struct Evaluator {
     if (split.ep > 1 &&
         (failed(addCollective(step, "EP dispatch", CollectiveKind::AllToAll,
                               split.ep, rows * dispatchBytes,
-                              shape.moeLayers * m, tpu || twoBatches)) ||
+                              shape.moeLayers * m, /*overlapped=*/true)) ||
          failed(addCollective(step, "EP combine", CollectiveKind::AllToAll,
                               split.ep, rows * a, shape.moeLayers * m,
-                              tpu || twoBatches))))
+                              /*overlapped=*/true))))
       return failure();
     // A stage sends each micro-batch's residual to the next one, by DMA
     // beside the next micro-batch's compute, on both sides.
@@ -191,6 +192,95 @@ struct Evaluator {
                              /*outermost=*/true)))
       return failure();
     return success();
+  }
+
+  /// The split's collectives of one run of `layer`, beside their kernels:
+  /// a tensor-parallel all-reduce after the attention's output projection
+  /// (the first GEMM after the attention) and after the FFN (the last
+  /// FFN-like kernel), the expert dispatch before the MoE kernel and the
+  /// combine after it (the shared expert, fused after the routed experts,
+  /// adds their sum: it waits). `owner`: the StepCollective of each.
+  void placeCollectives(const SplitStep &step, const LayerProfile &layer,
+                        std::vector<LayerCollective> &placed,
+                        std::vector<int> &owner) const {
+    const std::vector<LayerKernel> &k = layer.kernels;
+    int n = static_cast<int>(k.size());
+    auto first = [&](int from, auto pred) {
+      for (int i = std::max(from, 0); i < n; ++i)
+        if (pred(k[i].kind))
+          return i;
+      return -1;
+    };
+    int attention = first(0, [](StringRef kind) {
+      return kind == "attention" || kind == "mla_absorbed";
+    });
+    int outProj =
+        first(attention, [](StringRef kind) { return kind == "gemm"; });
+    if (outProj < 0)
+      outProj = attention >= 0 ? attention : n - 1;
+    int ffn = -1;
+    for (int i = outProj + 1; i < n; ++i)
+      if (k[i].kind == "gated_mlp" || k[i].kind == "moe_ffn" ||
+          k[i].kind == "gemm")
+        ffn = i;
+    if (ffn < 0)
+      ffn = n - 1;
+    int moe = first(0, [](StringRef kind) { return kind == "moe_ffn"; });
+    for (auto [i, c] : llvm::enumerate(step.collectives)) {
+      auto add = [&](int after, int anchor) {
+        placed.push_back({c.what, c.track(), c.microBatchSeconds * 1e9, after,
+                          anchor, !c.overlapped});
+        owner.push_back(static_cast<int>(i));
+      };
+      if (c.what == "TP all-reduce") {
+        add(outProj, outProj);
+        add(ffn, ffn);
+      } else if (c.what == "EP dispatch" && moe > 0) {
+        add(moe - 1, moe);
+      } else if (c.what == "EP combine" && moe >= 0) {
+        add(moe, moe);
+      }
+    }
+  }
+
+  /// Schedules every layer function with its collectives (m micro-batches
+  /// of the stage each run it) and sums what stays exposed; a stage's send
+  /// runs beside the next micro-batch's compute.
+  void scheduleStep(SplitStep &step, int64_t m) {
+    bool tpu = side == 0;
+    for (const LayerProfile &layer : step.layers.layers) {
+      std::vector<LayerCollective> placed;
+      std::vector<int> owner;
+      if (layer.function != "@model")
+        placeCollectives(step, layer, placed, owner);
+      LayerSchedule schedule =
+          scheduleLayer(layer.kernels, placed, step.inFlight, tpu);
+      double runs = double(layer.runs * m);
+      for (auto [i, c] : llvm::enumerate(placed)) {
+        step.collectives[owner[i]].exposedSeconds +=
+            schedule.exposedNs[i] * 1e-9 * runs;
+        const LayerKernel &beside = layer.kernels[c.anchor];
+        step.perKernel.push_back({layer.function, beside.kind, beside.ns,
+                                  c.what, c.ns * step.inFlight,
+                                  schedule.exposedNs[i],
+                                  schedule.overlappedNs[i], layer.runs * m});
+      }
+      step.schedules.push_back(std::move(schedule));
+    }
+    double overlapped = 0, fraction = 0;
+    for (StepCollective &c : step.collectives) {
+      step.commSeconds += c.stepSeconds();
+      if (c.kind == CollectiveKind::SendRecv)
+        c.exposedSeconds = std::max(0.0, c.stepSeconds() - step.computeSeconds);
+      step.exposedSeconds += c.exposedSeconds;
+      if (c.overlapped && c.stepSeconds() > c.exposedSeconds) {
+        overlapped += c.stepSeconds() - c.exposedSeconds;
+        fraction = std::max(fraction, c.coreFraction);
+      }
+    }
+    // The compute that runs beside the collectives, on 1 - f of the cores.
+    step.sharedCoresSeconds =
+        std::min(overlapped, step.computeSeconds) * fraction / (1 - fraction);
   }
 
   SplitStep evaluate(const Split &split) {
@@ -219,25 +309,22 @@ struct Evaluator {
     step.computeSeconds = compute * double(slots);
     step.bubbleSeconds = compute * double(slots - m);
     step.attentionSeconds = time->attentionNs * 1e-9 * double(slots);
+    // Two micro-batches where the step splits in two: two sequences on the
+    // chip, or a prefill cut in two chunks of tokens.
+    step.inFlight =
+        chip.options.batch * m >= 2 || (chip.options.phase == Phase::Prefill &&
+                                        chip.options.seqLen >= 2)
+            ? 2
+            : 1;
     if (failed(addCollectives(step, chip, shape)))
       return step;
-    // What a layer's compute can hide, layer by layer; the layers are
-    // alike, so the sum over layers is the step's overlapped collectives
-    // less the step's compute.
-    double overlapped = 0, fraction = 0;
-    for (const StepCollective &c : step.collectives) {
-      step.commSeconds += c.stepSeconds();
-      if (c.overlapped) {
-        overlapped += c.stepSeconds();
-        fraction = std::max(fraction, c.coreFraction);
-      } else {
-        step.exposedSeconds += c.stepSeconds();
-      }
+    FailureOr<ModelLayers> layers = readModelLayers(*module, "npu-compare");
+    if (failed(layers)) {
+      step.infeasible = "the per-chip model has no @model";
+      return step;
     }
-    step.exposedSeconds += std::max(0.0, overlapped - step.computeSeconds);
-    // The compute that runs beside the collectives, on 1 - f of the cores.
-    step.sharedCoresSeconds =
-        std::min(overlapped, step.computeSeconds) * fraction / (1 - fraction);
+    step.layers = std::move(*layers);
+    scheduleStep(step, m);
     step.tokensPerSecondPerChip = double(globalTokens) / step.stepSeconds() /
                                   double(system.getChipCount());
     return step;
@@ -245,6 +332,11 @@ struct Evaluator {
 };
 
 } // namespace
+
+std::string StepCollective::track() const {
+  StringRef group = StringRef(what).split(' ').first;
+  return llvm::formatv("{0} group, {1} chips ({2})", group, chips, axes).str();
+}
 
 SplitStep mlir::npu::evaluateSplit(MLIRContext *ctx, const ModelConfig &config,
                                    const ImportOptions &global,

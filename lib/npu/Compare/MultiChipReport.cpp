@@ -2,6 +2,10 @@
 
 #include "npu/Compare/MultiChip.h"
 #include "npu/Support/FormatReal.h"
+#include "npu/Support/OutputFiles.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Path.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -11,6 +15,23 @@ using namespace mlir::npu;
 
 /// Four significant digits (formatSignificant).
 static std::string num(double v) { return formatSignificant(v, 4); }
+
+/// The collectives beside each kernel of each layer function, one run.
+static void printPerKernel(llvm::raw_ostream &os, const SplitStep &step) {
+  if (step.perKernel.empty())
+    return;
+  os << "  per kernel (one layer run; " << step.inFlight
+     << (step.inFlight > 1 ? " micro-batches in flight):\n"
+                           : " micro-batch in flight):\n");
+  const char *row = "    {0,-28} {1,-10} {2,10} {3,-14} {4,10} {5,10} {6,10} "
+                    "{7,8}\n";
+  os << llvm::formatv(row, "layer", "beside", "kernel_us", "collective",
+                      "comm_us", "hidden_us", "exposed_us", "per_step");
+  for (const KernelComm &k : step.perKernel)
+    os << llvm::formatv(row, k.function, k.kernel, num(k.kernelNs / 1e3),
+                        k.what, num(k.ns / 1e3), num(k.overlappedNs / 1e3),
+                        num(k.exposedNs / 1e3), k.perStep);
+}
 
 void mlir::npu::printMultiChip(llvm::raw_ostream &os,
                                const MultiChipComparison &cmp) {
@@ -39,11 +60,13 @@ void mlir::npu::printMultiChip(llvm::raw_ostream &os,
        << side.candidates[side.best].split.str() << "\n";
     for (const StepCollective &c : side.candidates[side.best].collectives)
       os << llvm::formatv("  {0,-14} over {1,-6} ({2} chips): V {3} bytes x "
-                          "{4} per step, {5} us each = {6} ms{7}\n",
+                          "{4} per step, {5} us each = {6} ms, {7} ms "
+                          "exposed{8}\n",
                           c.what, c.axes, c.chips, num(c.bytes), c.perStep,
                           num(c.seconds * 1e6), num(c.stepSeconds() * 1e3),
-                          c.overlapped ? ", overlapped with compute"
-                                       : ", on the critical path");
+                          num(c.exposedSeconds * 1e3),
+                          c.overlapped ? "" : " (on the compute stream)");
+    printPerKernel(os, side.candidates[side.best]);
     if (side.candidates[side.best].sharedCoresSeconds > 0)
       os << llvm::formatv(
           "  the overlapped kernels hold cores: compute "
@@ -93,7 +116,19 @@ static llvm::json::Value stepToJSON(const SplitStep &step) {
         {"per_step", c.perStep},
         {"seconds", c.seconds},
         {"overlapped", c.overlapped},
+        {"exposed_seconds", c.exposedSeconds},
         {"core_fraction", c.coreFraction}});
+  llvm::json::Array perKernel;
+  for (const KernelComm &k : step.perKernel)
+    perKernel.push_back(
+        llvm::json::Object{{"function", k.function},
+                           {"kernel", k.kernel},
+                           {"kernel_seconds", k.kernelNs * 1e-9},
+                           {"collective", k.what},
+                           {"seconds", k.ns * 1e-9},
+                           {"hidden_seconds", k.overlappedNs * 1e-9},
+                           {"exposed_seconds", k.exposedNs * 1e-9},
+                           {"per_step", k.perStep}});
   o["compute_seconds"] = step.computeSeconds;
   o["comm_seconds"] = step.commSeconds;
   o["exposed_seconds"] = step.exposedSeconds;
@@ -106,6 +141,8 @@ static llvm::json::Value stepToJSON(const SplitStep &step) {
   o["kv_cache_bytes"] = step.kvCacheBytes;
   o["activation_bytes"] = step.activationBytes;
   o["collectives"] = std::move(collectives);
+  o["micro_batches_in_flight"] = step.inFlight;
+  o["per_kernel"] = std::move(perKernel);
   return llvm::json::Value(std::move(o));
 }
 
@@ -127,4 +164,79 @@ llvm::json::Value mlir::npu::multiChipToJSON(const MultiChipComparison &cmp) {
                            {"candidates", std::move(candidates)}};
   }
   return llvm::json::Value(std::move(root));
+}
+
+/// One side's best split as trace events: the layers in @model's order, each
+/// its steady-state schedule; pid = the side, one tid per track.
+static void writeSideTrace(llvm::json::OStream &js, const MultiChipSide &side,
+                           int pid) {
+  const SplitStep &step = side.candidates[side.best];
+  llvm::StringMap<int> tids;
+  auto tid = [&](StringRef track) {
+    auto [it, inserted] = tids.try_emplace(track, int(tids.size()));
+    if (inserted)
+      js.object([&] {
+        js.attribute("ph", "M");
+        js.attribute("name", "thread_name");
+        js.attribute("pid", pid);
+        js.attribute("tid", it->second);
+        js.attributeObject("args", [&] { js.attribute("name", track); });
+      });
+    return it->second;
+  };
+  js.object([&] {
+    js.attribute("ph", "M");
+    js.attribute("name", "process_name");
+    js.attribute("pid", pid);
+    js.attributeObject("args", [&] {
+      js.attribute("name", (pid == 0 ? "TPU-like " : "GPU-like ") +
+                               side.systemName + " " + step.split.str() +
+                               ", one chip");
+    });
+  });
+  tid("compute");
+  double offsetNs = 0;
+  for (int index : step.layers.calls) {
+    const LayerProfile &layer = step.layers.layers[index];
+    const LayerSchedule &schedule = step.schedules[index];
+    for (const ScheduleEvent &e : schedule.events) {
+      int t = tid(e.track);
+      js.object([&] {
+        js.attribute("ph", "X");
+        js.attribute("name", e.name);
+        js.attribute("cat", layer.function);
+        js.attribute("pid", pid);
+        js.attribute("tid", t);
+        js.attribute("ts", (offsetNs + e.startNs) / 1e3);
+        js.attribute("dur", e.durNs / 1e3);
+      });
+    }
+    offsetNs += schedule.layerNs;
+  }
+}
+
+LogicalResult mlir::npu::writeMultiChipTraces(const MultiChipComparison &cmp,
+                                              StringRef dir, Location loc) {
+  if (failed(createOutputDirectory(dir, loc)))
+    return failure();
+  static const char *file[2] = {"systems-tpu-trace.json",
+                                "systems-gpu-trace.json"};
+  for (int s = 0; s < 2; ++s) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, file[s]);
+    if (failed(writeOutputFile(
+            path,
+            [&](llvm::raw_ostream &os) {
+              llvm::json::OStream js(os);
+              js.object([&] {
+                js.attribute("displayTimeUnit", "ns");
+                js.attributeArray("traceEvents",
+                                  [&] { writeSideTrace(js, cmp.side[s], s); });
+              });
+              os << "\n";
+            },
+            loc)))
+      return failure();
+  }
+  return success();
 }

@@ -1,0 +1,236 @@
+//===- LayerSchedule.cpp - a split's collectives scheduled per kernel -----===//
+
+#include "npu/Compare/LayerSchedule.h"
+
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::npu;
+
+/// Appends the kernels `f` runs, in order, those of its callees inlined.
+static void appendKernels(func::FuncOp f, std::vector<LayerKernel> &kernels,
+                          SymbolTable &symbols, int depth = 0) {
+  f.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto kernel = dyn_cast<KernelOp>(op)) {
+      auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
+      kernels.push_back({stringifyKernelKind(kernel.getKind()).str(),
+                         cost ? cost.getTimeNs().convertToDouble() : 0.0});
+      return WalkResult::skip();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op))
+      if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+          callee && !callee.isExternal() && depth < 8)
+        appendKernels(callee, kernels, symbols, depth + 1);
+    return WalkResult::advance();
+  });
+}
+
+FailureOr<ModelLayers> mlir::npu::readModelLayers(ModuleOp module,
+                                                  StringRef tool) {
+  SymbolTable symbols(module);
+  auto model = symbols.lookup<func::FuncOp>("model");
+  if (!model || model.isExternal())
+    return module.emitError() << tool << ": the compiled model has no @model";
+  ModelLayers layers;
+  llvm::StringMap<int> index;
+  bool inTopLevelRun = false;
+  for (Operation &op : model.getBody().front()) {
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal())
+        continue;
+      inTopLevelRun = false;
+      auto [it, inserted] =
+          index.try_emplace(callee.getSymName(), layers.layers.size());
+      if (inserted) {
+        LayerProfile profile;
+        profile.function = callee.getSymName().str();
+        appendKernels(callee, profile.kernels, symbols);
+        layers.layers.push_back(std::move(profile));
+      }
+      ++layers.layers[it->second].runs;
+      layers.calls.push_back(it->second);
+      continue;
+    }
+    auto kernel = dyn_cast<KernelOp>(op);
+    if (!kernel)
+      continue;
+    // A run of @model's own kernels (the embedding, the head) is a layer of
+    // its own, without collectives.
+    if (!inTopLevelRun) {
+      LayerProfile profile;
+      profile.function = "@model";
+      profile.runs = 1;
+      layers.calls.push_back(layers.layers.size());
+      layers.layers.push_back(std::move(profile));
+      inTopLevelRun = true;
+    }
+    auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
+    layers.layers.back().kernels.push_back(
+        {stringifyKernelKind(kernel.getKind()).str(),
+         cost ? cost.getTimeNs().convertToDouble() : 0.0});
+  }
+  return layers;
+}
+
+namespace {
+
+/// One kernel at a time on the compute stream, one collective at a time on
+/// each link.
+struct Simulation {
+  const std::vector<LayerKernel> &kernels;
+  const std::vector<LayerCollective> &collectives;
+  int microBatches;
+  double compute = 0;
+  std::map<std::string, double> links;
+  std::vector<double> ready;
+  std::vector<int> readyBy;
+  LayerSchedule result;
+  bool record = false;
+  double origin = 0;
+
+  void event(StringRef track, const Twine &name, double start, double dur) {
+    if (record && dur > 0)
+      result.events.push_back({track.str(), name.str(), start - origin, dur});
+  }
+
+  /// Kernels [begin, end) of micro-batch `mb`, then the collectives after
+  /// kernel end - 1.
+  void runSegment(int begin, int end, int mb) {
+    std::string prefix =
+        microBatches > 1 ? (mb == 0 ? "A: " : "B: ") : std::string();
+    // Wait for the micro-batch's last collective.
+    if (ready[mb] > compute && readyBy[mb] >= 0) {
+      if (record)
+        result.exposedNs[readyBy[mb]] += ready[mb] - compute;
+      event("compute", prefix + "waits for " + collectives[readyBy[mb]].what,
+            compute, ready[mb] - compute);
+      compute = ready[mb];
+    }
+    for (int k = begin; k < end; ++k) {
+      double ns = kernels[k].ns / microBatches;
+      event("compute", prefix + kernels[k].kind, compute, ns);
+      compute += ns;
+    }
+    for (auto [c, collective] : llvm::enumerate(collectives)) {
+      if (collective.after != end - 1)
+        continue;
+      if (collective.blocking) {
+        event("compute", prefix + collective.what, compute, collective.ns);
+        event(collective.track, prefix + collective.what, compute,
+              collective.ns);
+        if (record)
+          result.exposedNs[c] += collective.ns;
+        compute += collective.ns;
+        continue;
+      }
+      double &link = links[collective.track];
+      double start = std::max(compute, link);
+      link = start + collective.ns;
+      event(collective.track, prefix + collective.what, start, collective.ns);
+      if (link > ready[mb]) {
+        ready[mb] = link;
+        readyBy[mb] = static_cast<int>(c);
+      }
+    }
+  }
+
+  void run() {
+    int n = static_cast<int>(kernels.size());
+    // Segment ends: after every kernel a collective follows, and the last.
+    std::vector<int> ends;
+    for (const LayerCollective &c : collectives)
+      ends.push_back(std::clamp(c.after, 0, n - 1) + 1);
+    ends.push_back(n);
+    llvm::sort(ends);
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+    ready.assign(microBatches, 0);
+    readyBy.assign(microBatches, -1);
+    result.exposedNs.assign(collectives.size(), 0);
+    const int repeats = 3;
+    double previousEnd = 0;
+    for (int r = 0; r < repeats; ++r) {
+      record = r == repeats - 1;
+      origin = compute;
+      previousEnd = compute;
+      int begin = 0;
+      for (int end : ends) {
+        for (int mb = 0; mb < microBatches; ++mb)
+          runSegment(begin, end, mb);
+        begin = end;
+      }
+    }
+    result.layerNs = compute - previousEnd;
+  }
+};
+
+} // namespace
+
+LayerSchedule
+mlir::npu::scheduleLayer(const std::vector<LayerKernel> &kernels,
+                         const std::vector<LayerCollective> &collectives,
+                         int microBatches, bool decompose) {
+  LayerSchedule result;
+  for (const LayerKernel &k : kernels)
+    result.computeNs += k.ns;
+  if (kernels.empty())
+    return result;
+  if (microBatches > 1 || !decompose) {
+    Simulation sim{kernels, collectives, std::max(microBatches, 1)};
+    sim.run();
+    result.layerNs = sim.result.layerNs;
+    result.exposedNs = std::move(sim.result.exposedNs);
+    result.events = std::move(sim.result.events);
+  } else {
+    // Each collective beside the kernel it is decomposed with: the kernel
+    // lasts as long as the longer of the two; a blocking one still runs on
+    // the stream after its producer.
+    result.exposedNs.assign(collectives.size(), 0);
+    double clock = 0;
+    std::map<std::string, double> links;
+    for (auto [k, kernel] : llvm::enumerate(kernels)) {
+      double start = clock, beside = 0;
+      for (auto [c, collective] : llvm::enumerate(collectives))
+        if (!collective.blocking && collective.anchor == int(k)) {
+          double &link = links[collective.track];
+          double at = std::max(start, link);
+          link = at + collective.ns;
+          beside += collective.ns;
+          result.events.push_back(
+              {collective.track, collective.what, at, collective.ns});
+        }
+      result.events.push_back({"compute", kernel.kind, start, kernel.ns});
+      double extra = std::max(0.0, beside - kernel.ns);
+      if (extra > 0) {
+        for (auto [c, collective] : llvm::enumerate(collectives))
+          if (!collective.blocking && collective.anchor == int(k))
+            result.exposedNs[c] += extra * collective.ns / beside;
+        result.events.push_back(
+            {"compute", "waits for its collectives", start + kernel.ns, extra});
+      }
+      clock = start + kernel.ns + extra;
+      for (auto [c, collective] : llvm::enumerate(collectives))
+        if (collective.blocking && collective.after == int(k)) {
+          result.events.push_back(
+              {"compute", collective.what, clock, collective.ns});
+          result.events.push_back(
+              {collective.track, collective.what, clock, collective.ns});
+          result.exposedNs[c] += collective.ns;
+          clock += collective.ns;
+        }
+    }
+    result.layerNs = clock;
+  }
+  // Each micro-batch in flight sends its own.
+  int sends = std::max(microBatches, 1);
+  result.overlappedNs.resize(collectives.size());
+  for (auto [c, collective] : llvm::enumerate(collectives))
+    result.overlappedNs[c] =
+        std::max(0.0, collective.ns * sends - result.exposedNs[c]);
+  return result;
+}
