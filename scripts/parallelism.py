@@ -119,7 +119,7 @@ def step_section():
            "`npu-compare --systems=<TPU-like system>,<GPU-like system> "
            "--split=auto` (lib/npu/Compare/MultiChip.cpp): each side "
            "compiles the model one chip runs under each split (dp x tp x "
-           "pp = chips; ep over a stage's chips with data-parallel "
+           "cp x pp = chips; ep over a stage's chips with data-parallel "
            "attention, as DeepSeek-V3 is served) with its own backend, keeps the splits "
            "whose bill fits the chip's HBM, adds the split's collectives "
            "(priced on the groups laid innermost first on the system's "
@@ -185,7 +185,14 @@ def step_section():
            "which the search then does not try.", "",
            "Weights are fp8, the KV cache bf16. `tokens/s/chip` is the "
            "system's tokens per step / step time / chips. Context "
-           "parallelism is not searched yet. Experts that do not divide "
+           "parallelism (cp: a prefill's prompts cut over cp chips, ring "
+           "attention; tp = 1) is searched at cp = 2, 4 and 8: the chip "
+           "compiles T/cp tokens of each prompt, its attention kernels take "
+           "cp times as long (the ring gives each chip cp times the causal "
+           "work of T/cp tokens, balanced by a zigzag order; [A] the time "
+           "scales with the work), and each layer passes the chip's K/V "
+           "cp - 1 hops round the ring beside the attention's blocks, on "
+           "both sides. Experts that do not divide "
            "evenly over the EP chips are rounded up per chip (redundant "
            "experts fill the slots, as in DeepSeek's deployment).", ""]
     for phase, what, flags in STEP_PHASES:

@@ -90,4 +90,24 @@ TEST(LayerScheduleTest, TrailingCollectiveDelaysTheNextLayer) {
   EXPECT_DOUBLE_EQ(s.exposedNs[0], 4);
 }
 
+// Ring attention's K/V run beside the attention on either side, even
+// without decomposition: 10 + max(20, 25) = 35, 5 exposed, 20 hidden.
+TEST(LayerScheduleTest, BesideItsKernelOnBothSides) {
+  LayerCollective ring = collective(25, 0, 1);
+  ring.beside = true;
+  for (bool decompose : {false, true}) {
+    LayerSchedule s = scheduleLayer(kernels({10, 20}), {ring}, 1, decompose);
+    EXPECT_DOUBLE_EQ(s.layerNs, 35);
+    EXPECT_DOUBLE_EQ(s.exposedNs[0], 5);
+    EXPECT_DOUBLE_EQ(s.overlappedNs[0], 20);
+  }
+  // Two micro-batches, each sending 25 beside its 10 of attention: each
+  // waits 15 (the link is free again when the next starts): 5 + 10 + 15 +
+  // 5 + 10 + 15 = 60 per layer, 30 exposed.
+  LayerSchedule s = scheduleLayer(kernels({10, 20}), {ring}, 2, false);
+  EXPECT_DOUBLE_EQ(s.layerNs, 60);
+  EXPECT_DOUBLE_EQ(s.exposedNs[0], 30);
+  EXPECT_DOUBLE_EQ(s.overlappedNs[0], 20);
+}
+
 } // namespace

@@ -70,11 +70,12 @@ cl::opt<int64_t> batchPerChip(
     cl::desc("--systems: each system's step has this many sequences per "
              "chip (instead of --batch for both)"),
     cl::init(0), cl::cat(cat));
-cl::opt<std::string>
-    split("split",
-          cl::desc("--systems: dp=<n>,tp=<n>,ep=<n>,pp=<n> for both sides, or "
-                   "'auto' (each side's fastest split that fits)"),
-          cl::init("auto"), cl::cat(cat));
+cl::opt<std::string> split(
+    "split",
+    cl::desc(
+        "--systems: dp=<n>,tp=<n>,ep=<n>,pp=<n>[,cp=<n>] for both sides, or "
+        "'auto' (each side's fastest split that fits)"),
+    cl::init("auto"), cl::cat(cat));
 cl::opt<std::string> tpu("tpu",
                          cl::desc("TPU-like target (name in npu-target/ or "
                                   "path)"),

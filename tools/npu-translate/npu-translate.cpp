@@ -73,9 +73,10 @@ llvm::cl::opt<bool> fromHiddenOpt(
 llvm::cl::opt<std::string> splitOpt(
     "split",
     llvm::cl::desc("Build what one chip runs under dp=<n>,tp=<n>,ep=<n>,"
-                   "pp=<n> (--batch is the whole system's; with pp, one "
-                   "micro-batch of the last stage), as npu-compare --systems "
-                   "builds it: its bill is the chip's (docs/parallelism.md)"),
+                   "pp=<n>[,cp=<n>] (--batch is the whole system's; with pp, "
+                   "one micro-batch of the last stage; with cp, T/cp tokens "
+                   "of each prompt), as npu-compare --systems builds it: its "
+                   "bill is the chip's (docs/parallelism.md)"),
     llvm::cl::init(""), llvm::cl::cat(importCat));
 
 llvm::cl::opt<bool> listModelsOpt(

@@ -77,6 +77,10 @@ struct LayerCollective {
   /// The kernel it is decomposed with (collective matmul, fused MoE).
   int anchor = 0;
   bool blocking = false; ///< runs on the compute stream
+  /// Runs beside its anchor kernel on both sides, whatever the micro-batches
+  /// (ring attention passes the next K/V block while the kernel works on
+  /// this one): the kernel waits only for what exceeds it.
+  bool beside = false;
 };
 
 /// One slice of the schedule's timeline.

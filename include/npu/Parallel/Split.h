@@ -4,9 +4,10 @@
 // replicas, each with batch/dp sequences), tensor parallelism (tp chips share
 // each layer: heads, FFN columns, vocabulary, Megatron style), expert
 // parallelism (ep chips share the routed experts, attention data-parallel as
-// DeepSeek-V3 is served) and pipeline parallelism (pp stages of consecutive
-// layers, the replica's batch cut in micro-batches). dp x tp x pp is the chip
-// count; ep divides dp x tp.
+// DeepSeek-V3 is served), context parallelism (cp chips share each prompt
+// of a prefill, ring attention) and pipeline parallelism (pp stages of
+// consecutive layers, the replica's batch cut in micro-batches). dp x tp x cp
+// x pp is the chip count; ep divides dp x tp x cp.
 // shardModel() gives the config one chip compiles; groups are laid on the
 // system's axes innermost first (tp, then ep), so the most frequent
 // collectives get the fastest links. docs/parallelism.md.
@@ -23,13 +24,16 @@ namespace mlir::npu::parallel {
 
 struct Split {
   int64_t dp = 1, tp = 1, ep = 1, pp = 1;
-  int64_t chips() const { return dp * tp * pp; }
-  /// "dp=8,tp=1,ep=8,pp=1".
+  /// Context parallelism (prefill): cp chips share each sequence, T/cp
+  /// tokens each, the K/V passed round a ring (ring attention).
+  int64_t cp = 1;
+  int64_t chips() const { return dp * tp * cp * pp; }
+  /// "dp=8,tp=1,ep=8,pp=1" (",cp=4" appended where cp > 1).
   std::string str() const;
 };
 
-/// Parses "dp=2,tp=4,ep=1,pp=2" (keys in any order, each at most once,
-/// missing ones 1).
+/// Parses "dp=2,tp=4,ep=1,pp=2,cp=1" (keys in any order, each at most
+/// once, missing ones 1).
 llvm::Expected<Split> parseSplit(llvm::StringRef text);
 
 /// What one chip compiles under a split.

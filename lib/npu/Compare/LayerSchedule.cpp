@@ -115,10 +115,28 @@ struct Simulation {
     for (int k = begin; k < end; ++k) {
       double ns = kernels[k].ns / microBatches;
       event("compute", prefix + kernels[k].kind, compute, ns);
-      compute += ns;
+      // The collectives that run beside the kernel.
+      double along = 0, sent = 0;
+      for (const LayerCollective &c : collectives)
+        if (c.beside && c.anchor == k) {
+          double &link = links[c.track];
+          double start = std::max(compute, link);
+          link = start + c.ns;
+          event(c.track, prefix + c.what, start, c.ns);
+          along = std::max(along, link - compute);
+          sent += c.ns;
+        }
+      if (along > ns) {
+        for (auto [c, collective] : llvm::enumerate(collectives))
+          if (record && collective.beside && collective.anchor == k)
+            result.exposedNs[c] += (along - ns) * collective.ns / sent;
+        event("compute", prefix + "waits for its collectives", compute + ns,
+              along - ns);
+      }
+      compute += std::max(ns, along);
     }
     for (auto [c, collective] : llvm::enumerate(collectives)) {
-      if (collective.after != end - 1)
+      if (collective.beside || collective.after != end - 1)
         continue;
       if (collective.blocking) {
         event("compute", prefix + collective.what, compute, collective.ns);
@@ -145,7 +163,8 @@ struct Simulation {
     // Segment ends: after every kernel a collective follows, and the last.
     std::vector<int> ends;
     for (const LayerCollective &c : collectives)
-      ends.push_back(std::clamp(c.after, 0, n - 1) + 1);
+      if (!c.beside)
+        ends.push_back(std::clamp(c.after, 0, n - 1) + 1);
     ends.push_back(n);
     llvm::sort(ends);
     ends.erase(std::unique(ends.begin(), ends.end()), ends.end());

@@ -21,21 +21,31 @@ using namespace mlir::npu::parallel;
 
 namespace {
 
-/// dp x tp x pp = chips; for a model with routed experts, ep over the dp
+/// dp x tp x cp x pp = chips; for a model with routed experts, ep over the
 /// chips of a stage (tp = 1). Stages: every divisor up to the layers.
-std::vector<Split> enumerateSplits(const ModelConfig &config, int64_t chips) {
+/// Context parallelism (a prefill's prompts cut over cp chips, tp = 1): cp
+/// of 2, 4 and 8 where it divides the stage and the prompt (a longer ring
+/// passes more K/V per layer than a node's links hide; a heuristic).
+std::vector<Split> enumerateSplits(const ModelConfig &config, int64_t chips,
+                                   const ImportOptions &options) {
   std::vector<Split> splits;
   for (int64_t pp = 1; pp <= std::min(chips, config.numLayers); ++pp) {
     if (chips % pp != 0)
       continue;
     int64_t stage = chips / pp;
-    for (int64_t tp = 1; tp <= stage; ++tp)
-      if (stage % tp == 0)
-        splits.push_back({stage / tp, tp, 1, pp});
-    if (config.numRoutedExperts)
-      for (int64_t ep = 2; ep <= stage; ++ep)
-        if (stage % ep == 0)
-          splits.push_back({stage, 1, ep, pp});
+    for (int64_t cp = 1; cp <= std::min<int64_t>(stage, 8); cp *= 2) {
+      if (stage % cp != 0 || (cp > 1 && (options.phase != Phase::Prefill ||
+                                         options.seqLen % cp != 0)))
+        continue;
+      int64_t replicas = stage / cp;
+      for (int64_t tp = 1; tp <= replicas; ++tp)
+        if (replicas % tp == 0 && (tp == 1 || cp == 1))
+          splits.push_back({replicas / tp, tp, 1, pp, cp});
+      if (config.numRoutedExperts)
+        for (int64_t ep = 2; ep <= stage; ++ep)
+          if (stage % ep == 0)
+            splits.push_back({replicas, 1, ep, pp, cp});
+    }
   }
   return splits;
 }
@@ -65,9 +75,9 @@ struct Evaluator {
     std::vector<std::string> axes;
     if (kind == CollectiveKind::SendRecv)
       axes.push_back(group->axes.back().name);
-    // Each of the layer's micro-batches in flight sends its share (a stage
-    // sends its pipeline micro-batch whole).
-    int64_t shares = kind == CollectiveKind::SendRecv ? 1 : step.inFlight;
+    // Each of the layer's micro-batches in flight sends its share (a stage,
+    // on the outermost axes, sends its pipeline micro-batch whole).
+    int64_t shares = outermost ? 1 : step.inFlight;
     llvm::Expected<CollectiveCost> cost =
         priceCollective(*group, kind, axes, bytes / double(shares));
     if (!cost) {
@@ -184,6 +194,15 @@ struct Evaluator {
                               split.ep, rows * a, shape.moeLayers * m,
                               /*overlapped=*/true))))
       return failure();
+    // Context parallelism (ring attention): each layer passes every chip's
+    // K/V (its T tokens' kv bytes) cp - 1 hops round the ring, beside the
+    // attention's blocks on both sides.
+    if (split.cp > 1 &&
+        failed(addCollective(
+            step, "CP ring", CollectiveKind::SendRecv, split.cp,
+            T * double(shape.kvBytesPerTokenPerLayer),
+            shape.layers * (split.cp - 1) * m, /*overlapped=*/true)))
+      return failure();
     // A stage sends each micro-batch's residual to the next one, by DMA
     // beside the next micro-batch's compute, on both sides.
     if (split.pp > 1 &&
@@ -239,6 +258,13 @@ struct Evaluator {
         add(moe - 1, moe);
       } else if (c.what == "EP combine" && moe >= 0) {
         add(moe, moe);
+      } else if (c.what == "CP ring" && attention >= 0) {
+        // All of the layer's hops, beside the attention's blocks.
+        placed.push_back({c.what, c.track(),
+                          c.microBatchSeconds * 1e9 * double(step.split.cp - 1),
+                          attention - 1, attention, /*blocking=*/false,
+                          /*beside=*/true});
+        owner.push_back(static_cast<int>(i));
       }
     }
   }
@@ -270,7 +296,7 @@ struct Evaluator {
     double overlapped = 0, fraction = 0;
     for (StepCollective &c : step.collectives) {
       step.commSeconds += c.stepSeconds();
-      if (c.kind == CollectiveKind::SendRecv)
+      if (c.what == "PP send")
         c.exposedSeconds = std::max(0.0, c.stepSeconds() - step.computeSeconds);
       step.exposedSeconds += c.exposedSeconds;
       if (c.overlapped && c.stepSeconds() > c.exposedSeconds) {
@@ -324,6 +350,19 @@ struct Evaluator {
       return step;
     }
     step.layers = std::move(*layers);
+    // Context parallelism: the chip compiled T/cp tokens of each prompt,
+    // whose causal attention is (T/cp)^2 / 2 of work; ring attention gives
+    // it T^2 / (2 cp), cp times that, balanced over the chips by a zigzag
+    // order ([A]: the attention's time scales with its work).
+    if (split.cp > 1) {
+      double extra = time->attentionNs * 1e-9 * double(split.cp - 1);
+      step.computeSeconds += extra * double(slots);
+      step.attentionSeconds *= double(split.cp);
+      for (LayerProfile &layer : step.layers.layers)
+        for (LayerKernel &k : layer.kernels)
+          if (k.kind == "attention" || k.kind == "mla_absorbed")
+            k.ns *= double(split.cp);
+    }
     scheduleStep(step, m);
     step.tokensPerSecondPerChip = double(globalTokens) / step.stepSeconds() /
                                   double(system.getChipCount());
@@ -391,7 +430,7 @@ mlir::npu::compareMultiChip(MLIRContext *ctx, StringRef configPath,
     Evaluator eval{ctx, *config, global, *system, s, side.globalTokens};
     std::vector<Split> splits =
         fixed ? std::vector<Split>{*fixed}
-              : enumerateSplits(*config, system->getChipCount());
+              : enumerateSplits(*config, system->getChipCount(), global);
     // The candidates are independent: compiled on the context's threads.
     // Pipeline stages only where nothing fits without them. Stages in place
     // of replicas never speed an inference step (a prefill pays the bubble,

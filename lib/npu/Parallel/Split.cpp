@@ -15,7 +15,8 @@ static llvm::Error fail(const llvm::Twine &message) {
 
 std::string Split::str() const {
   return "dp=" + std::to_string(dp) + ",tp=" + std::to_string(tp) +
-         ",ep=" + std::to_string(ep) + ",pp=" + std::to_string(pp);
+         ",ep=" + std::to_string(ep) + ",pp=" + std::to_string(pp) +
+         (cp > 1 ? ",cp=" + std::to_string(cp) : "");
 }
 
 llvm::Expected<Split> parallel::parseSplit(StringRef text) {
@@ -37,9 +38,11 @@ llvm::Expected<Split> parallel::parseSplit(StringRef text) {
       split.ep = n;
     else if (key == "pp")
       split.pp = n;
+    else if (key == "cp")
+      split.cp = n;
     else
       return fail("split '" + text + "': unknown key '" + key +
-                  "' (dp, tp, ep, pp)");
+                  "' (dp, tp, ep, pp, cp)");
   }
   return split;
 }
@@ -88,13 +91,24 @@ llvm::Expected<ChipModel> parallel::shardModel(const ModelConfig &config,
   };
   if (split.chips() != chips)
     return fail("split " + name +
-                ": dp x tp x pp = " + llvm::Twine(split.chips()) +
+                ": dp x tp x cp x pp = " + llvm::Twine(split.chips()) +
                 " chips, the system has " + llvm::Twine(chips));
   perChip = config;
   perChipOptions = global;
   if (llvm::Error e = divides(global.batch, split.dp, "the batch"))
     return std::move(e);
   perChipOptions.batch = global.batch / split.dp;
+  // Context parallelism: each chip holds T/cp of every sequence (its K/V
+  // too); the attention's K/V come round the ring (priced by the caller).
+  if (split.cp > 1) {
+    if (global.phase != Phase::Prefill)
+      return fail("split " + name +
+                  ": cp > 1 cuts a prefill's prompts (a decode step has one "
+                  "token per sequence)");
+    if (llvm::Error e = divides(global.seqLen, split.cp, "the prompt length"))
+      return std::move(e);
+    perChipOptions.seqLen = global.seqLen / split.cp;
+  }
   if (llvm::Error e = pipelineStage(config, split, chip))
     return std::move(e);
 
@@ -123,9 +137,10 @@ llvm::Expected<ChipModel> parallel::shardModel(const ModelConfig &config,
   // that do not divide evenly are rounded up per chip, as redundant experts
   // fill the last slots in DeepSeek-V3's deployment.
   if (split.ep > 1) {
-    if (split.ep > split.dp * split.tp)
+    int64_t stage = split.dp * split.tp * split.cp;
+    if (split.ep > stage)
       return fail("split " + name +
-                  ": ep must divide dp x tp, the chips of "
+                  ": ep must divide dp x tp x cp, the chips of "
                   "a pipeline stage");
     if (!config.numRoutedExperts)
       return fail("split " + name + ": ep > 1 needs routed experts");
@@ -133,8 +148,8 @@ llvm::Expected<ChipModel> parallel::shardModel(const ModelConfig &config,
       return fail("split " + name +
                   ": ep > 1 is modelled with "
                   "data-parallel attention (tp=1), as DeepSeek-V3 is served");
-    if (llvm::Error e = divides(split.dp * split.tp, split.ep,
-                                "the chips of a pipeline stage (dp x tp)"))
+    if (llvm::Error e = divides(stage, split.ep,
+                                "the chips of a pipeline stage (dp x tp x cp)"))
       return std::move(e);
     if (split.ep > config.numRoutedExperts)
       return fail("split " + name +
