@@ -38,6 +38,7 @@ SYSTEMS = {
     "torch_allreduce_4x8xb200_efa_16GiB": ("32xb200", None, None),
     "tpu_v5e_allgather_axis4_34MB": ("tpu-v5e-8x4", "y", None),
     "tpu_v5e_allgather_axis4_small_latency": ("tpu-v5e-8x4", "y", None),
+    "tpu_v6e_psum_ici_256_606MB": ("tpu-v6e-16x16", None, None),
 }
 # Rows left out, with the reason.
 EXCLUDED = {
