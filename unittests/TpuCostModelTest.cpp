@@ -396,10 +396,11 @@ TEST_F(TpuCostModelTest, PhaseHandOffIsHeldWhole) {
 }
 
 TEST_F(TpuCostModelTest, RouterRowStateIsHeldOnce) {
-  // A router kernel (64 tokens, 256 experts, top 8): its lowering's top-k
-  // holds per token the f32 scores and selection, 8 B per expert, and the
-  // 8 slots of its insertion pass (f32 value, i64 expert, f32 score), 16 B
-  // each, beside the rows it moves; once, however many buffers.
+  // A router kernel (64 tokens, 256 experts, top 8, sigmoid, no bias): its
+  // lowering holds per token the f32 scores (4 B per expert) and the top-k's
+  // 8 slots of (f32 value, i64 expert, f32 score) plus the triple they are
+  // filled from, each a buffer of its own (aligned to 64 bytes), beside the
+  // rows it moves; once, however many buffers.
   OwningOpRef<ModuleOp> module = parse(R"mlir(
     func.func @r(%l: tensor<64x256xf32>) -> (tensor<64x8xi32>, tensor<64x8xf32>) {
       %i, %w = npu.moe_router %l top_k(8) scoring(sigmoid) : tensor<64x256xf32> -> tensor<64x8xi32>, tensor<64x8xf32>
@@ -410,16 +411,22 @@ TEST_F(TpuCostModelTest, RouterRowStateIsHeldOnce) {
   FailureOr<KernelModel> m = describeKernel(KernelKind::Stream, {router});
   ASSERT_TRUE(succeeded(m));
   KernelDesc d = m->phases.front();
-  EXPECT_EQ(d.rowStateBytes, 8 * 256 + 16 * 8);
-  // Per row moved: 256 x 4 B of logits, 8 x (4 + 4) B of results.
-  int64_t perRow = 256 * 4 + 8 * 8;
+  SmallVector<int64_t> state = {4 * 256};
+  for (int slot = 0; slot <= 8; ++slot)
+    state.append({4, 8, 4});
+  EXPECT_EQ(d.rowStateBuffers, state);
+  // A tile of 16 rows: the scores 16 x 1024 B, each triple 64 + 128 + 64
+  // B; per buffer of rows moved, 16 x 1024 B of logits and 16 x 32 B of
+  // each result (512 B).
   for (int64_t buffers : {1, 2})
     EXPECT_EQ(getTpuWorkingSet(d, {16, 8}, buffers),
-              (buffers * perRow + 8 * 256 + 16 * 8) * 16);
-  // In 8 groups: per group two f32 maxima, a f32 score and an i64 rank.
+              buffers * (16 * 1024 + 512 + 512) + 16 * 1024 + 9 * 256);
+  // In 8 groups, with a softmax and a bias: the softmax's max and sum, the
+  // biased selection scores, per group two f32 maxima, a f32 score and an
+  // i64 rank, and the selection scores masked to the kept groups.
   OwningOpRef<ModuleOp> grouped = parse(R"mlir(
-    func.func @r(%l: tensor<64x256xf32>) -> (tensor<64x8xi32>, tensor<64x8xf32>) {
-      %i, %w = npu.moe_router %l top_k(8) scoring(sigmoid) groups(8, 4) : tensor<64x256xf32> -> tensor<64x8xi32>, tensor<64x8xf32>
+    func.func @r(%l: tensor<64x256xf32>, %b: tensor<256xf32>) -> (tensor<64x8xi32>, tensor<64x8xf32>) {
+      %i, %w = npu.moe_router %l, %b top_k(8) scoring(softmax) groups(8, 4) : tensor<64x256xf32>, tensor<256xf32> -> tensor<64x8xi32>, tensor<64x8xf32>
       return %i, %w : tensor<64x8xi32>, tensor<64x8xf32>
     })mlir");
   ASSERT_TRUE(grouped);
@@ -427,10 +434,10 @@ TEST_F(TpuCostModelTest, RouterRowStateIsHeldOnce) {
       &grouped->getBody()->front().getRegion(0).front().front();
   m = describeKernel(KernelKind::Stream, {groupedRouter});
   ASSERT_TRUE(succeeded(m));
-  // With groups also 20 bytes per group and the selection scores masked to
-  // the kept groups, 4 per expert.
-  EXPECT_EQ(m->phases.front().rowStateBytes,
-            8 * 256 + 16 * 8 + 20 * 8 + 4 * 256);
+  state = {4 * 256, 4, 4, 4 * 256, 32, 32, 32, 64, 4 * 256};
+  for (int slot = 0; slot <= 8; ++slot)
+    state.append({4, 8, 4});
+  EXPECT_EQ(m->phases.front().rowStateBuffers, state);
 }
 
 TEST_F(TpuCostModelTest, TileThatDoesNotFitIsRejected) {

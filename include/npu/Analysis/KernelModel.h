@@ -129,6 +129,10 @@ struct KernelDesc {
   /// selection and top-k slots); `rowStats` of those bytes are f32 vectors
   /// of one value per row (a norm's sum and scale), each its own buffer.
   int64_t rowStateBytes = 0, rowStats = 0;
+  /// stream: state a row holds in buffers of their own, bytes per row of
+  /// each (each allocation is aligned to 64 bytes: a router's scores, its
+  /// softmax statistics and each top-k slot's value, expert and score).
+  SmallVector<int64_t, 4> rowStateBuffers;
   /// moe_ffn's routed experts (TPU-like): each tile's rows of x are gathered
   /// one DMA per row, and its output rows leave as one block (in the
   /// result's type) to the buffer the combine reads. The GPU-like model,

@@ -375,11 +375,14 @@ FailureOr<KernelModel> describeMlaKernel(ArrayRef<Operation *> ops) {
 
 /// Whether a stream kernel's input of type `s` is not row-tiled but held
 /// whole for all the tiles: one row's worth broadcast over the rows (a
-/// norm's weight, a bias) or a scalar, in a loop nest of `rank` dims and
-/// `cols` columns.
+/// norm's weight, a bias, GPT-2's [1, D] position embedding at decode) or
+/// a scalar (of any rank: Llama-4's [1, 1] attention temperature), in a
+/// loop nest of `rank` dims and `cols` columns.
 bool isHeldWhole(ShapedType s, int64_t cols, size_t rank) {
   return s.hasStaticShape() && rank > 1 &&
-         (s.getRank() == 0 || (s.getRank() == 1 && s.getDimSize(0) == cols));
+         (s.getNumElements() == 1 ||
+          (s.getRank() >= 1 && s.getShape().back() == cols &&
+           s.getNumElements() == cols));
 }
 
 /// The bytes per row of each row-tiled input and output of a stream or
@@ -417,6 +420,34 @@ SmallVector<int64_t, 4> rowBuffers(ArrayRef<Operation *> ops,
                            .value())
     return {};
   return perRow;
+}
+
+/// The per-row buffers a router's lowering holds (MoEPatterns.cpp), each
+/// its own allocation: its f32 logits where they come in another type, its
+/// f32 scores, the softmax's row max and sum, the selection scores where a
+/// bias makes them differ; with groups, each group's two f32 maxima, f32
+/// score and i64 rank and the selection scores masked to the kept groups;
+/// and the top-k's k slots of (f32 value, i64 expert, f32 score), one pass
+/// over the experts inserting into them, and the initial triple the slots
+/// are filled from. Each buffer is counted whole: the VMEM plan reuses some
+/// of them once dead, so this bounds it from above (a few bytes per row).
+static void appendRouterState(MoERouterOp router,
+                              SmallVectorImpl<int64_t> &buffers) {
+  int64_t e = router.getNumExperts();
+  auto logits = cast<ShapedType>(router.getLogits().getType());
+  if (!logits.getElementType().isF32())
+    buffers.push_back(4 * e);
+  buffers.push_back(4 * e);
+  if (router.getScoring() != ScoringFunc::Sigmoid)
+    buffers.append({4, 4});
+  if (router.getBias())
+    buffers.push_back(4 * e);
+  if (std::optional<uint64_t> groups = router.getNGroup()) {
+    auto n = static_cast<int64_t>(*groups);
+    buffers.append({4 * n, 4 * n, 4 * n, 8 * n, 4 * e});
+  }
+  for (uint64_t slot = 0; slot <= router.getTopK(); ++slot)
+    buffers.append({4, 8, 4});
 }
 
 /// Row-wise kernels and copies: traffic is every input read once and every
@@ -479,22 +510,14 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
         failed(holdWhole(k, v, /*read=*/true)))
       return failure();
   // What a row holds while it is computed (npu-lower-to-linalg):
-  // - a router's top-k (one insertion pass over the experts): its f32
-  //   scores and selection scores, 8 bytes per expert, and k slots of (f32
-  //   value, i64 expert, f32 score), 16 bytes per slot; with groups, each
-  //   group's two f32 maxima, f32 score and i64 rank, 20 bytes, and the
-  //   selection scores masked to the kept groups, 4 per expert;
+  // - a router: its buffers (appendRouterState);
   // - an RMS norm its f32 sum of squares and scale; a layer norm its f32
   //   mean, variance and scale and the centered row in f32.
   // A gather (the embedding) copies one row of its table per id, each its
   // own DMA into the tile (GatherRows.cpp); the tile leaves whole.
   for (Operation *op : ops) {
     if (auto router = dyn_cast<MoERouterOp>(op))
-      k.rowStateBytes +=
-          8 * router.getNumExperts() +
-          16 * static_cast<int64_t>(router.getTopK()) +
-          20 * static_cast<int64_t>(router.getNGroup().value_or(0)) +
-          (router.getNGroup() ? 4 * router.getNumExperts() : 0);
+      appendRouterState(router, k.rowStateBuffers);
     if (isa<RMSNormOp, LayerNormOp>(op)) {
       bool rms = isa<RMSNormOp>(op);
       k.rowStateBytes += rms ? 8 : 12 + 4 * cols;

@@ -17,7 +17,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   // A field added to KernelDesc must be added here too (or a memo would
   // take two different kernels for one): the size check below fails until
   // it is, and is then updated.
-  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 544,
+  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 592,
                 "KernelDesc changed: update appendKey");
   auto list = [&](ArrayRef<int64_t> values) {
     key.push_back(values.size());
@@ -45,6 +45,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   list(k.siblingN);
   list(k.rowShape);
   list(k.rowBufferBytes);
+  list(k.rowStateBuffers);
   key.append({k.needsFullK,
               uint64_t(k.extraReadBytes),
               uint64_t(k.columnBytes),

@@ -100,6 +100,8 @@ static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
     for (int64_t b : k.rowBufferBytes)
       tiles += nb * c(llvm::alignTo(b * tileRows, 64));
   }
+  for (int64_t b : k.rowStateBuffers)
+    stats += c(llvm::alignTo(b * tileRows, 64));
   return tiles + c(k.rowStateBytes - 4 * k.rowStats) * c(tileRows) + stats +
          table + c(k.heldBytes);
 }
