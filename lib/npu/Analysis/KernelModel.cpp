@@ -422,34 +422,6 @@ SmallVector<int64_t, 4> rowBuffers(ArrayRef<Operation *> ops,
   return perRow;
 }
 
-/// The per-row buffers a router's lowering holds (MoEPatterns.cpp), each
-/// its own allocation: its f32 logits where they come in another type, its
-/// f32 scores, the softmax's row max and sum, the selection scores where a
-/// bias makes them differ; with groups, each group's two f32 maxima, f32
-/// score and i64 rank and the selection scores masked to the kept groups;
-/// and the top-k's k slots of (f32 value, i64 expert, f32 score), one pass
-/// over the experts inserting into them, and the initial triple the slots
-/// are filled from. Each buffer is counted whole: the VMEM plan reuses some
-/// of them once dead, so this bounds it from above (a few bytes per row).
-static void appendRouterState(MoERouterOp router,
-                              SmallVectorImpl<int64_t> &buffers) {
-  int64_t e = router.getNumExperts();
-  auto logits = cast<ShapedType>(router.getLogits().getType());
-  if (!logits.getElementType().isF32())
-    buffers.push_back(4 * e);
-  buffers.push_back(4 * e);
-  if (router.getScoring() != ScoringFunc::Sigmoid)
-    buffers.append({4, 4});
-  if (router.getBias())
-    buffers.push_back(4 * e);
-  if (std::optional<uint64_t> groups = router.getNGroup()) {
-    auto n = static_cast<int64_t>(*groups);
-    buffers.append({4 * n, 4 * n, 4 * n, 8 * n, 4 * e});
-  }
-  for (uint64_t slot = 0; slot <= router.getTopK(); ++slot)
-    buffers.append({4, 8, 4});
-}
-
 /// Row-wise kernels and copies: traffic is every input read once and every
 /// output written once (the group's minimum), over [rows, columns] of the
 /// largest output.

@@ -41,6 +41,18 @@ SmallVector<OpTy> opsOfType(ArrayRef<Operation *> ops) {
 /// (KernelModelMoE.cpp).
 FailureOr<KernelModel> describeMoeKernel(ArrayRef<Operation *> ops);
 
+/// The per-row buffers a router's lowering holds (MoEPatterns.cpp), each
+/// its own allocation: its f32 logits where they come in another type, its
+/// f32 scores, the softmax's row max and sum, the selection scores where a
+/// bias makes them differ; with groups, each group's two f32 maxima, f32
+/// score and i64 rank and the selection scores masked to the kept groups;
+/// and the top-k's k slots of (f32 value, i64 expert, f32 score), one pass
+/// over the experts inserting into them, and the initial triple the slots
+/// are filled from. Each buffer is counted whole: the VMEM plan reuses some
+/// of them once dead, so this bounds it from above (a few bytes per row).
+/// Appended to `buffers` (bytes per row each).
+void appendRouterState(MoERouterOp router, SmallVectorImpl<int64_t> &buffers);
+
 } // namespace mlir::npu::kernel_model_detail
 
 #endif // NPU_ANALYSIS_KERNELMODELDETAIL_H

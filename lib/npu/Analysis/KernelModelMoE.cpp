@@ -118,3 +118,22 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   model.phases.push_back(combine);
   return model;
 }
+
+void kernel_model_detail::appendRouterState(MoERouterOp router,
+                                            SmallVectorImpl<int64_t> &buffers) {
+  int64_t e = router.getNumExperts();
+  auto logits = cast<ShapedType>(router.getLogits().getType());
+  if (!logits.getElementType().isF32())
+    buffers.push_back(4 * e);
+  buffers.push_back(4 * e);
+  if (router.getScoring() != ScoringFunc::Sigmoid)
+    buffers.append({4, 4});
+  if (router.getBias())
+    buffers.push_back(4 * e);
+  if (std::optional<uint64_t> groups = router.getNGroup()) {
+    auto n = static_cast<int64_t>(*groups);
+    buffers.append({4 * n, 4 * n, 4 * n, 8 * n, 4 * e});
+  }
+  for (uint64_t slot = 0; slot <= router.getTopK(); ++slot)
+    buffers.append({4, 8, 4});
+}

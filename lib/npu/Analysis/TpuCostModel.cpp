@@ -480,6 +480,15 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
         for (auto [n, ti] : llvm::zip(phase.loops, mainTile))
           tile.push_back(std::min(n, ti));
       cost = getTpuPhaseCost(phase, tile, buffers, p);
+    } else if (phase.combineSlots > 0 && phase.kind == KernelKind::Stream &&
+               !mainTile.empty()) {
+      // A MoE's combine without a shared expert: the main tile's M tokens
+      // at a time, D whole (TileMoe.cpp), not a tile of its own.
+      RowNest<> loops = phase.rowLoops();
+      cost = getTpuPhaseCost(
+          phase,
+          RowNest<>{std::min(loops.rows, mainTile.front()), loops.cols}.list(),
+          buffers, p);
     } else if (std::optional<TpuTileChoice> choice = chooseTpuTile(phase, p)) {
       cost = choice->cost;
     }

@@ -370,7 +370,16 @@ std::optional<LoopTotals> tpu_detail::attentionTotals(const KernelDesc &k,
   // keys past the held ones once per query block, exactly.
   int64_t kvWidth = k.kvWidth();
   int64_t kvTensors = k.latent ? 1 : 2;
-  Count streamedRows = k.causal ? c(streamed) * c(tkv) : c(nq) * c(skv - held);
+  // Causal: tkv rows per streamed pair, but a last K/V tile shorter than
+  // tkv as its real rows (the lowering clamps the slice), by each pair that
+  // visits it.
+  int64_t lastVisits = 0, nkv = llvm::divideCeil(skv, tkv);
+  if (k.causal && skv % tkv != 0 && held < skv)
+    lastVisits = std::min(
+        streamed, countVisitedTilesFrom(sq, skv, tq, tkv, true, nkv - 1));
+  Count streamedRows = k.causal ? c(streamed - lastVisits) * c(tkv) +
+                                      c(lastVisits) * c(skv - (nkv - 1) * tkv)
+                                : c(nq) * c(skv - held);
   l.readBytes += bytesOf(
       c(bh) * (c(share) * c(held) + streamedRows) * c(kvWidth), k.rhsBytes);
   l.readTransfers += (held > 0 ? c(l.parallelTiles) : c(0)) * c(kvTensors) +
