@@ -82,6 +82,28 @@ func.func @dynamic(%n: index) {
 
 // -----
 
+// An element type without a byte size (a memref) is refused, not sized 0
+// or by its elements.
+#vmem = #npu.memory_space<vmem>
+func.func @no_byte_size() {
+  // expected-error @below {{VMEM buffer must have a static shape and an element type with a byte size}}
+  %a = memref.alloc() {npu.sram_offset = 0 : i64} : memref<8xmemref<4xf32>, #vmem>
+  return
+}
+
+// -----
+
+// A vector element is sized whole: 8 x vector<4xf32> = 128 bytes, aligned
+// to 16, so an offset of 8 is refused.
+#vmem = #npu.memory_space<vmem>
+func.func @vector_elements() {
+  // expected-error @below {{offset 8 is not a non-negative multiple of the buffer's alignment (16 bytes)}}
+  %a = memref.alloc() {npu.sram_offset = 8 : i64} : memref<8xvector<4xf32>, #vmem>
+  return
+}
+
+// -----
+
 #vmem = #npu.memory_space<vmem>
 func.func private @callee()
 func.func @call_while_live() {

@@ -108,14 +108,6 @@ SmallVector<Operation *> collectUsers(Value root) {
   }
   return users;
 }
-
-std::optional<int64_t> getElementBytes(Type type) {
-  if (type.isIndex())
-    return 8;
-  if (type.isIntOrFloat())
-    return (type.getIntOrFloatBitWidth() + 7) / 8;
-  return std::nullopt;
-}
 } // namespace
 
 FailureOr<SramLiveness> mlir::npu::computeSramLiveness(func::FuncOp func) {
@@ -129,9 +121,18 @@ FailureOr<SramLiveness> mlir::npu::computeSramLiveness(func::FuncOp func) {
     if (!alloc || !isVmem(alloc.getType()))
       return WalkResult::advance();
     MemRefType type = alloc.getType();
-    std::optional<int64_t> elementBytes =
-        getElementBytes(type.getElementType());
-    if (!type.hasStaticShape() || !elementBytes) {
+    // Bytes per element: a scalar's (NpuWork's), a vector's elements';
+    // none for anything else (a memref of memrefs).
+    Type element = type.getElementType();
+    int64_t elementBytes = 0;
+    if (auto vector = dyn_cast<VectorType>(element))
+      elementBytes = vector.hasStaticShape()
+                         ? vector.getNumElements() *
+                               static_cast<int64_t>(getElementBytes(vector))
+                         : 0;
+    else if (!isa<ShapedType>(element))
+      elementBytes = static_cast<int64_t>(getElementBytes(element));
+    if (!type.hasStaticShape() || elementBytes <= 0) {
       alloc.emitError("VMEM buffer must have a static shape and an element "
                       "type with a byte size: ")
           << type;
@@ -139,9 +140,9 @@ FailureOr<SramLiveness> mlir::npu::computeSramLiveness(func::FuncOp func) {
     }
     SramBuffer buffer;
     buffer.alloc = alloc;
-    buffer.bytes = type.getNumElements() * *elementBytes;
+    buffer.bytes = type.getNumElements() * elementBytes;
     buffer.alignment = std::lcm(
-        std::max<int64_t>(alloc.getAlignment().value_or(1), 1), *elementBytes);
+        std::max<int64_t>(alloc.getAlignment().value_or(1), 1), elementBytes);
     buffer.start = buffer.end = pos.first[alloc];
     Block *block = alloc->getBlock();
     for (Operation *user : collectUsers(alloc.getResult())) {
