@@ -16,7 +16,7 @@ namespace {
 std::vector<LayerKernel> kernels(std::initializer_list<double> ns) {
   std::vector<LayerKernel> k;
   for (double t : ns)
-    k.push_back({"gemm", t});
+    k.push_back({KernelKind::Gemm, t});
   return k;
 }
 

@@ -33,6 +33,8 @@
 #ifndef NPU_COMPARE_LAYERSCHEDULE_H
 #define NPU_COMPARE_LAYERSCHEDULE_H
 
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -41,10 +43,9 @@
 
 namespace mlir::npu {
 
-/// One kernel of a layer: its kind ("gemm", "moe_ffn", ...) and modelled
-/// time.
+/// One kernel of a layer: its kind and modelled time.
 struct LayerKernel {
-  std::string kind;
+  KernelKind kind = KernelKind::Stream;
   double ns = 0;
 };
 

@@ -18,8 +18,8 @@ static void appendKernels(func::FuncOp f, std::vector<LayerKernel> &kernels,
   f.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto kernel = dyn_cast<KernelOp>(op)) {
       auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
-      kernels.push_back({stringifyKernelKind(kernel.getKind()).str(),
-                         cost ? cost.getTimeNs().convertToDouble() : 0.0});
+      kernels.push_back(
+          {kernel.getKind(), cost ? cost.getTimeNs().convertToDouble() : 0.0});
       return WalkResult::skip();
     }
     if (auto call = dyn_cast<func::CallOp>(op))
@@ -72,8 +72,7 @@ FailureOr<ModelLayers> mlir::npu::readModelLayers(ModuleOp module,
     }
     auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
     layers.layers.back().kernels.push_back(
-        {stringifyKernelKind(kernel.getKind()).str(),
-         cost ? cost.getTimeNs().convertToDouble() : 0.0});
+        {kernel.getKind(), cost ? cost.getTimeNs().convertToDouble() : 0.0});
   }
   return layers;
 }
@@ -114,7 +113,8 @@ struct Simulation {
     }
     for (int k = begin; k < end; ++k) {
       double ns = kernels[k].ns / microBatches;
-      event("compute", prefix + kernels[k].kind, compute, ns);
+      event("compute", prefix + stringifyKernelKind(kernels[k].kind), compute,
+            ns);
       // The collectives that run beside the kernel.
       double along = 0, sent = 0;
       for (const LayerCollective &c : collectives)
@@ -223,7 +223,9 @@ mlir::npu::scheduleLayer(const std::vector<LayerKernel> &kernels,
           result.events.push_back(
               {collective.track, collective.what, at, collective.ns});
         }
-      result.events.push_back({"compute", kernel.kind, start, kernel.ns});
+      result.events.push_back({"compute",
+                               stringifyKernelKind(kernel.kind).str(), start,
+                               kernel.ns});
       double extra = std::max(0.0, beside - kernel.ns);
       if (extra > 0) {
         for (auto [c, collective] : llvm::enumerate(collectives))

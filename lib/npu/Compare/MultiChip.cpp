@@ -230,21 +230,22 @@ struct Evaluator {
           return i;
       return -1;
     };
-    int attention = first(0, [](StringRef kind) {
-      return kind == "attention" || kind == "mla_absorbed";
+    int attention = first(0, [](KernelKind kind) {
+      return kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed;
     });
-    int outProj =
-        first(attention, [](StringRef kind) { return kind == "gemm"; });
+    int outProj = first(
+        attention, [](KernelKind kind) { return kind == KernelKind::Gemm; });
     if (outProj < 0)
       outProj = attention >= 0 ? attention : n - 1;
     int ffn = -1;
     for (int i = outProj + 1; i < n; ++i)
-      if (k[i].kind == "gated_mlp" || k[i].kind == "moe_ffn" ||
-          k[i].kind == "gemm")
+      if (k[i].kind == KernelKind::GatedMlp ||
+          k[i].kind == KernelKind::MoeFfn || k[i].kind == KernelKind::Gemm)
         ffn = i;
     if (ffn < 0)
       ffn = n - 1;
-    int moe = first(0, [](StringRef kind) { return kind == "moe_ffn"; });
+    int moe =
+        first(0, [](KernelKind kind) { return kind == KernelKind::MoeFfn; });
     for (auto [i, c] : llvm::enumerate(step.collectives)) {
       auto add = [&](int after, int anchor) {
         placed.push_back({c.what, c.track(), c.microBatchSeconds * 1e9, after,
@@ -286,10 +287,10 @@ struct Evaluator {
         step.collectives[owner[i]].exposedSeconds +=
             schedule.exposedNs[i] * 1e-9 * runs;
         const LayerKernel &beside = layer.kernels[c.anchor];
-        step.perKernel.push_back({layer.function, beside.kind, beside.ns,
-                                  c.what, c.ns * step.inFlight,
-                                  schedule.exposedNs[i],
-                                  schedule.overlappedNs[i], layer.runs * m});
+        step.perKernel.push_back(
+            {layer.function, stringifyKernelKind(beside.kind).str(), beside.ns,
+             c.what, c.ns * step.inFlight, schedule.exposedNs[i],
+             schedule.overlappedNs[i], layer.runs * m});
       }
       step.schedules.push_back(std::move(schedule));
     }
@@ -360,7 +361,8 @@ struct Evaluator {
       step.attentionSeconds *= double(split.cp);
       for (LayerProfile &layer : step.layers.layers)
         for (LayerKernel &k : layer.kernels)
-          if (k.kind == "attention" || k.kind == "mla_absorbed")
+          if (k.kind == KernelKind::Attention ||
+              k.kind == KernelKind::MlaAbsorbed)
             k.ns *= double(split.cp);
     }
     scheduleStep(step, m);
