@@ -82,6 +82,11 @@ namespace {
 /// One kernel at a time on the compute stream, one collective at a time on
 /// each link.
 struct Simulation {
+  Simulation(const std::vector<LayerKernel> &kernels,
+             const std::vector<LayerCollective> &collectives, int microBatches)
+      : kernels(kernels), collectives(collectives), microBatches(microBatches) {
+  }
+
   const std::vector<LayerKernel> &kernels;
   const std::vector<LayerCollective> &collectives;
   int microBatches;
@@ -200,7 +205,7 @@ mlir::npu::scheduleLayer(const std::vector<LayerKernel> &kernels,
   if (kernels.empty())
     return result;
   if (microBatches > 1 || !decompose) {
-    Simulation sim{kernels, collectives, std::max(microBatches, 1)};
+    Simulation sim(kernels, collectives, std::max(microBatches, 1));
     sim.run();
     result.layerNs = sim.result.layerNs;
     result.exposedNs = std::move(sim.result.exposedNs);

@@ -246,7 +246,8 @@ struct Evaluator {
       ffn = n - 1;
     int moe =
         first(0, [](KernelKind kind) { return kind == KernelKind::MoeFfn; });
-    for (auto [i, c] : llvm::enumerate(step.collectives)) {
+    for (size_t i = 0; i < step.collectives.size(); ++i) {
+      const StepCollective &c = step.collectives[i];
       auto add = [&](int after, int anchor) {
         placed.push_back({c.what, c.track(), c.microBatchSeconds * 1e9, after,
                           anchor, !c.overlapped});

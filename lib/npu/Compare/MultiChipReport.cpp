@@ -173,16 +173,17 @@ static void writeSideTrace(llvm::json::OStream &js, const MultiChipSide &side,
   const SplitStep &step = side.candidates[side.best];
   llvm::StringMap<int> tids;
   auto tid = [&](StringRef track) {
-    auto [it, inserted] = tids.try_emplace(track, int(tids.size()));
-    if (inserted)
+    auto inserted = tids.try_emplace(track, int(tids.size()));
+    int id = inserted.first->second;
+    if (inserted.second)
       js.object([&] {
         js.attribute("ph", "M");
         js.attribute("name", "thread_name");
         js.attribute("pid", pid);
-        js.attribute("tid", it->second);
+        js.attribute("tid", id);
         js.attributeObject("args", [&] { js.attribute("name", track); });
       });
-    return it->second;
+    return id;
   };
   js.object([&] {
     js.attribute("ph", "M");
