@@ -16,6 +16,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/bit.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::npu;
 using namespace mlir::npu::parallel;
@@ -251,14 +254,12 @@ llvm::json::Value parallel::toJSON(const ModelShape &shape,
                             {"rows", std::move(array)}};
 }
 
-/// C(n, m) as a double (small n: group counts).
-static double choose(int64_t n, int64_t m) {
+/// log C(n, m) (n, m up to 2^20: group counts).
+static double logChoose(int64_t n, int64_t m) {
   if (m < 0 || m > n)
-    return 0;
-  double c = 1;
-  for (int64_t i = 0; i < m; ++i)
-    c = c * double(n - i) / double(i + 1);
-  return c;
+    return -std::numeric_limits<double>::infinity();
+  return std::lgamma(double(n) + 1) - std::lgamma(double(m) + 1) -
+         std::lgamma(double(n - m) + 1);
 }
 
 double mlir::npu::parallel::expectedDestinationChips(int64_t experts,
@@ -274,13 +275,31 @@ double mlir::npu::parallel::expectedDestinationChips(int64_t experts,
          perGroup = E / double(groups);
   // The experts the picks are drawn from once the groups are picked.
   double pool = double(topkGroups) * perGroup;
+  // prod_{i<k} (pool - held - i) / (pool - i): a product for a few picks, a
+  // ratio of gamma functions for many.
   auto missChance = [&](double held) {
-    double miss = 1;
-    for (int64_t i = 0; i < topK; ++i)
-      miss *= std::max(0.0, pool - held - double(i)) / (pool - double(i));
-    return miss;
+    double left = pool - held;
+    if (left - double(topK - 1) <= 0)
+      return 0.0;
+    if (topK <= 1024) {
+      double miss = 1;
+      for (int64_t i = 0; i < topK; ++i)
+        miss *= (left - double(i)) / (pool - double(i));
+      return miss;
+    }
+    double k = double(topK);
+    return std::exp(std::lgamma(left + 1) - std::lgamma(left - k + 1) -
+                    std::lgamma(pool + 1) + std::lgamma(pool - k + 1));
   };
-  double total = 0, allGroups = choose(groups, topkGroups);
+  // The sum over which of a chip's groups are picked costs 2^met per chip:
+  // past a budget (a very large system), each chip holds its expected
+  // share of the picked groups instead.
+  constexpr int64_t kMaxMet = 12, kBudget = int64_t(1) << 22;
+  int64_t metBound = std::min<int64_t>(
+      groups, int64_t(std::ceil(double(groups) / double(chips))) + 1);
+  bool exact = metBound <= kMaxMet &&
+               double(chips) * double(int64_t(1) << metBound) <= kBudget;
+  double total = 0, allGroups = logChoose(groups, topkGroups);
   for (int64_t c = 0; c < chips; ++c) {
     double lo = perChip * double(c), hi = lo + perChip;
     // The chip's share of each group its range meets.
@@ -294,16 +313,15 @@ double mlir::npu::parallel::expectedDestinationChips(int64_t experts,
     }
     int64_t met = shares.size();
     double miss = 0;
-    if (met > 16) {
-      // So many groups met (a chip holding most experts): the expected
-      // share in place of the sum over subsets.
+    if (!exact || met > kMaxMet) {
       miss = missChance(perChip * double(topkGroups) / double(groups));
     } else {
       // Over which of the met groups are picked: the rest of the
       // topkGroups come from the groups the chip does not meet.
       for (uint32_t subset = 0; subset < (1u << met); ++subset) {
         int64_t picked = llvm::popcount(subset);
-        double p = choose(groups - met, topkGroups - picked) / allGroups;
+        double p =
+            std::exp(logChoose(groups - met, topkGroups - picked) - allGroups);
         if (p == 0)
           continue;
         double held = 0;
