@@ -58,16 +58,19 @@ EXCLUDED = {
 # (tests/legacy/test_intranode.py: recv_x, fp8_factor = (1 + 4/128) / 2 of
 # bf16). `npu-system --routed` prices exactly that: --bytes is one copy of
 # the rank's tokens, V its expected received bytes, and the measured time is
-# V / the quoted 'logical' bandwidth. Row -> (system, bytes per element).
+# V / the quoted 'logical' bandwidth. Across nodes DeepEP sends a token once
+# per node over RDMA and forwards it over NVLink, and its RDMA bandwidth
+# counts the (token, node) pairs, own node included: the measured time is
+# then copy x node_destinations / bandwidth. Row -> (system, bytes per
+# element, the count the bandwidth divides).
 ROUTED = {
-    "deepep_v1_intranode_dispatch_ep8_h800": ("8xh800", 1 + 4 / 128),
-    "deepep_v1_intranode_combine_ep8_h800": ("8xh800", 2),
+    "deepep_v1_intranode_dispatch_ep8_h800": ("8xh800", 1 + 4 / 128,
+                                              "destinations"),
+    "deepep_v1_intranode_combine_ep8_h800": ("8xh800", 2, "destinations"),
+    "deepep_v1_internode_dispatch_ep16_h800": ("16xh800", 1 + 4 / 128,
+                                               "node_destinations"),
 }
 EXCLUDED.update({
-    "deepep_v1_internode_dispatch_ep16_h800": "DeepEP's internode dispatch "
-        "sends once per node over RDMA and forwards over NVLink, and counts "
-        "the RDMA tokens per node: a two-level routed dispatch the "
-        "one-level --routed all-to-all does not model",
     "deepep_v1_lowlatency_dispatch_ep8_h800": "pure-RDMA low-latency kernels "
         "among 8 GPUs of one node, each (token, expert) sent on its own: no "
         "system of that shape (NICs only) is modelled",
@@ -136,13 +139,13 @@ def section():
             skipped.append((m, EXCLUDED[m["id"]]))
             continue
         if m["id"] in ROUTED:
-            system, element = ROUTED[m["id"]]
+            system, element, count = ROUTED[m["id"]]
             over = algorithm = None
             s = m["shape"]
             copy = s["tokens"] * s["hidden"] * element
             cost = price(system, m, None, None, copy,
                          f"{s['experts']}:{s['topk']}")
-            want = cost["bytes"] / (m["measured"]["value"] * 1e9)
+            want = copy * cost[count] / (m["measured"]["value"] * 1e9)
         elif m["id"] in SYSTEMS:
             system, over, algorithm = SYSTEMS[m["id"]]
             cost = price(system, m, over, algorithm)

@@ -109,11 +109,11 @@ llvm::Expected<double> parseSize(StringRef text) {
               "' (B, KB, MB, GB, KiB, MiB, GiB)");
 }
 
-/// --routed=E:k[:G:g] over the collective's group: the chips a token's
-/// copies reach on average.
-llvm::Expected<double> parseRouted(const System &system,
-                                   const std::vector<std::string> &axes,
-                                   CollectiveKind kind) {
+/// --routed=E:k[:G:g] over the collective's group: the chips (and nodes)
+/// a token's copies reach on average.
+llvm::Expected<RoutedDestinations>
+parseRouted(const System &system, const std::vector<std::string> &axes,
+            CollectiveKind kind) {
   if (kind != CollectiveKind::AllToAll)
     return fail("--routed prices an all_to_all (a MoE dispatch or combine)");
   llvm::SmallVector<StringRef> fields;
@@ -132,11 +132,7 @@ llvm::Expected<double> parseRouted(const System &system,
     return fail("--routed='" + routedOpt +
                 "': n_group must divide the experts, topk_group be at most "
                 "n_group, and top_k at most the experts of topk_group groups");
-  int64_t chips = 1;
-  for (const SystemAxis &axis : system.axes)
-    if (axes.empty() || llvm::is_contained(axes, axis.name))
-      chips *= axis.size;
-  return expectedDestinationChips(experts, topK, groups, topkGroups, chips);
+  return routedDestinations(system, axes, experts, topK, groups, topkGroups);
 }
 
 void printSystem(llvm::raw_ostream &os, const System &system) {
@@ -259,27 +255,32 @@ int run(MLIRContext &context, llvm::raw_ostream &os) {
   if (!overOpt.empty())
     for (StringRef axis : llvm::split(overOpt.getValue(), ','))
       axes.push_back(axis.trim().str());
-  // Each token's copies go to this many of the group's chips.
-  double destinations = 1;
+  // Each token's copies go to this many of the group's chips (and nodes).
+  RoutedDestinations routed{1, 0};
   if (!routedOpt.empty()) {
-    llvm::Expected<double> d = parseRouted(*system, axes, *kind);
+    llvm::Expected<RoutedDestinations> d = parseRouted(*system, axes, *kind);
     if (!d)
       return report(d.takeError());
-    destinations = *d;
+    routed = *d;
   }
+  double destinations = routed.chips;
   llvm::json::Array array;
   for (StringRef text : llvm::split(bytesOpt.getValue(), ',')) {
     llvm::Expected<double> size = parseSize(text.trim());
     if (!size)
       return report(size.takeError());
     llvm::Expected<CollectiveCost> cost =
-        priceCollective(*system, *kind, axes, *size * destinations, *algorithm);
+        priceCollective(*system, *kind, axes, *size * destinations, *algorithm,
+                        *size * routed.nodes);
     if (!cost)
       return report(cost.takeError());
     if (jsonOpt) {
       llvm::json::Value value = toJSON(*cost);
-      if (!routedOpt.empty())
+      if (!routedOpt.empty()) {
         (*value.getAsObject())["destinations"] = destinations;
+        if (routed.nodes > 0)
+          (*value.getAsObject())["node_destinations"] = routed.nodes;
+      }
       array.push_back(std::move(value));
       continue;
     }
@@ -287,6 +288,10 @@ int run(MLIRContext &context, llvm::raw_ostream &os) {
       os << "routed: each token reaches " << num(destinations) << " of "
          << cost->chips << " chips on average: V = " << bytes(*size) << " x "
          << num(destinations) << "\n";
+    if (routed.nodes > 0)
+      os << "  and " << num(routed.nodes)
+         << " nodes, once each: the scale-out level moves "
+         << bytes(*size * routed.nodes) << "\n";
     printCost(os, *cost);
   }
   if (jsonOpt)

@@ -88,10 +88,14 @@ std::optional<SwitchAlgorithm> symbolizeSwitchAlgorithm(llvm::StringRef name);
 /// empty) for `bytes` bytes. Fails (naming the problem) on an unknown or
 /// repeated axis, a send_recv over several axes, a size that is not a
 /// positive finite number, or a forced algorithm the level cannot run.
+/// `scaleOutBytes` (an all_to_all over both levels, when positive): what
+/// the scale-out level moves instead of V, a MoE dispatch sent once per
+/// node and forwarded inside it (DeepEP's internode kernels).
 llvm::Expected<CollectiveCost>
 priceCollective(const target::System &system, CollectiveKind kind,
                 llvm::ArrayRef<std::string> axes, double bytes,
-                SwitchAlgorithm algorithm = SwitchAlgorithm::Fastest);
+                SwitchAlgorithm algorithm = SwitchAlgorithm::Fastest,
+                double scaleOutBytes = 0);
 
 llvm::json::Value toJSON(const CollectiveCost &cost);
 

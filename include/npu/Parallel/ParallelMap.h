@@ -61,6 +61,19 @@ inline constexpr double kFp8DispatchBytes = 1.0 + 4.0 / 128.0;
 double expectedDestinationChips(int64_t experts, int64_t topK, int64_t groups,
                                 int64_t topkGroups, int64_t chips);
 
+/// A routed all-to-all (a MoE dispatch or combine) over the axes of
+/// `system` named in `axes` (all when empty): the chips a token reaches
+/// (`chips`), and where the axes span both levels, the scale-out nodes (the
+/// chips of the scale-up axes together) it reaches (`nodes`: DeepEP's
+/// internode kernels send once per node and forward inside it), else 0.
+struct RoutedDestinations {
+  double chips = 0, nodes = 0;
+};
+RoutedDestinations routedDestinations(const target::System &system,
+                                      llvm::ArrayRef<std::string> axes,
+                                      int64_t experts, int64_t topK,
+                                      int64_t groups, int64_t topkGroups);
+
 /// Reads the shape of `module` (an imported model with an `npu.model`
 /// description) from its ops and `bill` (computeBill of the same module);
 /// emits an error and fails if it has no description.

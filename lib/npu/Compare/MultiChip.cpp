@@ -64,7 +64,8 @@ struct Evaluator {
   LogicalResult addCollective(SplitStep &step, StringRef what,
                               CollectiveKind kind, int64_t groupChips,
                               double bytes, int64_t perStep, bool overlapped,
-                              bool outermost = false) {
+                              bool outermost = false,
+                              double scaleOutBytes = 0) {
     llvm::Expected<target::System> group =
         innerGroup(system, groupChips, outermost);
     if (!group) {
@@ -78,8 +79,9 @@ struct Evaluator {
     // Each of the layer's micro-batches in flight sends its share (a stage,
     // on the outermost axes, sends its pipeline micro-batch whole).
     int64_t shares = outermost ? 1 : step.inFlight;
-    llvm::Expected<CollectiveCost> cost =
-        priceCollective(*group, kind, axes, bytes / double(shares));
+    llvm::Expected<CollectiveCost> cost = priceCollective(
+        *group, kind, axes, bytes / double(shares), SwitchAlgorithm::Fastest,
+        scaleOutBytes / double(shares));
     if (!cost) {
       step.infeasible = llvm::toString(cost.takeError());
       return failure();
@@ -180,20 +182,30 @@ struct Evaluator {
     // experts need), in fp8 with its scales where the experts' matmuls take
     // fp8 (DeepEP quantizes before sending); combine brings each chip's sum
     // back at the activations' precision.
-    double rows = T * D *
-                  parallel::expectedDestinationChips(
-                      config.numRoutedExperts, config.numExpertsPerToken,
-                      config.numGroups, config.topkGroups, split.ep);
+    // Across nodes, once per destination node over the NICs, then
+    // forwarded inside the node (DeepEP's internode kernels).
     double dispatchBytes =
         expertsTakeFp8(options.weightDType) ? parallel::kFp8DispatchBytes : a;
-    if (split.ep > 1 &&
-        (failed(addCollective(step, "EP dispatch", CollectiveKind::AllToAll,
-                              split.ep, rows * dispatchBytes,
-                              shape.moeLayers * m, /*overlapped=*/true)) ||
-         failed(addCollective(step, "EP combine", CollectiveKind::AllToAll,
-                              split.ep, rows * a, shape.moeLayers * m,
-                              /*overlapped=*/true))))
-      return failure();
+    if (split.ep > 1) {
+      llvm::Expected<target::System> group = innerGroup(system, split.ep);
+      if (!group) {
+        step.infeasible = llvm::toString(group.takeError());
+        return failure();
+      }
+      parallel::RoutedDestinations d = parallel::routedDestinations(
+          *group, {}, config.numRoutedExperts, config.numExpertsPerToken,
+          config.numGroups, config.topkGroups);
+      double rows = T * D * d.chips, nodeRows = T * D * d.nodes;
+      if (failed(addCollective(
+              step, "EP dispatch", CollectiveKind::AllToAll, split.ep,
+              rows * dispatchBytes, shape.moeLayers * m, /*overlapped=*/true,
+              /*outermost=*/false, nodeRows * dispatchBytes)) ||
+          failed(addCollective(step, "EP combine", CollectiveKind::AllToAll,
+                               split.ep, rows * a, shape.moeLayers * m,
+                               /*overlapped=*/true, /*outermost=*/false,
+                               nodeRows * a)))
+        return failure();
+    }
     // Context parallelism (ring attention): each layer passes every chip's
     // K/V (its T tokens' kv bytes) cp - 1 hops round the ring, beside the
     // attention's blocks on both sides.

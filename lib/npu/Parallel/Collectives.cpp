@@ -317,7 +317,7 @@ llvm::Error fail(const llvm::Twine &message) {
 llvm::Expected<CollectiveCost>
 parallel::priceCollective(const System &system, CollectiveKind kind,
                           ArrayRef<std::string> axisNames, double bytes,
-                          SwitchAlgorithm algorithm) {
+                          SwitchAlgorithm algorithm, double scaleOutBytes) {
   if (!std::isfinite(bytes) || bytes <= 0)
     return fail("the size must be a positive finite number of bytes, got " +
                 target::formatReal(bytes));
@@ -400,6 +400,13 @@ parallel::priceCollective(const System &system, CollectiveKind kind,
       onOut(kind, share);
       break;
     case CollectiveKind::AllToAll:
+      if (scaleOutBytes > 0) {
+        // Routed (a MoE dispatch): each token crosses to each destination
+        // node once, then every copy is forwarded inside the node.
+        onOut(kind, scaleOutBytes);
+        onUp(kind, bytes);
+        break;
+      }
       // Each chip sends V/p_out to its own scale-up group and the rest
       // through its NIC.
       onUp(kind, bytes / static_cast<double>(out[0]->size));

@@ -335,3 +335,20 @@ double mlir::npu::parallel::expectedDestinationChips(int64_t experts,
   }
   return total;
 }
+
+RoutedDestinations parallel::routedDestinations(const System &system,
+                                                ArrayRef<std::string> axes,
+                                                int64_t experts, int64_t topK,
+                                                int64_t groups,
+                                                int64_t topkGroups) {
+  int64_t up = 1, out = 1;
+  for (const SystemAxis &axis : system.axes)
+    if (axes.empty() || llvm::is_contained(axes, axis.name))
+      (axis.scaleOut ? out : up) *= axis.size;
+  RoutedDestinations d;
+  d.chips =
+      expectedDestinationChips(experts, topK, groups, topkGroups, up * out);
+  if (up > 1 && out > 1)
+    d.nodes = expectedDestinationChips(experts, topK, groups, topkGroups, out);
+  return d;
+}
