@@ -214,6 +214,21 @@ static void writeSideTrace(llvm::json::OStream &js, const MultiChipSide &side,
     }
     offsetNs += schedule.layerNs;
   }
+  // A pipeline stage's send of its micro-batch's residual to the next
+  // stage, after its last layer (beside the next micro-batch's compute).
+  for (const StepCollective &c : step.collectives) {
+    if (c.what != "PP send")
+      continue;
+    int t = tid(c.track());
+    js.object([&] {
+      js.attribute("ph", "X");
+      js.attribute("name", c.what);
+      js.attribute("pid", pid);
+      js.attribute("tid", t);
+      js.attribute("ts", offsetNs / 1e3);
+      js.attribute("dur", c.microBatchSeconds * 1e6);
+    });
+  }
 }
 
 LogicalResult mlir::npu::writeMultiChipTraces(const MultiChipComparison &cmp,
