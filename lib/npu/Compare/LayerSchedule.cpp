@@ -12,14 +12,18 @@
 using namespace mlir;
 using namespace mlir::npu;
 
+/// A kernel with the time its backend priced (0 without a cost).
+static LayerKernel layerKernel(KernelOp kernel) {
+  auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
+  return {kernel.getKind(), cost ? cost.getTimeNs().convertToDouble() : 0.0};
+}
+
 /// Appends the kernels `f` runs, in order, those of its callees inlined.
 static void appendKernels(func::FuncOp f, std::vector<LayerKernel> &kernels,
                           SymbolTable &symbols, int depth = 0) {
   f.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto kernel = dyn_cast<KernelOp>(op)) {
-      auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
-      kernels.push_back(
-          {kernel.getKind(), cost ? cost.getTimeNs().convertToDouble() : 0.0});
+      kernels.push_back(layerKernel(kernel));
       return WalkResult::skip();
     }
     if (auto call = dyn_cast<func::CallOp>(op))
@@ -70,9 +74,7 @@ FailureOr<ModelLayers> mlir::npu::readModelLayers(ModuleOp module,
       layers.layers.push_back(std::move(profile));
       inTopLevelRun = true;
     }
-    auto cost = kernel->getAttrOfType<CostAttr>("npu.cost");
-    layers.layers.back().kernels.push_back(
-        {kernel.getKind(), cost ? cost.getTimeNs().convertToDouble() : 0.0});
+    layers.layers.back().kernels.push_back(layerKernel(kernel));
   }
   return layers;
 }
@@ -204,54 +206,17 @@ mlir::npu::scheduleLayer(const std::vector<LayerKernel> &kernels,
     result.computeNs += k.ns;
   if (kernels.empty())
     return result;
-  if (microBatches > 1 || !decompose) {
-    Simulation sim(kernels, collectives, std::max(microBatches, 1));
-    sim.run();
-    result.layerNs = sim.result.layerNs;
-    result.exposedNs = std::move(sim.result.exposedNs);
-    result.events = std::move(sim.result.events);
-  } else {
-    // Each collective beside the kernel it is decomposed with: the kernel
-    // lasts as long as the longer of the two; a blocking one still runs on
-    // the stream after its producer.
-    result.exposedNs.assign(collectives.size(), 0);
-    double clock = 0;
-    std::map<std::string, double> links;
-    for (auto [k, kernel] : llvm::enumerate(kernels)) {
-      double start = clock, beside = 0;
-      for (auto [c, collective] : llvm::enumerate(collectives))
-        if (!collective.blocking && collective.anchor == int(k)) {
-          double &link = links[collective.track];
-          double at = std::max(start, link);
-          link = at + collective.ns;
-          beside += collective.ns;
-          result.events.push_back(
-              {collective.track, collective.what, at, collective.ns});
-        }
-      result.events.push_back({"compute",
-                               stringifyKernelKind(kernel.kind).str(), start,
-                               kernel.ns});
-      double extra = std::max(0.0, beside - kernel.ns);
-      if (extra > 0) {
-        for (auto [c, collective] : llvm::enumerate(collectives))
-          if (!collective.blocking && collective.anchor == int(k))
-            result.exposedNs[c] += extra * collective.ns / beside;
-        result.events.push_back(
-            {"compute", "waits for its collectives", start + kernel.ns, extra});
-      }
-      clock = start + kernel.ns + extra;
-      for (auto [c, collective] : llvm::enumerate(collectives))
-        if (collective.blocking && collective.after == int(k)) {
-          result.events.push_back(
-              {"compute", collective.what, clock, collective.ns});
-          result.events.push_back(
-              {collective.track, collective.what, clock, collective.ns});
-          result.exposedNs[c] += collective.ns;
-          clock += collective.ns;
-        }
-    }
-    result.layerNs = clock;
-  }
+  // Decomposed (one micro-batch): every collective not on the stream runs
+  // beside the kernel it is decomposed with.
+  std::vector<LayerCollective> placed(collectives);
+  if (decompose && microBatches <= 1)
+    for (LayerCollective &c : placed)
+      c.beside = c.beside || !c.blocking;
+  Simulation sim(kernels, placed, std::max(microBatches, 1));
+  sim.run();
+  result.layerNs = sim.result.layerNs;
+  result.exposedNs = std::move(sim.result.exposedNs);
+  result.events = std::move(sim.result.events);
   // Each micro-batch in flight sends its own.
   int sends = std::max(microBatches, 1);
   result.overlappedNs.resize(collectives.size());
