@@ -277,9 +277,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
          hbmWrite = double(bw.minWrite.value());
   double hit = 0;
   uint64_t simLines = 0;
-  bool simulable = k.kind == KernelKind::Gemm ||
-                   k.kind == KernelKind::Attention ||
-                   k.kind == KernelKind::MlaAbsorbed;
+  bool simulable = k.kind == KernelKind::Gemm || isAttentionKind(k.kind);
   double perLaunched = blocks / double(launched.blocks);
   if (simulate && simulable) {
     std::optional<L2Result> l2 =

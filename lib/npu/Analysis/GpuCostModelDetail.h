@@ -18,9 +18,7 @@ namespace mlir::npu::gpu_detail {
 
 inline Count c(int64_t v) { return Count::fromSigned(v); }
 
-inline bool isAttention(const KernelDesc &k) {
-  return k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
-}
+inline bool isAttention(const KernelDesc &k) { return isAttentionKind(k.kind); }
 
 /// A GEMM's output tiles per batch, and the grid launched for them: CUDA
 /// launches whole clusters, so the tile rows and columns are rounded up to

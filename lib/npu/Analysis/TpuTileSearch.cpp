@@ -155,8 +155,7 @@ std::optional<TpuTileChoice> searchTile(const KernelDesc &k, const TpuParams &p,
       return chunksA < b.chunks;
     return a.timeNs < tb;
   };
-  bool attention =
-      k.kind == KernelKind::Attention || k.kind == KernelKind::MlaAbsorbed;
+  bool attention = isAttentionKind(k.kind);
   forEachTile(lists, [&](ArrayRef<int64_t> tile) {
     // Whether the smallest form of this tile (streamed K/V) fits with some
     // buffers and table placement: the working set grows with every loop's

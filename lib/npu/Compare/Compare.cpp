@@ -310,7 +310,7 @@ FailureOr<ModelTime> mlir::npu::compileModelTime(ModuleOp module,
         continue;
       double ns = runs * cost.getTimeNs().convertToDouble();
       KernelKind kind = kernel.getKind();
-      if (kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed)
+      if (isAttentionKind(kind))
         time.attentionNs += ns;
       else if (kind == KernelKind::MoeFfn)
         time.moeNs += ns;

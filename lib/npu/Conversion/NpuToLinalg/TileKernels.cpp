@@ -76,8 +76,7 @@ struct NpuTileKernelsPass
       KernelKind kind = kernel.getKind();
       // Rewrites of one graph op of the body, before the rest is lowered.
       bool tiled = false;
-      if (tiling &&
-          (kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed)) {
+      if (tiling && isAttentionKind(kind)) {
         // A GPU-like target's split KV (#npu.launch), if decided.
         int64_t kvSplits = 1;
         if (auto launches = kernel->getAttrOfType<ArrayAttr>("npu.launch"))

@@ -27,6 +27,11 @@ namespace mlir::npu {
 /// Largest dimension the dialect accepts (exclusive): 2^40.
 constexpr int64_t kMaxDimSize = int64_t(1) << 40;
 
+/// An attention kernel: the flash form or the absorbed MLA decode.
+inline bool isAttentionKind(KernelKind kind) {
+  return kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed;
+}
+
 /// Emits an error at `op` and fails if its work overflows 64 bits.
 FailureOr<Work> getCheckedWork(Operation *op);
 
