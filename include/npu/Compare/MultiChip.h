@@ -43,9 +43,21 @@
 
 namespace mlir::npu {
 
+/// What a split's collective does: its kind, where it sits in a layer
+/// (placeCollectives), how it overlaps.
+enum class CollectiveRole {
+  TpAllReduce,
+  EpDispatch,
+  EpCombine,
+  CpRing,
+  PpSend
+};
+
 /// One collective of a split, per step.
 struct StepCollective {
-  std::string what; ///< "TP all-reduce", "EP all-to-all"
+  CollectiveRole role = CollectiveRole::TpAllReduce;
+  /// "TP all-reduce", "EP dispatch", "EP combine", "CP ring", "PP send".
+  StringRef what() const;
   parallel::CollectiveKind kind = parallel::CollectiveKind::AllReduce;
   int64_t chips = 0;   ///< the group
   std::string axes;    ///< where it lies, e.g. "gpu[4]" or "x,y"

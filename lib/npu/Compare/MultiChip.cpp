@@ -61,16 +61,38 @@ struct Evaluator {
   /// manages the KV cache itself, as a serving engine's pool does).
   bool checkHbm = true;
 
-  LogicalResult addCollective(SplitStep &step, StringRef what,
-                              CollectiveKind kind, int64_t groupChips,
-                              double bytes, int64_t perStep, bool overlapped,
-                              bool outermost = false,
-                              double scaleOutBytes = 0) {
+  /// Adds the split's collective `role` over a group of `groupChips`
+  /// chips, `perStep` times a step, of `bytes` bytes each. Its kind, its
+  /// group (pipeline stages on the outermost axes, the rest innermost) and
+  /// whether it may run beside compute (not the GPU-like side's
+  /// tensor-parallel all-reduces: on the stream) follow from its role. An
+  /// expert dispatch or combine's `bytes` are one copy of the chip's
+  /// tokens: each goes once to each chip that holds one of its experts,
+  /// and across nodes once to each node, then is forwarded inside it
+  /// (DeepEP's kernels).
+  LogicalResult addCollective(SplitStep &step, CollectiveRole role,
+                              int64_t groupChips, double bytes,
+                              int64_t perStep) {
+    bool outermost = role == CollectiveRole::PpSend;
+    bool routed =
+        role == CollectiveRole::EpDispatch || role == CollectiveRole::EpCombine;
+    CollectiveKind kind = role == CollectiveRole::TpAllReduce
+                              ? CollectiveKind::AllReduce
+                          : routed ? CollectiveKind::AllToAll
+                                   : CollectiveKind::SendRecv;
     llvm::Expected<target::System> group =
         innerGroup(system, groupChips, outermost);
     if (!group) {
       step.infeasible = llvm::toString(group.takeError());
       return failure();
+    }
+    double scaleOutBytes = 0;
+    if (routed) {
+      parallel::RoutedDestinations d = parallel::routedDestinations(
+          *group, {}, config.numRoutedExperts, config.numExpertsPerToken,
+          config.numGroups, config.topkGroups);
+      scaleOutBytes = bytes * d.nodes;
+      bytes *= d.chips;
     }
     // A send goes to the next chip along the group's outermost axis.
     std::vector<std::string> axes;
@@ -87,7 +109,7 @@ struct Evaluator {
       return failure();
     }
     StepCollective c;
-    c.what = what.str();
+    c.role = role;
     c.kind = kind;
     c.chips = groupChips;
     c.axes = group->getShapeString();
@@ -95,7 +117,7 @@ struct Evaluator {
     c.perStep = perStep;
     c.seconds = cost->seconds * double(shares);
     c.microBatchSeconds = cost->seconds;
-    c.overlapped = overlapped;
+    c.overlapped = side == 0 || role != CollectiveRole::TpAllReduce;
     // The outermost level the group uses runs the collective's kernel.
     const target::Interconnect &ic = *system.chip.interconnect;
     bool out = llvm::any_of(
@@ -171,56 +193,33 @@ struct Evaluator {
     int64_t m = chip.microBatches;
     double T = double(shape.tokens), D = double(shape.hidden),
            a = double(shape.activationBytes);
-    // The GPU-like side runs tensor-parallel all-reduces on the stream.
-    bool tpu = side == 0;
     if (split.tp > 1 &&
-        failed(addCollective(step, "TP all-reduce", CollectiveKind::AllReduce,
-                             split.tp, T * D * a, 2 * shape.layers * m, tpu)))
+        failed(addCollective(step, CollectiveRole::TpAllReduce, split.tp,
+                             T * D * a, 2 * shape.layers * m)))
       return failure();
-    // Dispatch sends each token once to every chip that holds one of its k
-    // experts (DeepEP's normal kernels; the chip makes the copies its
-    // experts need), in fp8 with its scales where the experts' matmuls take
-    // fp8 (DeepEP quantizes before sending); combine brings each chip's sum
-    // back at the activations' precision.
-    // Across nodes, once per destination node over the NICs, then
-    // forwarded inside the node (DeepEP's internode kernels).
+    // Dispatch in fp8 with its scales where the experts' matmuls take fp8
+    // (DeepEP quantizes before sending); combine each chip's sum back at
+    // the activations' precision.
     double dispatchBytes =
         expertsTakeFp8(options.weightDType) ? parallel::kFp8DispatchBytes : a;
-    if (split.ep > 1) {
-      llvm::Expected<target::System> group = innerGroup(system, split.ep);
-      if (!group) {
-        step.infeasible = llvm::toString(group.takeError());
-        return failure();
-      }
-      parallel::RoutedDestinations d = parallel::routedDestinations(
-          *group, {}, config.numRoutedExperts, config.numExpertsPerToken,
-          config.numGroups, config.topkGroups);
-      double rows = T * D * d.chips, nodeRows = T * D * d.nodes;
-      if (failed(addCollective(
-              step, "EP dispatch", CollectiveKind::AllToAll, split.ep,
-              rows * dispatchBytes, shape.moeLayers * m, /*overlapped=*/true,
-              /*outermost=*/false, nodeRows * dispatchBytes)) ||
-          failed(addCollective(step, "EP combine", CollectiveKind::AllToAll,
-                               split.ep, rows * a, shape.moeLayers * m,
-                               /*overlapped=*/true, /*outermost=*/false,
-                               nodeRows * a)))
-        return failure();
-    }
+    if (split.ep > 1 &&
+        (failed(addCollective(step, CollectiveRole::EpDispatch, split.ep,
+                              T * D * dispatchBytes, shape.moeLayers * m)) ||
+         failed(addCollective(step, CollectiveRole::EpCombine, split.ep,
+                              T * D * a, shape.moeLayers * m))))
+      return failure();
     // Context parallelism (ring attention): each layer passes every chip's
     // K/V (its T tokens' kv bytes) cp - 1 hops round the ring, beside the
     // attention's blocks on both sides.
     if (split.cp > 1 &&
-        failed(addCollective(
-            step, "CP ring", CollectiveKind::SendRecv, split.cp,
-            T * double(shape.kvBytesPerTokenPerLayer),
-            shape.layers * (split.cp - 1) * m, /*overlapped=*/true)))
+        failed(addCollective(step, CollectiveRole::CpRing, split.cp,
+                             T * double(shape.kvBytesPerTokenPerLayer),
+                             shape.layers * (split.cp - 1) * m)))
       return failure();
     // A stage sends each micro-batch's residual to the next one, by DMA
     // beside the next micro-batch's compute, on both sides.
-    if (split.pp > 1 &&
-        failed(addCollective(step, "PP send", CollectiveKind::SendRecv,
-                             split.pp, T * D * a, m, /*overlapped=*/true,
-                             /*outermost=*/true)))
+    if (split.pp > 1 && failed(addCollective(step, CollectiveRole::PpSend,
+                                             split.pp, T * D * a, m)))
       return failure();
     return success();
   }
@@ -242,9 +241,7 @@ struct Evaluator {
           return i;
       return -1;
     };
-    int attention = first(0, [](KernelKind kind) {
-      return kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed;
-    });
+    int attention = first(0, isAttentionKind);
     int outProj = first(
         attention, [](KernelKind kind) { return kind == KernelKind::Gemm; });
     if (outProj < 0)
@@ -260,25 +257,32 @@ struct Evaluator {
         first(0, [](KernelKind kind) { return kind == KernelKind::MoeFfn; });
     for (size_t i = 0; i < step.collectives.size(); ++i) {
       const StepCollective &c = step.collectives[i];
-      auto add = [&](int after, int anchor) {
-        placed.push_back({c.what, c.track(), c.microBatchSeconds * 1e9, after,
-                          anchor, !c.overlapped});
+      auto add = [&](int after, int anchor, double ns, bool beside) {
+        placed.push_back({c.what().str(), c.track(), ns, after, anchor,
+                          !c.overlapped, beside});
         owner.push_back(static_cast<int>(i));
       };
-      if (c.what == "TP all-reduce") {
-        add(outProj, outProj);
-        add(ffn, ffn);
-      } else if (c.what == "EP dispatch" && moe > 0) {
-        add(moe - 1, moe);
-      } else if (c.what == "EP combine" && moe >= 0) {
-        add(moe, moe);
-      } else if (c.what == "CP ring" && attention >= 0) {
+      double ns = c.microBatchSeconds * 1e9;
+      switch (c.role) {
+      case CollectiveRole::TpAllReduce:
+        add(outProj, outProj, ns, false);
+        add(ffn, ffn, ns, false);
+        break;
+      case CollectiveRole::EpDispatch:
+        if (moe > 0)
+          add(moe - 1, moe, ns, false);
+        break;
+      case CollectiveRole::EpCombine:
+        if (moe >= 0)
+          add(moe, moe, ns, false);
+        break;
+      case CollectiveRole::CpRing:
         // All of the layer's hops, beside the attention's blocks.
-        placed.push_back({c.what, c.track(),
-                          c.microBatchSeconds * 1e9 * double(step.split.cp - 1),
-                          attention - 1, attention, /*blocking=*/false,
-                          /*beside=*/true});
-        owner.push_back(static_cast<int>(i));
+        if (attention >= 0)
+          add(attention - 1, attention, ns * double(step.split.cp - 1), true);
+        break;
+      case CollectiveRole::PpSend:
+        break;
       }
     }
   }
@@ -310,7 +314,7 @@ struct Evaluator {
     double overlapped = 0, fraction = 0;
     for (StepCollective &c : step.collectives) {
       step.commSeconds += c.stepSeconds();
-      if (c.what == "PP send")
+      if (c.role == CollectiveRole::PpSend)
         c.exposedSeconds = std::max(0.0, c.stepSeconds() - step.computeSeconds);
       step.exposedSeconds += c.exposedSeconds;
       if (c.overlapped && c.stepSeconds() > c.exposedSeconds) {
@@ -374,8 +378,7 @@ struct Evaluator {
       step.attentionSeconds *= double(split.cp);
       for (LayerProfile &layer : step.layers.layers)
         for (LayerKernel &k : layer.kernels)
-          if (k.kind == KernelKind::Attention ||
-              k.kind == KernelKind::MlaAbsorbed)
+          if (isAttentionKind(k.kind))
             k.ns *= double(split.cp);
     }
     scheduleStep(step, m);
@@ -387,8 +390,24 @@ struct Evaluator {
 
 } // namespace
 
+StringRef StepCollective::what() const {
+  switch (role) {
+  case CollectiveRole::TpAllReduce:
+    return "TP all-reduce";
+  case CollectiveRole::EpDispatch:
+    return "EP dispatch";
+  case CollectiveRole::EpCombine:
+    return "EP combine";
+  case CollectiveRole::CpRing:
+    return "CP ring";
+  case CollectiveRole::PpSend:
+    return "PP send";
+  }
+  llvm_unreachable("unknown collective role");
+}
+
 std::string StepCollective::track() const {
-  StringRef group = StringRef(what).split(' ').first;
+  StringRef group = what().split(' ').first;
   return llvm::formatv("{0} group, {1} chips ({2})", group, chips, axes).str();
 }
 

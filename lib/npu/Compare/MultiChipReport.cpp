@@ -62,7 +62,7 @@ void mlir::npu::printMultiChip(llvm::raw_ostream &os,
       os << llvm::formatv("  {0,-14} over {1,-6} ({2} chips): V {3} bytes x "
                           "{4} per step, {5} us each = {6} ms, {7} ms "
                           "exposed{8}\n",
-                          c.what, c.axes, c.chips, num(c.bytes), c.perStep,
+                          c.what(), c.axes, c.chips, num(c.bytes), c.perStep,
                           num(c.seconds * 1e6), num(c.stepSeconds() * 1e3),
                           num(c.exposedSeconds * 1e3),
                           c.overlapped ? "" : " (on the compute stream)");
@@ -108,7 +108,7 @@ static llvm::json::Value stepToJSON(const SplitStep &step) {
   llvm::json::Array collectives;
   for (const StepCollective &c : step.collectives)
     collectives.push_back(llvm::json::Object{
-        {"what", c.what},
+        {"what", c.what()},
         {"collective", parallel::stringifyCollectiveKind(c.kind).str()},
         {"chips", c.chips},
         {"axes", c.axes},
@@ -217,12 +217,12 @@ static void writeSideTrace(llvm::json::OStream &js, const MultiChipSide &side,
   // A pipeline stage's send of its micro-batch's residual to the next
   // stage, after its last layer (beside the next micro-batch's compute).
   for (const StepCollective &c : step.collectives) {
-    if (c.what != "PP send")
+    if (c.role != CollectiveRole::PpSend)
       continue;
     int t = tid(c.track());
     js.object([&] {
       js.attribute("ph", "X");
-      js.attribute("name", c.what);
+      js.attribute("name", c.what());
       js.attribute("pid", pid);
       js.attribute("tid", t);
       js.attribute("ts", offsetNs / 1e3);
