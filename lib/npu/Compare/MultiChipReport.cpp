@@ -2,6 +2,7 @@
 
 #include "npu/Compare/MultiChip.h"
 #include "npu/Support/FormatReal.h"
+#include "npu/Support/JsonStream.h"
 #include "npu/Support/OutputFiles.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -168,67 +169,52 @@ llvm::json::Value mlir::npu::multiChipToJSON(const MultiChipComparison &cmp) {
 
 /// One side's best split as trace events: the layers in @model's order, each
 /// its steady-state schedule; pid = the side, one tid per track.
-static void writeSideTrace(llvm::json::OStream &js, const MultiChipSide &side,
-                           int pid) {
+static void writeSideTrace(JsonStream &js, const MultiChipSide &side, int pid) {
   const SplitStep &step = side.candidates[side.best];
+  auto metadata = [&](StringRef what, std::optional<int> tid, StringRef name) {
+    llvm::json::Object event{{"ph", "M"},
+                             {"name", what},
+                             {"pid", pid},
+                             {"args", llvm::json::Object{{"name", name}}}};
+    if (tid)
+      event["tid"] = *tid;
+    js.value(std::move(event));
+  };
   llvm::StringMap<int> tids;
   auto tid = [&](StringRef track) {
     auto inserted = tids.try_emplace(track, int(tids.size()));
-    int id = inserted.first->second;
     if (inserted.second)
-      js.object([&] {
-        js.attribute("ph", "M");
-        js.attribute("name", "thread_name");
-        js.attribute("pid", pid);
-        js.attribute("tid", id);
-        js.attributeObject("args", [&] { js.attribute("name", track); });
-      });
-    return id;
+      metadata("thread_name", inserted.first->second, track);
+    return inserted.first->second;
   };
-  js.object([&] {
-    js.attribute("ph", "M");
-    js.attribute("name", "process_name");
-    js.attribute("pid", pid);
-    js.attributeObject("args", [&] {
-      js.attribute("name", (pid == 0 ? "TPU-like " : "GPU-like ") +
-                               side.systemName + " " + step.split.str() +
-                               ", one chip");
-    });
-  });
+  auto slice = [&](StringRef track, StringRef name, StringRef cat,
+                   double startNs, double durNs) {
+    int t = tid(track);
+    js.value(llvm::json::Object{{"ph", "X"},
+                                {"name", name},
+                                {"cat", cat},
+                                {"pid", pid},
+                                {"tid", t},
+                                {"ts", startNs / 1e3},
+                                {"dur", durNs / 1e3}});
+  };
+  metadata("process_name", std::nullopt,
+           (pid == 0 ? "TPU-like " : "GPU-like ") + side.systemName + " " +
+               step.split.str() + ", one chip");
   tid("compute");
   double offsetNs = 0;
   for (int index : step.layers.calls) {
     const LayerProfile &layer = step.layers.layers[index];
     const LayerSchedule &schedule = step.schedules[index];
-    for (const ScheduleEvent &e : schedule.events) {
-      int t = tid(e.track);
-      js.object([&] {
-        js.attribute("ph", "X");
-        js.attribute("name", e.name);
-        js.attribute("cat", layer.function);
-        js.attribute("pid", pid);
-        js.attribute("tid", t);
-        js.attribute("ts", (offsetNs + e.startNs) / 1e3);
-        js.attribute("dur", e.durNs / 1e3);
-      });
-    }
+    for (const ScheduleEvent &e : schedule.events)
+      slice(e.track, e.name, layer.function, offsetNs + e.startNs, e.durNs);
     offsetNs += schedule.layerNs;
   }
   // A pipeline stage's send of its micro-batch's residual to the next
   // stage, after its last layer (beside the next micro-batch's compute).
-  for (const StepCollective &c : step.collectives) {
-    if (c.role != CollectiveRole::PpSend)
-      continue;
-    int t = tid(c.track());
-    js.object([&] {
-      js.attribute("ph", "X");
-      js.attribute("name", c.what());
-      js.attribute("pid", pid);
-      js.attribute("tid", t);
-      js.attribute("ts", offsetNs / 1e3);
-      js.attribute("dur", c.microBatchSeconds * 1e6);
-    });
-  }
+  for (const StepCollective &c : step.collectives)
+    if (c.role == CollectiveRole::PpSend)
+      slice(c.track(), c.what(), "send", offsetNs, c.microBatchSeconds * 1e9);
 }
 
 LogicalResult mlir::npu::writeMultiChipTraces(const MultiChipComparison &cmp,
@@ -240,18 +226,22 @@ LogicalResult mlir::npu::writeMultiChipTraces(const MultiChipComparison &cmp,
   for (int s = 0; s < 2; ++s) {
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, file[s]);
-    if (failed(writeOutputFile(
-            path,
-            [&](llvm::raw_ostream &os) {
-              llvm::json::OStream js(os);
-              js.object([&] {
-                js.attribute("displayTimeUnit", "ns");
-                js.attributeArray("traceEvents",
-                                  [&] { writeSideTrace(js, cmp.side[s], s); });
-              });
-              os << "\n";
-            },
-            loc)))
+    // A non-finite time fails the trace (JsonStream::finish), which is then
+    // not written.
+    LogicalResult written = success();
+    LogicalResult staged = writeOutputFile(
+        path,
+        [&](llvm::raw_ostream &os) {
+          JsonStream js(os, 0);
+          js.object([&] {
+            js.attribute("displayTimeUnit", "ns");
+            js.attributeArray("traceEvents",
+                              [&] { writeSideTrace(js, cmp.side[s], s); });
+          });
+          written = js.finish(loc, "npu-compare --trace-dir");
+        },
+        loc);
+    if (failed(written) || failed(staged))
       return failure();
   }
   return success();
