@@ -125,13 +125,13 @@ struct KernelDesc {
   /// the working set is at least that.
   int64_t prologueBytes = 0;
   /// stream: what each row holds on chip while it is computed beyond the
-  /// bytes it moves (a norm's f32 row statistics, a router's scores,
-  /// selection and top-k slots); `rowStats` of those bytes are f32 vectors
-  /// of one value per row (a norm's sum and scale), each its own buffer.
-  int64_t rowStateBytes = 0, rowStats = 0;
+  /// bytes it moves, in one buffer with the tile's (a layer norm's
+  /// centered row in f32, a combine's f32 accumulator).
+  int64_t rowStateBytes = 0;
   /// stream: state a row holds in buffers of their own, bytes per row of
-  /// each (each allocation is aligned to 64 bytes: a router's scores, its
-  /// softmax statistics and each top-k slot's value, expert and score).
+  /// each (each allocation is aligned to 64 bytes: a norm's f32 statistics,
+  /// a router's scores, its softmax statistics and each top-k slot's value,
+  /// expert and score).
   SmallVector<int64_t, 4> rowStateBuffers;
   /// moe_ffn's routed experts (TPU-like): each tile's rows of x are gathered
   /// one DMA per row, and its output rows leave as one block (in the

@@ -484,16 +484,18 @@ FailureOr<KernelModel> describeStreamKernel(KernelKind kind,
   // What a row holds while it is computed (npu-lower-to-linalg):
   // - a router: its buffers (appendRouterState);
   // - an RMS norm its f32 sum of squares and scale; a layer norm its f32
-  //   mean, variance and scale and the centered row in f32.
+  //   mean, variance and scale (each a buffer of one value per row) and
+  //   the centered row in f32.
   // A gather (the embedding) copies one row of its table per id, each its
   // own DMA into the tile (GatherRows.cpp); the tile leaves whole.
   for (Operation *op : ops) {
     if (auto router = dyn_cast<MoERouterOp>(op))
       appendRouterState(router, k.rowStateBuffers);
-    if (isa<RMSNormOp, LayerNormOp>(op)) {
-      bool rms = isa<RMSNormOp>(op);
-      k.rowStateBytes += rms ? 8 : 12 + 4 * cols;
-      k.rowStats += rms ? 2 : 3;
+    if (isa<RMSNormOp>(op))
+      k.rowStateBuffers.append({4, 4});
+    if (isa<LayerNormOp>(op)) {
+      k.rowStateBuffers.append({4, 4, 4});
+      k.rowStateBytes += 4 * cols;
     }
     if (auto gather = dyn_cast<EmbeddingOp>(op))
       k.rowReads += gather.getIds().getType().getNumElements();

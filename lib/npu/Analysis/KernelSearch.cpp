@@ -17,7 +17,7 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
   // A field added to KernelDesc must be added here too (or a memo would
   // take two different kernels for one): the size check below fails until
   // it is, and is then updated.
-  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 592,
+  static_assert(sizeof(void *) != 8 || sizeof(KernelDesc) == 584,
                 "KernelDesc changed: update appendKey");
   auto list = [&](ArrayRef<int64_t> values) {
     key.push_back(values.size());
@@ -59,7 +59,6 @@ void mlir::npu::appendKey(const KernelDesc &k, SmallVectorImpl<uint64_t> &key) {
               uint64_t(k.heldReadBytes),
               uint64_t(k.prologueBytes),
               uint64_t(k.rowStateBytes),
-              uint64_t(k.rowStats),
               k.gatheredRows,
               uint64_t(k.rowReads),
               uint64_t(k.combineSlots),

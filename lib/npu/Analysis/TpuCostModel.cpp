@@ -89,9 +89,6 @@ static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
   if (k.tablePerTile && k.tableRows > 0)
     table = c(4) * c(k.tableEntries) *
             (c(1) + c(2) * c(std::min(tileRows, k.tableRows)));
-  // A row statistic's buffer (one f32 per row) takes at least the 64 bytes
-  // every allocation is aligned to.
-  Count stats = c(k.rowStats) * c(llvm::alignTo(4 * tileRows, 64));
   // Each tiled operand's buffer, rounded up to 64 bytes, where they are
   // known one by one.
   Count tiles = nb * perRow * c(tileRows);
@@ -100,10 +97,13 @@ static Count streamWorkingSet(const KernelDesc &k, int64_t tileRows, Count nb) {
     for (int64_t b : k.rowBufferBytes)
       tiles += nb * c(llvm::alignTo(b * tileRows, 64));
   }
+  // The state held in buffers of its own (a norm's statistics, a router's
+  // scores and slots), each at least the 64 bytes every allocation is
+  // aligned to.
+  Count state = c(k.rowStateBytes) * c(tileRows);
   for (int64_t b : k.rowStateBuffers)
-    stats += c(llvm::alignTo(b * tileRows, 64));
-  return tiles + c(k.rowStateBytes - 4 * k.rowStats) * c(tileRows) + stats +
-         table + c(k.heldBytes);
+    state += c(llvm::alignTo(b * tileRows, 64));
+  return tiles + state + table + c(k.heldBytes);
 }
 
 /// An attention kernel's working set: the query block's Q, running output
