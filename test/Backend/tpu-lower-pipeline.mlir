@@ -18,7 +18,7 @@
 // CHECK-DAG: memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x8xf32, #npu.memory_space<vmem>>
 // CHECK: %[[ACC:.*]] = memref.alloc() {alignment = 64 : i64, npu.sram_offset = {{[0-9]+}} : i64} : memref<2x4x4xf32, #npu.memory_space<vmem>>
 // CHECK: %[[T0:[^ ]+]] = npu.dma_start
-// CHECK-NEXT: %[[T1:[^ ]+]] = npu.dma_start
+// CHECK: %[[T1:[^ ]+]] = npu.dma_start
 // CHECK: %[[FIRST:.*]] = memref.subview %[[ACC]][0, 0, 0]
 // CHECK: linalg.fill {{.*}}outs(%[[FIRST]]
 // CHECK: scf.for {{.*}} iter_args(%[[A:[^ ]+]] = %[[T0]], %[[B:[^ ]+]] = %[[T1]], {{.*}}) -> (!npu.dma_token, !npu.dma_token,
@@ -30,7 +30,7 @@
 // CHECK: scf.yield %[[N0]], %[[N1]],
 // CHECK: %[[H0:[^ ]+]] = npu.dma_start
 // CHECK: %[[H1:[^ ]+]] = npu.dma_start
-// CHECK-NEXT: npu.dma_wait
+// CHECK: npu.dma_wait
 // CHECK-NEXT: npu.dma_wait
 // CHECK-NEXT: linalg.generic
 // CHECK: %[[OUT0:[^ ]+]] = npu.dma_start %{{.*}}, %{{.*}} : memref<4x4xf32, {{.*}}#npu.memory_space<vmem>>, memref<4x4xf32, {{.*}}#npu.memory_space<hbm>>

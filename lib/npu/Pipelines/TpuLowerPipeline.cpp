@@ -47,6 +47,8 @@ void buildLowerPipeline(OpPassManager &pm,
   // Gathered rows: one DMA engine each, up to the core's engines in flight.
   pm.addPass(npu::createNpuTpuPipelineRowDmas());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  // A pipelined loop's first loads start before independent row chains.
+  pm.addPass(npu::createNpuTpuIssueLoadsEarly());
   // Decide VMEM offsets, then check them independently of the planner.
   pm.addPass(npu::createNpuTpuPlanSram());
   pm.addPass(npu::createNpuTpuVerifySram());

@@ -355,6 +355,40 @@ def NpuTpuPipelineRowDmas : Pass<"npu-tpu-pipeline-row-dmas", "ModuleOp"> {
   let dependentDialects = ["::mlir::npu::NpuDialect",
                            "::mlir::scf::SCFDialect"];
 }
+def NpuTpuIssueLoadsEarly : Pass<"npu-tpu-issue-loads-early", "ModuleOp"> {
+  let summary = "Start a pipelined loop's first loads as early as their block allows";
+  let description = [{
+    `npu-tpu-double-buffer` puts the first loads of a pipelined loop (its
+    prologue: the DMAs whose tokens are the loop's initial iteration
+    arguments) right before the loop. Ops before them that they do not
+    depend on may take a while: a MoE expert's M tile first gathers its
+    rows of x, a chain of one-row copies that each wait (docs/cost-model-tpu.md,
+    `moe_ffn`), and only then would its F loop's first weight tiles start.
+    The cost model's refill is the larger of the two waits, not their sum;
+    this pass makes the program do so.
+
+    Each prologue load, with the ops of its block it needs (index
+    arithmetic, views, its buffer's alloc, scalar loads), moves above every
+    earlier op of the block that it may start before: one that writes
+    neither the load's source nor a buffer its scalar loads read, does not
+    use its target, calls nothing, and waits (itself or an op nested in it)
+    only for DMAs known not to touch the source or the target. Moving a
+    start earlier changes no byte moved and no value computed; the buffer's
+    live range starts earlier (`npu-tpu-plan-sram` runs after).
+
+    ```mlir
+    // before: rows, then the weights
+    %r = npu.dma_start %xrow, %rows ...   npu.dma_wait %r
+    %w = npu.dma_start %w0, %buf ...
+    scf.for ... iter_args(%t = %w) { ... }
+    // after: the weights start first and load while the rows are copied
+    %w = npu.dma_start %w0, %buf ...
+    %r = npu.dma_start %xrow, %rows ...   npu.dma_wait %r
+    scf.for ... iter_args(%t = %w) { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::npu::NpuDialect"];
+}
 def NpuTpuPlanSram : Pass<"npu-tpu-plan-sram", "ModuleOp"> {
   let summary = "Decide the VMEM byte offset of every VMEM buffer";
   let description = [{

@@ -1,0 +1,185 @@
+//===- TpuIssueLoadsEarly.cpp - the npu-tpu-issue-loads-early pass --------===//
+//
+// A pipelined loop's first loads (the prologue npu-tpu-double-buffer puts
+// before it) are started as early as their block allows: above the ops
+// before them that neither touch their buffers nor wait for a DMA that
+// does. A MoE expert's M tile gathers its rows (a chain of one-row copies)
+// and then starts its F loop; its first weight tiles now load during that
+// chain, as the cost model's refill (the larger of the two) prices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Analysis/SramLiveness.h"
+#include "npu/Dialect/Npu/IR/NpuOps.h"
+#include "npu/Dialect/Npu/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUTPUISSUELOADSEARLY
+#include "npu/Dialect/Npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+/// The ops of `block` that `dma` needs (itself included), in block order;
+/// fails if one has a region or memory effects other than an alloc's or a
+/// scalar load's (`loaded` collects the roots such loads read).
+LogicalResult collectMovable(Block *block, DmaStartOp dma,
+                             llvm::SetVector<Operation *> &slice,
+                             llvm::SmallPtrSet<Value, 4> &loaded) {
+  SmallVector<Operation *> worklist{dma};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!slice.insert(op))
+      continue;
+    if (op != dma.getOperation()) {
+      if (op->getNumRegions() != 0)
+        return failure();
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        loaded.insert(getRootBuffer(load.getMemRef()));
+      else if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op))
+        return failure();
+    }
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (Operation *inBlock = block->findAncestorOpInBlock(*def))
+          worklist.push_back(inBlock);
+  }
+  llvm::SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  slice.clear();
+  slice.insert(ordered.begin(), ordered.end());
+  return success();
+}
+
+/// Adds to `dmas` the DMAs whose token may be `token`: its start, the
+/// DMAs of a loop it is a result or an iteration argument of, and the
+/// loop's initial tokens. False if one is not known here.
+bool collectDmas(Value token, SmallVectorImpl<DmaStartOp> &dmas) {
+  Operation *loop = token.getDefiningOp();
+  if (auto arg = dyn_cast<BlockArgument>(token))
+    loop = arg.getOwner()->getParentOp();
+  if (auto dma = dyn_cast_or_null<DmaStartOp>(loop)) {
+    dmas.push_back(dma);
+    return true;
+  }
+  auto forOp = dyn_cast_or_null<scf::ForOp>(loop);
+  if (!forOp)
+    return false;
+  forOp.getBody()->walk([&](DmaStartOp dma) { dmas.push_back(dma); });
+  for (Value init : forOp.getInitArgs())
+    if (isa<DmaTokenType>(init.getType()) && !collectDmas(init, dmas))
+      return false;
+  return true;
+}
+
+/// Whether the DMAs `wait` may wait for are all known and none touches one
+/// of `roots`.
+bool waitIsApart(DmaWaitOp wait, ArrayRef<Value> roots) {
+  SmallVector<DmaStartOp> dmas;
+  if (!collectDmas(wait.getToken(), dmas))
+    return false;
+  return llvm::none_of(dmas, [&](DmaStartOp dma) {
+    return !isVmem(dma.getTarget().getType()) ||
+           llvm::is_contained(roots, getRootBuffer(dma.getSource())) ||
+           llvm::is_contained(roots, getRootBuffer(dma.getTarget()));
+  });
+}
+
+/// Whether `dma` (reading `source`, writing `target`, with scalar loads of
+/// `loaded`) may start before `op`: `op` and the ops nested in it only move
+/// data (DMAs, scalar loads, allocs, fills, loops of them and pure ops:
+/// the load then starts beside other transfers, and no buffer's life grows
+/// over compute), write none of `source` and `loaded`, do not use
+/// `target`, and wait only for DMAs apart from both buffers.
+bool canStartBefore(Operation *op, Value source, Value target,
+                    const llvm::SmallPtrSet<Value, 4> &loaded) {
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (auto wait = dyn_cast<DmaWaitOp>(nested))
+      return waitIsApart(wait, {source, target}) ? WalkResult::advance()
+                                                 : WalkResult::interrupt();
+    // Loads only: a store's wait frees its buffer, which a load moved
+    // above it would then live beside.
+    if (auto other = dyn_cast<DmaStartOp>(nested);
+        other && !isVmem(other.getTarget().getType()))
+      return WalkResult::interrupt();
+    if (!isa<DmaStartOp, memref::LoadOp, memref::AllocOp, linalg::FillOp,
+             scf::ForOp, scf::YieldOp>(nested) &&
+        !isMemoryEffectFree(nested))
+      return WalkResult::interrupt();
+    if (mayWriteBuffer(nested, source))
+      return WalkResult::interrupt();
+    for (Value root : loaded)
+      if (mayWriteBuffer(nested, root))
+        return WalkResult::interrupt();
+    for (Value operand : nested->getOperands())
+      if (isa<BaseMemRefType>(operand.getType()) &&
+          getRootBuffer(operand) == target)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+/// Moves the prologue load `dma` of a pipelined loop, with the ops of its
+/// block it needs, above every earlier op it may start before.
+void issueEarly(DmaStartOp dma) {
+  Block *block = dma->getBlock();
+  llvm::SetVector<Operation *> slice;
+  llvm::SmallPtrSet<Value, 4> loaded;
+  if (failed(collectMovable(block, dma, slice, loaded)))
+    return;
+  Value source = getRootBuffer(dma.getSource());
+  Value target = getRootBuffer(dma.getTarget());
+  Operation *before = nullptr;
+  llvm::SmallPtrSet<Operation *, 16> passed;
+  for (Operation *op = dma->getPrevNode(); op; op = op->getPrevNode()) {
+    if (slice.contains(op))
+      continue;
+    if (!canStartBefore(op, source, target, loaded))
+      break;
+    // A buffer allocated here is passed only if the ops passed fill it (a
+    // chain's rows, an accumulator's zeros): one used only later keeps its
+    // place before the load's, as the VMEM planner placed them.
+    if (auto alloc = dyn_cast<memref::AllocOp>(op);
+        alloc && llvm::none_of(alloc->getUsers(), [&](Operation *user) {
+          Operation *at = dma->getBlock()->findAncestorOpInBlock(*user);
+          return at && passed.contains(at);
+        }))
+      break;
+    passed.insert(op);
+    before = op;
+  }
+  if (!before)
+    return;
+  for (Operation *op : slice)
+    if (before->isBeforeInBlock(op))
+      op->moveBefore(before);
+}
+
+struct NpuTpuIssueLoadsEarlyPass
+    : public npu::impl::NpuTpuIssueLoadsEarlyBase<NpuTpuIssueLoadsEarlyPass> {
+  void runOnOperation() override {
+    SmallVector<DmaStartOp> prologue;
+    getOperation().walk([&](scf::ForOp loop) {
+      for (Value init : loop.getInitArgs())
+        if (auto dma = init.getDefiningOp<DmaStartOp>())
+          if (dma->getBlock() == loop->getBlock() &&
+              isHbm(dma.getSource().getType()) &&
+              isVmem(dma.getTarget().getType()))
+            prologue.push_back(dma);
+    });
+    // Last first: each moves above the ones before it moved, so a loop's
+    // first loads keep their order (the first one consumed starts first).
+    for (DmaStartOp dma : llvm::reverse(prologue))
+      issueEarly(dma);
+  }
+};
+} // namespace
