@@ -60,16 +60,17 @@ TEST(LayerScheduleTest, BlockingRunsOnTheStream) {
   }
 }
 
-// Two micro-batches, kernels 10 and 20 (5 and 10 each), a collective of 8
-// per micro-batch after kernel 0, on one link. The steady state (the second
+// Two micro-batches, each with kernels of 5 and 10 (half of a 10 and a 20),
+// a collective of 8 per micro-batch after kernel 0, on one link. The steady state (the second
 // and later layers): A0 runs 0-5 and sends 5-13; B0 5-10, its send waits for
 // the link, 13-21; A1 waits 10-13 for A's send, runs 13-23; B1 23-33 (B's
 // send ended at 21). The layer takes 33: 30 of compute and 3 exposed; of the
 // 16 sent, 13 beside compute.
 TEST(LayerScheduleTest, TwoMicroBatchesAlternate) {
   LayerSchedule s =
-      scheduleLayer(kernels({10, 20}), {collective(8, 0, 0)}, 2, false);
+      scheduleLayer(kernels({5, 10}), {collective(8, 0, 0)}, 2, false);
   EXPECT_DOUBLE_EQ(s.layerNs, 33);
+  EXPECT_DOUBLE_EQ(s.computeNs, 30);
   EXPECT_DOUBLE_EQ(s.exposedNs[0], 3);
   EXPECT_DOUBLE_EQ(s.overlappedNs[0], 13);
   // The timeline of the kept run: A0, A's send, B0, B's send, the wait, A1,
@@ -101,10 +102,10 @@ TEST(LayerScheduleTest, BesideItsKernelOnBothSides) {
     EXPECT_DOUBLE_EQ(s.exposedNs[0], 5);
     EXPECT_DOUBLE_EQ(s.overlappedNs[0], 20);
   }
-  // Two micro-batches, each sending 25 beside its 10 of attention: each
-  // waits 15 (the link is free again when the next starts): 5 + 10 + 15 +
-  // 5 + 10 + 15 = 60 per layer, 30 exposed.
-  LayerSchedule s = scheduleLayer(kernels({10, 20}), {ring}, 2, false);
+  // Two micro-batches (kernels of 5 and 10 each), each sending 25 beside
+  // its 10 of attention: each waits 15 (the link is free again when the
+  // next starts): 5 + 10 + 15 + 5 + 10 + 15 = 60 per layer, 30 exposed.
+  LayerSchedule s = scheduleLayer(kernels({5, 10}), {ring}, 2, false);
   EXPECT_DOUBLE_EQ(s.layerNs, 60);
   EXPECT_DOUBLE_EQ(s.exposedNs[0], 30);
   EXPECT_DOUBLE_EQ(s.overlappedNs[0], 20);

@@ -15,8 +15,9 @@
 //   - resources: the chip's compute (one stream of kernels) and one link per
 //     collective group; a blocking collective runs on the compute stream
 //     (the GPU-like side's tensor-parallel all-reduces, between kernels);
-//   - with two micro-batches (the step splits in two), their kernels take
-//     half the time each ([A]: a memory-bound kernel does not halve) and
+//   - with two micro-batches (the step splits in two), each runs the
+//     kernels as given (the caller's, compiled for half the step: a
+//     weight-bound kernel takes about as long as for the whole) and they
 //     alternate by segment, one's collective beside the other's compute;
 //   - with one micro-batch and `decompose` (the TPU-like side: XLA's
 //     collective matmul, a fused expert-parallel MoE kernel), a collective
@@ -92,7 +93,7 @@ struct ScheduleEvent {
 
 struct LayerSchedule {
   double layerNs = 0;   ///< one layer in the steady state
-  double computeNs = 0; ///< its kernels' time
+  double computeNs = 0; ///< its kernels' time, every micro-batch
   /// Per collective (as given): the part on the critical path, and the
   /// part beside compute.
   std::vector<double> exposedNs, overlappedNs;

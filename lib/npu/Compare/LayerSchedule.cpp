@@ -119,7 +119,7 @@ struct Simulation {
       compute = ready[mb];
     }
     for (int k = begin; k < end; ++k) {
-      double ns = kernels[k].ns / microBatches;
+      double ns = kernels[k].ns;
       event("compute", prefix + stringifyKernelKind(kernels[k].kind), compute,
             ns);
       // The collectives that run beside the kernel.
@@ -203,7 +203,7 @@ mlir::npu::scheduleLayer(const std::vector<LayerKernel> &kernels,
                          int microBatches, bool decompose) {
   LayerSchedule result;
   for (const LayerKernel &k : kernels)
-    result.computeNs += k.ns;
+    result.computeNs += k.ns * std::max(microBatches, 1);
   if (kernels.empty())
     return result;
   // Decomposed (one micro-batch): every collective not on the stream runs

@@ -327,6 +327,68 @@ struct Evaluator {
         std::min(overlapped, step.computeSeconds) * fraction / (1 - fraction);
   }
 
+  /// The step of `base` (the split, its bill) with `inFlight` micro-batches
+  /// per layer, the chip running `time` (one micro-batch's module; the
+  /// layer, `layers`, for each of them) `inFlight` times per stage
+  /// micro-batch.
+  SplitStep runStep(const SplitStep &base, const ChipModel &chip,
+                    const ModelShape &shape, const ModelTime &time,
+                    ModelLayers layers, int inFlight) {
+    SplitStep step = base;
+    step.inFlight = inFlight;
+    double compute = time.totalNs * 1e-9 * double(inFlight);
+    double attention = time.attentionNs * 1e-9 * double(inFlight);
+    // One stage's step: m micro-batches through pp stages. A prefill fills
+    // and drains the pipeline, (m + pp - 1) micro-batch times; a decode
+    // step keeps it full, max(m, pp).
+    int64_t m = chip.microBatches, pp = step.split.pp;
+    int64_t slots = pp == 1                                ? 1
+                    : chip.options.phase == Phase::Prefill ? m + pp - 1
+                                                           : std::max(m, pp);
+    step.computeSeconds = compute * double(slots);
+    step.bubbleSeconds = compute * double(slots - m);
+    step.attentionSeconds = attention * double(slots);
+    if (failed(addCollectives(step, chip, shape)))
+      return step;
+    step.layers = std::move(layers);
+    // Context parallelism: the chip compiled T/cp tokens of each prompt,
+    // whose causal attention is (T/cp)^2 / 2 of work; ring attention gives
+    // it T^2 / (2 cp), cp times that, balanced over the chips by a zigzag
+    // order ([A]: the attention's time scales with its work).
+    if (step.split.cp > 1) {
+      step.computeSeconds += attention * double(step.split.cp - 1) *
+                             double(slots);
+      step.attentionSeconds *= double(step.split.cp);
+      for (LayerProfile &layer : step.layers.layers)
+        for (LayerKernel &k : layer.kernels)
+          if (isAttentionKind(k.kind))
+            k.ns *= double(step.split.cp);
+    }
+    scheduleStep(step, m);
+    step.tokensPerSecondPerChip = double(globalTokens) / step.stepSeconds() /
+                                  double(system.getChipCount());
+    return step;
+  }
+
+  /// The chip's module under `split` compiled, or its layers read; sets
+  /// `step.infeasible` on failure.
+  FailureOr<std::pair<ModelTime, ModelLayers>>
+  compileChip(ModuleOp module, SplitStep &step) {
+    FailureOr<ModelTime> time =
+        compileModelTime(module, CompareSide(side), system.chip.path,
+                         "npu-compare", module->getLoc());
+    if (failed(time)) {
+      step.infeasible = "the per-chip model does not compile";
+      return failure();
+    }
+    FailureOr<ModelLayers> layers = readModelLayers(module, "npu-compare");
+    if (failed(layers)) {
+      step.infeasible = "the per-chip model has no @model";
+      return failure();
+    }
+    return std::make_pair(*time, std::move(*layers));
+  }
+
   SplitStep evaluate(const Split &split) {
     SplitStep step;
     step.split = split;
@@ -335,56 +397,39 @@ struct Evaluator {
     OwningOpRef<ModuleOp> module = importChip(split, step, chip, shape);
     if (!module)
       return step;
-    FailureOr<ModelTime> time =
-        compileModelTime(*module, CompareSide(side), system.chip.path,
-                         "npu-compare", module->getLoc());
-    if (failed(time)) {
-      step.infeasible = "the per-chip model does not compile";
+    auto whole = compileChip(*module, step);
+    if (failed(whole))
       return step;
-    }
-    double compute = time->totalNs * 1e-9;
-    // One stage's step: m micro-batches through pp stages. A prefill fills
-    // and drains the pipeline, (m + pp - 1) micro-batch times; a decode
-    // step keeps it full, max(m, pp).
-    int64_t m = chip.microBatches, pp = split.pp;
-    int64_t slots = pp == 1                                ? 1
-                    : chip.options.phase == Phase::Prefill ? m + pp - 1
-                                                           : std::max(m, pp);
-    step.computeSeconds = compute * double(slots);
-    step.bubbleSeconds = compute * double(slots - m);
-    step.attentionSeconds = time->attentionNs * 1e-9 * double(slots);
-    // Two micro-batches where the step splits in two: two sequences on the
-    // chip, or a prefill cut in two chunks of tokens.
-    step.inFlight =
-        chip.options.batch * m >= 2 || (chip.options.phase == Phase::Prefill &&
-                                        chip.options.seqLen >= 2)
-            ? 2
-            : 1;
-    if (failed(addCollectives(step, chip, shape)))
-      return step;
-    FailureOr<ModelLayers> layers = readModelLayers(*module, "npu-compare");
-    if (failed(layers)) {
-      step.infeasible = "the per-chip model has no @model";
-      return step;
-    }
-    step.layers = std::move(*layers);
-    // Context parallelism: the chip compiled T/cp tokens of each prompt,
-    // whose causal attention is (T/cp)^2 / 2 of work; ring attention gives
-    // it T^2 / (2 cp), cp times that, balanced over the chips by a zigzag
-    // order ([A]: the attention's time scales with its work).
-    if (split.cp > 1) {
-      double extra = time->attentionNs * 1e-9 * double(split.cp - 1);
-      step.computeSeconds += extra * double(slots);
-      step.attentionSeconds *= double(split.cp);
-      for (LayerProfile &layer : step.layers.layers)
-        for (LayerKernel &k : layer.kernels)
-          if (isAttentionKind(k.kind))
-            k.ns *= double(split.cp);
-    }
-    scheduleStep(step, m);
-    step.tokensPerSecondPerChip = double(globalTokens) / step.stepSeconds() /
-                                  double(system.getChipCount());
-    return step;
+    SplitStep one =
+        runStep(step, chip, shape, whole->first, whole->second, 1);
+    // The micro-batch split in two (its sequences, or one prompt's tokens
+    // in two chunks: [A] the second chunk's attention is priced without
+    // the first chunk's keys), each half compiled: one's collectives run
+    // beside the other's compute, but a weight-bound kernel takes about as
+    // long for half the tokens. Each side runs the faster of the two.
+    const ImportOptions &options = chip.options;
+    bool sequences = options.batch >= 2;
+    if (!sequences && !(options.phase == Phase::Prefill && options.seqLen >= 2))
+      return one;
+    ChipModel half = chip;
+    if (sequences)
+      half.options.batch = llvm::divideCeil(options.batch, 2);
+    else
+      half.options.seqLen = llvm::divideCeil(options.seqLen, 2);
+    OwningOpRef<ModuleOp> halfModule =
+        importModel(half.config, half.options, ctx);
+    SplitStep unused = step;
+    if (!halfModule || findOversizedType(*halfModule) ||
+        failed(verify(*halfModule)))
+      return one;
+    auto halves = compileChip(*halfModule, unused);
+    if (failed(halves))
+      return one;
+    SplitStep two =
+        runStep(step, chip, shape, halves->first, halves->second, 2);
+    if (!two.infeasible.empty() || !one.infeasible.empty())
+      return one.infeasible.empty() ? one : two;
+    return two.stepSeconds() < one.stepSeconds() ? two : one;
   }
 };
 
