@@ -99,8 +99,9 @@ def section(name, config, wdtype, phase, flags, system):
 
 def per_kernel_table(d):
     """Each side's best split: its collectives beside their kernels, per
-    layer run, summed over the micro-batches in flight."""
-    out = ["| side | layer | beside | kernel | collective | comm | hidden | "
+    layer run, summed over the micro-batches in flight (the kernel: one
+    micro-batch's, as compiled for it)."""
+    out = ["| side | layer | beside | kernel (one micro-batch) | collective | comm | hidden | "
            "exposed | per step |", "|---|---|---|---:|---|---:|---:|---:|---:|"]
     for side in ("tpu", "gpu"):
         b = d[side]["best"]
@@ -135,15 +136,26 @@ def step_section():
            "time. A layer is scheduled three times in a row and the last "
            "run is kept (the steady state: one layer's trailing collective "
            "beside the next layer's first kernels).",
-           "- **Two micro-batches where the step splits in two** (two "
-           "sequences on the chip, or a prefill's tokens in two chunks), on "
-           "both sides: each sends its half, and one's collective runs "
-           "beside the other's compute, segment by segment (DeepEP's two "
+           "- **One micro-batch or two, whichever step is shorter**, on "
+           "each side, where the step splits in two (the chip's sequences "
+           "in two halves, or one prompt's tokens in two chunks): the half "
+           "is imported and compiled on its own, and with two micro-batches "
+           "each runs the half's kernels at their compiled times (a "
+           "weight-bound kernel, a decode's expert FFN, takes about as long "
+           "for half the tokens: its weights are read again) while each "
+           "sends its half of every collective, one's collective beside "
+           "the other's compute, segment by segment (DeepEP's two "
            "micro-batches, as DeepSeek runs prefill and decode; on the "
            "TPU-like side the same interleaving in the compiler's static "
-           "schedule). [A] Each micro-batch's kernels take half the "
-           "layer's time: optimistic where a kernel is bound by its "
-           "weights (decode), whose bytes a second micro-batch reads again.",
+           "schedule). Two win where communication dominates and lose "
+           "where a second pass over the weights costs more than it hides "
+           "(`micro_batches_in_flight` in the JSON; `N in flight` below, "
+           "where the kernel column is one micro-batch's). [A] A prompt "
+           "cut in two chunks prices the second chunk's attention without "
+           "the first chunk's keys (optimistic for long prompts); an odd "
+           "number of sequences prices both halves as the larger. Until "
+           "2026-12-07 both sides always ran two, each kernel at half the "
+           "whole step's time, which flattered weight-bound decode.",
            "- **TPU-like (the compiler decides)**: every collective is "
            "asynchronous (XLA's async collectives). With one micro-batch it "
            "runs beside the kernel it is decomposed with: collective matmul "

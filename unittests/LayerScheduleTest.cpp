@@ -61,11 +61,11 @@ TEST(LayerScheduleTest, BlockingRunsOnTheStream) {
 }
 
 // Two micro-batches, each with kernels of 5 and 10 (half of a 10 and a 20),
-// a collective of 8 per micro-batch after kernel 0, on one link. The steady state (the second
-// and later layers): A0 runs 0-5 and sends 5-13; B0 5-10, its send waits for
-// the link, 13-21; A1 waits 10-13 for A's send, runs 13-23; B1 23-33 (B's
-// send ended at 21). The layer takes 33: 30 of compute and 3 exposed; of the
-// 16 sent, 13 beside compute.
+// a collective of 8 per micro-batch after kernel 0, on one link. The steady
+// state (the second and later layers): A0 runs 0-5 and sends 5-13; B0 5-10, its
+// send waits for the link, 13-21; A1 waits 10-13 for A's send, runs 13-23; B1
+// 23-33 (B's send ended at 21). The layer takes 33: 30 of compute and 3
+// exposed; of the 16 sent, 13 beside compute.
 TEST(LayerScheduleTest, TwoMicroBatchesAlternate) {
   LayerSchedule s =
       scheduleLayer(kernels({5, 10}), {collective(8, 0, 0)}, 2, false);

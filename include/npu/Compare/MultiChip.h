@@ -82,7 +82,7 @@ struct StepCollective {
 struct KernelComm {
   std::string function; ///< the layer function
   std::string kernel;   ///< the kernel it is placed beside, e.g. "moe_ffn"
-  double kernelNs = 0;  ///< that kernel's time, one run
+  double kernelNs = 0;  ///< that kernel's time, one run of one micro-batch
   std::string what;     ///< the collective
   double ns = 0;        ///< one occurrence, every micro-batch in flight's share
   double exposedNs = 0, overlappedNs = 0;

@@ -317,7 +317,9 @@ struct Evaluator {
       if (c.role == CollectiveRole::PpSend)
         c.exposedSeconds = std::max(0.0, c.stepSeconds() - step.computeSeconds);
       step.exposedSeconds += c.exposedSeconds;
-      if (c.overlapped && c.stepSeconds() > c.exposedSeconds) {
+      // (What the schedule hid; a rounding's residue is not.)
+      if (c.overlapped &&
+          c.stepSeconds() - c.exposedSeconds > 1e-9 * c.stepSeconds()) {
         overlapped += c.stepSeconds() - c.exposedSeconds;
         fraction = std::max(fraction, c.coreFraction);
       }
@@ -356,8 +358,8 @@ struct Evaluator {
     // it T^2 / (2 cp), cp times that, balanced over the chips by a zigzag
     // order ([A]: the attention's time scales with its work).
     if (step.split.cp > 1) {
-      step.computeSeconds += attention * double(step.split.cp - 1) *
-                             double(slots);
+      step.computeSeconds +=
+          attention * double(step.split.cp - 1) * double(slots);
       step.attentionSeconds *= double(step.split.cp);
       for (LayerProfile &layer : step.layers.layers)
         for (LayerKernel &k : layer.kernels)
@@ -372,8 +374,8 @@ struct Evaluator {
 
   /// The chip's module under `split` compiled, or its layers read; sets
   /// `step.infeasible` on failure.
-  FailureOr<std::pair<ModelTime, ModelLayers>>
-  compileChip(ModuleOp module, SplitStep &step) {
+  FailureOr<std::pair<ModelTime, ModelLayers>> compileChip(ModuleOp module,
+                                                           SplitStep &step) {
     FailureOr<ModelTime> time =
         compileModelTime(module, CompareSide(side), system.chip.path,
                          "npu-compare", module->getLoc());
@@ -400,8 +402,7 @@ struct Evaluator {
     auto whole = compileChip(*module, step);
     if (failed(whole))
       return step;
-    SplitStep one =
-        runStep(step, chip, shape, whole->first, whole->second, 1);
+    SplitStep one = runStep(step, chip, shape, whole->first, whole->second, 1);
     // The micro-batch split in two (its sequences, or one prompt's tokens
     // in two chunks: [A] the second chunk's attention is priced without
     // the first chunk's keys), each half compiled: one's collectives run
