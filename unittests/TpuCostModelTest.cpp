@@ -318,67 +318,86 @@ static constexpr const char *kMoeLayer = R"mlir(
     return %y : tensor<64x32xbf16>
   })mlir";
 
-TEST_F(TpuCostModelTest, MoeDispatchRanksDenselyThenScatters) {
+TEST_F(TpuCostModelTest, MoeDispatchRanksDenselyThenSorts) {
   // A MoE layer of 64 tokens, top 2 of 4 experts: 128 assignments, one
   // block of 256. Its dispatch ranks them on the vector unit: counts
   // 2 x 128 x 4 = 1024, offsets 2 x 4 x 4 = 32, the block's counts
   // 3 x 256 x 4 = 3072, the blocks before (a scan) 1 x 4 = 4, ranks in the
   // block 3 x 256 x 256 = 196608, where 2 x 256 = 512, the clamps
-  // 2 x 128 = 256: 201508 operations at mock-tpu's 256 per ns. Then the scalar
-  // unit scatters order, 4 operations per assignment, one per cycle: 512 ns at
-  // 1 GHz, overhead. Both before the expert loops, on top of the phases.
+  // 2 x 128 = 256: 201508 operations. Then the order: mock-tpu's 512 KiB
+  // hold 128 keys at 64 bytes each (8192), so a bitonic sort, on the vector
+  // unit too: the keys 7 x 128, 7 x 8 / 2 = 28 passes of 8 x 128, the
+  // order 128: 29696 operations, all at mock-tpu's 256 per ns, before the
+  // expert loops. (The scalar scatter it replaces: 4 x 128 operations.)
   OwningOpRef<ModuleOp> module = parse(kMoeLayer);
   ASSERT_TRUE(module);
   Operation *moe = &module->getBody()->front().getRegion(0).front().front();
   FailureOr<KernelModel> m = describeKernel(KernelKind::MoeFfn, {moe});
   ASSERT_TRUE(succeeded(m));
   EXPECT_EQ(m->serialVectorFlops, 201508);
-  EXPECT_EQ(m->serialScalarOps, 128 * 4);
+  EXPECT_EQ(m->serialScalarOps, 0);
+  ASSERT_TRUE(m->dispatchOrder);
+  EXPECT_EQ(m->dispatchOrder->sortVectorFlops, 29696);
+  EXPECT_EQ(m->dispatchOrder->scatterScalarOps, 128 * 4);
+  EXPECT_TRUE(moeDispatchSorts(128, 8192));
+  EXPECT_FALSE(moeDispatchSorts(128, 8191));
+  EXPECT_FALSE(moeDispatchSorts(129, 8192)); // 256 keys
   TpuParams p = params("mock-tpu");
-  std::optional<TpuTileChoice> tile = chooseTpuTile(m->phases.front(), p);
+  // The sorted order (128 i64) stays on chip beside the routed tiles.
+  KernelModel tpu = withTpuDispatch(*m, p);
+  EXPECT_EQ(tpu.phases[tpu.mainPhase].heldBytes -
+                m->phases[m->mainPhase].heldBytes,
+            128 * 8);
+  std::optional<TpuTileChoice> tile =
+      chooseTpuTile(tpu.phases[tpu.mainPhase], p);
   ASSERT_TRUE(tile);
   std::optional<TpuCost> with =
-      getTpuKernelCost(*m, tile->tile, tile->buffers, p);
-  m->serialScalarOps = m->serialVectorFlops = 0;
+      getTpuKernelCost(tpu, tile->tile, tile->buffers, p);
+  tpu.serialVectorFlops = 0;
+  tpu.dispatchOrder.reset();
   std::optional<TpuCost> without =
-      getTpuKernelCost(*m, tile->tile, tile->buffers, p);
+      getTpuKernelCost(tpu, tile->tile, tile->buffers, p);
   ASSERT_TRUE(with && without);
-  EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs, 512.0 + 201508.0 / 256.0);
-  EXPECT_DOUBLE_EQ(with->overheadNs - without->overheadNs, 512.0);
-  EXPECT_DOUBLE_EQ(with->computeNs - without->computeNs, 201508.0 / 256.0);
+  EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs,
+                   (201508.0 + 29696.0) / 256.0);
+  EXPECT_DOUBLE_EQ(with->overheadNs - without->overheadNs, 0.0);
+  EXPECT_DOUBLE_EQ(with->computeNs - without->computeNs,
+                   (201508.0 + 29696.0) / 256.0);
 }
 
 TEST_F(TpuCostModelTest, MoeDispatchArraysAreCountedAsLowered) {
   // The same layer's dispatch arrays as the lowering moves them in bulk:
   // the i32 indices loaded on chip twice (the count pass, the padded blocks:
-  // 2 x 128 x 4) and the f32 routing weights by the combine (128 x 4);
-  // `order` (128 x 8) written to HBM. The scalar unit's single loads and
-  // stores are its operations, not traffic.
+  // 2 x 128 x 4) and the f32 routing weights by the combine (128 x 4).
+  // The sorted `order` stays on chip; a GPU-like dispatch kernel writes it
+  // (128 x 8) for the grouped GEMMs after it.
   OwningOpRef<ModuleOp> module = parse(kMoeLayer);
   ASSERT_TRUE(module);
   Operation *moe = &module->getBody()->front().getRegion(0).front().front();
   FailureOr<KernelModel> m = describeKernel(KernelKind::MoeFfn, {moe});
   ASSERT_TRUE(succeeded(m));
   EXPECT_EQ(m->serialReadBytes, 2 * 128 * 4 + 128 * 4);
-  EXPECT_EQ(m->serialWriteBytes, 128 * 8);
+  EXPECT_EQ(m->serialWriteBytes, 0);
+  EXPECT_EQ(m->launchedDispatchWriteBytes, 128 * 8);
+  EXPECT_EQ(m->dispatchOrder->scatterWriteBytes, 128 * 8);
   // Counted in the traffic, and their time at one core's bandwidth before
   // the loops.
   TpuParams p = params("mock-tpu");
-  std::optional<TpuTileChoice> tile = chooseTpuTile(m->phases.front(), p);
+  KernelModel tpu = withTpuDispatch(*m, p);
+  std::optional<TpuTileChoice> tile =
+      chooseTpuTile(tpu.phases[tpu.mainPhase], p);
   ASSERT_TRUE(tile);
   std::optional<TpuCost> with =
-      getTpuKernelCost(*m, tile->tile, tile->buffers, p);
-  m->serialReadBytes = m->serialWriteBytes = 0;
+      getTpuKernelCost(tpu, tile->tile, tile->buffers, p);
+  tpu.serialReadBytes = 0;
   std::optional<TpuCost> without =
-      getTpuKernelCost(*m, tile->tile, tile->buffers, p);
+      getTpuKernelCost(tpu, tile->tile, tile->buffers, p);
   ASSERT_TRUE(with && without);
   EXPECT_EQ(with->hbmReadBytes.value() - without->hbmReadBytes.value(), 1536u);
-  EXPECT_EQ(with->hbmWriteBytes.value() - without->hbmWriteBytes.value(),
-            1024u);
-  EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs,
-                   (1536.0 + 1024.0) / p.hbmBytesPerNs);
+  EXPECT_EQ(with->hbmWriteBytes.value(), without->hbmWriteBytes.value());
+  EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs, 1536.0 / p.hbmBytesPerNs);
   EXPECT_DOUBLE_EQ(with->memoryNs - without->memoryNs,
-                   (1536.0 + 1024.0) / p.hbmBytesPerNs);
+                   1536.0 / p.hbmBytesPerNs);
 }
 
 TEST_F(TpuCostModelTest, PhaseHandOffIsHeldWhole) {

@@ -76,6 +76,11 @@ std::optional<TpuCost> getTpuPhaseCost(const KernelDesc &desc,
                                        int64_t buffers, const TpuParams &p,
                                        int64_t chunks = 1);
 
+/// `model` as a TPU-like core of `p` runs it: a MoE dispatch that sorts its
+/// order (moeDispatchSorts) holds it on chip beside the routed experts'
+/// tiles (their phase's heldBytes).
+KernelModel withTpuDispatch(const KernelModel &model, const TpuParams &p);
+
 /// getTpuPhaseCost of a tile whose working set `sram` (getTpuWorkingSet)
 /// the caller has checked fits: the tile search tests it once per tile, not
 /// per load-chunk count.

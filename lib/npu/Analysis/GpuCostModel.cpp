@@ -491,7 +491,9 @@ int64_t mlir::npu::getGpuPhaseLaunches(const KernelDesc &desc) {
 /// the TPU-like side moves on its scalar unit) runs the dispatch as a
 /// kernel of its own on a GPU-like target.
 static bool hasGpuDispatch(const KernelModel &model) {
-  return model.serialReadBytes + model.serialWriteBytes > 0;
+  return model.serialReadBytes + model.serialWriteBytes +
+             model.launchedDispatchWriteBytes >
+         0;
 }
 
 int64_t mlir::npu::getGpuKernelLaunches(const KernelModel &model) {
@@ -541,12 +543,14 @@ mlir::npu::getGpuKernelCost(const KernelModel &model,
   // The MoE dispatch before the experts (vLLM's moe_align_block_size: one
   // kernel counts each expert's assignments with shared-memory atomics and
   // writes the sorted, padded token lists): one more launch, a DRAM round
-  // trip, and the same index arrays as the TPU-like dispatch moves, at the
-  // chip's bandwidth. Its counting is parallel: no serial scalar work. One
-  // block of 1024 threads, as vLLM launches it for up to 1024 experts.
+  // trip, and its arrays at the chip's bandwidth: the indices read as the
+  // TPU-like dispatch reads them, and the order written for the grouped
+  // GEMMs (the TPU-like kernel keeps it on chip). Its counting is parallel: no
+  // serial scalar work. One block of 1024 threads, as vLLM launches it for up
+  // to 1024 experts.
   if (hasGpuDispatch(model)) {
-    double memoryNs = double(model.serialReadBytes + model.serialWriteBytes) /
-                      p.hbmBytesPerNs;
+    int64_t written = model.serialWriteBytes + model.launchedDispatchWriteBytes;
+    double memoryNs = double(model.serialReadBytes + written) / p.hbmBytesPerNs;
     GpuGrid dispatch;
     dispatch.plan.threads = 1024;
     dispatch.plan.blocks = dispatch.plan.blocksPerSM = 1;
@@ -556,7 +560,7 @@ mlir::npu::getGpuKernelCost(const KernelModel &model,
     total.timeNs += p.launchNs + dispatch.bodyNs();
     total.memoryNs += memoryNs;
     total.hbmReadBytes += c(model.serialReadBytes);
-    total.hbmWriteBytes += c(model.serialWriteBytes);
+    total.hbmWriteBytes += c(written);
   }
   total.overheadNs =
       std::max(0.0, total.timeNs - std::max(total.computeNs, total.memoryNs));

@@ -8,6 +8,8 @@
 
 #include "KernelModelDetail.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::npu;
 
@@ -49,46 +51,57 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   routed.gatheredRows = true;
   model.phases.push_back(routed);
   int64_t assignments = t * moe.getTopK();
-  // The dispatch (TileMoe.cpp, buildDispatch). On the vector unit, each
-  // iteration of its passes a compare or two and an add (A = T K, E
+  // The dispatch (TileMoeDispatch.cpp, buildDispatch). On the vector unit,
+  // each iteration of its passes a compare or two and an add (A = T K, E
   // experts, blocks of B = kMoeDispatchBlock, nb = ceil(A / B) of them):
   //   counts A E x 2, offsets E E x 2, per-block counts nb B E x 3 (the
   //   real-assignment test too), the blocks before nb E (a scan), ranks in
   //   the block nb B B x 3, where nb B x 2, and each index clamped once
   //   (a max and a min, A x 2).
-  // Then the scalar unit scatters order[where[a]] = a: per assignment a
-  // load, a store and the loop's increment and compare.
+  // Then the order. Sorted: a bitonic sort of A' = A rounded up to a power
+  // of two keys, building them A' x 7 (the test for padding, a min, the
+  // clamp's two, the padding's select, a multiply and an add), log A'
+  // (log A' + 1) / 2 passes, two per iteration (a pass past the last keeps
+  // every key), of A' x 8 each (the partner's xor, the direction's and and
+  // compare, the order compare, a min, a max, the choice's compare and
+  // select), and each key's low part, A x 1. Scattered: per assignment a
+  // load, a store and the loop's increment and compare on the scalar unit,
+  // and the order (A i64) stored to HBM first.
   int64_t e = moe.getNumExperts(), blk = kMoeDispatchBlock,
           nb = llvm::divideCeil(assignments, blk);
+  int64_t padded = int64_t(llvm::PowerOf2Ceil(uint64_t(assignments)));
+  int64_t logPadded = llvm::Log2_64(uint64_t(padded));
+  int64_t passes = 2 * llvm::divideCeil(logPadded * (logPadded + 1) / 2, 2);
   Count ca = Count::fromSigned(assignments), ce = Count::fromSigned(e),
-        cb = Count::fromSigned(blk), cnb = Count::fromSigned(nb);
+        cb = Count::fromSigned(blk), cnb = Count::fromSigned(nb),
+        cp = Count::fromSigned(padded);
   std::optional<int64_t> vectorOps =
       (Count(2) * ca * ce + Count(2) * ce * ce + Count(3) * cnb * cb * ce +
        cnb * ce + Count(3) * cnb * cb * cb + Count(2) * cnb * cb +
        Count(2) * ca)
           .toInt64();
+  std::optional<int64_t> sortOps =
+      (Count(7) * cp + Count(8) * Count::fromSigned(passes) * cp + ca)
+          .toInt64();
   constexpr int64_t kScatterOpsPerAssignment = 4;
   std::optional<int64_t> scatterOps =
       (ca * Count(kScatterOpsPerAssignment)).toInt64();
-  if (!vectorOps || !scatterOps)
-    return failure();
-  model.serialVectorFlops = *vectorOps;
-  model.serialScalarOps = *scatterOps;
   // The dispatch's arrays as the lowering moves them in bulk: the indices
-  // loaded on chip twice (the count pass; the blocks, padded), the routing
-  // weights by the combine sub-tile by sub-tile, and `order` (A i64, filled
-  // on chip) stored to HBM, where the scalar unit then writes single
-  // elements and the gathers read them (its operations, not traffic: as if
-  // the array were in its own memory).
+  // loaded on chip twice (the count pass; the blocks, padded) and the
+  // routing weights by the combine sub-tile by sub-tile. A GPU-like
+  // dispatch kernel writes the order for the kernels after it (A i64).
   int64_t ib = elementBytes(moe.getIndices()),
           rb = elementBytes(moe.getWeights());
   std::optional<int64_t> dispatchRead =
       (ca * Count::fromSigned(2 * ib + rb)).toInt64();
-  std::optional<int64_t> dispatchWrite = (ca * Count(8)).toInt64();
-  if (!dispatchRead || !dispatchWrite)
+  std::optional<int64_t> orderBytes = (ca * Count(8)).toInt64();
+  if (!vectorOps || !sortOps || !scatterOps || !dispatchRead || !orderBytes)
     return failure();
+  model.serialVectorFlops = *vectorOps;
   model.serialReadBytes = *dispatchRead;
-  model.serialWriteBytes = *dispatchWrite;
+  model.launchedDispatchWriteBytes = *orderBytes;
+  model.dispatchOrder = KernelModel::DispatchOrder{assignments, *sortOps,
+                                                   *scatterOps, *orderBytes};
   // The combine: per M tile of tokens (the shared expert's), each token's
   // K rows of o read back and summed (combineSlots: the TPU-like lowering
   // gathers them).

@@ -181,7 +181,8 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     s = nb * c(tm) * c(dm) * c(k.lhsBytes) +
         nb * bytesOf(c(3) * c(tf) * c(td), k.rhsBytes) +
         c(2) * c(tm) * c(tf) * c(4) + c(tm) * c(dm) * c(4) +
-        c(k.epilogueInput ? 2 : 1) * nb * c(tm) * c(dm) * c(k.outBytes);
+        c(k.epilogueInput ? 2 : 1) * nb * c(tm) * c(dm) * c(k.outBytes) +
+        c(k.heldBytes);
     if (converts)
       s += c(3) * c(tf) * c(td) * c(getElementBytes(k.storedRhs.fallbackType));
     // A MoE expert's biases (its other reads: (2 F + D) elements): the F
@@ -465,6 +466,16 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
   return cost;
 }
 
+KernelModel mlir::npu::withTpuDispatch(const KernelModel &model,
+                                       const TpuParams &p) {
+  KernelModel out = model;
+  if (model.dispatchOrder &&
+      moeDispatchSorts(model.dispatchOrder->assignments, p.sramBytes))
+    out.phases[out.mainPhase].heldBytes +=
+        moeSortedOrderBytes(model.dispatchOrder->assignments);
+  return out;
+}
+
 std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     const KernelModel &model, ArrayRef<int64_t> mainTile, int64_t buffers,
     const TpuParams &p, int64_t chunks, ArrayRef<int64_t> sharedTile) {
@@ -498,21 +509,36 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     // (gatedTotals): its cost covers them.
     total += *cost;
   }
+  // A MoE dispatch's order: sorted on the vector unit where its keys fit
+  // the core's SRAM (the order then held on chip: the routed phase's
+  // heldBytes, withTpuDispatch), else scattered by the scalar unit through
+  // HBM (moeDispatchSorts, as TileMoeDispatch.cpp lowers it).
+  int64_t scalarOps = model.serialScalarOps,
+          vectorOps = model.serialVectorFlops,
+          writeBytes = model.serialWriteBytes;
+  if (const auto &order = model.dispatchOrder) {
+    if (moeDispatchSorts(order->assignments, p.sramBytes)) {
+      vectorOps += order->sortVectorFlops;
+    } else {
+      scalarOps += order->scatterScalarOps;
+      writeBytes += order->scatterWriteBytes;
+    }
+  }
   // Serial scalar work before the tile loops (one core's scalar unit; the
   // other cores wait for its result): time nothing overlaps.
-  double scalarNs = double(model.serialScalarOps) / p.scalarOpsPerNs;
+  double scalarNs = double(scalarOps) / p.scalarOpsPerNs;
   total.timeNs += scalarNs;
   total.overheadNs += scalarNs;
   // Serial vector work before them (one core's vector unit).
-  double vectorNs = double(model.serialVectorFlops) / p.vectorPerNs;
+  double vectorNs = double(vectorOps) / p.vectorPerNs;
   total.timeNs += vectorNs;
   total.computeNs += vectorNs;
   // Its arrays' traffic, at one core's bandwidth, before the loops too.
   double serialMemoryNs =
-      double(model.serialReadBytes + model.serialWriteBytes) / p.hbmBytesPerNs;
+      double(model.serialReadBytes + writeBytes) / p.hbmBytesPerNs;
   total.timeNs += serialMemoryNs;
   total.memoryNs += serialMemoryNs;
   total.hbmReadBytes += c(model.serialReadBytes);
-  total.hbmWriteBytes += c(model.serialWriteBytes);
+  total.hbmWriteBytes += c(writeBytes);
   return total;
 }

@@ -18,7 +18,8 @@ public:
   TpuModel(TargetAttr target, const TpuParams &p) : CostModel(target), p(p) {}
 
   std::optional<TileDecision>
-  chooseTile(const KernelModel &model) const override {
+  chooseTile(const KernelModel &given) const override {
+    KernelModel model = withTpuDispatch(given, p);
     std::optional<TpuTileChoice> choice =
         chooseTpuTile(model.phases[model.mainPhase], p);
     if (!choice)
@@ -41,9 +42,10 @@ public:
     return d;
   }
 
-  int64_t getWorkingSet(const KernelModel &model, ArrayRef<int64_t> tile,
+  int64_t getWorkingSet(const KernelModel &given, ArrayRef<int64_t> tile,
                         int64_t buffers,
                         ArrayRef<int64_t> sharedTile) const override {
+    KernelModel model = withTpuDispatch(given, p);
     int64_t need = getTpuWorkingSet(model.phases[model.mainPhase], tile,
                                     buffers, &p.matrixRates);
     if (need > 0 && model.sharedPhase >= 0 && !sharedTile.empty()) {
@@ -71,8 +73,9 @@ public:
   std::optional<KernelPrice> price(const KernelModel &model, TilingAttr tiling,
                                    ArrayAttr) const override {
     std::optional<TpuCost> cost = getTpuKernelCost(
-        withTablePerTile(model, tiling.getTablePerTile()), tiling.getTile(),
-        tiling.getBuffers(), p, tiling.getChunks(), tiling.getSharedTile());
+        withTablePerTile(withTpuDispatch(model, p), tiling.getTablePerTile()),
+        tiling.getTile(), tiling.getBuffers(), p, tiling.getChunks(),
+        tiling.getSharedTile());
     if (!cost || cost->isOverflow())
       return std::nullopt;
     std::optional<int64_t> crossCore;
@@ -93,8 +96,8 @@ public:
     if (!choice)
       return std::nullopt;
     std::optional<TpuCost> cost = getTpuKernelCost(
-        withTablePerTile(model, choice->tablePerTile), choice->tile,
-        choice->buffers, p, choice->chunks, choice->sharedTile);
+        withTablePerTile(withTpuDispatch(model, p), choice->tablePerTile),
+        choice->tile, choice->buffers, p, choice->chunks, choice->sharedTile);
     if (!cost)
       return std::nullopt;
     return cost->timeNs;

@@ -694,7 +694,8 @@ CASES = [
          %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd shared(%a_sg, %a_su, %a_sd) load(#npu.expert_load<uniform>) : tensor<7x4xf32>, tensor<7x2xi64>, tensor<7x2xf32>, tensor<4x5x4xf32>, tensor<4x5x4xf32>, tensor<4x4x5xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x3xf32> -> tensor<7x4xf32>
          """, ("y", [7, 4]),
          ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
-          # the counting sort: one pass over the 14 assignments
+          # the order (no target: no SRAM to sort in): one scatter over the
+          # 14 assignments
           "CHECK: scf.for {{.*}} = %c0 to %c14 step %c1",
           "CHECK: tensor.insert",
           # per expert, its rows' M tiles (a run-time bound): gather, F loop,
@@ -718,6 +719,23 @@ CASES = [
           "CHECK: tensor.expand_shape {{.*}} into tensor<2x2x4xf32>",
           "CHECK: iterator_types = [\"parallel\", \"reduction\", \"parallel\"]"],
          extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=41),
+    Case("moe-ffn-sorted",
+         "moe_ffn kernel: the moe-ffn case tiled for mock-tpu, whose 512 KiB of SRAM hold 16 keys at 64 bytes each (moeDispatchSorts): the dispatch puts the 14 assignments (clamped indices included) in expert order by a bitonic sort on the vector unit, not the scalar unit's scatter; run as mock-tpu's memory program.",
+         [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5]),
+          ("sg", [3, 4]), ("su", [3, 4]), ("sd", [4, 3])], "moe_ffn", ([4, 5, 4], [3, 2, 4], [4, 2, 4]),
+         """
+         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd shared(%a_sg, %a_su, %a_sd) load(#npu.expert_load<uniform>) : tensor<7x4xf32>, tensor<7x2xi64>, tensor<7x2xf32>, tensor<4x5x4xf32>, tensor<4x5x4xf32>, tensor<4x4x5xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x3xf32> -> tensor<7x4xf32>
+         """, ("y", [7, 4]),
+         ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
+          # 16 keys (the 14 assignments, padded), 10 passes, two per
+          # iteration, each key against its partner i xor j; no scatter
+          "CHECK-NOT: = %c0 to %c14 step %c1",
+          "CHECK: scf.for {{.*}} = %c0 to %c5 step %c1 iter_args({{.*}}) -> (tensor<16xi64>, tensor<16xi64>, index, index)",
+          "CHECK: arith.xori",
+          "CHECK: arith.remui",
+          "CHECK: scf.for {{.*}} = %c0 to %c4 step %c1"],
+         extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=41,
+         target="mock-tpu"),
     Case("moe-ffn-dtiled",
          "moe_ffn kernel with the model width D tiled (for a small SRAM): the moe-ffn case's routing and shapes, D = 4 in chunks of 2 for the routed experts (tile [3, 2, 2]) and of 3 for the shared expert (shared_tile [4, 2, 3], a short last chunk).",
          [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5]),

@@ -7,8 +7,10 @@
 //   offsets[e] = sum of counts[e'] for e' < e            once, [E]
 //   where[a]   = offsets[e(a)] + #{a' < a : e(a') == e(a)}   (dense, in
 //                blocks of kMoeDispatchBlock: the vector unit's)
-//   order[where[a]] = a: the a's sorted by expert, stable  (the scalar
-//                unit's scatter, one pass over a)
+//   order      = the a's sorted by expert, stable           (a bitonic
+//                sort on the vector unit where its keys fit the working
+//                set, else order[where[a]] = a on the scalar unit:
+//                TileMoeDispatch.cpp)
 //   for each expert e:
 //     for each M tile of its counts[e] rows (run-time trip count):
 //       x tile = the rows x[order[..] / K], gathered     [tm, D]
@@ -95,207 +97,6 @@ Value gatedTile(
       combine, biases);
 }
 
-/// Per expert: the number of assignments routed to it and the first
-/// position of its assignments in `order`; `order`: the assignments sorted
-/// by expert, in assignment order within an expert; `where`: the position
-/// of each assignment in `order`. i64 tensors.
-struct Dispatch {
-  Value counts, offsets, order, where;
-};
-
-/// Marks `producer` (a linalg op writing a per-expert array) with the
-/// values it takes under the static plan (`npu.planned_values`), which
-/// npu-tpu-check-plan's measure reads for the loop bounds that load them.
-void setPlannedValues(Value producer, ArrayRef<int64_t> values) {
-  Operation *op = producer.getDefiningOp();
-  op->setAttr("npu.planned_values",
-              DenseI64ArrayAttr::get(op->getContext(), values));
-}
-
-/// result[i, ...] = sum of x[i', ...] for i' < i, of an i64 tensor x of
-/// rank 1 or 2 (an exclusive prefix sum along the first dim). Loops
-/// (i, ..., i').
-Value sumOfEarlier(OpBuilder &b, Location loc, Value x) {
-  MLIRContext *ctx = b.getContext();
-  auto type = cast<RankedTensorType>(x.getType());
-  unsigned rank = type.getRank(), loops = rank + 1;
-  SmallVector<unsigned> inDims = {rank}, outDims = {0};
-  for (unsigned d = 1; d < rank; ++d) {
-    inDims.push_back(d);
-    outDims.push_back(d);
-  }
-  SmallVector<utils::IteratorType> iters(rank, kPar);
-  iters.push_back(kRed);
-  return buildGeneric(
-      b, loc, ValueRange{x},
-      ValueRange{createFilled(b, loc, type.getShape(), b.getI64Type(), 0)},
-      {loopsMap(ctx, loops, inDims), loopsMap(ctx, loops, outDims)}, iters,
-      [&](OpBuilder &nb, Location l, ValueRange v) -> SmallVector<Value> {
-        Value earlier =
-            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
-                                  linalg::IndexOp::create(nb, l, rank),
-                                  linalg::IndexOp::create(nb, l, 0));
-        Value zero = arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(0));
-        return {arith::AddIOp::create(
-            nb, l, v[1], arith::SelectOp::create(nb, l, earlier, v[0], zero))};
-      })[0];
-}
-
-/// where[a] = offsets[e] + #{a' < a : e(a') = e}, e = e(a) (flatIdx's
-/// experts, clamped), on the vector unit: the assignments in blocks of
-/// kMoeDispatchBlock (the indices padded to [nb, block]): per block, its
-/// count of each expert; per block, the counts of the blocks before it; per
-/// assignment, the earlier ones of its own block with its expert.
-Value buildWhere(OpBuilder &b, Location loc, Value flatIdx, Value offsets,
-                 int64_t numExperts) {
-  MLIRContext *ctx = b.getContext();
-  Type i64 = b.getI64Type();
-  int64_t a = cast<RankedTensorType>(flatIdx.getType()).getDimSize(0);
-  int64_t block = kMoeDispatchBlock, nb = llvm::divideCeil(a, block);
-  Type idxType = cast<RankedTensorType>(flatIdx.getType()).getElementType();
-  Value padded = insertSliceOf(b, loc, flatIdx,
-                               createFilled(b, loc, {nb * block}, idxType, 0),
-                               {b.getIndexAttr(0)}, {b.getIndexAttr(a)});
-  Value idx2 = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({nb, block}, idxType), padded,
-      SmallVector<ReassociationIndices>{{0, 1}});
-  auto expert = [&](OpBuilder &nb2, Location l, Value v) {
-    return clampedExpert(nb2, l, v, numExperts);
-  };
-  auto count = [&](OpBuilder &nb2, Location l, Value acc, Value hit) {
-    return arith::AddIOp::create(nb2, l, acc,
-                                 arith::ExtUIOp::create(nb2, l, i64, hit));
-  };
-  // blockCounts[blk, e] += (e(blk, i) == e), real assignments only. Loops
-  // (blk, e, i).
-  Value blockCounts = buildGeneric(
-      b, loc, ValueRange{idx2},
-      ValueRange{createFilled(b, loc, {nb, numExperts}, i64, 0)},
-      {loopsMap(ctx, 3, {0, 2}), loopsMap(ctx, 3, {0, 1})}, {kPar, kPar, kRed},
-      [&](OpBuilder &nb2, Location l, ValueRange v) -> SmallVector<Value> {
-        Value blk = linalg::IndexOp::create(nb2, l, 0);
-        Value i = linalg::IndexOp::create(nb2, l, 2);
-        Value at = arith::AddIOp::create(
-            nb2, l,
-            arith::MulIOp::create(nb2, l, blk, constIndex(nb2, l, block)), i);
-        Value real = arith::CmpIOp::create(nb2, l, arith::CmpIPredicate::ult,
-                                           at, constIndex(nb2, l, a));
-        Value same = arith::CmpIOp::create(nb2, l, arith::CmpIPredicate::eq,
-                                           expert(nb2, l, v[0]),
-                                           linalg::IndexOp::create(nb2, l, 1));
-        return {count(nb2, l, v[1], arith::AndIOp::create(nb2, l, real, same))};
-      })[0];
-  // before[blk, e] = sum of blockCounts[blk', e], blk' < blk: a scan over
-  // the blocks, one add per expert each (linear in the blocks).
-  OpFoldResult zero = b.getIndexAttr(0), unit = b.getIndexAttr(1),
-               ee = b.getIndexAttr(numExperts);
-  auto scan = scf::ForOp::create(
-      b, loc, constIndex(b, loc, 0), constIndex(b, loc, nb),
-      constIndex(b, loc, 1),
-      ValueRange{createFilled(b, loc, {nb, numExperts}, i64, 0),
-                 createFilled(b, loc, {1, numExperts}, i64, 0)},
-      [&](OpBuilder &lb, Location l, Value blk, ValueRange iter) {
-        Value rows =
-            insertSliceOf(lb, l, iter[1], iter[0], {blk, zero}, {unit, ee});
-        Value row = sliceOf(lb, l, blockCounts, {blk, zero}, {unit, ee});
-        AffineMap id2 = lb.getMultiDimIdentityMap(2);
-        Value sum =
-            buildGeneric(lb, l, ValueRange{row}, ValueRange{iter[1]},
-                         {id2, id2}, {kPar, kPar},
-                         [&](OpBuilder &nb2, Location bl,
-                             ValueRange v) -> SmallVector<Value> {
-                           return {arith::AddIOp::create(nb2, bl, v[1], v[0])};
-                         })[0];
-        // The scan's rows are the kernel's own, on chip (as an absorbed
-        // MLA's intermediates): the copies in this loop are its.
-        sum.getDefiningOp()->setAttr("npu.kernel_holds", lb.getUnitAttr());
-        scf::YieldOp::create(lb, l, ValueRange{rows, sum});
-      });
-  Value before = scan.getResult(0);
-  // rank[blk, j] = #{i < j : e(blk, i) == e(blk, j)}. Loops (blk, j, i).
-  Value rank = buildGeneric(
-      b, loc, ValueRange{idx2, idx2},
-      ValueRange{createFilled(b, loc, {nb, block}, i64, 0)},
-      {loopsMap(ctx, 3, {0, 1}), loopsMap(ctx, 3, {0, 2}),
-       loopsMap(ctx, 3, {0, 1})},
-      {kPar, kPar, kRed},
-      [&](OpBuilder &nb2, Location l, ValueRange v) -> SmallVector<Value> {
-        Value earlier =
-            arith::CmpIOp::create(nb2, l, arith::CmpIPredicate::ult,
-                                  linalg::IndexOp::create(nb2, l, 2),
-                                  linalg::IndexOp::create(nb2, l, 1));
-        Value same =
-            arith::CmpIOp::create(nb2, l, arith::CmpIPredicate::eq,
-                                  expert(nb2, l, v[1]), expert(nb2, l, v[0]));
-        return {
-            count(nb2, l, v[2], arith::AndIOp::create(nb2, l, earlier, same))};
-      })[0];
-  // where = offsets[e] + before[blk, e] + rank, e = e(blk, j).
-  Value where2 = buildGeneric(
-      b, loc, ValueRange{idx2}, ValueRange{rank},
-      {loopsMap(ctx, 2, {0, 1}), loopsMap(ctx, 2, {0, 1})}, {kPar, kPar},
-      [&](OpBuilder &nb2, Location l, ValueRange v) -> SmallVector<Value> {
-        Value e = expert(nb2, l, v[0]);
-        Value blk = linalg::IndexOp::create(nb2, l, 0);
-        Value base = arith::AddIOp::create(
-            nb2, l, tensor::ExtractOp::create(nb2, l, offsets, e),
-            tensor::ExtractOp::create(nb2, l, before, ValueRange{blk, e}));
-        return {arith::AddIOp::create(nb2, l, base, v[1])};
-      })[0];
-  return sliceOf(b, loc,
-                 tensor::CollapseShapeOp::create(
-                     b, loc, where2, SmallVector<ReassociationIndices>{{0, 1}}),
-                 {b.getIndexAttr(0)}, {b.getIndexAttr(a)});
-}
-
-Dispatch buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
-                       Value flatIdx) {
-  int64_t numExperts = op.getNumExperts();
-  MLIRContext *ctx = b.getContext();
-  Type i64 = b.getI64Type();
-  int64_t a = cast<RankedTensorType>(flatIdx.getType()).getDimSize(0);
-  // counts[e] += (idx[a] == e). Loops (e, a).
-  Value counts = buildGeneric(
-      b, loc, ValueRange{flatIdx},
-      ValueRange{createFilled(b, loc, {numExperts}, i64, 0)},
-      {loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {0})}, {kPar, kRed},
-      [&](OpBuilder &nb, Location l, ValueRange v) -> SmallVector<Value> {
-        Value hit =
-            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
-                                  clampedExpert(nb, l, v[0], numExperts),
-                                  linalg::IndexOp::create(nb, l, 0));
-        return {arith::AddIOp::create(nb, l, v[1],
-                                      arith::ExtUIOp::create(nb, l, i64, hit))};
-      })[0];
-  // offsets[e] = sum of counts[e'], e' < e.
-  Value offsets = sumOfEarlier(b, loc, counts);
-  Value where = buildWhere(b, loc, flatIdx, offsets, numExperts);
-  // order[where[a]] = a: the scalar unit's scatter.
-  auto scatter = scf::ForOp::create(
-      b, loc, constIndex(b, loc, 0), constIndex(b, loc, a),
-      constIndex(b, loc, 1), ValueRange{createFilled(b, loc, {a}, i64, 0)},
-      [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
-        Value at = arith::IndexCastOp::create(
-            lb, l, lb.getIndexType(),
-            tensor::ExtractOp::create(lb, l, where, i));
-        scf::YieldOp::create(
-            lb, l,
-            ValueRange{tensor::InsertOp::create(
-                lb, l, arith::IndexCastOp::create(lb, l, i64, i), iter[0],
-                ValueRange{at})});
-      });
-  // Under the static plan: the first `active` experts get `rows` each.
-  int64_t active = op.getPlannedActiveExperts(),
-          rows = op.getPlannedRowsPerExpert();
-  SmallVector<int64_t> plannedCounts, plannedOffsets;
-  for (int64_t e = 0; e < numExperts; ++e) {
-    plannedCounts.push_back(e < active ? rows : 0);
-    plannedOffsets.push_back(std::min(e, active) * rows);
-  }
-  setPlannedValues(counts, plannedCounts);
-  setPlannedValues(offsets, plannedOffsets);
-  return {counts, offsets, scatter.getResult(0), where};
-}
 } // namespace
 
 /// The routed experts of `op`, each over M tiles (`tileM` rows, F tiles of
@@ -514,7 +315,15 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
   // The assignments sorted by expert.
   Value flatIdx = tensor::CollapseShapeOp::create(
       b, loc, op.getIndices(), SmallVector<ReassociationIndices>{{0, 1}});
-  Dispatch dispatch = buildDispatch(b, loc, op, flatIdx);
+  // The order sorted on the vector unit where the TPU-like core's SRAM
+  // holds the keys (moeDispatchSorts), else scattered.
+  int64_t vmem = 0;
+  if (auto module = kernel->getParentOfType<ModuleOp>())
+    if (auto target = module->getAttrOfType<TargetAttr>("npu.target"))
+      if (TpuTargetAttr tpu = target.getTpu())
+        vmem = tpu.getVmemBytesPerCore();
+  Dispatch dispatch =
+      buildDispatch(b, loc, op, flatIdx, moeDispatchSorts(t * k, vmem));
 
   // The routed experts write their outputs into o, in expert order.
   Value o = buildRoutedExperts(b, loc, op, dispatch, tileM, tileF,

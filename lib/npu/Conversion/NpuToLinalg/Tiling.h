@@ -35,8 +35,24 @@ LogicalResult tileAttentionKernel(RewriterBase &rewriter, KernelOp kernel,
 /// `gpuBlocks`, the M tile loop is an scf.forall mapped to GPU blocks.
 LogicalResult tileGatedMlpKernel(RewriterBase &rewriter, KernelOp kernel,
                                  TilingAttr tiling, bool gpuBlocks);
+/// Per expert: the number of assignments routed to it and the first
+/// position of its assignments in `order`; `order`: the assignments sorted
+/// by expert, in assignment order within an expert; `where`: the position
+/// of each assignment in `order`. i64 tensors.
+struct Dispatch {
+  Value counts, offsets, order, where;
+};
+
+/// The dispatch of `op` (TileMoeDispatch.cpp) for its assignments
+/// `flatIdx` ([T K], the expert of each): counts, offsets, order and where,
+/// with the static plan's counts and offsets marked for the plan check;
+/// the order by a bitonic sort with `sort` (moeDispatchSorts), else by the
+/// scalar unit's scatter.
+Dispatch buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
+                       Value flatIdx, bool sort);
+
 /// Replaces the body's npu.moe_experts by its tiled form (kind moe_ffn):
-/// the assignments sorted by expert once (a counting sort), then per expert
+/// the assignments sorted by expert once (TileMoeDispatch.cpp), then per expert
 /// its rows in M tiles gathered from x, an F loop as the gated MLP's, and
 /// each row's weighted output added to its token's f32 row; the shared
 /// expert as a gated MLP over M tiles of x first. Before the reference

@@ -19,6 +19,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
@@ -132,6 +134,27 @@ inline int64_t moeCombineTokens(int64_t tileTokens, int64_t slots) {
 /// their expert on the vector unit in blocks of this many (per block, each
 /// expert's count; per assignment, the earlier ones of its block).
 constexpr int64_t kMoeDispatchBlock = 256;
+
+/// moe_ffn's dispatch (TileMoeDispatch.cpp): whether its `assignments`
+/// are put in expert order by a bitonic sort on the vector unit, on a
+/// TPU-like core of `vmemBytes` of SRAM: where 64 bytes per key (the keys
+/// padded to a power of two) fit it, so that the sort's peak (two buffers
+/// of i64 keys, the order and the ranks: about 32 bytes per key) takes at
+/// most half of it. The order it makes stays on chip for the routed
+/// experts' gathers (8 bytes per assignment beside their working set);
+/// else the scalar unit scatters each assignment to its rank, the order
+/// through HBM.
+inline bool moeDispatchSorts(int64_t assignments, int64_t vmemBytes) {
+  uint64_t keys =
+      llvm::PowerOf2Ceil(uint64_t(std::max<int64_t>(1, assignments)));
+  return vmemBytes > 0 && keys <= uint64_t(vmemBytes) / 64;
+}
+
+/// The bytes the sorted order of `assignments` (i64) holds on chip, aligned
+/// as every SRAM allocation is.
+inline int64_t moeSortedOrderBytes(int64_t assignments) {
+  return int64_t(llvm::alignTo(uint64_t(assignments) * 8, 64));
+}
 
 /// Whether `chunks` load chunks can split a gemm tiling's K steps: K tiles
 /// of one static size (tk divides K) in chunks of one size (chunks divides
