@@ -267,6 +267,17 @@ def mla_prefill_case(name, s, note, seed):
          "CHECK-NOT: linalg.transpose"], seed=seed)
 
 
+
+# The shared MoE layer of the moe-ffn cases: 7 tokens x 2 slots over 4
+# experts (F = 5, D = 4) with a shared expert (F = 3), skewed routing with
+# indices out of range.
+MOE_INPUTS = [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]),
+              ("wd", [4, 4, 5]), ("sg", [3, 4]), ("su", [3, 4]), ("sd", [4, 3])]
+MOE_BODY = """
+         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd shared(%a_sg, %a_su, %a_sd) load(#npu.expert_load<uniform>) : tensor<7x4xf32>, tensor<7x2xi64>, tensor<7x2xf32>, tensor<4x5x4xf32>, tensor<4x5x4xf32>, tensor<4x4x5xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x3xf32> -> tensor<7x4xf32>
+         """
+MOE_IDX = [("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])]
+
 CASES = [
     Case("gemm-f32-result",
          "gemm kernel whose f32 result is its accumulator (a router's logits): no epilogue; M, N, K tiles 4, 3, 4 of 6, 7, 10.",
@@ -688,11 +699,8 @@ CASES = [
                      " TpuMemory/attention-mla-prefill.test)", seed=62),
     Case("moe-ffn",
          "moe_ffn kernel, tiled expert-major: 7 tokens x 2 slots over 4 experts, routed skewed (expert 1: 5 rows, 2 M tiles of 3; expert 0: 4 rows; expert 2: none) with indices out of range (7, -1: clamped as the op reads them); F = 5 in tiles of 2; the outputs combined per M tile of tokens with a shared expert (F = 3) of its own tile (shared_tile): M tiles of 4, the last of 3 rows, F tiles of 2.",
-         [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5]),
-          ("sg", [3, 4]), ("su", [3, 4]), ("sd", [4, 3])], "moe_ffn", ([4, 5, 4], [3, 2, 4], [4, 2, 4]),
-         """
-         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd shared(%a_sg, %a_su, %a_sd) load(#npu.expert_load<uniform>) : tensor<7x4xf32>, tensor<7x2xi64>, tensor<7x2xf32>, tensor<4x5x4xf32>, tensor<4x5x4xf32>, tensor<4x4x5xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x3xf32> -> tensor<7x4xf32>
-         """, ("y", [7, 4]),
+         MOE_INPUTS, "moe_ffn", ([4, 5, 4], [3, 2, 4], [4, 2, 4]),
+         MOE_BODY, ("y", [7, 4]),
          ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
           # the order (no target: no SRAM to sort in): one scatter over the
           # 14 assignments
@@ -718,14 +726,11 @@ CASES = [
           "CHECK: tensor.extract_slice {{.*}} : tensor<14x4xf32> to tensor<1x4xf32>",
           "CHECK: tensor.expand_shape {{.*}} into tensor<2x2x4xf32>",
           "CHECK: iterator_types = [\"parallel\", \"reduction\", \"parallel\"]"],
-         extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=41),
+         extra_inputs=MOE_IDX, seed=41),
     Case("moe-ffn-sorted",
          "moe_ffn kernel: the moe-ffn case tiled for mock-tpu, whose 512 KiB of SRAM hold 16 keys at 64 bytes each (moeDispatchSorts): the dispatch puts the 14 assignments (clamped indices included) in expert order by a bitonic sort on the vector unit, not the scalar unit's scatter; run as mock-tpu's memory program.",
-         [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5]),
-          ("sg", [3, 4]), ("su", [3, 4]), ("sd", [4, 3])], "moe_ffn", ([4, 5, 4], [3, 2, 4], [4, 2, 4]),
-         """
-         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd shared(%a_sg, %a_su, %a_sd) load(#npu.expert_load<uniform>) : tensor<7x4xf32>, tensor<7x2xi64>, tensor<7x2xf32>, tensor<4x5x4xf32>, tensor<4x5x4xf32>, tensor<4x4x5xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x3xf32> -> tensor<7x4xf32>
-         """, ("y", [7, 4]),
+         MOE_INPUTS, "moe_ffn", ([4, 5, 4], [3, 2, 4], [4, 2, 4]),
+         MOE_BODY, ("y", [7, 4]),
          ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
           # 16 keys (the 14 assignments, padded), 10 passes, two per
           # iteration, each key against its partner i xor j; no scatter
@@ -734,15 +739,12 @@ CASES = [
           "CHECK: arith.xori",
           "CHECK: arith.remui",
           "CHECK: scf.for {{.*}} = %c0 to %c4 step %c1"],
-         extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=41,
+         extra_inputs=MOE_IDX, seed=41,
          target="mock-tpu"),
     Case("moe-ffn-dtiled",
          "moe_ffn kernel with the model width D tiled (for a small SRAM): the moe-ffn case's routing and shapes, D = 4 in chunks of 2 for the routed experts (tile [3, 2, 2]) and of 3 for the shared expert (shared_tile [4, 2, 3], a short last chunk).",
-         [("x", [7, 4]), ("w", [7, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5]),
-          ("sg", [3, 4]), ("su", [3, 4]), ("sd", [4, 3])], "moe_ffn", ([4, 5, 4], [3, 2, 2], [4, 2, 3]),
-         """
-         %y = npu.moe_experts %a_x, %a_idx, %a_w, %a_wg, %a_wu, %a_wd shared(%a_sg, %a_su, %a_sd) load(#npu.expert_load<uniform>) : tensor<7x4xf32>, tensor<7x2xi64>, tensor<7x2xf32>, tensor<4x5x4xf32>, tensor<4x5x4xf32>, tensor<4x4x5xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x3xf32> -> tensor<7x4xf32>
-         """, ("y", [7, 4]),
+         MOE_INPUTS, "moe_ffn", ([4, 5, 4], [3, 2, 2], [4, 2, 3]),
+         MOE_BODY, ("y", [7, 4]),
          ["CHECK-LABEL: func.func @main", "CHECK-NOT: {{npu\\.[a-z_]+ [^=]}}",
           "CHECK: scf.for {{.*}} = %c0 to %c5 step %c2",
           "CHECK: scf.for {{.*}} = %c0 to %c4 step %c2",
@@ -751,7 +753,7 @@ CASES = [
           "CHECK: tensor.extract_slice {{.*}} : tensor<4x4x5xf32> to tensor<2x?xf32>",
           "CHECK: scf.for {{.*}} = %c0 to %c7 step %c4",
           "CHECK: scf.for {{.*}} = %c0 to %c4 step %c3"],
-         extra_inputs=[("idx", [7, 2], "i64", [1, 0, 1, 3, 1, 7, 3, 1, 1, -1, 0, 3, 3, 0])], seed=43),
+         extra_inputs=MOE_IDX, seed=43),
     Case("moe-ffn-one-row-dtiled",
          "moe_ffn kernel of a batch-1 decode step with D tiled: one token, 2 slots of 4 experts, M tiles of one row (the gather of one row folds into a view of x, copied on chip once: linalg.copy), D = 4 in chunks of 2, F = 5 in tiles of 2.",
          [("x", [1, 4]), ("w", [1, 2]), ("wg", [4, 5, 4]), ("wu", [4, 5, 4]), ("wd", [4, 4, 5])],
