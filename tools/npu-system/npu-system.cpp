@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Parallel/Collectives.h"
 #include "npu/Parallel/ParallelMap.h"
 #include "npu/Support/FormatReal.h"
@@ -127,11 +128,9 @@ parseRouted(const System &system, const std::vector<std::string> &axes,
       return fail("--routed='" + routedOpt + "': '" + field +
                   "' is not a whole number from 1 to 2^20");
   auto [experts, topK, groups, topkGroups] = std::tuple(v[0], v[1], v[2], v[3]);
-  if (experts % groups != 0 || topkGroups > groups ||
-      topK > topkGroups * (experts / groups))
-    return fail("--routed='" + routedOpt +
-                "': n_group must divide the experts, topk_group be at most "
-                "n_group, and top_k at most the experts of topk_group groups");
+  if (std::string why = checkRoutingGroups(experts, topK, groups, topkGroups);
+      !why.empty())
+    return fail("--routed='" + routedOpt + "': " + why);
   return routedDestinations(system, axes, experts, topK, groups, topkGroups);
 }
 

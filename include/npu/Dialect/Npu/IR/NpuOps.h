@@ -32,6 +32,13 @@ inline bool isAttentionKind(KernelKind kind) {
   return kind == KernelKind::Attention || kind == KernelKind::MlaAbsorbed;
 }
 
+/// Why group-limited routing of `topK` of `experts` in `nGroup` groups, the
+/// best `topkGroup` of them kept, is invalid (the n_group experts must
+/// divide, topk_group be within n_group, top_k within the kept groups'
+/// experts), or empty: npu.moe_router's verifier and npu-system --routed.
+std::string checkRoutingGroups(int64_t experts, int64_t topK, int64_t nGroup,
+                               int64_t topkGroup);
+
 /// Emits an error at `op` and fails if its work overflows 64 bits.
 FailureOr<Work> getCheckedWork(Operation *op);
 

@@ -34,6 +34,25 @@ void MoERouterOp::printScoringFunc(OpAsmPrinter &printer, Operation *,
   printer << stringifyScoringFunc(scoring.getValue());
 }
 
+std::string mlir::npu::checkRoutingGroups(int64_t experts, int64_t topK,
+                                          int64_t nGroup, int64_t topkGroup) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  if (nGroup < 1 || experts % nGroup != 0)
+    os << "n_group (" << nGroup
+       << ") must be positive and divide the number of experts (" << experts
+       << ")";
+  else if (topkGroup < 1 || topkGroup > nGroup)
+    os << "topk_group (" << topkGroup << ") must be in [1, n_group = " << nGroup
+       << "]";
+  else if (topK > topkGroup * (experts / nGroup))
+    os << "top_k (" << topK
+       << ") exceeds the experts of the kept groups (topk_group * E / "
+          "n_group = "
+       << topkGroup * (experts / nGroup) << ")";
+  return why;
+}
+
 ParseResult MoERouterOp::parseGroups(OpAsmParser &parser, IntegerAttr &nGroup,
                                      IntegerAttr &topkGroup) {
   int64_t n, g;
@@ -87,21 +106,12 @@ LogicalResult MoERouterOp::verify() {
   if (groupTop != 2 && !hasGroups())
     return emitOpError("group_top applies to group-limited routing; give "
                        "groups(n_group, topk_group)");
-  if (hasGroups()) {
-    auto n = static_cast<int64_t>(*getNGroup());
-    auto g = static_cast<int64_t>(*getTopkGroup());
-    if (n < 1 || e % n != 0)
-      return emitOpError("n_group (")
-             << n << ") must be positive and divide the number of experts ("
-             << e << ")";
-    if (g < 1 || g > n)
-      return emitOpError("topk_group (")
-             << g << ") must be in [1, n_group = " << n << "]";
-    if (k > g * (e / n))
-      return emitOpError("top_k (")
-             << k << ") exceeds the experts of the kept groups (topk_group * "
-             << "E / n_group = " << g * (e / n) << ")";
-  }
+  if (hasGroups())
+    if (std::string why =
+            checkRoutingGroups(e, k, static_cast<int64_t>(*getNGroup()),
+                               static_cast<int64_t>(*getTopkGroup()));
+        !why.empty())
+      return emitOpError(why);
   double scale = getScale().convertToDouble();
   if (!std::isfinite(scale) || !(scale > 0)) {
     SmallString<16> text;
