@@ -65,12 +65,20 @@ TEST(ServeTest, TableRejectsBrokenGrids) {
   llvm::consumeError(std::move(e));
 }
 
+/// Lengths drawn uniformly from [min, max].
+LengthModel uniformLengths(int64_t min, int64_t max) {
+  LengthModel m;
+  m.min = min;
+  m.max = max;
+  return m;
+}
+
 TEST(ServeTest, GeneratedTraceIsSeededAndHasTheRate) {
   TraceSpec spec;
   spec.requests = 20000;
   spec.rate = 5;
-  spec.prompt = {LengthModel::Shape::Uniform, 10, 20};
-  spec.output = {LengthModel::Shape::Uniform, 1, 3};
+  spec.prompt = uniformLengths(10, 20);
+  spec.output = uniformLengths(1, 3);
   spec.seed = 7;
   for (double burst : {1.0, 0.25}) {
     spec.burstiness = burst;
@@ -120,8 +128,8 @@ TEST(ServeTest, UnderPressureEveryRequestFinishesWithinThePool) {
   TraceSpec spec;
   spec.requests = 300;
   spec.rate = 1e6;
-  spec.prompt = {LengthModel::Shape::Uniform, 1, 30};
-  spec.output = {LengthModel::Shape::Uniform, 1, 20};
+  spec.prompt = uniformLengths(1, 30);
+  spec.output = uniformLengths(1, 20);
   auto trace = generateTrace(spec);
   ASSERT_TRUE(static_cast<bool>(trace));
   ContinuousPolicy p;

@@ -84,7 +84,9 @@ AccessStream gemmStream(const KernelDesc &k, ArrayRef<int64_t> t,
   // their own, are in the minimum reads).
   double rv = k.getRhsValueBytes();
   // The launch order runs over the grid padded to whole clusters.
-  auto [nm, nn, nmL, nnL] = getGemmGrid(k, t, launch);
+  GemmGrid grid = getGemmGrid(k, t, launch);
+  int64_t nm = grid.rows, nn = grid.cols, nmL = grid.launchedRows,
+          nnL = grid.launchedCols;
   int64_t ksteps = llvm::divideCeil(kk, bk);
   double calls = double(simBlocks) * double(ksteps) * double(bm + bn);
   int64_t merge = std::max<int64_t>(1, int64_t(std::ceil(calls / kCallBudget)));

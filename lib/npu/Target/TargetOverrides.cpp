@@ -96,9 +96,8 @@ llvm::Expected<TargetSpec> target::parseTargetSpec(StringRef spec) {
   SmallVector<StringRef> items;
   spec.drop_front(colon + 1).split(items, ',');
   for (StringRef item : items) {
-    auto [field, value] = item.split('=');
-    field = field.trim();
-    value = value.trim();
+    StringRef field = item.split('=').first.trim();
+    StringRef value = item.split('=').second.trim();
     if (field.empty() || value.empty() || !item.contains('='))
       return fail(spec, "override '" + item +
                             "' is not 'field=value' (a field npu-target-info "
@@ -122,7 +121,8 @@ llvm::Error target::applyOverrides(llvm::json::Value &root,
   llvm::json::Value original = root;
   llvm::json::Object &before = *original.getAsObject();
   std::vector<std::string> items;
-  for (const auto &[path, text] : spec.overrides) {
+  for (const auto &override : spec.overrides) {
+    const std::string &path = override.first, &text = override.second;
     const TargetField *field =
         llvm::find_if(getTargetFields(),
                       [&](const TargetField &f) { return f.path() == path; });
@@ -155,7 +155,9 @@ llvm::Error target::applyOverrides(llvm::json::Value &root,
     into[common ? section : name] = json;
     if (sources)
       (*sources)[path] = "[override] set to " + text + " on the command line";
-    for (auto [dependent, power] : getCarriedFields(path)) {
+    for (const auto &carried : getCarriedFields(path)) {
+      StringRef dependent = carried.first;
+      auto power = carried.second;
       if (llvm::any_of(spec.overrides,
                        [&](const auto &o) { return o.first == dependent; }))
         continue;
