@@ -378,8 +378,7 @@ TEST_F(TpuCostModelTest, MoeDispatchArraysAreCountedAsLowered) {
   ASSERT_TRUE(succeeded(m));
   EXPECT_EQ(m->serialReadBytes, 2 * 128 * 4 + 128 * 4);
   EXPECT_EQ(m->serialWriteBytes, 0);
-  EXPECT_EQ(m->launchedDispatchWriteBytes, 128 * 8);
-  EXPECT_EQ(m->dispatchOrder->scatterWriteBytes, 128 * 8);
+  EXPECT_EQ(m->dispatchOrder->orderBytes, 128 * 8);
   // Counted in the traffic, and their time at one core's bandwidth before
   // the loops.
   TpuParams p = params("mock-tpu");

@@ -227,18 +227,16 @@ struct KernelModel {
   /// core's bandwidth before the tile loops (a MoE dispatch's arrays, as
   /// the lowering moves them in bulk).
   int64_t serialReadBytes = 0, serialWriteBytes = 0;
-  /// HBM bytes a dispatch run as a kernel of its own (the GPU-like side's)
-  /// writes for the kernels after it: the sorted order.
-  int64_t launchedDispatchWriteBytes = 0;
   /// A MoE dispatch's order (TileMoeDispatch.cpp): for `assignments`, a
   /// bitonic sort on the vector unit where moeDispatchSorts says its keys
-  /// fit the kernel's working set, else the scalar unit's scatter, whose
-  /// order goes through HBM. Added to the serial work above by the
-  /// TPU-like model, which knows the working set.
+  /// fit the core's SRAM, else the scalar unit's scatter, whose order
+  /// (`orderBytes`) goes through HBM. Added to the serial work above by the
+  /// TPU-like model (withTpuDispatch), which knows the SRAM; a GPU-like
+  /// dispatch kernel writes the order for the grouped GEMMs after it.
   struct DispatchOrder {
     int64_t assignments = 0;
-    int64_t sortVectorFlops = 0;
-    int64_t scatterScalarOps = 0, scatterWriteBytes = 0;
+    int64_t sortVectorFlops = 0, scatterScalarOps = 0;
+    int64_t orderBytes = 0;
   };
   std::optional<DispatchOrder> dispatchOrder;
 };

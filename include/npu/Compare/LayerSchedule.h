@@ -101,6 +101,13 @@ struct LayerSchedule {
   std::vector<ScheduleEvent> events;
 };
 
+/// The part of a collective's `sent` time that ran beside compute, given
+/// its `exposed` part: 0 where the difference is a rounding's residue.
+inline double hiddenPart(double sent, double exposed) {
+  double hidden = sent - exposed;
+  return hidden > 1e-9 * sent ? hidden : 0.0;
+}
+
 /// Schedules `kernels` with `collectives` for `microBatches` (1 or 2)
 /// micro-batches; `decompose` as above (one micro-batch only).
 LayerSchedule scheduleLayer(const std::vector<LayerKernel> &kernels,

@@ -487,13 +487,11 @@ int64_t mlir::npu::getGpuPhaseLaunches(const KernelDesc &desc) {
              : 1;
 }
 
-/// A kernel whose routed rows are dispatched first (moe_ffn: the arrays
-/// the TPU-like side moves on its scalar unit) runs the dispatch as a
-/// kernel of its own on a GPU-like target.
+/// A kernel whose routed rows are dispatched first (moe_ffn: its
+/// dispatch's order) runs the dispatch as a kernel of its own on a
+/// GPU-like target.
 static bool hasGpuDispatch(const KernelModel &model) {
-  return model.serialReadBytes + model.serialWriteBytes +
-             model.launchedDispatchWriteBytes >
-         0;
+  return model.dispatchOrder.has_value();
 }
 
 int64_t mlir::npu::getGpuKernelLaunches(const KernelModel &model) {
@@ -549,7 +547,7 @@ mlir::npu::getGpuKernelCost(const KernelModel &model,
   // serial scalar work. One block of 1024 threads, as vLLM launches it for up
   // to 1024 experts.
   if (hasGpuDispatch(model)) {
-    int64_t written = model.serialWriteBytes + model.launchedDispatchWriteBytes;
+    int64_t written = model.serialWriteBytes + model.dispatchOrder->orderBytes;
     double memoryNs = double(model.serialReadBytes + written) / p.hbmBytesPerNs;
     GpuGrid dispatch;
     dispatch.plan.threads = 1024;

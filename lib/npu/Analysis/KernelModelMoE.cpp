@@ -69,9 +69,8 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   // and the order (A i64) stored to HBM first.
   int64_t e = moe.getNumExperts(), blk = kMoeDispatchBlock,
           nb = llvm::divideCeil(assignments, blk);
-  int64_t padded = int64_t(llvm::PowerOf2Ceil(uint64_t(assignments)));
-  int64_t logPadded = llvm::Log2_64(uint64_t(padded));
-  int64_t passes = 2 * llvm::divideCeil(logPadded * (logPadded + 1) / 2, 2);
+  int64_t padded = moeSortKeys(assignments),
+          passes = moeSortPasses(assignments);
   Count ca = Count::fromSigned(assignments), ce = Count::fromSigned(e),
         cb = Count::fromSigned(blk), cnb = Count::fromSigned(nb),
         cp = Count::fromSigned(padded);
@@ -99,7 +98,6 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
     return failure();
   model.serialVectorFlops = *vectorOps;
   model.serialReadBytes = *dispatchRead;
-  model.launchedDispatchWriteBytes = *orderBytes;
   model.dispatchOrder = KernelModel::DispatchOrder{assignments, *sortOps,
                                                    *scatterOps, *orderBytes};
   // The combine: per M tile of tokens (the shared expert's), each token's

@@ -469,16 +469,27 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
 KernelModel mlir::npu::withTpuDispatch(const KernelModel &model,
                                        const TpuParams &p) {
   KernelModel out = model;
-  if (model.dispatchOrder &&
-      moeDispatchSorts(model.dispatchOrder->assignments, p.sramBytes))
-    out.phases[out.mainPhase].heldBytes +=
-        moeSortedOrderBytes(model.dispatchOrder->assignments);
+  if (const auto &order = model.dispatchOrder) {
+    if (moeDispatchSorts(order->assignments, p.sramBytes)) {
+      out.phases[out.mainPhase].heldBytes +=
+          moeSortedOrderBytes(order->assignments);
+      out.serialVectorFlops += order->sortVectorFlops;
+    } else {
+      out.serialScalarOps += order->scatterScalarOps;
+      out.serialWriteBytes += order->orderBytes;
+    }
+    out.dispatchOrder.reset();
+  }
   return out;
 }
 
 std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     const KernelModel &model, ArrayRef<int64_t> mainTile, int64_t buffers,
     const TpuParams &p, int64_t chunks, ArrayRef<int64_t> sharedTile) {
+  // A MoE dispatch's order, resolved for this core first.
+  if (model.dispatchOrder)
+    return getTpuKernelCost(withTpuDispatch(model, p), mainTile, buffers, p,
+                            chunks, sharedTile);
   TpuCost total;
   for (auto [i, phase] : llvm::enumerate(model.phases)) {
     std::optional<TpuCost> cost;
@@ -509,36 +520,21 @@ std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     // (gatedTotals): its cost covers them.
     total += *cost;
   }
-  // A MoE dispatch's order: sorted on the vector unit where its keys fit
-  // the core's SRAM (the order then held on chip: the routed phase's
-  // heldBytes, withTpuDispatch), else scattered by the scalar unit through
-  // HBM (moeDispatchSorts, as TileMoeDispatch.cpp lowers it).
-  int64_t scalarOps = model.serialScalarOps,
-          vectorOps = model.serialVectorFlops,
-          writeBytes = model.serialWriteBytes;
-  if (const auto &order = model.dispatchOrder) {
-    if (moeDispatchSorts(order->assignments, p.sramBytes)) {
-      vectorOps += order->sortVectorFlops;
-    } else {
-      scalarOps += order->scatterScalarOps;
-      writeBytes += order->scatterWriteBytes;
-    }
-  }
   // Serial scalar work before the tile loops (one core's scalar unit; the
   // other cores wait for its result): time nothing overlaps.
-  double scalarNs = double(scalarOps) / p.scalarOpsPerNs;
+  double scalarNs = double(model.serialScalarOps) / p.scalarOpsPerNs;
   total.timeNs += scalarNs;
   total.overheadNs += scalarNs;
   // Serial vector work before them (one core's vector unit).
-  double vectorNs = double(vectorOps) / p.vectorPerNs;
+  double vectorNs = double(model.serialVectorFlops) / p.vectorPerNs;
   total.timeNs += vectorNs;
   total.computeNs += vectorNs;
   // Its arrays' traffic, at one core's bandwidth, before the loops too.
   double serialMemoryNs =
-      double(model.serialReadBytes + writeBytes) / p.hbmBytesPerNs;
+      double(model.serialReadBytes + model.serialWriteBytes) / p.hbmBytesPerNs;
   total.timeNs += serialMemoryNs;
   total.memoryNs += serialMemoryNs;
   total.hbmReadBytes += c(model.serialReadBytes);
-  total.hbmWriteBytes += c(writeBytes);
+  total.hbmWriteBytes += c(model.serialWriteBytes);
   return total;
 }

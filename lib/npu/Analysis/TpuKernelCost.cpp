@@ -73,9 +73,8 @@ public:
   std::optional<KernelPrice> price(const KernelModel &model, TilingAttr tiling,
                                    ArrayAttr) const override {
     std::optional<TpuCost> cost = getTpuKernelCost(
-        withTablePerTile(withTpuDispatch(model, p), tiling.getTablePerTile()),
-        tiling.getTile(), tiling.getBuffers(), p, tiling.getChunks(),
-        tiling.getSharedTile());
+        withTablePerTile(model, tiling.getTablePerTile()), tiling.getTile(),
+        tiling.getBuffers(), p, tiling.getChunks(), tiling.getSharedTile());
     if (!cost || cost->isOverflow())
       return std::nullopt;
     std::optional<int64_t> crossCore;
@@ -96,8 +95,8 @@ public:
     if (!choice)
       return std::nullopt;
     std::optional<TpuCost> cost = getTpuKernelCost(
-        withTablePerTile(withTpuDispatch(model, p), choice->tablePerTile),
-        choice->tile, choice->buffers, p, choice->chunks, choice->sharedTile);
+        withTablePerTile(model, choice->tablePerTile), choice->tile,
+        choice->buffers, p, choice->chunks, choice->sharedTile);
     if (!cost)
       return std::nullopt;
     return cost->timeNs;

@@ -220,11 +220,8 @@ mlir::npu::scheduleLayer(const std::vector<LayerKernel> &kernels,
   // Each micro-batch in flight sends its own.
   int sends = std::max(microBatches, 1);
   result.overlappedNs.resize(collectives.size());
-  for (auto [c, collective] : llvm::enumerate(collectives)) {
-    double sent = collective.ns * sends;
-    double hidden = sent - result.exposedNs[c];
-    // A rounding's residue of an exposed collective is not hidden time.
-    result.overlappedNs[c] = hidden > 1e-9 * sent ? hidden : 0.0;
-  }
+  for (auto [c, collective] : llvm::enumerate(collectives))
+    result.overlappedNs[c] =
+        hiddenPart(collective.ns * sends, result.exposedNs[c]);
   return result;
 }

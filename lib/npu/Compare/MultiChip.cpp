@@ -136,6 +136,14 @@ struct Evaluator {
     return success();
   }
 
+  /// `chip`'s model imported and verified; null if it does not import.
+  OwningOpRef<ModuleOp> importVerified(const ChipModel &chip) {
+    OwningOpRef<ModuleOp> module = importModel(chip.config, chip.options, ctx);
+    if (!module || findOversizedType(*module) || failed(verify(*module)))
+      return nullptr;
+    return module;
+  }
+
   /// The chip's model under `split`, imported, with its bill checked
   /// against the chip's HBM and its shape read; null (and
   /// `step.infeasible`) otherwise.
@@ -148,8 +156,8 @@ struct Evaluator {
       return nullptr;
     }
     chip = *model;
-    OwningOpRef<ModuleOp> module = importModel(chip.config, chip.options, ctx);
-    if (!module || findOversizedType(*module) || failed(verify(*module))) {
+    OwningOpRef<ModuleOp> module = importVerified(chip);
+    if (!module) {
       step.infeasible = "the per-chip model does not import";
       return nullptr;
     }
@@ -317,10 +325,9 @@ struct Evaluator {
       if (c.role == CollectiveRole::PpSend)
         c.exposedSeconds = std::max(0.0, c.stepSeconds() - step.computeSeconds);
       step.exposedSeconds += c.exposedSeconds;
-      // (What the schedule hid; a rounding's residue is not.)
-      if (c.overlapped &&
-          c.stepSeconds() - c.exposedSeconds > 1e-9 * c.stepSeconds()) {
-        overlapped += c.stepSeconds() - c.exposedSeconds;
+      double hidden = hiddenPart(c.stepSeconds(), c.exposedSeconds);
+      if (c.overlapped && hidden > 0) {
+        overlapped += hidden;
         fraction = std::max(fraction, c.coreFraction);
       }
     }
@@ -372,20 +379,20 @@ struct Evaluator {
     return step;
   }
 
-  /// The chip's module under `split` compiled, or its layers read; sets
-  /// `step.infeasible` on failure.
+  /// The chip's module compiled and its layers read; `why` says what
+  /// failed.
   FailureOr<std::pair<ModelTime, ModelLayers>> compileChip(ModuleOp module,
-                                                           SplitStep &step) {
+                                                           std::string &why) {
     FailureOr<ModelTime> time =
         compileModelTime(module, CompareSide(side), system.chip.path,
                          "npu-compare", module->getLoc());
     if (failed(time)) {
-      step.infeasible = "the per-chip model does not compile";
+      why = "the per-chip model does not compile";
       return failure();
     }
     FailureOr<ModelLayers> layers = readModelLayers(module, "npu-compare");
     if (failed(layers)) {
-      step.infeasible = "the per-chip model has no @model";
+      why = "the per-chip model has no @model";
       return failure();
     }
     return std::make_pair(*time, std::move(*layers));
@@ -399,7 +406,7 @@ struct Evaluator {
     OwningOpRef<ModuleOp> module = importChip(split, step, chip, shape);
     if (!module)
       return step;
-    auto whole = compileChip(*module, step);
+    auto whole = compileChip(*module, step.infeasible);
     if (failed(whole))
       return step;
     SplitStep one = runStep(step, chip, shape, whole->first, whole->second, 1);
@@ -417,13 +424,12 @@ struct Evaluator {
       half.options.batch = llvm::divideCeil(options.batch, 2);
     else
       half.options.seqLen = llvm::divideCeil(options.seqLen, 2);
-    OwningOpRef<ModuleOp> halfModule =
-        importModel(half.config, half.options, ctx);
-    SplitStep unused = step;
-    if (!halfModule || findOversizedType(*halfModule) ||
-        failed(verify(*halfModule)))
+    // A half that does not import or compile leaves the whole.
+    OwningOpRef<ModuleOp> halfModule = importVerified(half);
+    std::string why;
+    if (!halfModule)
       return one;
-    auto halves = compileChip(*halfModule, unused);
+    auto halves = compileChip(*halfModule, why);
     if (failed(halves))
       return one;
     SplitStep two =

@@ -473,10 +473,8 @@ LogicalResult mlir::npu::tileAttentionKernel(RewriterBase &rewriter,
   SmallVector<Value> operands(op->getOperands());
   // The TPU-like target's cores (a GPU-like grid: the hardware's).
   int64_t cores = 1;
-  if (auto module = kernel->getParentOfType<ModuleOp>())
-    if (auto target = module->getAttrOfType<TargetAttr>("npu.target"))
-      if (TpuTargetAttr tpu = target.getTpu(); tpu && !gpuBlocks)
-        cores = tpu.getTensorCoreCount();
+  if (TpuTargetAttr tpu = getKernelTpuTarget(kernel); tpu && !gpuBlocks)
+    cores = tpu.getTensorCoreCount();
   FlashAttention flash(op, tiling, kvSplits, gpuBlocks, cores);
   TransposeOp transposed = flash.transposedUser();
   Value result = flash.build(rewriter, op.getLoc());

@@ -317,11 +317,8 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
       b, loc, op.getIndices(), SmallVector<ReassociationIndices>{{0, 1}});
   // The order sorted on the vector unit where the TPU-like core's SRAM
   // holds the keys (moeDispatchSorts), else scattered.
-  int64_t vmem = 0;
-  if (auto module = kernel->getParentOfType<ModuleOp>())
-    if (auto target = module->getAttrOfType<TargetAttr>("npu.target"))
-      if (TpuTargetAttr tpu = target.getTpu())
-        vmem = tpu.getVmemBytesPerCore();
+  TpuTargetAttr tpu = getKernelTpuTarget(kernel);
+  int64_t vmem = tpu ? tpu.getVmemBytesPerCore() : 0;
   Dispatch dispatch =
       buildDispatch(b, loc, op, flatIdx, moeDispatchSorts(t * k, vmem));
 

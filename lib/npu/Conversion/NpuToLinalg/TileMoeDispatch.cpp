@@ -179,11 +179,8 @@ Value sortByExpert(OpBuilder &b, Location loc, Value flatIdx,
   MLIRContext *ctx = b.getContext();
   Type i64 = b.getI64Type();
   int64_t a = cast<RankedTensorType>(flatIdx.getType()).getDimSize(0);
-  int64_t n = int64_t(llvm::PowerOf2Ceil(uint64_t(a)));
+  int64_t n = moeSortKeys(a);
   unsigned logN = llvm::Log2_64(uint64_t(n));
-  auto i64At = [&](OpBuilder &nb, Location l, Value index) {
-    return arith::IndexCastOp::create(nb, l, i64, index).getResult();
-  };
   // keys[i] = e(i) n + i, e = E past the assignments.
   Value keys = buildGeneric(
       b, loc, ValueRange{}, ValueRange{createFilled(b, loc, {n}, i64, 0)},
@@ -199,14 +196,13 @@ Value sortByExpert(OpBuilder &b, Location loc, Value flatIdx,
                                     constIndex(nb, l, numExperts));
         Value key = arith::AddIOp::create(
             nb, l, arith::MulIOp::create(nb, l, e, constIndex(nb, l, n)), i);
-        return {i64At(nb, l, key)};
+        return {arith::IndexCastOp::create(nb, l, i64, key).getResult()};
       })[0];
   // Pass (s, t), t = 0..s for s = 0..log A' - 1: key i is kept or swapped
   // with key i xor j, j = 2^(s - t), ascending where i has no bit of
   // k = 2^(s + 1). Two passes per iteration, from one buffer into the other
   // and back (each loop result stays in its own buffer); past the last
   // pass j = 0, which keeps every key.
-  int64_t passes = int64_t(logN) * (logN + 1) / 2;
   Value one = constIndex(b, loc, 1), zero = constIndex(b, loc, 0);
   Value lastStage = constIndex(b, loc, logN);
   auto pass = [&](OpBuilder &pb, Location pl, Value in, Value out, Value st,
@@ -254,7 +250,7 @@ Value sortByExpert(OpBuilder &b, Location loc, Value flatIdx,
         arith::SelectOp::create(pb, pl, within, t1, zero).getResult());
   };
   auto stages = scf::ForOp::create(
-      b, loc, zero, constIndex(b, loc, llvm::divideCeil(passes, 2)), one,
+      b, loc, zero, constIndex(b, loc, moeSortPasses(a) / 2), one,
       ValueRange{keys, createFilled(b, loc, {n}, i64, 0), zero, zero},
       [&](OpBuilder &pb, Location pl, Value, ValueRange it) {
         Value spare = pass(pb, pl, it[0], it[1], it[2], it[3]);

@@ -20,6 +20,16 @@
 
 namespace mlir::npu {
 
+/// The TPU-like target of the module around `kernel` (its `npu.target`),
+/// or null: the core count a held K/V's blocks are dealt over, the SRAM a
+/// MoE dispatch sorts in.
+inline TpuTargetAttr getKernelTpuTarget(Operation *kernel) {
+  if (auto module = kernel->getParentOfType<ModuleOp>())
+    if (auto target = module->getAttrOfType<TargetAttr>("npu.target"))
+      return target.getTpu();
+  return {};
+}
+
 /// Replaces the body's single npu.attention by a flash-attention loop nest
 /// tiled as `tiling` says (kinds attention and mla_absorbed). Before the
 /// reference lowering of the rest of the body. With `kvSplits` > 1, each

@@ -135,6 +135,21 @@ inline int64_t moeCombineTokens(int64_t tileTokens, int64_t slots) {
 /// expert's count; per assignment, the earlier ones of its block).
 constexpr int64_t kMoeDispatchBlock = 256;
 
+/// moe_ffn's dispatch sort (TileMoeDispatch.cpp): the keys of
+/// `assignments`, padded to a power of two (A').
+inline int64_t moeSortKeys(int64_t assignments) {
+  return int64_t(
+      llvm::PowerOf2Ceil(uint64_t(std::max<int64_t>(1, assignments))));
+}
+
+/// The bitonic sort's compare-exchange passes over moeSortKeys keys:
+/// log A' (log A' + 1) / 2, run two per loop iteration, so rounded up to
+/// an even count (a pass past the last keeps every key).
+inline int64_t moeSortPasses(int64_t assignments) {
+  int64_t log = llvm::Log2_64(uint64_t(moeSortKeys(assignments)));
+  return 2 * llvm::divideCeil(log * (log + 1) / 2, 2);
+}
+
 /// moe_ffn's dispatch (TileMoeDispatch.cpp): whether its `assignments`
 /// are put in expert order by a bitonic sort on the vector unit, on a
 /// TPU-like core of `vmemBytes` of SRAM: where 64 bytes per key (the keys
@@ -145,9 +160,7 @@ constexpr int64_t kMoeDispatchBlock = 256;
 /// else the scalar unit scatters each assignment to its rank, the order
 /// through HBM.
 inline bool moeDispatchSorts(int64_t assignments, int64_t vmemBytes) {
-  uint64_t keys =
-      llvm::PowerOf2Ceil(uint64_t(std::max<int64_t>(1, assignments)));
-  return vmemBytes > 0 && keys <= uint64_t(vmemBytes) / 64;
+  return vmemBytes > 0 && moeSortKeys(assignments) <= vmemBytes / 64;
 }
 
 /// The bytes the sorted order of `assignments` (i64) holds on chip, aligned

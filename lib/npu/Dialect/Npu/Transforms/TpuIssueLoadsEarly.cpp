@@ -13,6 +13,7 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -27,35 +28,30 @@ using namespace mlir;
 using namespace mlir::npu;
 
 namespace {
-/// The ops of `block` that `dma` needs (itself included), in block order;
-/// fails if one has a region or memory effects other than an alloc's or a
-/// scalar load's (`loaded` collects the roots such loads read).
-LogicalResult collectMovable(Block *block, DmaStartOp dma,
+/// The ops of `dma`'s block that it needs (itself included; upstream's
+/// backward slice, in an order that respects their uses); fails if one has
+/// a region or memory effects other than an alloc's or a scalar load's
+/// (`loaded` collects the roots such loads read).
+LogicalResult collectMovable(DmaStartOp dma,
                              llvm::SetVector<Operation *> &slice,
                              llvm::SmallPtrSet<Value, 4> &loaded) {
-  SmallVector<Operation *> worklist{dma};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!slice.insert(op))
+  Block *block = dma->getBlock();
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.omitBlockArguments = true;
+  options.filter = [block](Operation *op) { return op->getBlock() == block; };
+  if (failed(getBackwardSlice(dma.getOperation(), &slice, options)))
+    return failure();
+  for (Operation *op : slice) {
+    if (op == dma.getOperation())
       continue;
-    if (op != dma.getOperation()) {
-      if (op->getNumRegions() != 0)
-        return failure();
-      if (auto load = dyn_cast<memref::LoadOp>(op))
-        loaded.insert(getRootBuffer(load.getMemRef()));
-      else if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op))
-        return failure();
-    }
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        if (Operation *inBlock = block->findAncestorOpInBlock(*def))
-          worklist.push_back(inBlock);
+    if (op->getNumRegions() != 0)
+      return failure();
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      loaded.insert(getRootBuffer(load.getMemRef()));
+    else if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op))
+      return failure();
   }
-  llvm::SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  slice.clear();
-  slice.insert(ordered.begin(), ordered.end());
   return success();
 }
 
@@ -131,10 +127,9 @@ bool canStartBefore(Operation *op, Value source, Value target,
 /// Moves the prologue load `dma` of a pipelined loop, with the ops of its
 /// block it needs, above every earlier op it may start before.
 void issueEarly(DmaStartOp dma) {
-  Block *block = dma->getBlock();
   llvm::SetVector<Operation *> slice;
   llvm::SmallPtrSet<Value, 4> loaded;
-  if (failed(collectMovable(block, dma, slice, loaded)))
+  if (failed(collectMovable(dma, slice, loaded)))
     return;
   Value source = getRootBuffer(dma.getSource());
   Value target = getRootBuffer(dma.getTarget());
