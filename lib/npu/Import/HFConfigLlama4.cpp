@@ -87,8 +87,10 @@ static void parseLlama4Text(FieldReader &r, const llvm::json::Object &obj,
       c.moeLayers[i] = true;
   }
   if (tuning) {
-    if (floorScale != std::floor(floorScale))
-      return r.error("floor_scale", "must be a whole number of positions");
+    if (floorScale != std::floor(floorScale) || floorScale > double(kMaxField))
+      return r.error("floor_scale",
+                     "must be a whole number of positions, at most " +
+                         std::to_string(kMaxField));
     c.attnFloorScale = static_cast<int64_t>(floorScale);
     c.attnScale = attnScale;
   }
