@@ -14,6 +14,7 @@
 #define NPU_FUZZ_FUZZCOMMON_H
 
 #include "npu/InitAll.h"
+#include "npu/Support/InputFiles.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -78,19 +79,35 @@ inline std::string jsonFileName(llvm::StringRef json) {
   return "fuzz.json";
 }
 
+/// How a fuzzer's text reaches the parser: `Input` is text from outside,
+/// which the tools check for nesting depth before MLIR's parser recurses on
+/// it (checkIrNesting, docs/limits.md), so the fuzzer refuses it as they do;
+/// `Printed` is a module's own print, parsed back unchecked (a generic form
+/// may nest deeper than its source, and is bounded by it).
+enum class Text { Input, Printed };
+
 /// Parses `data` as a module. The text is copied into a std::string so that
 /// the parser, which reads one byte past the end, finds a NUL there.
-inline mlir::OwningOpRef<mlir::ModuleOp>
-parseModule(mlir::MLIRContext *context, const uint8_t *data, size_t size) {
+inline mlir::OwningOpRef<mlir::ModuleOp> parseModule(mlir::MLIRContext *context,
+                                                     const uint8_t *data,
+                                                     size_t size,
+                                                     Text kind = Text::Input) {
   std::string text(reinterpret_cast<const char *>(data), size);
+  if (kind == Text::Input) {
+    if (llvm::Error e = mlir::npu::checkIrNesting(text)) {
+      llvm::consumeError(std::move(e));
+      return nullptr;
+    }
+  }
   return mlir::parseSourceString<mlir::ModuleOp>(text, context, "fuzz-input");
 }
 
 /// Parses and verifies; null when the input is not a valid module.
 inline mlir::OwningOpRef<mlir::ModuleOp>
 parseVerifiedModule(mlir::MLIRContext *context, const uint8_t *data,
-                    size_t size) {
-  mlir::OwningOpRef<mlir::ModuleOp> module = parseModule(context, data, size);
+                    size_t size, Text kind = Text::Input) {
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      parseModule(context, data, size, kind);
   if (!module || mlir::failed(mlir::verify(*module)))
     return nullptr;
   return module;

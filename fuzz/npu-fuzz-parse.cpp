@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string printed = print(*module);
   OwningOpRef<ModuleOp> reparsed = npu_fuzz::parseVerifiedModule(
       context.get(), reinterpret_cast<const uint8_t *>(printed.data()),
-      printed.size());
+      printed.size(), npu_fuzz::Text::Printed);
   if (!reparsed)
     npu_fuzz::fail("a verified module printed as text that does not parse "
                    "and verify:\n" +
