@@ -280,7 +280,12 @@ TEST_F(GpuCostModelTest, SplitKvDecode) {
   // SMs. Each block streams 4096 x 256 x 2 = 2 MiB of K and V (and 1 KiB
   // of Q in, 1 KiB of O out) with 2 x 128 x 256 x 2 = 128 KiB in flight: at
   // 374 ns per round trip, (2 MiB + 2 KiB) x 374 / 128 KiB = 5990 ns,
-  // slower than HBM (16 MiB / 3.35 TB/s = 5008 ns).
+  // slower than HBM (16 MiB / 3.35 TB/s = 5008 ns). Its matrix work, the 4
+  // rows padded to the MMA's 16, is 2 x 2 x 16 x 4096 x 128 FLOP on one
+  // SM, and its MMAs read 32 tiles of Q (16 x 128 x 2 B) and of K and V
+  // (128 x 256 x 2 B) from shared memory at 128 B per clock: one block
+  // alone on an SM is bound by its shared memory, twice Little's law. The
+  // tail is the longest of the three, plus the first tiles' round trip.
   GpuParams p = params("h100");
   KernelDesc k = attention(32, 8, 1, 128);
   k.loops = {8, 1, 4096, 128, 1, 4096};
@@ -290,7 +295,14 @@ TEST_F(GpuCostModelTest, SplitKvDecode) {
   EXPECT_EQ(one->grids[0].plan.blocks, 8);
   EXPECT_EQ(one->grids[0].plan.inflightBytes, 131072);
   double little = (2097152.0 + 2048) * p.dramLatencyNs / 131072.0;
-  EXPECT_NEAR(one->grids[0].tailNs, little + p.dramLatencyNs, 1e-6 * little);
+  double matrix = 2.0 * 2 * 16 * 4096 * 128 /
+                  p.matrixPerNsPerSM(BFloat16Type::get(&context));
+  double shared =
+      32.0 * (16 * 128 * 2 + 128 * 256 * 2) / p.sharedBytesPerNsPerSM;
+  EXPECT_GT(shared, 2 * little);
+  EXPECT_NEAR(one->grids[0].tailNs,
+              std::max({little, matrix, shared}) + p.dramLatencyNs,
+              1e-6 * little);
   // Split 4 ways: 32 blocks of 512 KiB each; HBM now bounds the time, and
   // the combine adds a round trip and, through L2, the f32 partials (4 rows
   // x 130 x 4 B written and read per block) and the Q rows each of the 24

@@ -2,17 +2,19 @@
 
 // npu-decide-tiles arranges each GEMM and attention launch on a GPU-like target
 // (docs/cost-model-gpu.md, "Clusters, multicast and raster order").
-// A 4096^3 bf16 GEMM on h100 (989.4 TFLOP/s quoted at 1.83 GHz, 813 TFLOP/s
-// at its calibrated matrix clock of 1.505 GHz; L2 5.5 TB/s, clusters of up
-// to 8 blocks). In 64 x 256 blocks, per k a block computes 2*64*256 = 32768
-// FLOP and reads 64*2 + 256*2 = 640 B of A and B from L2 (51 FLOP/B: 16 TB/s
-// at the sustained rate, L2-bound); in clusters of 4 x 2 it reads 128/2 +
-// 512/4 = 192 B (171 FLOP/B: 4.8 TB/s, under 5.5): compute-bound, with twice
-// the blocks of 128 x 256 (1024: a finer last wave). Raster groups of 8
-// cluster rows give the first wave the least A and B.
+// A 4096^3 bf16 GEMM on h100 (989.4 TFLOP/s quoted at 1.83 GHz, 732 TFLOP/s
+// at its calibrated matrix clock of 1.354 GHz: 5546 FLOP/ns per SM; L2 9.9
+// TB/s; shared memory 128 B per clock, 173 B/ns per SM; clusters of up to 8
+// blocks). In 64 x 64 blocks, per k a block computes 2*64*64 = 8192 FLOP and
+// its MMAs read 64*2 + 64*2 = 256 B of A and B from shared memory (32 FLOP/B:
+// 173 B/ns, just the SM's rate). From L2 it would read the same 256 B (23
+// TB/s at the sustained rate: L2-bound); in clusters of 2 x 4 it reads
+// 128/4 + 128/2 = 96 B (85 FLOP/B: 8.6 TB/s, under 9.9): compute-bound, in
+// 4096 blocks for a fine last wave. Raster groups of 16 cluster rows give
+// the first wave the least A and B.
 // CHECK-LABEL: func.func @gemm
-// CHECK: npu.launch = [#npu.launch<cluster_m = 4, cluster_n = 2, raster_group = 8>]
-// CHECK-SAME: tile = [1, 64, 256, 32]
+// CHECK: npu.launch = [#npu.launch<cluster_m = 2, cluster_n = 4, raster_group = 16>]
+// CHECK-SAME: tile = [1, 64, 64, 32]
 func.func @gemm(%x: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
   %0 = npu.matmul %x, %w transpose_rhs : tensor<4096x4096xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
   return %0 : tensor<4096x4096xbf16>

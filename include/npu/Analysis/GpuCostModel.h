@@ -32,12 +32,18 @@
 namespace mlir::npu {
 
 struct GpuParams {
+  /// Shared-memory bytes an SM serves per clock: 32 banks x 4 bytes.
+  static constexpr double kSharedBytesPerClock = 32 * 4;
   int64_t sms;
   gpumodel::SMResources sm;
   int64_t l2Bytes, l2LineBytes, l2Ways;
   int64_t maxClusterBlocks;
   double l2BytesPerNs, hbmBytesPerNs, launchNs, dramLatencyNs;
   double vectorPerNsPerSM, transcPerNsPerSM;
+  /// Shared memory an SM's MMAs read their operand tiles from, per ns: 32
+  /// banks of 4 bytes per clock (CUDA C++ Programming Guide, "Shared
+  /// Memory", compute capability 5.0 and later) at the matrix clock.
+  double sharedBytesPerNsPerSM;
   TargetAttr target;
   double matrixPerNsPerSM(Type matrixType) const {
     return matrixRates.of(matrixType);

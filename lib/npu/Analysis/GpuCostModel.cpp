@@ -46,7 +46,11 @@ constexpr int64_t kMmaRowStep = 16;
 struct BlockWork {
   double matrixFlops = 0, vectorFlops = 0, transcFlops = 0;
   double l2Bytes = 0; ///< requested from L2 per block
-  Count paddedFlops;  ///< whole grid
+  /// Read from shared memory per block by its MMAs: each operand tile once
+  /// per step (a lower bound: a warpgroup that shares a tile with another
+  /// reads it again).
+  double sharedBytes = 0;
+  Count paddedFlops; ///< whole grid
   Count minRead, minWrite;
 };
 
@@ -148,6 +152,7 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
     GemmGrid g = getGemmGrid(k, t, launch);
     double aShare = double(g.launchedCols / launch.clusterN) / double(g.cols),
            bShare = double(g.launchedRows / launch.clusterM) / double(g.rows);
+    bw.sharedBytes = double(kp) * double(bmp * k.lhsBytes + bn * k.rhsBytes);
     bw.l2Bytes = double(kp) * (double(bm * k.lhsBytes) * aShare +
                                double(bn) * k.rhsBytes * bShare) +
                  double(bm * bn * k.outBytes) +
@@ -185,6 +190,10 @@ getBlockWork(const KernelDesc &k, ArrayRef<int64_t> t, const GpuBlockPlan &plan,
         (k.sinks ? double(rows) : 0.0);
     bw.paddedFlops =
         c(int64_t(std::llround(bw.matrixFlops))) * c(launched.blocks);
+    // Per KV step the MMAs read the Q tile and the K and V tile from
+    // shared memory (the probabilities stay in registers).
+    bw.sharedBytes =
+        visited * double(tqp * dqk * k.lhsBytes + tkv * kvWidth * k.rhsBytes);
     bw.l2Bytes = double(rows * dqk * k.lhsBytes) +
                  visited * tkv * kvWidth * k.rhsBytes +
                  double(rows * dv * k.outBytes) / double(splits);
@@ -313,9 +322,11 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
     // `running` blocks in flight: each SM holds ceil(running / sms).
     double share =
         double(std::min<int64_t>(bps, llvm::divideCeil(running, p.sms)));
+    // Per SM: its units and the shared memory its MMAs read tiles from.
     double comp = std::max({bw.matrixFlops * share / matPerSM,
                             bw.vectorFlops * share / p.vectorPerNsPerSM,
-                            bw.transcFlops * share / p.transcPerNsPerSM});
+                            bw.transcFlops * share / p.transcPerNsPerSM,
+                            bw.sharedBytes * share / p.sharedBytesPerNsPerSM});
     double mem = std::max(hbmPerBlock * double(running) / p.hbmBytesPerNs,
                           l2PerBlock * double(running) / p.l2BytesPerNs);
     // Little's law: a block has at most its pipeline's bytes in flight,
@@ -351,7 +362,8 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   cost.computeNs =
       std::max({double(bw.paddedFlops.value()) / chipMat,
                 bw.vectorFlops * blocks / (p.vectorPerNsPerSM * p.sms),
-                bw.transcFlops * blocks / (p.transcPerNsPerSM * p.sms)});
+                bw.transcFlops * blocks / (p.transcPerNsPerSM * p.sms),
+                bw.sharedBytes * blocks / (p.sharedBytesPerNsPerSM * p.sms)});
   cost.memoryNs = std::max((hbmRead + hbmWrite) / p.hbmBytesPerNs,
                            bw.l2Bytes * blocks / p.l2BytesPerNs);
   cost.overheadNs =

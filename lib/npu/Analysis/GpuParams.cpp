@@ -58,12 +58,14 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target, GpuRunMode mode) {
   p.transcPerNsPerSM =
       target.getTranscendentalPerS().convertToDouble() / sms * 1e-9;
   p.matrixRates = MatrixRates::get(target, p.sms);
+  p.sharedBytesPerNsPerSM =
+      kSharedBytesPerClock * target.getMatrixClockHz().convertToDouble() * 1e-9;
   return p;
 }
 
 void GpuParams::appendKey(SmallVectorImpl<uint64_t> &key) const {
   // A field added to GpuParams or SMResources must be added here too.
-  static_assert(sizeof(void *) != 8 || sizeof(GpuParams) == 240,
+  static_assert(sizeof(void *) != 8 || sizeof(GpuParams) == 248,
                 "GpuParams changed: update appendKey");
   key.append(
       {uint64_t(sms), sm.warpSize, sm.maxThreadsPerSM, sm.maxThreadsPerBlock,
@@ -73,7 +75,7 @@ void GpuParams::appendKey(SmallVectorImpl<uint64_t> &key) const {
        sm.reservedSharedMemPerBlock, uint64_t(l2Bytes), uint64_t(l2LineBytes),
        uint64_t(l2Ways), uint64_t(maxClusterBlocks), uint64_t(serialEpilogue)});
   for (double v : {l2BytesPerNs, hbmBytesPerNs, launchNs, dramLatencyNs,
-                   vectorPerNsPerSM, transcPerNsPerSM})
+                   vectorPerNsPerSM, transcPerNsPerSM, sharedBytesPerNsPerSM})
     key.push_back(llvm::bit_cast<uint64_t>(v));
   // The matrix rates are the target's (MatrixRates::get).
   key.push_back(uint64_t(uintptr_t(target.getAsOpaquePointer())));
