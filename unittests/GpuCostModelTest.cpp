@@ -84,8 +84,9 @@ TEST_F(GpuCostModelTest, WavesAndTail) {
 
 TEST_F(GpuCostModelTest, GridsOfAGroupedGatedMlp) {
   // A gated MLP runs as two GEMM launches; 4 experts of it in one grouped
-  // launch repeat both grids 4 times. The kernel's time is its launches
-  // (counted once) plus its grids' waves.
+  // launch make each grid 4 times one expert's blocks, in waves across the
+  // experts. The kernel's time is its launches (counted once) plus its
+  // grids' waves.
   GpuParams p = params("mock-gpu");
   KernelDesc mlp;
   mlp.kind = KernelKind::MoeFfn;
@@ -101,11 +102,16 @@ TEST_F(GpuCostModelTest, GridsOfAGroupedGatedMlp) {
   std::optional<GpuCost> c = getGpuKernelCost(model, {64, 64, 128}, p);
   ASSERT_TRUE(c);
   ASSERT_EQ(c->grids.size(), 2u);
+  KernelModel one = model;
+  one.phases[0].repeat = 1;
+  std::optional<GpuCost> single = getGpuKernelCost(one, {64, 64, 128}, p);
+  ASSERT_TRUE(single);
   double body = 0;
-  for (const GpuGrid &g : c->grids) {
-    EXPECT_EQ(g.repeat, 4);
+  for (auto [g, s] : llvm::zip(c->grids, single->grids)) {
+    EXPECT_EQ(g.plan.blocks, 4 * s.plan.blocks);
     body += g.bodyNs();
   }
+  EXPECT_EQ(c->hbmReadBytes.value(), 4 * single->hbmReadBytes.value());
   EXPECT_NEAR(2 * p.launchNs + body, c->timeNs, 1e-6 * c->timeNs);
 }
 

@@ -14,7 +14,7 @@
 
 // CHECK-LABEL: func.func @gemm
 // CHECK: npu.cost = #npu.cost<time_ns = 2.024000e+03, compute_ns = 1.024000e+03, memory_ns = 9.600000e+02, overhead_ns = 1.000000e+03, hbm_read_bytes = 65536, hbm_write_bytes = 32768, onchip_bytes = 163840, flops = 4194304, padded_flops = 4194304, bound = compute, matrix_utilization = 0.50592885375494068, l2_hit_rate = 6.000000e-01, waves = 5.000000e-01>
-// CHECK-SAME: npu.grid = [#npu.grid<blocks = 4, threads = 128, blocks_per_sm = 2, full_waves = 0, wave_ns = 0.000000e+00, tail_blocks = 4, tail_ns = 1.024000e+03, repeat = 1, fill_ns = 0.000000e+00>]
+// CHECK-SAME: npu.grid = [#npu.grid<blocks = 4, threads = 128, blocks_per_sm = 2, full_waves = 0, wave_ns = 0.000000e+00, tail_blocks = 4, tail_ns = 1.024000e+03, fill_ns = 0.000000e+00>]
 func.func @gemm(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
   %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
   ^bb0(%a: tensor<128x128xbf16>, %b: tensor<128x128xbf16>):

@@ -13,7 +13,7 @@
 // CHECK-LABEL: func.func @cluster
 // CHECK: npu.cost = #npu.cost<time_ns = 2.524000e+03, compute_ns = 1.024000e+03, memory_ns = 9.600000e+02, overhead_ns = 1.500000e+03, hbm_read_bytes = 65536, hbm_write_bytes = 32768, onchip_bytes = 131072,
 // CHECK-SAME: l2_hit_rate = 5.000000e-01
-// CHECK-SAME: npu.grid = [#npu.grid<blocks = 4, threads = 128, blocks_per_sm = 2, full_waves = 0, wave_ns = 0.000000e+00, tail_blocks = 4, tail_ns = 1.024000e+03, repeat = 1, fill_ns = 5.000000e+02>]
+// CHECK-SAME: npu.grid = [#npu.grid<blocks = 4, threads = 128, blocks_per_sm = 2, full_waves = 0, wave_ns = 0.000000e+00, tail_blocks = 4, tail_ns = 1.024000e+03, fill_ns = 5.000000e+02>]
 // CHECK-SAME: npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 2, raster_group = 1>]
 func.func @cluster(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
   %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 128, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 2, raster_group = 1>]} : (tensor<128x128xbf16>, tensor<128x128xbf16>) -> tensor<128x128xbf16> {
@@ -51,7 +51,7 @@ func.func @too_big(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> tensor
 // CHECK-LABEL: func.func @padded_grid
 // CHECK: npu.cost = #npu.cost<time_ns = 3.548000e+03, compute_ns = 1.536000e+03, memory_ns = 1.280000e+03, overhead_ns = 2.012000e+03, hbm_read_bytes = 81920, hbm_write_bytes = 49152, onchip_bytes = 212992,
 // CHECK-SAME: l2_hit_rate = 0.61538461538461542, waves = 1.000000e+00
-// CHECK-SAME: npu.grid = [#npu.grid<blocks = 8, threads = 128, blocks_per_sm = 2, full_waves = 1, wave_ns = 2.048000e+03, tail_blocks = 0, tail_ns = 0.000000e+00, repeat = 1, fill_ns = 5.000000e+02>]
+// CHECK-SAME: npu.grid = [#npu.grid<blocks = 8, threads = 128, blocks_per_sm = 2, full_waves = 1, wave_ns = 2.048000e+03, tail_blocks = 0, tail_ns = 0.000000e+00, fill_ns = 5.000000e+02>]
 func.func @padded_grid(%x: tensor<128x128xbf16>, %w: tensor<192x128xbf16>) -> tensor<128x192xbf16> {
   %0 = npu.kernel gemm (%x, %w) {npu.tiling = #npu.tiling<loops = [1, 128, 192, 128], tile = [1, 64, 64, 32], buffers = 1, sram_bytes = 24576>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 2, raster_group = 1>]} : (tensor<128x128xbf16>, tensor<192x128xbf16>) -> tensor<128x192xbf16> {
   ^bb0(%a: tensor<128x128xbf16>, %b: tensor<192x128xbf16>):
@@ -89,7 +89,7 @@ func.func @two_for_one(%x: tensor<128x128xbf16>, %w: tensor<128x128xbf16>) -> te
 // CHECK-LABEL: func.func @split_decode
 // CHECK: npu.cost = #npu.cost<time_ns = 2.250000e+04,
 // CHECK-SAME: hbm_read_bytes = 2098176, hbm_write_bytes = 1024, onchip_bytes = 2108672,
-// CHECK-SAME: npu.grid = [#npu.grid<blocks = 4, threads = 128, blocks_per_sm = 1, full_waves = 1, wave_ns = 2.100000e+04, tail_blocks = 0, tail_ns = 0.000000e+00, repeat = 1, fill_ns = 5.000000e+02>]
+// CHECK-SAME: npu.grid = [#npu.grid<blocks = 4, threads = 128, blocks_per_sm = 1, full_waves = 1, wave_ns = 2.100000e+04, tail_blocks = 0, tail_ns = 0.000000e+00, fill_ns = 5.000000e+02>]
 // CHECK-SAME: npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 2>]
 func.func @split_decode(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x4096x64xbf16>, %v: tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {
   %0 = npu.kernel attention (%q, %k, %v) {npu.tiling = #npu.tiling<loops = [2, 1, 4096, 64, 1, 4096], tile = [1, 1, 64, 64, 1, 64], buffers = 1, sram_bytes = 33280>, npu.launch = [#npu.launch<cluster_m = 1, cluster_n = 1, raster_group = 1, kv_splits = 2>]} : (tensor<1x8x1x64xbf16>, tensor<1x2x4096x64xbf16>, tensor<1x2x4096x64xbf16>) -> tensor<1x8x1x64xbf16> {

@@ -111,16 +111,16 @@ GemmTileIndex getGemmTileAt(int64_t block, int64_t rows, int64_t cols,
 /// in one grouped launch). Recorded as #npu.grid for the trace.
 struct GpuGrid {
   GpuBlockPlan plan;
-  int64_t fullWaves = 0, tailBlocks = 0, repeat = 1;
+  int64_t fullWaves = 0, tailBlocks = 0;
   double waveNs = 0, tailNs = 0;
   /// DRAM latency exposed once per launch (0 when each wave pays it), plus
   /// one more with split KV (the combine reads the partials back).
   double fillNs = 0;
   GpuLaunch launch;
   /// Time of the grid's blocks, launch excluded:
-  /// fill + repeat (full x wave + tail); GridAttr::getBodyNs on the record.
+  /// fill + full x wave + tail; GridAttr::getBodyNs on the record.
   double bodyNs() const {
-    return fillNs + double(repeat) * (double(fullWaves) * waveNs + tailNs);
+    return fillNs + double(fullWaves) * waveNs + tailNs;
   }
 };
 

@@ -101,8 +101,8 @@ CostAttr mlir::npu::getItemCost(Operation *op) {
 
 /// Block dispatch of a GPU-like kernel starting at `startNs` (its `npu.grid`)
 /// as events on thread `tid`: the launch overhead, then per grid one event
-/// per full wave (merged into one event beyond kMaxWaveEvents waves, or when
-/// the grid repeats) and one for the tail. The launch overhead is what the
+/// per full wave (merged into one event beyond kMaxWaveEvents waves) and one
+/// for the tail. The launch overhead is what the
 /// kernel's time leaves after its grids' waves.
 static void addWaveEvents(Operation *kernel, double startNs, double endNs,
                           int64_t pid, int64_t tid, JsonStream &events) {
@@ -139,20 +139,11 @@ static void addWaveEvents(Operation *kernel, double startNs, double endNs,
                             {"blocks_per_sm", g.getBlocksPerSm()},
                             {"full_waves", g.getFullWaves()},
                             {"tail_blocks", g.getTailBlocks()},
-                            {"repeat", g.getRepeat()},
                             {"fill_ns", fill}};
     add(grid + "fill", t, fill, llvm::json::Object(args));
     t += fill;
     double wave = ns(g.getWaveNs()), tail = ns(g.getTailNs());
     int64_t full = g.getFullWaves();
-    if (g.getRepeat() > 1) {
-      double dur = g.getBodyNs() - fill;
-      add(grid + std::to_string(g.getRepeat()) + " x (" + std::to_string(full) +
-              " waves + tail)",
-          t, dur, std::move(args));
-      t += dur;
-      continue;
-    }
     if (full > kMaxWaveEvents) {
       add(grid + "waves 1-" + std::to_string(full), t, double(full) * wave,
           llvm::json::Object(args));

@@ -74,6 +74,7 @@ std::array<GemmLaunch, 2> splitGated(const KernelDesc &k, ArrayRef<int64_t> t) {
   up.work.vectorFlops = k.work.vectorFlops;
   up.work.transcendentalFlops = k.work.transcendentalFlops;
   up.extraReadBytes = k.extraReadBytes;
+  up.repeat = k.repeat;
   KernelDesc down = up;
   down.loops = GemmNest<>{1, m, d, f}.list();
   down.lhsBytes = k.outBytes;
@@ -343,11 +344,17 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // idle SMs and pays it; with more, later blocks start while the SM's
   // other blocks compute, and only the launch's first wave pays it.
   double waveFill = bps == 1 ? p.dramLatencyNs : 0.0;
+  // A phase repeated over groups (MoE experts) is one grouped launch: one
+  // grid of every group's blocks, in waves across the groups.
+  double groups = double(k.repeat);
+  if (launched.blocks > INT64_MAX / k.repeat)
+    return std::nullopt;
   GpuGrid grid;
   grid.plan = launched;
+  grid.plan.blocks = launched.blocks * k.repeat;
   grid.launch = launch;
-  grid.fullWaves = launched.blocks / slots;
-  grid.tailBlocks = launched.blocks % slots;
+  grid.fullWaves = grid.plan.blocks / slots;
+  grid.tailBlocks = grid.plan.blocks % slots;
   grid.waveNs = grid.fullWaves ? blockTime(slots) + waveFill : 0.0;
   grid.tailNs = grid.tailBlocks ? blockTime(grid.tailBlocks) + waveFill : 0.0;
   grid.fillNs = bps == 1 ? 0.0 : p.dramLatencyNs;
@@ -358,22 +365,22 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   GpuCost cost;
   cost.timeNs = p.launchNs + grid.bodyNs();
   cost.grids.push_back(grid);
-  double chipMat = matPerSM * double(p.sms);
+  double chipMat = matPerSM * double(p.sms), all = blocks * groups;
   cost.computeNs =
-      std::max({double(bw.paddedFlops.value()) / chipMat,
-                bw.vectorFlops * blocks / (p.vectorPerNsPerSM * p.sms),
-                bw.transcFlops * blocks / (p.transcPerNsPerSM * p.sms),
-                bw.sharedBytes * blocks / (p.sharedBytesPerNsPerSM * p.sms)});
-  cost.memoryNs = std::max((hbmRead + hbmWrite) / p.hbmBytesPerNs,
-                           bw.l2Bytes * blocks / p.l2BytesPerNs);
+      std::max({double(bw.paddedFlops.value()) * groups / chipMat,
+                bw.vectorFlops * all / (p.vectorPerNsPerSM * p.sms),
+                bw.transcFlops * all / (p.transcPerNsPerSM * p.sms),
+                bw.sharedBytes * all / (p.sharedBytesPerNsPerSM * p.sms)});
+  cost.memoryNs = std::max((hbmRead + hbmWrite) * groups / p.hbmBytesPerNs,
+                           bw.l2Bytes * all / p.l2BytesPerNs);
   cost.overheadNs =
       std::max(0.0, cost.timeNs - std::max(cost.computeNs, cost.memoryNs));
-  cost.hbmReadBytes = c(int64_t(std::llround(hbmRead)));
-  cost.hbmWriteBytes = c(int64_t(std::llround(hbmWrite)));
-  cost.l2Bytes = c(int64_t(std::llround(bw.l2Bytes * blocks)));
-  cost.paddedMatrixFlops = bw.paddedFlops;
+  cost.hbmReadBytes = c(int64_t(std::llround(hbmRead))) * c(k.repeat);
+  cost.hbmWriteBytes = c(int64_t(std::llround(hbmWrite))) * c(k.repeat);
+  cost.l2Bytes = c(int64_t(std::llround(bw.l2Bytes * blocks))) * c(k.repeat);
+  cost.paddedMatrixFlops = bw.paddedFlops * c(k.repeat);
   cost.l2HitRate = hit;
-  cost.waves = double(launched.blocks) / double(slots);
+  cost.waves = double(grid.plan.blocks) / double(slots);
   cost.sharedMemBytes = plan->sharedMemBytes;
   cost.simulatedLines = simLines;
   return cost;
@@ -528,25 +535,13 @@ mlir::npu::getGpuKernelCost(const KernelModel &model,
     }
     if (!cost)
       return std::nullopt;
-    // Phases of one kernel share its launch; repetitions (MoE experts) are
-    // one grouped launch, whose first wave alone pays the fill.
+    // Phases of one kernel share its launch (a phase's repetitions, MoE
+    // experts, are already one grouped grid).
     GpuCost scaled = *cost;
-    double r = double(phase.repeat);
-    double launches = double(getGpuPhaseLaunches(phase));
-    double fill = cost->fillNs();
-    double body = cost->timeNs - launches * p.launchNs - fill;
-    scaled.timeNs = body * r + fill + (first ? p.launchNs * launches : 0);
-    scaled.computeNs *= r;
-    scaled.memoryNs *= r;
+    if (!first)
+      scaled.timeNs -= p.launchNs * double(getGpuPhaseLaunches(phase));
     scaled.overheadNs = std::max(
         0.0, scaled.timeNs - std::max(scaled.computeNs, scaled.memoryNs));
-    scaled.hbmReadBytes = cost->hbmReadBytes * c(phase.repeat);
-    scaled.hbmWriteBytes = cost->hbmWriteBytes * c(phase.repeat);
-    scaled.l2Bytes = cost->l2Bytes * c(phase.repeat);
-    scaled.paddedMatrixFlops = cost->paddedMatrixFlops * c(phase.repeat);
-    scaled.waves *= r;
-    for (GpuGrid &g : scaled.grids)
-      g.repeat *= phase.repeat;
     total += scaled;
     first = false;
   }

@@ -31,7 +31,7 @@ ArrayAttr getGridsAttr(MLIRContext *ctx, ArrayRef<GpuGrid> grids) {
     attrs.push_back(GridAttr::get(
         ctx, g.plan.blocks, g.plan.threads, g.plan.blocksPerSM, g.fullWaves,
         llvm::APFloat(g.waveNs), g.tailBlocks, llvm::APFloat(g.tailNs),
-        g.repeat, llvm::APFloat(g.fillNs)));
+        llvm::APFloat(g.fillNs)));
   return ArrayAttr::get(ctx, attrs);
 }
 
@@ -129,7 +129,7 @@ public:
           phase, *tile, p, false, chooseGpuLaunches(phase, *tile, p));
       if (!c)
         return std::nullopt;
-      total += c->timeNs * double(phase.repeat);
+      total += c->timeNs;
     }
     return total;
   }

@@ -109,7 +109,7 @@ func.func @tiling_chunks(%x: tensor<4xf32>) {
 
 func.func @grid_blocks(%x: tensor<4xf32>) {
   // expected-error @+1 {{grid blocks must be >= 1, got 0}}
-  %0 = npu.kernel stream (%x) {npu.grid = [#npu.grid<blocks = 0, threads = 256, blocks_per_sm = 1, full_waves = 0, wave_ns = 0.0, tail_blocks = 0, tail_ns = 0.0, repeat = 1, fill_ns = 0.0>]} : (tensor<4xf32>) -> tensor<4xf32> {
+  %0 = npu.kernel stream (%x) {npu.grid = [#npu.grid<blocks = 0, threads = 256, blocks_per_sm = 1, full_waves = 0, wave_ns = 0.0, tail_blocks = 0, tail_ns = 0.0, fill_ns = 0.0>]} : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     npu.yield %a : tensor<4xf32>
   }
@@ -120,7 +120,7 @@ func.func @grid_blocks(%x: tensor<4xf32>) {
 
 func.func @grid_tail_without_blocks(%x: tensor<4xf32>) {
   // expected-error @+1 {{grid has a wave time without waves (or waves without time): full_waves 1, wave_ns 1.000000e+01, tail_blocks 0, tail_ns 5.000000e+00}}
-  %0 = npu.kernel stream (%x) {npu.grid = [#npu.grid<blocks = 8, threads = 256, blocks_per_sm = 1, full_waves = 1, wave_ns = 10.0, tail_blocks = 0, tail_ns = 5.0, repeat = 1, fill_ns = 0.0>]} : (tensor<4xf32>) -> tensor<4xf32> {
+  %0 = npu.kernel stream (%x) {npu.grid = [#npu.grid<blocks = 8, threads = 256, blocks_per_sm = 1, full_waves = 1, wave_ns = 10.0, tail_blocks = 0, tail_ns = 5.0, fill_ns = 0.0>]} : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     npu.yield %a : tensor<4xf32>
   }
@@ -131,7 +131,7 @@ func.func @grid_tail_without_blocks(%x: tensor<4xf32>) {
 
 func.func @grid_not_array(%x: tensor<4xf32>) {
   // expected-error @+1 {{'npu.grid' must be a non-empty array of #npu.grid on an npu.kernel}}
-  %0 = npu.kernel stream (%x) {npu.grid = #npu.grid<blocks = 8, threads = 256, blocks_per_sm = 1, full_waves = 1, wave_ns = 10.0, tail_blocks = 0, tail_ns = 0.0, repeat = 1, fill_ns = 0.0>} : (tensor<4xf32>) -> tensor<4xf32> {
+  %0 = npu.kernel stream (%x) {npu.grid = #npu.grid<blocks = 8, threads = 256, blocks_per_sm = 1, full_waves = 1, wave_ns = 10.0, tail_blocks = 0, tail_ns = 0.0, fill_ns = 0.0>} : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     npu.yield %a : tensor<4xf32>
   }
@@ -142,7 +142,7 @@ func.func @grid_not_array(%x: tensor<4xf32>) {
 
 func.func @grid_negative_fill(%x: tensor<4xf32>) {
   // expected-error @+1 {{grid wave_ns, tail_ns and fill_ns must be finite and >= 0}}
-  %0 = npu.kernel stream (%x) {npu.grid = [#npu.grid<blocks = 8, threads = 256, blocks_per_sm = 1, full_waves = 1, wave_ns = 10.0, tail_blocks = 0, tail_ns = 0.0, repeat = 1, fill_ns = -1.0>]} : (tensor<4xf32>) -> tensor<4xf32> {
+  %0 = npu.kernel stream (%x) {npu.grid = [#npu.grid<blocks = 8, threads = 256, blocks_per_sm = 1, full_waves = 1, wave_ns = 10.0, tail_blocks = 0, tail_ns = 0.0, fill_ns = -1.0>]} : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     npu.yield %a : tensor<4xf32>
   }

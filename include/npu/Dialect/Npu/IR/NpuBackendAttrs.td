@@ -255,16 +255,15 @@ def Npu_GridAttr : AttrDef<Npu_Dialect, "Grid"> {
     | `wave_ns` | time of one full wave |
     | `tail_blocks` | blocks mod (sm_count x blocks_per_sm): the last, partial wave |
     | `tail_ns` | time of the tail (0 without one) |
-    | `repeat` | times the grid runs within the kernel (MoE experts: one grouped launch) |
     | `fill_ns` | DRAM latency exposed once per launch: before the first tiles arrive (0 when every wave pays it in `wave_ns`: one block per SM), plus, with split KV, the combining block's read-back of the partials |
 
     The kernel's `npu.cost` time is the launch overhead plus, over its
-    grids, `fill_ns + repeat x (full_waves x wave_ns + tail_ns)`.
+    grids, `fill_ns + full_waves x wave_ns + tail_ns`. A grouped launch (the
+    experts of MoE) is one grid of every group's blocks.
 
     ```mlir
     #npu.grid<blocks = 4, threads = 128, blocks_per_sm = 2, full_waves = 0,
-              wave_ns = 0.0, tail_blocks = 4, tail_ns = 1024.0, repeat = 1,
-              fill_ns = 0.0>
+              wave_ns = 0.0, tail_blocks = 4, tail_ns = 1024.0, fill_ns = 0.0>
     ```
   }];
   let parameters = (ins "int64_t":$blocks, "int64_t":$threads,
@@ -272,18 +271,16 @@ def Npu_GridAttr : AttrDef<Npu_Dialect, "Grid"> {
                         Npu_DoubleParameter<"ns">:$wave_ns,
                         "int64_t":$tail_blocks,
                         Npu_DoubleParameter<"ns">:$tail_ns,
-                        "int64_t":$repeat,
                         Npu_DoubleParameter<"ns">:$fill_ns);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Time of the grid's blocks, launch excluded:
-    /// fill_ns + repeat x (full_waves x wave_ns + tail_ns).
+    /// fill_ns + full_waves x wave_ns + tail_ns.
     double getBodyNs() const {
       return getFillNs().convertToDouble() +
-             double(getRepeat()) *
-                 (double(getFullWaves()) * getWaveNs().convertToDouble() +
-                  getTailNs().convertToDouble());
+             double(getFullWaves()) * getWaveNs().convertToDouble() +
+             getTailNs().convertToDouble();
     }
   }];
 }

@@ -211,11 +211,10 @@ LogicalResult GridAttr::verify(EmitErrorFn emitError, int64_t blocks,
                                int64_t threads, int64_t blocksPerSM,
                                int64_t fullWaves, llvm::APFloat waveNs,
                                int64_t tailBlocks, llvm::APFloat tailNs,
-                               int64_t repeat, llvm::APFloat fillNs) {
+                               llvm::APFloat fillNs) {
   std::pair<const char *, int64_t> positive[] = {{"blocks", blocks},
                                                  {"threads", threads},
-                                                 {"blocks_per_sm", blocksPerSM},
-                                                 {"repeat", repeat}};
+                                                 {"blocks_per_sm", blocksPerSM}};
   for (auto [name, value] : positive)
     if (value < 1)
       return emitError() << "grid " << name << " must be >= 1, got " << value;
