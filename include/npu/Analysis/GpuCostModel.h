@@ -119,9 +119,7 @@ struct GpuGrid {
   GpuLaunch launch;
   /// Time of the grid's blocks, launch excluded:
   /// fill + full x wave + tail; GridAttr::getBodyNs on the record.
-  double bodyNs() const {
-    return fillNs + double(fullWaves) * waveNs + tailNs;
-  }
+  double bodyNs() const { return fillNs + double(fullWaves) * waveNs + tailNs; }
 };
 
 /// The HBM bytes come from the L2 simulation.

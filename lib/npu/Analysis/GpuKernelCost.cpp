@@ -28,10 +28,10 @@ namespace {
 ArrayAttr getGridsAttr(MLIRContext *ctx, ArrayRef<GpuGrid> grids) {
   SmallVector<Attribute> attrs;
   for (const GpuGrid &g : grids)
-    attrs.push_back(GridAttr::get(
-        ctx, g.plan.blocks, g.plan.threads, g.plan.blocksPerSM, g.fullWaves,
-        llvm::APFloat(g.waveNs), g.tailBlocks, llvm::APFloat(g.tailNs),
-        llvm::APFloat(g.fillNs)));
+    attrs.push_back(
+        GridAttr::get(ctx, g.plan.blocks, g.plan.threads, g.plan.blocksPerSM,
+                      g.fullWaves, llvm::APFloat(g.waveNs), g.tailBlocks,
+                      llvm::APFloat(g.tailNs), llvm::APFloat(g.fillNs)));
   return ArrayAttr::get(ctx, attrs);
 }
 

@@ -212,9 +212,8 @@ LogicalResult GridAttr::verify(EmitErrorFn emitError, int64_t blocks,
                                int64_t fullWaves, llvm::APFloat waveNs,
                                int64_t tailBlocks, llvm::APFloat tailNs,
                                llvm::APFloat fillNs) {
-  std::pair<const char *, int64_t> positive[] = {{"blocks", blocks},
-                                                 {"threads", threads},
-                                                 {"blocks_per_sm", blocksPerSM}};
+  std::pair<const char *, int64_t> positive[] = {
+      {"blocks", blocks}, {"threads", threads}, {"blocks_per_sm", blocksPerSM}};
   for (auto [name, value] : positive)
     if (value < 1)
       return emitError() << "grid " << name << " must be >= 1, got " << value;
