@@ -311,6 +311,10 @@ double getMatrixPeakFlopPerS(TargetAttr target, Type matrixType);
 /// matrix clock (matrix_clock_hz / clock_hz). The bill's roofline keeps the
 /// peak.
 double getMatrixSustainedFlopPerS(TargetAttr target, Type matrixType);
+/// The share of its quoted clock a chip sustains under load (matrix_clock_hz
+/// / clock_hz, npu-target/calibration.md): one clock for a whole core, so
+/// its vector, special-function and scalar units run at it too.
+double getSustainedClockShare(TargetAttr target);
 
 /// getMatrixSustainedFlopPerS per compute unit in FLOP/ns, read from the
 /// target once per dtype: the cost models' tile searches price a kernel

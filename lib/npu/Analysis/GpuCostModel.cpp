@@ -281,6 +281,18 @@ static void addGroupTotals(GpuCost &cost, const BlockWork &bw,
   cost.paddedMatrixFlops = bw.paddedFlops * c(groups);
 }
 
+/// A block's vector and exponential work: in an attention block they are
+/// one softmax, whose exponentials and vector operations the same warps run
+/// in turn (their operands depend on each other) while the other
+/// warpgroup's GEMMs use the tensor cores (FlashAttention-3's ping-pong):
+/// their sum overlaps the matrix work. Elsewhere the units overlap.
+static double softmaxNs(const KernelDesc &k, const BlockWork &bw,
+                        const GpuParams &p) {
+  double v = bw.vectorFlops / p.vectorPerNsPerSM,
+         e = bw.transcFlops / p.transcPerNsPerSM;
+  return isAttentionKind(k.kind) ? v + e : std::max(v, e);
+}
+
 std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
                                     const GpuParams &p, bool simulate,
                                     const GpuLaunch &launch) {
@@ -347,8 +359,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
         double(std::min<int64_t>(bps, llvm::divideCeil(running, p.sms)));
     // Per SM: its units and the shared memory its MMAs read tiles from.
     double comp = std::max({bw.matrixFlops * share / matPerSM,
-                            bw.vectorFlops * share / p.vectorPerNsPerSM,
-                            bw.transcFlops * share / p.transcPerNsPerSM,
+                            softmaxNs(k, bw, p) * share,
                             bw.sharedBytes * share / p.sharedBytesPerNsPerSM});
     double mem = std::max(hbmPerBlock * double(running) / p.hbmBytesPerNs,
                           l2PerBlock * double(running) / p.l2BytesPerNs);

@@ -52,11 +52,14 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target, GpuRunMode mode) {
                                    : g.getLaunchOverheadNs())
                    .convertToDouble();
   p.serialEpilogue = mode.serialEpilogue;
+  // One clock for the whole SM: its CUDA cores and special-function units
+  // run at the sustained clock the tensor cores were calibrated at.
   double sms = double(p.sms);
+  double clockShare = getSustainedClockShare(target);
   p.vectorPerNsPerSM =
-      target.getVectorFlopPerS().convertToDouble() / sms * 1e-9;
-  p.transcPerNsPerSM =
-      target.getTranscendentalPerS().convertToDouble() / sms * 1e-9;
+      target.getVectorFlopPerS().convertToDouble() * clockShare / sms * 1e-9;
+  p.transcPerNsPerSM = target.getTranscendentalPerS().convertToDouble() *
+                       clockShare / sms * 1e-9;
   p.matrixRates = MatrixRates::get(target, p.sms);
   p.sharedBytesPerNsPerSM =
       kSharedBytesPerClock * target.getMatrixClockHz().convertToDouble() * 1e-9;

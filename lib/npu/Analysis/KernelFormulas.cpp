@@ -64,6 +64,11 @@ double mlir::npu::getMatrixSustainedFlopPerS(TargetAttr target,
          target.getClockHz().convertToDouble();
 }
 
+double mlir::npu::getSustainedClockShare(TargetAttr target) {
+  return target.getMatrixClockHz().convertToDouble() /
+         target.getClockHz().convertToDouble();
+}
+
 MatrixRates MatrixRates::get(TargetAttr target, int64_t units) {
   MatrixRates r;
   double matrixClock = target.getMatrixClockHz().convertToDouble();

@@ -38,14 +38,17 @@ FailureOr<TpuParams> TpuParams::get(TargetAttr target) {
   p.dmaSetupNs = tpu.getDmaSetupLatencyNs().convertToDouble();
   p.rowDmas = tpu.getRowDmasInFlightPerCore();
   p.stepOverheadNs = tpu.getGridStepOverheadNs().convertToDouble();
-  double cores = double(p.cores);
-  p.vectorPerNs = target.getVectorFlopPerS().convertToDouble() / cores * 1e-9;
-  p.transcPerNs =
-      target.getTranscendentalPerS().convertToDouble() / cores * 1e-9;
+  // One clock for the whole core: its vector, transcendental and scalar
+  // units run at the sustained clock the matrix unit was calibrated at.
+  double cores = double(p.cores), clockShare = getSustainedClockShare(target);
+  p.vectorPerNs =
+      target.getVectorFlopPerS().convertToDouble() * clockShare / cores * 1e-9;
+  p.transcPerNs = target.getTranscendentalPerS().convertToDouble() *
+                  clockShare / cores * 1e-9;
   p.hbmBytesPerNs =
       target.getSustainedHbmBandwidthBytesPerS().convertToDouble() / cores *
       1e-9;
-  p.scalarOpsPerNs = target.getClockHz().convertToDouble() * 1e-9;
+  p.scalarOpsPerNs = target.getMatrixClockHz().convertToDouble() * 1e-9;
   p.matrixRates = MatrixRates::get(target, p.cores);
   return p;
 }
