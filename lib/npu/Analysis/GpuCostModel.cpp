@@ -259,28 +259,6 @@ static double serialStoreBytes(const KernelDesc &k, const GpuParams &p,
   return double(bw.minWrite.value());
 }
 
-/// The totals of a grid of `groups` groups of `blocks` blocks with work
-/// each (`hbmRead`, `hbmWrite`: one group's traffic): compute and memory
-/// time at the chip's rates, traffic and padded FLOPs.
-static void addGroupTotals(GpuCost &cost, const BlockWork &bw,
-                           const GpuParams &p, double matPerSM, double blocks,
-                           int64_t groups, double hbmRead, double hbmWrite) {
-  double g = double(groups), all = blocks * g;
-  cost.computeNs =
-      std::max({double(bw.paddedFlops.value()) * g / (matPerSM * p.sms),
-                bw.vectorFlops * all / (p.vectorPerNsPerSM * p.sms),
-                bw.transcFlops * all / (p.transcPerNsPerSM * p.sms),
-                bw.sharedBytes * all / (p.sharedBytesPerNsPerSM * p.sms)});
-  cost.memoryNs = std::max((hbmRead + hbmWrite) * g / p.hbmBytesPerNs,
-                           bw.l2Bytes * all / p.l2BytesPerNs);
-  cost.overheadNs =
-      std::max(0.0, cost.timeNs - std::max(cost.computeNs, cost.memoryNs));
-  cost.hbmReadBytes = c(int64_t(std::llround(hbmRead))) * c(groups);
-  cost.hbmWriteBytes = c(int64_t(std::llround(hbmWrite))) * c(groups);
-  cost.l2Bytes = c(int64_t(std::llround(bw.l2Bytes * blocks))) * c(groups);
-  cost.paddedMatrixFlops = bw.paddedFlops * c(groups);
-}
-
 /// A block's vector and exponential work: in an attention block they are
 /// one softmax, whose exponentials and vector operations the same warps run
 /// in turn (their operands depend on each other) while the other
@@ -291,6 +269,28 @@ static double softmaxNs(const KernelDesc &k, const BlockWork &bw,
   double v = bw.vectorFlops / p.vectorPerNsPerSM,
          e = bw.transcFlops / p.transcPerNsPerSM;
   return isAttentionKind(k.kind) ? v + e : std::max(v, e);
+}
+
+/// The totals of a grid of `groups` groups of `blocks` blocks with work
+/// each (`hbmRead`, `hbmWrite`: one group's traffic): compute and memory
+/// time at the chip's rates, traffic and padded FLOPs.
+static void addGroupTotals(GpuCost &cost, const KernelDesc &k,
+                           const BlockWork &bw, const GpuParams &p,
+                           double matPerSM, double blocks, int64_t groups,
+                           double hbmRead, double hbmWrite) {
+  double g = double(groups), all = blocks * g, sms = double(p.sms);
+  cost.computeNs =
+      std::max({double(bw.paddedFlops.value()) * g / (matPerSM * sms),
+                softmaxNs(k, bw, p) * all / sms,
+                bw.sharedBytes * all / (p.sharedBytesPerNsPerSM * sms)});
+  cost.memoryNs = std::max((hbmRead + hbmWrite) * g / p.hbmBytesPerNs,
+                           bw.l2Bytes * all / p.l2BytesPerNs);
+  cost.overheadNs =
+      std::max(0.0, cost.timeNs - std::max(cost.computeNs, cost.memoryNs));
+  cost.hbmReadBytes = c(int64_t(std::llround(hbmRead))) * c(groups);
+  cost.hbmWriteBytes = c(int64_t(std::llround(hbmWrite))) * c(groups);
+  cost.l2Bytes = c(int64_t(std::llround(bw.l2Bytes * blocks))) * c(groups);
+  cost.paddedMatrixFlops = bw.paddedFlops * c(groups);
 }
 
 std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
@@ -379,7 +379,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   double waveFill = bps == 1 ? p.dramLatencyNs : 0.0;
   // A phase repeated over groups (MoE experts) is one grouped launch: one
   // grid of every group's blocks, in waves across the groups.
-  if (launched.blocks > INT64_MAX / k.repeat)
+  if (k.repeat < 1 || launched.blocks > INT64_MAX / k.repeat)
     return std::nullopt;
   GpuGrid grid;
   grid.plan = launched;
@@ -397,7 +397,7 @@ std::optional<GpuCost> gemmLikeCost(const KernelDesc &k, ArrayRef<int64_t> t,
   GpuCost cost;
   cost.timeNs = p.launchNs + grid.bodyNs();
   cost.grids.push_back(grid);
-  addGroupTotals(cost, bw, p, matPerSM, blocks, k.repeat, hbmRead, hbmWrite);
+  addGroupTotals(cost, k, bw, p, matPerSM, blocks, k.repeat, hbmRead, hbmWrite);
   cost.l2HitRate = hit;
   cost.waves = double(grid.plan.blocks) / double(slots);
   cost.sharedMemBytes = plan->sharedMemBytes;
