@@ -274,7 +274,8 @@ def at_config(target_path, fn, options, config, l2=None):
                       f"cluster_m = {cm}, cluster_n = {cn}", out)
     if n != 1 or n2 != 1:
         sys.exit(f"validation.py: {fn.splitlines()[0]}: expected one GEMM "
-                 f"tiling to set to the measured configuration, found {n}")
+                 f"tiling and one launch to set to the measured "
+                 f"configuration, found {n} and {n2}")
     if l2:
         out = re.sub(r"l2_bandwidth_bytes_per_s = [0-9.e+]+",
                      f"l2_bandwidth_bytes_per_s = {l2:e}", out)
@@ -290,14 +291,14 @@ def at_config(target_path, fn, options, config, l2=None):
     return total, total - launch * len(f["kernels"])
 
 
-def priced(m, target_path, fn):
+def priced(m, target_path, fn, l2=None):
     """The model's time for measurement `m` (one-function module `fn`) on a
     target file, as the table compares it: at the measured kernel's own
-    configuration where the measurement states one, without the launch where
-    it timed the kernel alone."""
+    configuration where the measurement states one (`l2`: at another L2
+    bandwidth, there), without the launch where it timed the kernel alone."""
     name = re.search(r"@(\w+)", fn).group(1)
     if m.get("config"):
-        total, dev = at_config(target_path, fn, options_of(m), m["config"])
+        total, dev = at_config(target_path, fn, options_of(m), m["config"], l2)
     else:
         times, _, device = model(target_path, fn, options_of(m))
         total, dev = times[name], device[name]
@@ -543,9 +544,7 @@ def table(rows):
         own = ""
         if m.get("config"):
             own = f"{got / 1e3:.2f}"
-            total, dev = at_config(os.path.join(TARGETS, tgt + ".json"),
-                                   built[0], options_of(m), m["config"])
-            got = dev if m.get("timing") == "kernel" else total
+            got = priced(m, os.path.join(TARGETS, tgt + ".json"), built[0])
         bound = roof[fn]
         e, re_ = (got - want) / want, (bound - want) / want
         cal = m["id"] in cal_ids

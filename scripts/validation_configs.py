@@ -15,16 +15,11 @@ markdown table with the median error per bandwidth; it changes no file
 usage: python3 scripts/validation_configs.py [L2 bytes/s ...]   (needs ./build)
 """
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import validation as V  # noqa: E402
-
-
-def median(xs):
-    xs = sorted(xs)
-    n = len(xs)
-    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 
 def main():
@@ -42,9 +37,7 @@ def main():
         c = m["config"]
         cells = []
         for i, l2 in enumerate(l2s):
-            total, dev = V.at_config(os.path.join(V.TARGETS, target + ".json"),
-                                     fn, V.options_of(m), c, l2)
-            got = dev if m.get("timing") == "kernel" else total
+            got = V.priced(m, os.path.join(V.TARGETS, target + ".json"), fn, l2)
             err = (got - want) / want
             errors[i].append(abs(err))
             cells.append(f"{got / 1e3:.2f} ({err * 100:+.1f}%)")
@@ -52,7 +45,7 @@ def main():
               f"{c['tma_multicast'] or '-'} | {want / 1e3:.2f} | "
               + " | ".join(cells) + " |")
     print("| median abs(error) | | | "
-          + " | ".join(f"{median(e) * 100:.1f}%" for e in errors) + " |")
+          + " | ".join(f"{statistics.median(e) * 100:.1f}%" for e in errors) + " |")
 
 
 if __name__ == "__main__":

@@ -40,9 +40,9 @@ struct GpuParams {
   int64_t maxClusterBlocks;
   double l2BytesPerNs, hbmBytesPerNs, launchNs, dramLatencyNs;
   double vectorPerNsPerSM, transcPerNsPerSM;
-  /// Shared memory an SM's MMAs read their operand tiles from, per ns: 32
-  /// banks of 4 bytes per clock (CUDA C++ Programming Guide, "Shared
-  /// Memory", compute capability 5.0 and later) at the matrix clock.
+  /// Shared memory an SM's MMAs read their operand tiles from, per ns:
+  /// kSharedBytesPerClock (CUDA C++ Programming Guide, "Shared Memory",
+  /// compute capability 5.0 and later) at the matrix clock.
   double sharedBytesPerNsPerSM;
   TargetAttr target;
   double matrixPerNsPerSM(Type matrixType) const {

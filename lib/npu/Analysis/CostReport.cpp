@@ -102,8 +102,8 @@ CostAttr mlir::npu::getItemCost(Operation *op) {
 /// Block dispatch of a GPU-like kernel starting at `startNs` (its `npu.grid`)
 /// as events on thread `tid`: the launch overhead, then per grid one event
 /// per full wave (merged into one event beyond kMaxWaveEvents waves) and one
-/// for the tail. The launch overhead is what the
-/// kernel's time leaves after its grids' waves.
+/// for the tail. The launch overhead is what the kernel's time leaves after
+/// its grids' waves.
 static void addWaveEvents(Operation *kernel, double startNs, double endNs,
                           int64_t pid, int64_t tid, JsonStream &events) {
   auto grids = kernel->getAttrOfType<ArrayAttr>("npu.grid");

@@ -556,12 +556,12 @@ mlir::npu::getGpuKernelCost(const KernelModel &model,
       return std::nullopt;
     // Phases of one kernel share its launch (a phase's repetitions, MoE
     // experts, are already one grouped grid).
-    GpuCost scaled = *cost;
-    if (!first)
-      scaled.timeNs -= p.launchNs * double(getGpuPhaseLaunches(phase));
-    scaled.overheadNs = std::max(
-        0.0, scaled.timeNs - std::max(scaled.computeNs, scaled.memoryNs));
-    total += scaled;
+    if (!first) {
+      cost->timeNs -= p.launchNs * double(getGpuPhaseLaunches(phase));
+      cost->overheadNs = std::max(
+          0.0, cost->timeNs - std::max(cost->computeNs, cost->memoryNs));
+    }
+    total += *cost;
     first = false;
   }
   // The MoE dispatch before the experts (vLLM's moe_align_block_size: one
