@@ -1,6 +1,7 @@
 //===- Sensitivity.cpp - the verdict under each assumption, halved/doubled ===//
 
 #include "npu/Compare/Sensitivity.h"
+#include "npu/Support/InputFiles.h"
 #include "npu/Target/Target.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -140,7 +141,7 @@ mlir::npu::runSensitivity(ModuleOp module, const Comparison &base,
       return emitError(loc) << llvm::toString(file.takeError());
     std::string name = file->attr.getName().str();
     s.target[side] = name;
-    llvm::Expected<llvm::json::Value> root = llvm::json::parse(file->text);
+    llvm::Expected<llvm::json::Value> root = parseJsonInput(file->text);
     if (!root)
       return emitError(loc)
              << file->path << ": " << llvm::toString(root.takeError());

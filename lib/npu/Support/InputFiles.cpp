@@ -16,6 +16,25 @@ static llvm::Error fail(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// llvm::json::Value::getAsInteger accepts a double up to
+/// double(INT64_MAX), which rounds up to 2^63, and converts it to int64_t:
+/// undefined behaviour for exactly 2^63 ("9.223372036854775808e18" in a
+/// file). That number is stored as the uint64_t it equals, which reads back
+/// as the same number and as no int64_t, so every reader's range check
+/// rejects it. Nesting is bounded (kMaxJsonDepth) before this recursion.
+static void storeTwoToThe63AsUnsigned(llvm::json::Value &value) {
+  if (llvm::json::Object *o = value.getAsObject()) {
+    for (auto &kv : *o)
+      storeTwoToThe63AsUnsigned(kv.second);
+  } else if (llvm::json::Array *a = value.getAsArray()) {
+    for (llvm::json::Value &v : *a)
+      storeTwoToThe63AsUnsigned(v);
+  } else if (value.getAsNumber() == 0x1p63 && !value.getAsUINT64()) {
+    // A double: a uint64_t 2^63 is what it becomes.
+    value = uint64_t(1) << 63;
+  }
+}
+
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 mlir::npu::readInputFile(StringRef path, uint64_t maxBytes) {
   if (path == "-") {
@@ -149,7 +168,10 @@ llvm::Expected<llvm::json::Value> mlir::npu::parseJsonInput(StringRef text) {
       stack.back().expectKey = true;
     }
   }
-  return llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  if (parsed)
+    storeTwoToThe63AsUnsigned(*parsed);
+  return parsed;
 }
 
 std::optional<std::string>
@@ -174,8 +196,8 @@ mlir::npu::findNonFiniteNumber(const llvm::json::Value &value) {
             .str();
     return std::nullopt;
   }
-  if (value.kind() == llvm::json::Value::Number && !value.getAsInteger() &&
-      !value.getAsUINT64() && !std::isfinite(*value.getAsNumber()))
+  // Not through getAsInteger, which a double of 2^63 makes undefined.
+  if (std::optional<double> d = value.getAsNumber(); d && !std::isfinite(*d))
     return std::string();
   return std::nullopt;
 }

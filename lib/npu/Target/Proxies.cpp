@@ -21,7 +21,7 @@ public:
   explicit ProxiesReader(StringRef path) : JsonFileReader(path) {}
 
   llvm::Expected<Proxies> run(StringRef text) {
-    llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
+    llvm::Expected<llvm::json::Value> json = parseJsonInput(text);
     if (!json)
       return fail("not JSON: " + llvm::toString(json.takeError()));
     const llvm::json::Object *root = json->getAsObject();
