@@ -32,17 +32,14 @@
 namespace mlir::npu {
 
 struct GpuParams {
-  /// Shared-memory bytes an SM serves per clock: 32 banks x 4 bytes.
-  static constexpr double kSharedBytesPerClock = 32 * 4;
   int64_t sms;
   gpumodel::SMResources sm;
   int64_t l2Bytes, l2LineBytes, l2Ways;
   int64_t maxClusterBlocks;
   double l2BytesPerNs, hbmBytesPerNs, launchNs, dramLatencyNs;
   double vectorPerNsPerSM, transcPerNsPerSM;
-  /// Shared memory an SM's MMAs read their operand tiles from, per ns:
-  /// kSharedBytesPerClock (CUDA C++ Programming Guide, "Shared Memory",
-  /// compute capability 5.0 and later) at the matrix clock.
+  /// Shared memory an SM's MMAs read their operand tiles from, per ns: the
+  /// target's gpu.shared_memory_bytes_per_clock at the matrix clock.
   double sharedBytesPerNsPerSM;
   TargetAttr target;
   double matrixPerNsPerSM(Type matrixType) const {

@@ -61,8 +61,8 @@ FailureOr<GpuParams> GpuParams::get(TargetAttr target, GpuRunMode mode) {
   p.transcPerNsPerSM = target.getTranscendentalPerS().convertToDouble() *
                        clockShare / sms * 1e-9;
   p.matrixRates = MatrixRates::get(target, p.sms);
-  p.sharedBytesPerNsPerSM =
-      kSharedBytesPerClock * target.getMatrixClockHz().convertToDouble() * 1e-9;
+  p.sharedBytesPerNsPerSM = double(g.getSharedMemoryBytesPerClock()) *
+                            target.getMatrixClockHz().convertToDouble() * 1e-9;
   return p;
 }
 

@@ -134,6 +134,8 @@ ArrayRef<TargetField> target::getTargetFields() {
        "a block's shared memory is allocated in multiples of this"},
       {S::Gpu, "shared_memory_reserved_per_block_bytes", T::Integer, "bytes",
        "shared memory reserved by the system per resident block"},
+      {S::Gpu, "shared_memory_bytes_per_clock", T::Integer, "bytes",
+       "shared memory one SM serves per clock (banks x bank width)"},
   };
   return fields;
 }

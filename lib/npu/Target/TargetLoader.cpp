@@ -229,7 +229,8 @@ llvm::Expected<TargetFile> Loader::run(StringRef json) {
         integer("gpu.register_allocation_unit"),
         integer("gpu.register_sub_partitions"),
         integer("gpu.shared_memory_allocation_unit_bytes"),
-        integer("gpu.shared_memory_reserved_per_block_bytes"));
+        integer("gpu.shared_memory_reserved_per_block_bytes"),
+        integer("gpu.shared_memory_bytes_per_clock"));
     if (!gpu)
       return fail(diagnostic);
   }

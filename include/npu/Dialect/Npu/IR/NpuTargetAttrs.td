@@ -147,6 +147,7 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
     | `register_sub_partitions` | | SM sub-partitions (warp schedulers) the register file is split over |
     | `shared_memory_allocation_unit_bytes` | bytes | a block's shared memory is allocated in multiples of this |
     | `shared_memory_reserved_per_block_bytes` | bytes | shared memory the system reserves per resident block |
+    | `shared_memory_bytes_per_clock` | bytes | shared memory one SM serves per clock (banks x bank width) |
 
     Verified: every count, size and rate is positive (the overheads and the
     latency may be 0); `max_cluster_blocks` is a power of two;
@@ -185,7 +186,8 @@ def Npu_GpuTargetAttr : AttrDef<Npu_Dialect, "GpuTarget"> {
       "int64_t":$register_allocation_unit,
       "int64_t":$register_sub_partitions,
       "int64_t":$shared_memory_allocation_unit_bytes,
-      "int64_t":$shared_memory_reserved_per_block_bytes);
+      "int64_t":$shared_memory_reserved_per_block_bytes,
+      "int64_t":$shared_memory_bytes_per_clock);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

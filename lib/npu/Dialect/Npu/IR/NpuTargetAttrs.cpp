@@ -120,7 +120,8 @@ LogicalResult GpuTargetAttr::verify(
     APFloat dramLatencyNs, int64_t maxRegistersPerThread,
     int64_t registerAllocationUnit, int64_t registerSubPartitions,
     int64_t sharedMemoryAllocationUnitBytes,
-    int64_t sharedMemoryReservedPerBlockBytes) {
+    int64_t sharedMemoryReservedPerBlockBytes,
+    int64_t sharedMemoryBytesPerClock) {
   struct {
     StringRef name;
     int64_t value;
@@ -143,6 +144,7 @@ LogicalResult GpuTargetAttr::verify(
       {"gpu.register_sub_partitions", registerSubPartitions},
       {"gpu.shared_memory_allocation_unit_bytes",
        sharedMemoryAllocationUnitBytes},
+      {"gpu.shared_memory_bytes_per_clock", sharedMemoryBytesPerClock},
   };
   for (const auto &c : counts)
     if (failed(checkPositive(emitError, c.name, c.value)))
