@@ -245,6 +245,8 @@ std::optional<JValue> gpuValue(GpuTargetAttr t, StringRef name) {
     return integer(t.getSharedMemoryAllocationUnitBytes());
   if (name == "shared_memory_reserved_per_block_bytes")
     return integer(t.getSharedMemoryReservedPerBlockBytes());
+  if (name == "shared_memory_bytes_per_clock")
+    return integer(t.getSharedMemoryBytesPerClock());
   llvm_unreachable("unknown gpu field");
 }
 } // namespace
