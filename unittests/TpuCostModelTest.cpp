@@ -365,6 +365,33 @@ TEST_F(TpuCostModelTest, MoeDispatchRanksDenselyThenSorts) {
                    (201508.0 + 29696.0) / 256.0);
 }
 
+TEST_F(TpuCostModelTest, MoeVisitTableIsPricedWithTheTile) {
+  // The same layer's visit table (TileMoeDispatch.cpp, buildVisits): 128
+  // assignments over 4 experts (the plan: 4 x 32 rows). With M tiles of 24
+  // rows it has room for min(128, (128 + 4 x 23) / 24) = 9 visits (the
+  // plan makes 4 x 2 = 8); its vector operations are the tiles 2 x 4, their
+  // prefix sum 2 x 4 x 4, their sum 4 and per (visit, expert) 3 x 9 x 4:
+  // 152. With M tiles of 32, room for (128 + 4 x 31) / 32 = 7: 128.
+  OwningOpRef<ModuleOp> module = parse(kMoeLayer);
+  ASSERT_TRUE(module);
+  Operation *moe = &module->getBody()->front().getRegion(0).front().front();
+  FailureOr<KernelModel> m = describeKernel(KernelKind::MoeFfn, {moe});
+  ASSERT_TRUE(succeeded(m) && m->dispatchOrder);
+  EXPECT_EQ(m->dispatchOrder->plannedRows, 128);
+  EXPECT_EQ(moeVisitTableSize(128, 128, 4, 24), 9);
+  EXPECT_EQ(moeVisitTableSize(128, 128, 4, 32), 7);
+  TpuParams p = params("mock-tpu");
+  KernelModel resolved = withTpuDispatch(*m, p);
+  for (auto [tileM, ops] : {std::pair{24, 152.0}, std::pair{32, 128.0}}) {
+    SmallVector<int64_t> tile = {tileM, 64, 32};
+    std::optional<TpuCost> with = getTpuKernelCost(*m, tile, 2, p);
+    std::optional<TpuCost> without = getTpuKernelCost(resolved, tile, 2, p);
+    ASSERT_TRUE(with && without);
+    EXPECT_DOUBLE_EQ(with->timeNs - without->timeNs, ops / p.vectorPerNs);
+    EXPECT_DOUBLE_EQ(with->computeNs - without->computeNs, ops / p.vectorPerNs);
+  }
+}
+
 TEST_F(TpuCostModelTest, MoeDispatchArraysAreCountedAsLowered) {
   // The same layer's dispatch arrays as the lowering moves them in bulk:
   // the i32 indices loaded on chip twice (the count pass, the padded blocks:

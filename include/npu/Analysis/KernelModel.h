@@ -233,10 +233,14 @@ struct KernelModel {
   /// (`orderBytes`) goes through HBM. Added to the serial work above by the
   /// TPU-like model (withTpuDispatch), which knows the SRAM; a GPU-like
   /// dispatch kernel writes the order for the grouped GEMMs after it.
+  /// The TPU-like routed loop's visit table is priced with the tile too
+  /// (its size depends on the M tile): `experts`, the `tokens` that cap the
+  /// M tile, and the static plan's rows in all (`plannedRows`).
   struct DispatchOrder {
     int64_t assignments = 0;
     int64_t sortVectorFlops = 0, scatterScalarOps = 0;
     int64_t orderBytes = 0;
+    int64_t experts = 0, tokens = 0, plannedRows = 0;
   };
   std::optional<DispatchOrder> dispatchOrder;
 };

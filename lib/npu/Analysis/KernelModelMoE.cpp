@@ -98,8 +98,12 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
     return failure();
   model.serialVectorFlops = *vectorOps;
   model.serialReadBytes = *dispatchRead;
-  model.dispatchOrder = KernelModel::DispatchOrder{assignments, *sortOps,
-                                                   *scatterOps, *orderBytes};
+  std::optional<int64_t> plannedRows =
+      (Count::fromSigned(active) * rows).toInt64();
+  if (!plannedRows)
+    return failure();
+  model.dispatchOrder = KernelModel::DispatchOrder{
+      assignments, *sortOps, *scatterOps, *orderBytes, e, t, *plannedRows};
   // The combine: per M tile of tokens (the shared expert's), each token's
   // K rows of o read back and summed (combineSlots: the TPU-like lowering
   // gathers them).

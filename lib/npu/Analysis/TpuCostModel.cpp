@@ -486,13 +486,36 @@ KernelModel mlir::npu::withTpuDispatch(const KernelModel &model,
   return out;
 }
 
+/// The vector operations of a MoE's visit table for M tiles of `tileM`
+/// rows (TileMoeDispatch.cpp, buildVisits), with E experts and V =
+/// moeVisitTableSize visits: per expert its tiles (an add and a divide),
+/// the prefix sum of those (E E x 2, as the offsets') and their sum (E);
+/// per visit and expert, whether the expert's visits end by it (an add, a
+/// compare and an add): 3 E + 2 E^2 + 3 V E.
+static std::optional<int64_t>
+visitTableOps(const KernelModel::DispatchOrder &order, int64_t tileM) {
+  int64_t tm = std::min(tileM, order.tokens);
+  Count e = Count::fromSigned(order.experts);
+  Count v = Count::fromSigned(moeVisitTableSize(
+      order.assignments, order.plannedRows, order.experts, tm));
+  return (Count(3) * e + Count(2) * e * e + Count(3) * v * e).toInt64();
+}
+
 std::optional<TpuCost> mlir::npu::getTpuKernelCost(
     const KernelModel &model, ArrayRef<int64_t> mainTile, int64_t buffers,
     const TpuParams &p, int64_t chunks, ArrayRef<int64_t> sharedTile) {
-  // A MoE dispatch's order, resolved for this core first.
-  if (model.dispatchOrder)
-    return getTpuKernelCost(withTpuDispatch(model, p), mainTile, buffers, p,
-                            chunks, sharedTile);
+  // A MoE dispatch's order and visit table, resolved for this core and
+  // this tile first.
+  if (const auto &order = model.dispatchOrder) {
+    KernelModel resolved = withTpuDispatch(model, p);
+    if (!mainTile.empty()) {
+      std::optional<int64_t> visits = visitTableOps(*order, mainTile.front());
+      if (!visits || llvm::AddOverflow(resolved.serialVectorFlops, *visits,
+                                       resolved.serialVectorFlops))
+        return std::nullopt;
+    }
+    return getTpuKernelCost(resolved, mainTile, buffers, p, chunks, sharedTile);
+  }
   TpuCost total;
   for (auto [i, phase] : llvm::enumerate(model.phases)) {
     std::optional<TpuCost> cost;

@@ -178,8 +178,10 @@ func.func @untiled(%x: tensor<8x16xf32>, %w: tensor<12x16xf32>) -> tensor<8x12xf
 // moe_ffn, expert-major: the assignments counted and ranked by expert once
 // (a reduction per expert, a prefix sum; in one block of 256, each expert's
 // count, a scan over the blocks, each assignment's rank in its block; then one
-// pass over the 6 assignments scattering the order), then per expert (4) its
-// rows in M tiles of 2 up to its run-time count: rows of x gathered one at a
+// pass over the 6 assignments scattering the order), the visit table (per
+// expert its M tiles of 2, per visit its expert: 6 entries, at most (8 + 4 x
+// 1) / 2 visits of the plan's 8 rows, 4 of them under the plan), then one
+// loop over the visits (a run-time count): rows of x gathered one at a
 // time, an F loop of 2 over the expert's weights, the real rows stored as
 // one block of o [6, 4]; then per M tile of 2 tokens, its tokens' rows of o
 // gathered and summed over the slots.
@@ -191,9 +193,12 @@ func.func @untiled(%x: tensor<8x16xf32>, %w: tensor<12x16xf32>) -> tensor<8x12xf
 // CHECK: scf.for %{{.*}} = %c0 to %c1 step %c1 iter_args({{.*}}) -> (tensor<1x4xi64>, tensor<1x4xi64>)
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<1x256xi64>)
 // CHECK: scf.for %{{.*}} = %c0 to %c6 step %c1 iter_args({{.*}}) -> (tensor<6xi64>)
-// CHECK: scf.for %[[E:.*]] = %c0 to %c4 step %c1
-// CHECK: %[[N:.*]] = arith.index_cast
-// CHECK: scf.for %{{.*}} = %c0 to %[[N]] step %c2
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<6xi64>) attrs = {npu.planned_values = array<i64: 0, 1, 2, 3, 4, 4>}
+// CHECK: %[[NV:.*]] = tensor.extract %{{.*}}[%c0] : tensor<1xi64>
+// CHECK: %[[N:.*]] = arith.index_cast %[[NV]]
+// CHECK: scf.for %[[V:.*]] = %c0 to %[[N]] step %c1
+// CHECK: %[[VE:.*]] = tensor.extract %{{.*}}[%[[V]]] : tensor<6xi64>
+// CHECK: %[[E:.*]] = arith.index_cast %[[VE]]
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<2x4xf32>
 // CHECK: scf.for %[[F:.*]] = %c0 to %c3{{.*}} step %c2

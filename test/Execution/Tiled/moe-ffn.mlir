@@ -9,8 +9,8 @@
 // CHECK-NOT: {{npu\.[a-z_]+ [^=]}}
 // CHECK: scf.for {{.*}} = %c0 to %c14 step %c1
 // CHECK: tensor.insert
-// CHECK: scf.for {{.*}} = %c0 to %c4 step %c1
-// CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c3
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<8xi64>) attrs =  {npu.planned_values = array<i64: 0, 0, 1, 1, 2, 2, 3, 3>}
+// CHECK: scf.for {{.*}} = %c0 to %{{[0-9]+}} step %c1
 // CHECK: scf.for {{.*}} = %c0 to %c3 step %c1
 // CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<3x4xf32>
 // CHECK: scf.for {{.*}} = %c0 to %c5 step %c2

@@ -11,8 +11,9 @@
 //                sort on the vector unit where its keys fit the working
 //                set, else order[where[a]] = a on the scalar unit:
 //                TileMoeDispatch.cpp)
-//   for each expert e:
-//     for each M tile of its counts[e] rows (run-time trip count):
+//   visits     = per expert ceil(counts[e] / tm) M tiles; per visit its
+//                expert (the visit table, densely: TileMoeDispatch.cpp)
+//   for each visit (expert e, M tile m0) (run-time trip count):
 //       x tile = the rows x[order[..] / K], gathered     [tm, D]
 //                (the last tile padded with its last row)
 //       acc    = gated MLP of the x tile with expert e's weights, over
@@ -109,103 +110,102 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
   Type f32 = b.getF32Type();
   Value x = op.getX();
   int64_t t = op.getNumTokens(), d = op.getModelDim(), k = op.getTopK();
-  int64_t e = op.getNumExperts(), f = op.getFfnDim();
+  int64_t f = op.getFfnDim();
   OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
   Value kC = constIndex(b, loc, k), tileMC = constIndex(b, loc, tileM);
   Type xElem = cast<RankedTensorType>(x.getType()).getElementType();
   Type oElem = op.getResult().getType().getElementType();
   Value o0 = emptyTile(b, loc, {b.getIndexAttr(t * k), dd}, oElem);
   FloatAttr limit = op.getSwigluLimitAttr();
-  auto experts = scf::ForOp::create(
-      b, loc, constIndex(b, loc, 0), constIndex(b, loc, e),
+  // One loop over the visits (expert, M tile of its rows), in expert
+  // order: a run-time count, each visit's expert from the visit table.
+  Value zeroC = constIndex(b, loc, 0);
+  auto visits = scf::ForOp::create(
+      b, loc, zeroC, extractIndex(b, loc, dispatch.visits, zeroC),
       constIndex(b, loc, 1), ValueRange{o0},
-      [&](OpBuilder &eb, Location el, Value ex, ValueRange iterE) {
-        Value count = extractIndex(eb, el, dispatch.counts, ex);
-        Value offset = extractIndex(eb, el, dispatch.offsets, ex);
-        auto tiles = scf::ForOp::create(
-            eb, el, constIndex(eb, el, 0), count, tileMC, ValueRange{iterE[0]},
-            [&](OpBuilder &mb, Location ml, Value m0, ValueRange iterM) {
-              Value first = arith::AddIOp::create(mb, ml, offset, m0);
-              Value rows = arith::MinSIOp::create(
-                  mb, ml, tileMC, arith::SubIOp::create(mb, ml, count, m0));
-              // The tile's rows of x, one row per assignment; rows past the
-              // expert's last repeat it (computed, never stored).
-              Value one = constIndex(mb, ml, 1);
-              Value lastRow = arith::SubIOp::create(mb, ml, rows, one);
-              auto gather = scf::ForOp::create(
-                  mb, ml, constIndex(mb, ml, 0), tileMC, one,
-                  ValueRange{
-                      emptyTile(mb, ml, {mb.getIndexAttr(tileM), dd}, xElem)},
-                  [&](OpBuilder &gb, Location gl, Value i, ValueRange iterG) {
-                    Value r = arith::MinSIOp::create(gb, gl, i, lastRow);
-                    Value a = extractIndex(
-                        gb, gl, dispatch.order,
-                        arith::AddIOp::create(gb, gl, first, r).getResult());
-                    Value tok = arith::DivUIOp::create(gb, gl, a, kC);
-                    OpFoldResult unit = gb.getIndexAttr(1);
-                    Value row = sliceOf(gb, gl, x, {tok, zero}, {unit, dd});
-                    scf::YieldOp::create(gb, gl,
-                                         insertSliceOf(gb, gl, row, iterG[0],
-                                                       {i, zero}, {unit, dd}));
-                  });
-              // A tile of one row (its gather loop of one step folds into a
-              // view of x) with D in chunks: copied on chip once, as the
-              // gathered tiles are, not loaded per chunk.
-              Value xt = gather.getResult(0);
-              if (tileM == 1 && tileD < d)
-                xt = copyTile(mb, ml, xt, {mb.getIndexAttr(tileM), dd});
-              Value acc = gatedTile(
-                  mb, ml, xt, mb.getIndexAttr(tileM), d, f, tileF, tileD,
-                  [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,
-                      unsigned which, OpFoldResult d0, OpFoldResult nd) {
-                    Value w = which == 0   ? op.getWGate()
-                              : which == 1 ? op.getWUp()
-                                           : op.getWDown();
-                    // Gate and up: [F, D] tiles; down: [D, F].
-                    if (which == 2)
-                      return expertSlice(wb, wl, w, ex, {d0, f0}, {nd, nf});
-                    return expertSlice(wb, wl, w, ex, {f0, d0}, {nf, nd});
-                  },
-                  [&](OpBuilder &nb, Location l, Value g, Value u, Value) {
-                    return expertGate(nb, l, g, u, limit);
-                  },
-                  // The gate and up biases: the F tile's slices, loaded
-                  // with its weights.
-                  op.hasBiases() ? GatedBiasesFn([&](OpBuilder &bb, Location bl,
-                                                     Value f0,
-                                                     OpFoldResult nf) {
-                    return std::array<Value, 2>{
-                        expertSlice(bb, bl, op.getBGate(), ex, {f0}, {nf}),
-                        expertSlice(bb, bl, op.getBUp(), ex, {f0}, {nf})};
-                  })
-                                 : GatedBiasesFn());
-              // The down projection's bias, its expert's row once per M
-              // tile, added once per output element.
-              if (op.hasBiases()) {
-                MLIRContext *ctx = mb.getContext();
-                Value bias =
-                    expertSlice(mb, ml, op.getBDown(), ex, {zero}, {dd});
-                acc = buildGeneric(
-                    mb, ml, ValueRange{bias}, ValueRange{acc},
-                    {loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {0, 1})},
-                    {kPar, kPar},
-                    [&](OpBuilder &nb, Location l,
-                        ValueRange a) -> SmallVector<Value> {
-                      return {arith::AddFOp::create(
-                          nb, l, a[1], castFloat(nb, l, a[0], f32))};
-                    })[0];
-              }
-              // The tile's real rows, stored as one block of o.
-              Value real = castTensor(
-                  mb, ml, sliceOf(mb, ml, acc, {zero, zero}, {rows, dd}),
-                  oElem);
-              scf::YieldOp::create(mb, ml,
-                                   insertSliceOf(mb, ml, real, iterM[0],
-                                                 {first, zero}, {rows, dd}));
+      [&](OpBuilder &mb, Location ml, Value v, ValueRange iterM) {
+        Value ex = extractIndex(mb, ml, dispatch.visitExpert, v);
+        Value count = extractIndex(mb, ml, dispatch.counts, ex);
+        Value m0 = arith::MulIOp::create(
+            mb, ml,
+            arith::SubIOp::create(
+                mb, ml, v, extractIndex(mb, ml, dispatch.firstVisit, ex)),
+            tileMC);
+        Value first = arith::AddIOp::create(
+            mb, ml, extractIndex(mb, ml, dispatch.offsets, ex), m0);
+        Value rows = arith::MinSIOp::create(
+            mb, ml, tileMC, arith::SubIOp::create(mb, ml, count, m0));
+        // The tile's rows of x, one row per assignment; rows past the
+        // expert's last repeat it (computed, never stored).
+        Value one = constIndex(mb, ml, 1);
+        Value lastRow = arith::SubIOp::create(mb, ml, rows, one);
+        auto gather = scf::ForOp::create(
+            mb, ml, constIndex(mb, ml, 0), tileMC, one,
+            ValueRange{emptyTile(mb, ml, {mb.getIndexAttr(tileM), dd}, xElem)},
+            [&](OpBuilder &gb, Location gl, Value i, ValueRange iterG) {
+              Value r = arith::MinSIOp::create(gb, gl, i, lastRow);
+              Value a = extractIndex(
+                  gb, gl, dispatch.order,
+                  arith::AddIOp::create(gb, gl, first, r).getResult());
+              Value tok = arith::DivUIOp::create(gb, gl, a, kC);
+              OpFoldResult unit = gb.getIndexAttr(1);
+              Value row = sliceOf(gb, gl, x, {tok, zero}, {unit, dd});
+              scf::YieldOp::create(
+                  gb, gl,
+                  insertSliceOf(gb, gl, row, iterG[0], {i, zero}, {unit, dd}));
             });
-        scf::YieldOp::create(eb, el, tiles.getResult(0));
+        // A tile of one row (its gather loop of one step folds into a
+        // view of x) with D in chunks: copied on chip once, as the
+        // gathered tiles are, not loaded per chunk.
+        Value xt = gather.getResult(0);
+        if (tileM == 1 && tileD < d)
+          xt = copyTile(mb, ml, xt, {mb.getIndexAttr(tileM), dd});
+        Value acc = gatedTile(
+            mb, ml, xt, mb.getIndexAttr(tileM), d, f, tileF, tileD,
+            [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,
+                unsigned which, OpFoldResult d0, OpFoldResult nd) {
+              Value w = which == 0   ? op.getWGate()
+                        : which == 1 ? op.getWUp()
+                                     : op.getWDown();
+              // Gate and up: [F, D] tiles; down: [D, F].
+              if (which == 2)
+                return expertSlice(wb, wl, w, ex, {d0, f0}, {nd, nf});
+              return expertSlice(wb, wl, w, ex, {f0, d0}, {nf, nd});
+            },
+            [&](OpBuilder &nb, Location l, Value g, Value u, Value) {
+              return expertGate(nb, l, g, u, limit);
+            },
+            // The gate and up biases: the F tile's slices, loaded
+            // with its weights.
+            op.hasBiases() ? GatedBiasesFn([&](OpBuilder &bb, Location bl,
+                                               Value f0, OpFoldResult nf) {
+              return std::array<Value, 2>{
+                  expertSlice(bb, bl, op.getBGate(), ex, {f0}, {nf}),
+                  expertSlice(bb, bl, op.getBUp(), ex, {f0}, {nf})};
+            })
+                           : GatedBiasesFn());
+        // The down projection's bias, its expert's row once per M
+        // tile, added once per output element.
+        if (op.hasBiases()) {
+          MLIRContext *ctx = mb.getContext();
+          Value bias = expertSlice(mb, ml, op.getBDown(), ex, {zero}, {dd});
+          acc = buildGeneric(mb, ml, ValueRange{bias}, ValueRange{acc},
+                             {loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {0, 1})},
+                             {kPar, kPar},
+                             [&](OpBuilder &nb, Location l,
+                                 ValueRange a) -> SmallVector<Value> {
+                               return {arith::AddFOp::create(
+                                   nb, l, a[1], castFloat(nb, l, a[0], f32))};
+                             })[0];
+        }
+        // The tile's real rows, stored as one block of o.
+        Value real = castTensor(
+            mb, ml, sliceOf(mb, ml, acc, {zero, zero}, {rows, dd}), oElem);
+        scf::YieldOp::create(
+            mb, ml,
+            insertSliceOf(mb, ml, real, iterM[0], {first, zero}, {rows, dd}));
       });
-  return experts.getResult(0);
+  return visits.getResult(0);
 }
 
 /// Adds to `acc` ([nm, D] f32, the M tile of tokens at `t0`) each token's
@@ -320,7 +320,7 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
   TpuTargetAttr tpu = getKernelTpuTarget(kernel);
   int64_t vmem = tpu ? tpu.getVmemBytesPerCore() : 0;
   Dispatch dispatch =
-      buildDispatch(b, loc, op, flatIdx, moeDispatchSorts(t * k, vmem));
+      buildDispatch(b, loc, op, flatIdx, moeDispatchSorts(t * k, vmem), tileM);
 
   // The routed experts write their outputs into o, in expert order.
   Value o = buildRoutedExperts(b, loc, op, dispatch, tileM, tileF,

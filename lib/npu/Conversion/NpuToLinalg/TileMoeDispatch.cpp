@@ -2,9 +2,10 @@
 //
 // The dispatch of TileMoe.cpp: per expert its count of assignments and
 // their offset, each assignment's position in expert order (`where`, dense
-// ranks in blocks), and the assignments in that order (`order`, a bitonic
-// sort), all on the vector unit. docs/cost-model-tpu.md, `moe_ffn`, prices
-// it as lowered.
+// ranks in blocks), the assignments in that order (`order`, a bitonic
+// sort) and the routed loop's visits (per expert its M tiles, per visit
+// its expert), all on the vector unit. docs/cost-model-tpu.md, `moe_ffn`,
+// prices it as lowered.
 //
 //===----------------------------------------------------------------------===//
 
@@ -272,10 +273,59 @@ Value sortByExpert(OpBuilder &b, Location loc, Value flatIdx,
             arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(n)))};
       })[0];
 }
+/// The visits of the routed loop for M tiles of `tileM` rows (TileMoe.cpp),
+/// densely on the vector unit, as megablox's group metadata: per expert
+/// its tiles ceil(counts / tileM) and the first of its visits (their
+/// exclusive prefix sum), the visits in all, and per visit v < maxVisits
+/// its expert #{e : firstVisit[e] + tiles[e] <= v} (E past the last
+/// visit). Writes the three into `dispatch`.
+void buildVisits(OpBuilder &b, Location loc, Dispatch &dispatch,
+                 int64_t maxVisits, int64_t numExperts, int64_t tileM) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  auto i64Const = [](OpBuilder &nb, Location l, int64_t v) -> Value {
+    return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
+  };
+  AffineMap id1 = b.getMultiDimIdentityMap(1);
+  // tiles[e] = (counts[e] + tileM - 1) / tileM.
+  Value tiles = buildGeneric(
+      b, loc, ValueRange{dispatch.counts},
+      ValueRange{createFilled(b, loc, {numExperts}, i64, 0)}, {id1, id1},
+      {kPar},
+      [&](OpBuilder &nb, Location l, ValueRange v) -> SmallVector<Value> {
+        return {arith::DivUIOp::create(
+            nb, l,
+            arith::AddIOp::create(nb, l, v[0], i64Const(nb, l, tileM - 1)),
+            i64Const(nb, l, tileM))};
+      })[0];
+  dispatch.firstVisit = sumOfEarlier(b, loc, tiles);
+  // visits[0] = sum of tiles. Loops (e).
+  dispatch.visits = buildGeneric(
+      b, loc, ValueRange{tiles}, ValueRange{createFilled(b, loc, {1}, i64, 0)},
+      {id1, AffineMap::get(1, 0, b.getAffineConstantExpr(0))}, {kRed},
+      [&](OpBuilder &nb, Location l, ValueRange v) -> SmallVector<Value> {
+        return {arith::AddIOp::create(nb, l, v[1], v[0])};
+      })[0];
+  // visitExpert[v] += (firstVisit[e] + tiles[e] <= v). Loops (v, e).
+  dispatch.visitExpert = buildGeneric(
+      b, loc, ValueRange{dispatch.firstVisit, tiles},
+      ValueRange{createFilled(b, loc, {maxVisits}, i64, 0)},
+      {loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {1}), loopsMap(ctx, 2, {0})},
+      {kPar, kRed},
+      [&](OpBuilder &nb, Location l, ValueRange v) -> SmallVector<Value> {
+        Value v0 = arith::IndexCastOp::create(
+            nb, l, i64, linalg::IndexOp::create(nb, l, 0));
+        Value done =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ule,
+                                  arith::AddIOp::create(nb, l, v[0], v[1]), v0);
+        return {arith::AddIOp::create(
+            nb, l, v[2], arith::ExtUIOp::create(nb, l, i64, done))};
+      })[0];
+}
 } // namespace
 
 Dispatch mlir::npu::buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
-                                  Value flatIdx, bool sort) {
+                                  Value flatIdx, bool sort, int64_t tileM) {
   int64_t numExperts = op.getNumExperts();
   MLIRContext *ctx = b.getContext();
   Type i64 = b.getI64Type();
@@ -329,5 +379,23 @@ Dispatch mlir::npu::buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
   }
   setPlannedValues(counts, plannedCounts);
   setPlannedValues(offsets, plannedOffsets);
-  return {counts, offsets, order, where};
+  Dispatch dispatch{counts, offsets, order, where, {}, {}, {}};
+  // The table holds the visits of the routing and of the plan, whose
+  // counts are rounded up (moeVisitTableSize).
+  int64_t maxVisits =
+      moeVisitTableSize(cast<RankedTensorType>(flatIdx.getType()).getDimSize(0),
+                        active * rows, numExperts, tileM);
+  buildVisits(b, loc, dispatch, maxVisits, numExperts, tileM);
+  // Under the plan each active expert has ceil(rows / tileM) visits.
+  int64_t perExpert = llvm::divideCeil(rows, tileM);
+  SmallVector<int64_t> plannedFirst, plannedExpert;
+  for (int64_t e = 0; e < numExperts; ++e)
+    plannedFirst.push_back(std::min(e, active) * perExpert);
+  int64_t plannedVisits = active * perExpert;
+  for (int64_t v = 0; v < maxVisits; ++v)
+    plannedExpert.push_back(v < plannedVisits ? v / perExpert : numExperts);
+  setPlannedValues(dispatch.firstVisit, plannedFirst);
+  setPlannedValues(dispatch.visits, {plannedVisits});
+  setPlannedValues(dispatch.visitExpert, plannedExpert);
+  return dispatch;
 }

@@ -48,18 +48,23 @@ LogicalResult tileGatedMlpKernel(RewriterBase &rewriter, KernelOp kernel,
 /// Per expert: the number of assignments routed to it and the first
 /// position of its assignments in `order`; `order`: the assignments sorted
 /// by expert, in assignment order within an expert; `where`: the position
-/// of each assignment in `order`. i64 tensors.
+/// of each assignment in `order`. The visits of the routed loop, one per
+/// (expert, M tile of its rows) in expert order: per expert the first
+/// visit of its M tiles (`firstVisit`), their number in all (`visits`,
+/// [1]), and per visit its expert (`visitExpert`, [moeMaxVisits]). i64
+/// tensors.
 struct Dispatch {
   Value counts, offsets, order, where;
+  Value firstVisit, visits, visitExpert;
 };
 
 /// The dispatch of `op` (TileMoeDispatch.cpp) for its assignments
-/// `flatIdx` ([T K], the expert of each): counts, offsets, order and where,
-/// with the static plan's counts and offsets marked for the plan check;
-/// the order by a bitonic sort with `sort` (moeDispatchSorts), else by the
-/// scalar unit's scatter.
+/// `flatIdx` ([T K], the expert of each) and M tiles of `tileM` rows:
+/// counts, offsets, order, where and the visits, with their values under
+/// the static plan marked for the plan check; the order by a bitonic sort
+/// with `sort` (moeDispatchSorts), else by the scalar unit's scatter.
 Dispatch buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
-                       Value flatIdx, bool sort);
+                       Value flatIdx, bool sort, int64_t tileM);
 
 /// Replaces the body's npu.moe_experts by its tiled form (kind moe_ffn):
 /// the assignments sorted by expert once (TileMoeDispatch.cpp), then per expert

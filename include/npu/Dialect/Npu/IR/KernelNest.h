@@ -163,6 +163,30 @@ inline bool moeDispatchSorts(int64_t assignments, int64_t vmemBytes) {
   return vmemBytes > 0 && moeSortKeys(assignments) <= vmemBytes / 64;
 }
 
+/// moe_ffn's routed loop (TileMoe.cpp) visits each expert's rows in M
+/// tiles of `tileM`, one visit per tile, as megablox `gmm` walks its grid:
+/// at most sum over experts of ceil(count / tileM) <= (A + E (tileM - 1)) /
+/// tileM visits, and at most one per assignment. The static size of the
+/// visit table; the loop runs the visits the routing makes (a run-time
+/// count), no empty one.
+inline int64_t moeMaxVisits(int64_t assignments, int64_t experts,
+                            int64_t tileM) {
+  tileM = std::max<int64_t>(tileM, 1);
+  // (A + E (tileM - 1)) / tileM without overflow: A / tileM + E, less what
+  // the remainders leave.
+  int64_t bound = assignments / tileM + experts -
+                  (experts - assignments % tileM + tileM - 1) / tileM;
+  return std::max<int64_t>(1, std::min(assignments, bound));
+}
+
+/// The size of moe_ffn's visit table (TileMoeDispatch.cpp): room for the
+/// visits of any routing of its `assignments` and of its static plan's
+/// `plannedRows` in all (each active expert's count rounded up).
+inline int64_t moeVisitTableSize(int64_t assignments, int64_t plannedRows,
+                                 int64_t experts, int64_t tileM) {
+  return moeMaxVisits(std::max(assignments, plannedRows), experts, tileM);
+}
+
 /// The bytes the sorted order of `assignments` (i64) holds on chip, aligned
 /// as every SRAM allocation is.
 inline int64_t moeSortedOrderBytes(int64_t assignments) {
