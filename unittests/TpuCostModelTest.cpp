@@ -253,6 +253,23 @@ TEST_F(TpuCostModelTest, OddFTilesRefillEachRowTile) {
               1e-6);
 }
 
+TEST_F(TpuCostModelTest, CoresTakeWholeMTilesWhenTheyDivide) {
+  // tpu-v7's two cores. A gated MLP of 512 rows in M tiles of 256: each
+  // core takes one whole M tile (Pallas's megacore shards the parallel
+  // dimension), so no partial sums cross between them. With 768 rows (3 M
+  // tiles) the F tiles are split instead, and one core's f32 partial sum
+  // of y (768 x 256 x 4 B) is written and read back by the other.
+  TpuParams p = params("tpu-v7");
+  ASSERT_EQ(p.cores, 2);
+  std::optional<TpuCost> even =
+      getTpuPhaseCost(gatedMlp(512, 1024, 256), {256, 256, 256}, 2, p);
+  std::optional<TpuCost> odd =
+      getTpuPhaseCost(gatedMlp(768, 1024, 256), {256, 256, 256}, 2, p);
+  ASSERT_TRUE(even && odd);
+  EXPECT_EQ(even->crossCoreBytes.value(), 0u);
+  EXPECT_EQ(odd->crossCoreBytes.value(), uint64_t(768 * 256 * 4));
+}
+
 TEST_F(TpuCostModelTest, GatedMlpNormTileIsOnChip) {
   // The same gated MLP with a norm of x in each M tile (what
   // npu-tile-kernels fuses into the M loop): its bf16 output tile (32 x

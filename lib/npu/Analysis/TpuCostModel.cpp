@@ -280,7 +280,7 @@ getLoopTotals(const KernelDesc &k, ArrayRef<int64_t> t, int64_t buffers,
     break;
   case KernelKind::GatedMlp:
   case KernelKind::MoeFfn:
-    l = gatedTotals(k, MlpNest<>::from(t), p.mxuDim, p.sublanes);
+    l = gatedTotals(k, MlpNest<>::from(t), p.mxuDim, p.sublanes, p.cores);
     break;
   case KernelKind::Attention:
   case KernelKind::MlaAbsorbed:

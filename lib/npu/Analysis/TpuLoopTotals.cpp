@@ -198,7 +198,8 @@ std::optional<LoopTotals> tpu_detail::gemmTotals(const KernelDesc &k,
 
 std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
                                                   const MlpNest<> &t,
-                                                  int64_t mxu, int64_t sub) {
+                                                  int64_t mxu, int64_t sub,
+                                                  int64_t cores) {
   MlpNest<> loops = k.mlpLoops();
   int64_t m = loops.m, f = loops.f, dm = loops.d;
   // A MoE's routed experts (`repeat` of them) are one loop nest: each
@@ -249,9 +250,12 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
     l.writeBytes = c(groups) * c(m) * c(dm) * c(k.outBytes);
     l.writeTransfers = c(tiles);
   }
-  // The cores take whole experts when there are several (no partial sums);
-  // one MLP's F tiles are split over them.
-  l.reductionCores = groups > 1 ? 1 : nf;
+  // The cores take whole experts when there are several, and whole M
+  // tiles when those divide evenly over them (Pallas's megacore shards the
+  // parallel grid dimension): no partial sums. Else one MLP's F tiles are
+  // split over them and their partial sums of y exchanged.
+  l.reductionCores =
+      groups > 1 || nm % std::max<int64_t>(cores, 1) == 0 ? 1 : nf;
   l.reductionBytes = c(m) * c(dm) * c(4);
   // Each M tile's F loop starts with its first three weight tiles (a
   // refill, unless handed off). An expert's M tiles (a run-time count) and

@@ -95,7 +95,7 @@ struct LoopTotals {
 std::optional<LoopTotals> gemmTotals(const KernelDesc &k, const GemmNest<> &t,
                                      int64_t chunks, int64_t mxu, int64_t sub);
 std::optional<LoopTotals> gatedTotals(const KernelDesc &k, const MlpNest<> &t,
-                                      int64_t mxu, int64_t sub);
+                                      int64_t mxu, int64_t sub, int64_t cores);
 std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
                                           const AttentionNest<> &t, int64_t mxu,
                                           int64_t sub, int64_t cores);
