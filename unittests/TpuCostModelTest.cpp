@@ -327,6 +327,44 @@ TEST_F(TpuCostModelTest, MoeRoutedRowsAreGathered) {
   EXPECT_GT(c->timeNs, tiles->timeNs);
 }
 
+TEST_F(TpuCostModelTest, MoeVisitsPrefetchAsLowered) {
+  // Four experts of 64 gathered rows in M tiles of 32: 8 visits, 4 per
+  // core of tpu-v7. With two buffers npu-tpu-double-buffer issues the next
+  // visit's first weights and rows during this visit's last step when the
+  // visit's first pipelined loop is its own: one F tile with D in chunks
+  // (the gate and up loop), or an even number of F tiles of D whole. Then no
+  // visit refills; it pays only what its rows' chain and the last step
+  // take beyond those loads, less than a refill. With three buffers (no
+  // such handoff), or where the F loop is that loop (two F tiles with D in
+  // chunks, three of D whole), every visit refills, whatever the buffers.
+  TpuParams p = params("tpu-v7");
+  KernelDesc d = gatedMlp(64, 512, 1024);
+  d.kind = KernelKind::MoeFfn;
+  d.gatheredRows = true;
+  d.repeat = 4;
+  auto time = [&](SmallVector<int64_t> tile, int64_t buffers, int64_t f) {
+    KernelDesc k = d;
+    k.loops[1] = f;
+    std::optional<TpuCost> c = getTpuPhaseCost(k, tile, buffers, p);
+    return c ? c->timeNs : -1.0;
+  };
+  // One F tile, D in 2 chunks; two F tiles of D whole.
+  for (auto [tile, f] : {std::pair{SmallVector<int64_t>{32, 512, 512}, 512},
+                         std::pair{SmallVector<int64_t>{32, 256, 1024}, 512}}) {
+    double two = time(tile, 2, f), three = time(tile, 3, f);
+    ASSERT_GT(two, 0.0);
+    ASSERT_GT(three, 0.0);
+    EXPECT_LT(two, three);
+  }
+  // Two F tiles with D in chunks; three F tiles of D whole.
+  for (auto [tile, f] : {std::pair{SmallVector<int64_t>{32, 256, 512}, 512},
+                         std::pair{SmallVector<int64_t>{32, 256, 1024}, 768}}) {
+    double two = time(tile, 2, f), three = time(tile, 3, f);
+    ASSERT_GT(two, 0.0);
+    EXPECT_DOUBLE_EQ(two, three);
+  }
+}
+
 /// A MoE layer of 64 tokens, top 2 of 4 experts, i32 indices and f32
 /// routing weights.
 static constexpr const char *kMoeLayer = R"mlir(
@@ -360,11 +398,17 @@ TEST_F(TpuCostModelTest, MoeDispatchRanksDenselyThenSorts) {
   EXPECT_FALSE(moeDispatchSorts(128, 8191));
   EXPECT_FALSE(moeDispatchSorts(129, 8192)); // 256 keys
   TpuParams p = params("mock-tpu");
-  // The sorted order (128 i64) stays on chip beside the routed tiles.
+  // The sorted order (128 i64) stays on chip beside the routed tiles, and
+  // each assignment's position (`where`: one block of 256 i64) beside
+  // every phase's, the routed experts' and the combine's.
   KernelModel tpu = withTpuDispatch(*m, p);
+  EXPECT_TRUE(moeWhereOnChip(128, p.sramBytes));
   EXPECT_EQ(tpu.phases[tpu.mainPhase].heldBytes -
                 m->phases[m->mainPhase].heldBytes,
-            128 * 8);
+            128 * 8 + 256 * 8);
+  ASSERT_EQ(tpu.phases.size(), 2u);
+  EXPECT_EQ(tpu.phases[1].heldBytes - m->phases[1].heldBytes, 256 * 8);
+  EXPECT_FALSE(moeWhereOnChip(128, 4095)); // 2048 B: over half of it
   std::optional<TpuTileChoice> tile =
       chooseTpuTile(tpu.phases[tpu.mainPhase], p);
   ASSERT_TRUE(tile);

@@ -9,7 +9,7 @@
 // copied on chip once. Its memory program reads and writes exactly what
 // the model prices: x once (1 MiB), the three weights once per M tile
 // (3 x 4096 x 2048 x 2 = 48 MiB): 51380224 B.
-// TILE: npu.kernel gated_mlp{{.*}}tile = [256, {{[0-9]+}}, 512]
+// TILE: npu.kernel gated_mlp{{.*}}tile = [256, {{[0-9]+}}, 1024]
 // CHECK: 0 gated_mlp 51380224 51380224 1048576 1048576 {{[0-9]+}} {{[0-9]+}} {{[0-9]+}} ok
 // CHECK: npu-tpu-check-plan: 1 kernels, 1 as priced, 0 not
 func.func @mlp(%x: tensor<256x2048xbf16>, %wg: tensor<4096x2048xbf16>, %wu: tensor<4096x2048xbf16>, %wd: tensor<2048x4096xbf16>) -> tensor<256x2048xbf16> {

@@ -152,6 +152,18 @@ private:
       return evalDelinearize(delin, cast<OpResult>(v).getResultNumber());
     if (auto load = dyn_cast<memref::LoadOp>(def))
       return evalPlannedLoad(load);
+    // A value chosen by a branch (a prefetch's table entry, 0 past the
+    // table): the taken region's.
+    if (auto branch = dyn_cast<scf::IfOp>(def)) {
+      std::optional<int64_t> cond = eval(branch.getCondition());
+      if (!cond)
+        return std::nullopt;
+      Region &taken = *cond ? branch.getThenRegion() : branch.getElseRegion();
+      if (taken.empty())
+        return std::nullopt;
+      return eval(taken.front().getTerminator()->getOperand(
+          cast<OpResult>(v).getResultNumber()));
+    }
     SmallVector<int64_t> args;
     if (!isa<memref::DimOp>(def))
       for (Value operand : def->getOperands()) {

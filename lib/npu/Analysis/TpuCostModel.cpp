@@ -303,8 +303,9 @@ getLoopTotals(const KernelDesc &k, ArrayRef<int64_t> t, int64_t buffers,
       l->transcendentalFlops.isOverflow() || l->readTransfers.isOverflow() ||
       l->rowReadTransfers.isOverflow() || l->writeTransfers.isOverflow() ||
       (l->firstReadBytes && l->firstReadBytes->isOverflow()) ||
-      l->refillBytes.isOverflow() || l->chunkedBytes.isOverflow() ||
-      l->gatherBytes.isOverflow() || l->gatherVectorFlops.isOverflow() ||
+      l->refillBytes.isOverflow() || l->prefetchBytes.isOverflow() ||
+      l->chunkedBytes.isOverflow() || l->gatherBytes.isOverflow() ||
+      l->gatherVectorFlops.isOverflow() ||
       (l->lastWriteBytes && l->lastWriteBytes->isOverflow()))
     return std::nullopt;
   return l;
@@ -421,13 +422,21 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // One refill in refillsPerRowWait also waits for the gathered rows: the
   // average refill.
   double refill = 0.0;
-  if (buffers >= 2 && l->refillBytes.value() > 0) {
+  bool prefetched = buffers == 2 && l->prefetchBytes.value() > 0;
+  double firstRows =
+      rowChain(l->firstRowTransfers ? double(*l->firstRowTransfers) : 0.0);
+  if (prefetched) {
+    // The last step of a tile carries the next tile's first weights and
+    // runs its rows' chain before its compute: it takes the longer of the
+    // two instead of a period.
+    double loads = d(l->prefetchBytes) / bwPerNs +
+                   p.dmaSetupNs * l->prefetchTransfers / engines;
+    refill = std::max(0.0, std::max(firstRows + stage, loads) - period);
+  } else if (buffers >= 2 && l->refillBytes.value() > 0) {
     double loads =
         chunkedWait(l->refillBytes) +
         p.dmaSetupNs * l->refillTransfers / engines / double(l->chunks);
-    double withRows = std::max(
-        loads,
-        rowChain(l->firstRowTransfers ? double(*l->firstRowTransfers) : 0.0));
+    double withRows = std::max(loads, firstRows);
     double perRow = double(l->refillsPerRowWait);
     refill = (withRows + (perRow - 1) * loads) / perRow;
   }
@@ -440,7 +449,7 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
   double refills =
       double(std::max<int64_t>(0, refilledTilesPerCore - l->fillRefills));
   double lastBeforeRefill =
-      refill > 0 ? period - std::max(stage, outStep) : 0.0;
+      refill > 0 && !prefetched ? period - std::max(stage, outStep) : 0.0;
   // The combine's gathers, after the compute of their tiles (dealt to the
   // cores like them): each a chain of row copies `rowDmas` deep, or its
   // bytes, then its weighted sum.
@@ -473,6 +482,11 @@ KernelModel mlir::npu::withTpuDispatch(const KernelModel &model,
                                        const TpuParams &p) {
   KernelModel out = model;
   if (const auto &order = model.dispatchOrder) {
+    // Each assignment's position in expert order stays on chip from the
+    // dispatch to the combine: beside every phase's tiles.
+    if (moeWhereOnChip(order->assignments, p.sramBytes))
+      for (KernelDesc &phase : out.phases)
+        phase.heldBytes += moeWhereBytes(order->assignments);
     if (moeDispatchSorts(order->assignments, p.sramBytes)) {
       out.phases[out.mainPhase].heldBytes +=
           moeSortedOrderBytes(order->assignments);

@@ -20,24 +20,39 @@ public:
   std::optional<TileDecision>
   chooseTile(const KernelModel &given) const override {
     KernelModel model = withTpuDispatch(given, p);
-    std::optional<TpuTileChoice> choice =
-        chooseTpuTile(model.phases[model.mainPhase], p);
+    const KernelDesc &main = model.phases[model.mainPhase];
+    std::optional<TpuTileChoice> choice = chooseTpuTile(main, p);
     if (!choice)
       return std::nullopt;
+    // The shared expert's own tile, with the main phase's buffers; if it
+    // has none with them (a small SRAM), the best pair with other buffers.
+    std::optional<TpuTileChoice> shared;
+    if (model.sharedPhase >= 0) {
+      const KernelDesc &s = model.phases[model.sharedPhase];
+      shared = chooseTpuTile(s, p, choice->buffers);
+      for (int64_t buffers : {int64_t(2), int64_t(1)}) {
+        if (shared)
+          break;
+        std::optional<TpuTileChoice> m = chooseTpuTile(main, p, buffers);
+        std::optional<TpuTileChoice> other =
+            m ? chooseTpuTile(s, p, buffers) : std::nullopt;
+        if (other) {
+          choice = m;
+          shared = other;
+        }
+      }
+      if (!shared)
+        return std::nullopt;
+    }
     TileDecision d;
     d.tile = choice->tile;
     d.buffers = choice->buffers;
     d.sramBytes = choice->cost.sramBytes;
     d.chunks = choice->chunks;
     d.tablePerTile = choice->tablePerTile;
-    // The shared expert's own tile, with the main phase's buffers.
-    if (model.sharedPhase >= 0) {
-      const KernelDesc &shared = model.phases[model.sharedPhase];
-      std::optional<TpuTileChoice> s = chooseTpuTile(shared, p, d.buffers);
-      if (!s)
-        return std::nullopt;
-      d.sharedTile = s->tile;
-      d.sramBytes = std::max(d.sramBytes, s->cost.sramBytes);
+    if (shared) {
+      d.sharedTile = shared->tile;
+      d.sramBytes = std::max(d.sramBytes, shared->cost.sramBytes);
     }
     return d;
   }

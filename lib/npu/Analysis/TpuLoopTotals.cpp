@@ -258,20 +258,25 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
       groups > 1 || nm % std::max<int64_t>(cores, 1) == 0 ? 1 : nf;
   l.reductionBytes = c(m) * c(dm) * c(4);
   // Each M tile's F loop starts with its first three weight tiles (a
-  // refill, unless handed off). An expert's M tiles (a run-time count) and
-  // the experts are not pipelined into each other: each such tile also
-  // waits for its gathered rows. With D in chunks, the first step loads
-  // the first gate and up chunks only, and each F tile's two D loops start
-  // on loads of their own (gate and up; down), not handed off: 2 nf
-  // refills per M tile of 1.5 tiles on average.
+  // refill, unless handed off). With D in chunks, the first step loads the
+  // first gate and up chunks only; each F tile's gate and up loop starts on
+  // loads of its own (a refill of those two chunks, nf per M tile), and its
+  // down loop's first chunk loads during the gate and up loop's last step
+  // (npu-tpu-issue-loads-early), no refill. A MoE's routed M tiles (its
+  // visits: a run-time count) also wait for their gathered rows, unless
+  // the visit loop prefetches: with two buffers, when its body's first
+  // pipelined loop is an inner loop of its own (one F tile with D in
+  // chunks: the gate and up loop; or an even number of F tiles of D whole,
+  // as any handoff), npu-tpu-double-buffer issues the next visit's first
+  // weights and rows during this visit's last step (prefetchBytes).
   Count tileBytes = bytesOf(c(t.f) * c(t.d), k.rhsBytes);
   Count firstWeights = c(nd > 1 ? 2 : 3) * tileBytes;
   Count rows = k.gatheredRows ? c(t.m) * c(dm) * c(k.lhsBytes) : c(0);
   if (nd > 1) {
-    l.refillTiles = tiles * 2 * nf;
-    l.refillBytes = (c(3) * c(nf) * tileBytes + rows) / c(2 * nf);
-    l.refillTransfers = 1.5;
-    l.refillsPerRowWait = 2 * nf;
+    l.refillTiles = tiles * nf;
+    l.refillBytes = (c(nf) * firstWeights + rows) / c(nf);
+    l.refillTransfers = 2;
+    l.refillsPerRowWait = nf;
   } else if (k.gatheredRows) {
     l.refillBytes = firstWeights + rows;
     l.refillTransfers = 3;
@@ -280,6 +285,10 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
     l.refillBytes = firstWeights;
     l.refillTransfers = 3;
     l.refillTiles = nm;
+  }
+  if (k.gatheredRows && (nd > 1 ? nf == 1 : nf > 1 && nf % 2 == 0)) {
+    l.prefetchBytes = firstWeights;
+    l.prefetchTransfers = nd > 1 ? 2 : 3;
   }
   // Fill: the first x tile and the first weight tiles; drain: the last y
   // tile.

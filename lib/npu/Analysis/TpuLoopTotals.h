@@ -80,6 +80,13 @@ struct LoopTotals {
   /// Of each core's refills, those the fill already made (1: its first
   /// tile's; 0: the fill loads something else, a held K/V prefix).
   int64_t fillRefills = 1;
+  /// With two buffers, each refilled tile's successor's first weights
+  /// (`prefetchBytes` in `prefetchTransfers` DMAs) and gathered rows are
+  /// issued during its last step instead (a MoE's visit loop,
+  /// npu-tpu-double-buffer): no refill, but the rows' chain and that step's
+  /// compute run beside those loads. 0: not prefetched.
+  Count prefetchBytes;
+  double prefetchTransfers = 0;
   /// Of the first step's loads (fill and refill), the bytes loaded in
   /// `chunks` DMAs each, which the step's compute consumes chunk by chunk.
   Count chunkedBytes;

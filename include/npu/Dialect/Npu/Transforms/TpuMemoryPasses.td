@@ -283,6 +283,20 @@ def NpuTpuDoubleBuffer : Pass<"npu-tpu-double-buffer", "ModuleOp"> {
        buffers (its whole run is in the inner loop's last step); the inner
        buffers then leave the loop.
 
+    6. a loop whose trip count is known only at run time around such inner
+       loops (a MoE's visit loop: TileMoe.cpp) hands off the same way, after
+       its body's last pipelined loop instead: an earlier inner loop's slot
+       0 is free there whatever its parity (the body's last loop hands off
+       only if it is the body's one pipelined loop, with the parity rule).
+       With these loads go the body's row gathers (loops of one-row copies
+       into a buffer of the body: the next visit's rows of x), their buffer
+       doubled (`memref::multiBuffer`). Both run under the predicate that
+       the next iteration exists: a DMA takes `if %p`, a scalar load (a
+       visit table's next entry) and a gather are put under `scf.if`. The
+       weights start first, then the rows' chain, then the last step of
+       the last pipelined loop computes: the next visit starts with its
+       first weights and its rows on chip.
+
     A loop's buffer count is its `npu.buffers`, which `npu-tile-kernels`
     writes on every loop of a tiled kernel from the kernel's `#npu.tiling`
     (1: a held K/V too long to be held twice, loaded in place once per
@@ -375,6 +389,15 @@ def NpuTpuIssueLoadsEarly : Pass<"npu-tpu-issue-loads-early", "ModuleOp"> {
     only for DMAs known not to touch the source or the target. Moving a
     start earlier changes no byte moved and no value computed; the buffer's
     live range starts earlier (`npu-tpu-plan-sram` runs after).
+
+    A load that stops at compute moves further if all that separates it
+    from the pipelined loop before it is that loop's peeled last step and
+    what follows it (compute and waits for DMAs known not to touch its
+    buffers, no DMA start, no loop): it then starts right after that loop,
+    so that it loads while the last step computes (the down loop of a
+    D-tiled gated MLP starts its first chunk during the gate and up loop's
+    last chunk), never above the loop itself. A wait's DMAs are followed
+    through loop-carried tokens: the initial value and the yielded one.
 
     ```mlir
     // before: rows, then the weights

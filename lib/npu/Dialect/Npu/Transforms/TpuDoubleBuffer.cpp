@@ -7,6 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TpuPipelining.h"
+#include "TpuRowDmas.h"
+
 #include "npu/Analysis/SramLiveness.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
@@ -28,39 +31,9 @@ namespace mlir::npu {
 
 using namespace mlir;
 using namespace mlir::npu;
+using namespace mlir::npu::tpu_pipeline;
 
 namespace {
-/// Whether some op in `loop` may write the buffer `root` (unknown ops: yes).
-bool loopMayWrite(scf::ForOp loop, Value root) {
-  WalkResult result = loop.getBody()->walk([&](Operation *op) {
-    return mayWriteBuffer(op, root) ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
-
-/// The ops of the body `dma` needs (its backward slice in the body); fails
-/// if it depends on a loop-carried value.
-LogicalResult collectSlice(scf::ForOp loop, Operation *dma,
-                           llvm::SetVector<Operation *> &slice) {
-  SmallVector<Operation *> worklist{dma};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (!slice.insert(op))
-      continue;
-    for (Value operand : op->getOperands()) {
-      if (llvm::is_contained(loop.getRegionIterArgs(), operand))
-        return failure();
-      Operation *def = operand.getDefiningOp();
-      if (def && def->getBlock() == loop.getBody())
-        worklist.push_back(def);
-    }
-    if (op->getNumRegions() != 0)
-      return failure();
-  }
-  return success();
-}
-
 /// The loads of `loop` that can be issued ahead: HBM -> VMEM DMAs in its
 /// body, into a static VMEM alloc of the body used only in the body, from a
 /// buffer the loop does not write.
@@ -79,46 +52,6 @@ SmallVector<DmaStartOp> findPrefetchable(scf::ForOp loop) {
     loads.push_back(dma);
   }
   return loads;
-}
-
-/// Whether `a` and `b` are views of one buffer that provably do not
-/// overlap: unit-strided subviews of the same value whose static ranges
-/// are apart along some dim (the row bands of a tile).
-bool disjointViews(Value a, Value b) {
-  auto va = a.getDefiningOp<memref::SubViewOp>();
-  auto vb = b.getDefiningOp<memref::SubViewOp>();
-  if (!va || !vb || va.getSource() != vb.getSource() || !va.hasUnitStride() ||
-      !vb.hasUnitStride())
-    return false;
-  for (auto [oa, sa, ob, sb] :
-       llvm::zip(va.getMixedOffsets(), va.getMixedSizes(), vb.getMixedOffsets(),
-                 vb.getMixedSizes())) {
-    std::optional<int64_t> a0 = getConstantIntValue(oa),
-                           an = getConstantIntValue(sa),
-                           b0 = getConstantIntValue(ob),
-                           bn = getConstantIntValue(sb);
-    if (a0 && an && b0 && bn && (*a0 + *an <= *b0 || *b0 + *bn <= *a0))
-      return true;
-  }
-  return false;
-}
-
-/// Whether `op` or an op nested in it, other than `except` and views, has
-/// an operand in the buffer `root` (reads or writes it); with `apart`, an
-/// operand that is a view disjoint from it (disjointViews) does not count.
-bool usesBuffer(Operation *op, Value root, Operation *except = nullptr,
-                Value apart = {}) {
-  WalkResult result = op->walk([&](Operation *nested) {
-    if (nested == except || isa<ViewLikeOpInterface>(nested))
-      return WalkResult::advance();
-    for (Value operand : nested->getOperands())
-      if (isa<BaseMemRefType>(operand.getType()) &&
-          getRootBuffer(operand) == root &&
-          !(apart && disjointViews(operand, apart)))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return result.wasInterrupted();
 }
 
 /// An output store whose wait can move one iteration later.
@@ -224,81 +157,7 @@ LogicalResult coalesceTileGrids(RewriterBase &rewriter, Operation *root) {
   return success();
 }
 
-/// Trip counts of the kernel loops this pass made from loops with a static
-/// trip count (their bounds fold only in a later canonicalization).
-using KernelTrips = llvm::DenseMap<Operation *, int64_t>;
-
-/// The loads of `loop` (among its `prefetchable` ones) that hand an inner
-/// pipelined loop its first tiles:
-/// the prologue loads of an inner kernel loop this pass made (`t`
-/// iterations), into slot 0 of its multi-buffered VMEM allocs (`B` slots)
-/// that the inner loop's epilogue does not read (it reads slot `t mod B`,
-/// that of the last iteration: `t mod B != 0`), and that no loop nested in
-/// the inner loop loads into (its epilogue would read every slot). Issued after
-/// the inner loop of the previous iteration of `loop`, they load the next
-/// tile's first operands while the last inner step computes: a GEMM's K loop
-/// starts each output tile with its first tiles on chip, as the cost model's
-/// one fill per core assumes.
-SmallVector<DmaStartOp> findHandoffs(scf::ForOp loop,
-                                     ArrayRef<DmaStartOp> prefetchable,
-                                     const KernelTrips &kernelTrips) {
-  SmallVector<DmaStartOp> handoffs;
-  for (auto inner : loop.getBody()->getOps<scf::ForOp>()) {
-    auto trips = kernelTrips.find(inner);
-    if (trips == kernelTrips.end())
-      continue;
-    for (Value init : inner.getInitArgs()) {
-      auto dma = init.getDefiningOp<DmaStartOp>();
-      if (!dma || !llvm::is_contained(prefetchable, dma) || dma.getPredicate())
-        continue;
-      // The kernel loop's initial tokens are its prologue's loads, of the
-      // first iteration: slot 0 of buffers multiBuffer made.
-      auto alloc =
-          getRootBuffer(dma.getTarget()).getDefiningOp<memref::AllocOp>();
-      int64_t slots = alloc.getType().getShape()[0];
-      // The slots must be the inner loop's own: a buffer that a loop
-      // nested in it cycles through (the K/V tiles of a query block's KV
-      // loop, under a query-block loop) has all its slots read by the
-      // inner loop's last iteration.
-      bool nestedLoads = false;
-      inner.getBody()->walk([&](DmaStartOp other) {
-        if (other->getParentOp() != inner.getOperation() &&
-            getRootBuffer(other.getTarget()) == alloc.getResult())
-          nestedLoads = true;
-      });
-      if (slots > 1 && trips->second % slots != 0 && !nestedLoads)
-        handoffs.push_back(dma);
-    }
-  }
-  return handoffs;
-}
-
 enum class Outcome { Skipped, Pipelined, Failed };
-
-/// Whether a stage-0 op of a loop whose trip count is known only at run
-/// time can run under a predicate: a DMA takes one; index arithmetic and
-/// views need none (a view of a tile that does not exist is made but never
-/// accessed). Anything else cannot be predicated.
-bool canPredicate(Operation *op) {
-  return isa<DmaStartOp>(op) || isMemoryEffectFree(op);
-}
-
-/// Predicates a stage-0 op (the prologue's loads, and in the loop the
-/// prefetch of the next tile): a DMA gets `pred` as its predicate (and-ed
-/// with one it has); the other ops canPredicate accepts are left as they
-/// are.
-Operation *predicateStageZero(RewriterBase &rewriter, Operation *op,
-                              Value pred) {
-  if (auto dma = dyn_cast<DmaStartOp>(op)) {
-    rewriter.setInsertionPoint(dma);
-    if (Value old = dma.getPredicate())
-      pred = arith::AndIOp::create(rewriter, dma.getLoc(), old, pred);
-    rewriter.modifyOpInPlace(dma,
-                             [&] { dma.getPredicateMutable().assign(pred); });
-    return dma;
-  }
-  return canPredicate(op) ? op : nullptr;
-}
 
 /// Hoists the tile buffers of `loop`'s pipelined transfers and gives each
 /// as many slots as it has tiles in flight: `buffers` for a load's, two for
@@ -345,31 +204,38 @@ static LogicalResult multiplyBuffers(RewriterBase &rewriter, scf::ForOp loop,
 }
 
 /// The pipeliner's schedule: stage 0 the loads' `slice` (and the
-/// `handoffSlice`, right after `handoffAfter`), stage `last` everything
-/// else, stage `last + 1` the deferred store `waits`.
+/// `handoffSlice`, right after `handoffAfter`: the loads' own ops first, then
+/// those only the prefetched row gathers need, `gatherOnly`, so that the
+/// next tiles load beside the rows' chain), stage `last` everything else,
+/// stage `last + 1` the deferred store `waits`.
 static scf::PipeliningOption
 getSchedule(const llvm::SetVector<Operation *> &slice,
             const llvm::SetVector<Operation *> &handoffSlice,
+            const llvm::SmallPtrSet<Operation *, 16> &gatherOnly,
             Operation *handoffAfter,
             const llvm::SmallPtrSet<Operation *, 4> &waits, unsigned last) {
   scf::PipeliningOption options;
   options.getScheduleFn =
-      [&slice, &handoffSlice, handoffAfter, &waits,
+      [&slice, &handoffSlice, &gatherOnly, handoffAfter, &waits,
        last](scf::ForOp forOp,
              std::vector<std::pair<Operation *, unsigned>> &schedule) {
-        for (Operation &op : forOp.getBody()->without_terminator())
+        Block *body = forOp.getBody();
+        for (Operation &op : body->without_terminator())
           if (slice.contains(&op))
             schedule.push_back({&op, 0});
-        for (Operation &op : forOp.getBody()->without_terminator()) {
+        for (Operation &op : body->without_terminator()) {
           if (!slice.contains(&op) && !waits.contains(&op) &&
               !handoffSlice.contains(&op))
             schedule.push_back({&op, last});
-          if (&op == handoffAfter)
-            for (Operation &h : forOp.getBody()->without_terminator())
-              if (handoffSlice.contains(&h) && !slice.contains(&h))
+          if (&op != handoffAfter)
+            continue;
+          for (bool gathers : {false, true})
+            for (Operation &h : body->without_terminator())
+              if (handoffSlice.contains(&h) && !slice.contains(&h) &&
+                  gatherOnly.contains(&h) == gathers)
                 schedule.push_back({&h, 0});
         }
-        for (Operation &op : forOp.getBody()->without_terminator())
+        for (Operation &op : body->without_terminator())
           if (waits.contains(&op))
             schedule.push_back({&op, last + 1});
       };
@@ -414,33 +280,18 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
   llvm::erase_if(loads,
                  [&](DmaStartOp dma) { return !loadSlice.contains(dma); });
   // The loop may hand its inner loop the next iteration's first tiles
-  // (findHandoffs): in stage 0, one stage ahead of the inner loop, after it
-  // in the body.
-  SmallVector<DmaStartOp> handoffs;
-  llvm::SetVector<Operation *> handoffSlice;
-  Operation *handoffAfter = nullptr;
-  if (!dynamic && tripCount >= 2 && (loads.empty() || buffers == 2))
-    for (DmaStartOp dma : findHandoffs(loop, prefetchable, kernelTrips)) {
-      llvm::SetVector<Operation *> slice;
-      if (failed(collectSlice(loop, dma, slice)))
-        continue;
-      handoffs.push_back(dma);
-      handoffSlice.insert(slice.begin(), slice.end());
-    }
-  for (DmaStartOp dma : handoffs) {
-    // Every handoff's slice is emitted after the last inner loop it feeds.
-    for (Operation *user : dma.getToken().getUsers())
-      if (!handoffAfter || handoffAfter->isBeforeInBlock(user))
-        handoffAfter = user;
-  }
+  // (selectHandoffs): in stage 0, one stage ahead of the inner loop.
+  Handoffs handoffs =
+      selectHandoffs(loop, findPrefetchable(loop), kernelTrips, dynamic,
+                     tripCount, loads.empty(), buffers);
   // A store waits one iteration later in a loop with a static trip count
   // (its compute cannot be predicated) of at least two and at least the
   // last stage's index (what the pipeliner needs), from a buffer no load of
   // the loop refills (with B load buffers the refill would start before the
   // wait).
-  unsigned last = !loads.empty()      ? static_cast<unsigned>(buffers - 1)
-                  : !handoffs.empty() ? 1
-                                      : 0;
+  unsigned last = !loads.empty()           ? static_cast<unsigned>(buffers - 1)
+                  : !handoffs.dmas.empty() ? 1
+                                           : 0;
   SmallVector<Store> stores;
   if (!dynamic && tripCount >= std::max<int64_t>(2, last + 1))
     for (const Store &store : findDeferrable(loop))
@@ -448,7 +299,7 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
                        [&](const Store &o) { return o.dma == store.dma; }) &&
           !llvm::is_contained(allocs, store.alloc))
         stores.push_back(store);
-  if (loads.empty() && handoffs.empty() && stores.empty())
+  if (loads.empty() && handoffs.dmas.empty() && stores.empty())
     return Outcome::Skipped;
   // Predication covers the loads and pure ops only (the buffers are
   // hoisted below): a dynamic loop whose load slice holds anything else
@@ -459,9 +310,25 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
                !(alloc && llvm::is_contained(allocs, alloc));
       }))
     return Outcome::Skipped;
-  if (failed(
-          multiplyBuffers(rewriter, loop, allocs, handoffs, stores, buffers)))
+  for (scf::ForOp gather : handoffs.gathers)
+    allocs.push_back(getRootBuffer(tpu_rows::rowDmaLoop(gather).getTarget())
+                         .getDefiningOp<memref::AllocOp>());
+  if (failed(multiplyBuffers(rewriter, loop, allocs, handoffs.dmas, stores,
+                             buffers)))
     return Outcome::Failed;
+  // The gathers' slices now include their buffer's slot and its index.
+  llvm::SmallPtrSet<Operation *, 16> gatherOnly;
+  for (scf::ForOp gather : handoffs.gathers) {
+    llvm::SetVector<Operation *> gatherSlice;
+    if (failed(collectSlice(loop, gather, gatherSlice))) {
+      loop.emitError("npu-tpu-double-buffer: a row gather depends on a "
+                     "loop-carried value after multi-buffering");
+      return Outcome::Failed;
+    }
+    for (Operation *op : gatherSlice)
+      if (handoffs.slice.insert(op))
+        gatherOnly.insert(op);
+  }
   // Stage 0: the loads and what they need, now including the buffer index
   // and views multiBuffer added; stage `last`: everything else; stage
   // `last + 1`: the deferred store waits.
@@ -475,8 +342,8 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
   llvm::SmallPtrSet<Operation *, 4> waits;
   for (const Store &store : stores)
     waits.insert(store.wait);
-  scf::PipeliningOption options =
-      getSchedule(slice, handoffSlice, handoffAfter, waits, last);
+  scf::PipeliningOption options = getSchedule(slice, handoffs.slice, gatherOnly,
+                                              handoffs.after, waits, last);
   if (dynamic) {
     options.supportDynamicLoops = true;
     options.peelEpilogue = false;

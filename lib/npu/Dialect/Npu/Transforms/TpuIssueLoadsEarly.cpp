@@ -55,32 +55,41 @@ LogicalResult collectMovable(DmaStartOp dma,
   return success();
 }
 
-/// Adds to `dmas` the DMAs whose token may be `token`: its start, the
-/// DMAs of a loop it is a result or an iteration argument of, and the
-/// loop's initial tokens. False if one is not known here.
-bool collectDmas(Value token, SmallVectorImpl<DmaStartOp> &dmas) {
-  Operation *loop = token.getDefiningOp();
-  if (auto arg = dyn_cast<BlockArgument>(token))
-    loop = arg.getOwner()->getParentOp();
-  if (auto dma = dyn_cast_or_null<DmaStartOp>(loop)) {
+/// Adds to `dmas` the DMAs whose token may be `token`: its start, or, for a
+/// loop's iteration argument or result, what its initial value and the
+/// value yielded in its place may be (`seen`: the loop values followed).
+/// False if one is not known here.
+bool collectDmas(Value token, SmallVectorImpl<DmaStartOp> &dmas,
+                 llvm::SmallPtrSetImpl<Value> &seen) {
+  if (!seen.insert(token).second)
+    return true;
+  scf::ForOp loop;
+  unsigned index = 0;
+  if (auto arg = dyn_cast<BlockArgument>(token)) {
+    loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg == loop.getInductionVar())
+      return false;
+    index = arg.getArgNumber() - loop.getNumInductionVars();
+  } else if (auto dma = token.getDefiningOp<DmaStartOp>()) {
     dmas.push_back(dma);
     return true;
-  }
-  auto forOp = dyn_cast_or_null<scf::ForOp>(loop);
-  if (!forOp)
-    return false;
-  forOp.getBody()->walk([&](DmaStartOp dma) { dmas.push_back(dma); });
-  for (Value init : forOp.getInitArgs())
-    if (isa<DmaTokenType>(init.getType()) && !collectDmas(init, dmas))
+  } else {
+    loop = token.getDefiningOp<scf::ForOp>();
+    if (!loop)
       return false;
-  return true;
+    index = cast<OpResult>(token).getResultNumber();
+  }
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  return collectDmas(loop.getInitArgs()[index], dmas, seen) &&
+         collectDmas(yield.getOperand(index), dmas, seen);
 }
 
 /// Whether the DMAs `wait` may wait for are all known and none touches one
 /// of `roots`.
 bool waitIsApart(DmaWaitOp wait, ArrayRef<Value> roots) {
   SmallVector<DmaStartOp> dmas;
-  if (!collectDmas(wait.getToken(), dmas))
+  llvm::SmallPtrSet<Value, 8> seen;
+  if (!collectDmas(wait.getToken(), dmas, seen))
     return false;
   return llvm::none_of(dmas, [&](DmaStartOp dma) {
     return !isVmem(dma.getTarget().getType()) ||
@@ -124,8 +133,50 @@ bool canStartBefore(Operation *op, Value source, Value target,
   return !result.wasInterrupted();
 }
 
+/// Whether `loop` is a pipelined loop (it carries DMA tokens).
+bool isPipelined(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  return loop && llvm::any_of(loop.getInitArgs(), [](Value v) {
+           return isa<DmaTokenType>(v.getType());
+         });
+}
+
+/// Whether `dma` (reading `source`, writing `target`, with scalar loads of
+/// `loaded`) may start before `op`, an op between the pipelined loop before
+/// it and itself: that loop's peeled last step (its waits and compute) and
+/// what follows (an activation). `op` and the ops nested in it compute or
+/// wait only, do not use `target`, write none of `source` and `loaded`, and
+/// wait only for DMAs apart from both buffers: the load then runs while
+/// that step computes, instead of after it with nothing beside it.
+bool canStartBeforeStep(Operation *op, Value source, Value target,
+                        const llvm::SmallPtrSet<Value, 4> &loaded) {
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (auto wait = dyn_cast<DmaWaitOp>(nested))
+      return waitIsApart(wait, {source, target}) ? WalkResult::advance()
+                                                 : WalkResult::interrupt();
+    if (isa<DmaStartOp>(nested) ||
+        (nested->getNumRegions() != 0 && !isa<linalg::LinalgOp>(nested)))
+      return WalkResult::interrupt();
+    if (mayWriteBuffer(nested, source))
+      return WalkResult::interrupt();
+    for (Value root : loaded)
+      if (mayWriteBuffer(nested, root))
+        return WalkResult::interrupt();
+    for (Value operand : nested->getOperands())
+      if (isa<BaseMemRefType>(operand.getType()) &&
+          getRootBuffer(operand) == target)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
 /// Moves the prologue load `dma` of a pipelined loop, with the ops of its
-/// block it needs, above every earlier op it may start before.
+/// block it needs, above every earlier op it may start before; or, if
+/// that is further, above the last step of the pipelined loop before it
+/// (canStartBeforeStep: a D-tiled gated MLP's down loop loads its first
+/// chunk while the gate and up loop's last chunk computes), never above
+/// that loop itself.
 void issueEarly(DmaStartOp dma) {
   llvm::SetVector<Operation *> slice;
   llvm::SmallPtrSet<Value, 4> loaded;
@@ -151,6 +202,23 @@ void issueEarly(DmaStartOp dma) {
       break;
     passed.insert(op);
     before = op;
+  }
+  // The last step of the pipelined loop before, if every op since it may
+  // be passed.
+  for (Operation *op = dma->getPrevNode(); op; op = op->getPrevNode()) {
+    if (slice.contains(op))
+      continue;
+    if (isPipelined(op)) {
+      Operation *after = op->getNextNode();
+      while (after != dma.getOperation() && slice.contains(after))
+        after = after->getNextNode();
+      if (after != dma.getOperation() &&
+          (!before || after->isBeforeInBlock(before)))
+        before = after;
+      break;
+    }
+    if (!canStartBeforeStep(op, source, target, loaded))
+      break;
   }
   if (!before)
     return;

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TpuRowDmas.h"
+
 #include "npu/Analysis/KernelCost.h"
 #include "npu/Analysis/SramLiveness.h"
 #include "npu/Dialect/Npu/IR/NpuOps.h"
@@ -24,12 +26,7 @@ namespace mlir::npu {
 using namespace mlir;
 using namespace mlir::npu;
 
-namespace {
-/// The DMA of a loop whose body is address arithmetic, scalar loads and
-/// views, then `npu.dma_start` and its `npu.dma_wait`, the start's target a
-/// view of a buffer from outside the loop that nothing else in the loop
-/// touches, and whose static trip count is at least two; null otherwise.
-DmaStartOp rowDmaLoop(scf::ForOp loop) {
+DmaStartOp tpu_rows::rowDmaLoop(scf::ForOp loop) {
   if (loop.getNumResults() != 0)
     return nullptr;
   std::optional<APInt> trips = loop.getStaticTripCount();
@@ -76,6 +73,7 @@ DmaStartOp rowDmaLoop(scf::ForOp loop) {
   return ownRow ? dma : nullptr;
 }
 
+namespace {
 struct NpuTpuPipelineRowDmasPass
     : public npu::impl::NpuTpuPipelineRowDmasBase<NpuTpuPipelineRowDmasPass> {
   void runOnOperation() override {
@@ -89,7 +87,7 @@ struct NpuTpuPipelineRowDmasPass
       return;
     SmallVector<std::pair<scf::ForOp, DmaStartOp>> loops;
     module.walk([&](scf::ForOp loop) {
-      if (DmaStartOp dma = rowDmaLoop(loop))
+      if (DmaStartOp dma = tpu_rows::rowDmaLoop(loop))
         loops.push_back({loop, dma});
     });
     IRRewriter rewriter(&getContext());
