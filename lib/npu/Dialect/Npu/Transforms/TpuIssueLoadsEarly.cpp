@@ -98,6 +98,20 @@ bool waitIsApart(DmaWaitOp wait, ArrayRef<Value> roots) {
   });
 }
 
+/// Whether `op` (not its nested ops) writes `source` or a buffer of
+/// `loaded`, or has an operand in `target`.
+bool touches(Operation *op, Value source, Value target,
+             const llvm::SmallPtrSet<Value, 4> &loaded) {
+  if (mayWriteBuffer(op, source) || llvm::any_of(loaded, [&](Value root) {
+        return mayWriteBuffer(op, root);
+      }))
+    return true;
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    return isa<BaseMemRefType>(operand.getType()) &&
+           getRootBuffer(operand) == target;
+  });
+}
+
 /// Whether `dma` (reading `source`, writing `target`, with scalar loads of
 /// `loaded`) may start before `op`: `op` and the ops nested in it only move
 /// data (DMAs, scalar loads, allocs, fills, loops of them and pure ops:
@@ -119,16 +133,8 @@ bool canStartBefore(Operation *op, Value source, Value target,
              scf::ForOp, scf::YieldOp>(nested) &&
         !isMemoryEffectFree(nested))
       return WalkResult::interrupt();
-    if (mayWriteBuffer(nested, source))
-      return WalkResult::interrupt();
-    for (Value root : loaded)
-      if (mayWriteBuffer(nested, root))
-        return WalkResult::interrupt();
-    for (Value operand : nested->getOperands())
-      if (isa<BaseMemRefType>(operand.getType()) &&
-          getRootBuffer(operand) == target)
-        return WalkResult::interrupt();
-    return WalkResult::advance();
+    return touches(nested, source, target, loaded) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
   });
   return !result.wasInterrupted();
 }
@@ -157,16 +163,8 @@ bool canStartBeforeStep(Operation *op, Value source, Value target,
     if (isa<DmaStartOp>(nested) ||
         (nested->getNumRegions() != 0 && !isa<linalg::LinalgOp>(nested)))
       return WalkResult::interrupt();
-    if (mayWriteBuffer(nested, source))
-      return WalkResult::interrupt();
-    for (Value root : loaded)
-      if (mayWriteBuffer(nested, root))
-        return WalkResult::interrupt();
-    for (Value operand : nested->getOperands())
-      if (isa<BaseMemRefType>(operand.getType()) &&
-          getRootBuffer(operand) == target)
-        return WalkResult::interrupt();
-    return WalkResult::advance();
+    return touches(nested, source, target, loaded) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
   });
   return !result.wasInterrupted();
 }
