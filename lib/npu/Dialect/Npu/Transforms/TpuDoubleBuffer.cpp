@@ -281,9 +281,8 @@ Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
                  [&](DmaStartOp dma) { return !loadSlice.contains(dma); });
   // The loop may hand its inner loop the next iteration's first tiles
   // (selectHandoffs): in stage 0, one stage ahead of the inner loop.
-  Handoffs handoffs =
-      selectHandoffs(loop, findPrefetchable(loop), kernelTrips, dynamic,
-                     tripCount, loads.empty(), buffers);
+  Handoffs handoffs = selectHandoffs(loop, prefetchable, kernelTrips, dynamic,
+                                     tripCount, loads.empty(), buffers);
   // A store waits one iteration later in a loop with a static trip count
   // (its compute cannot be predicated) of at least two and at least the
   // last stage's index (what the pipeliner needs), from a buffer no load of

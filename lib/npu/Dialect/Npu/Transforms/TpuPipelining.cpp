@@ -315,13 +315,12 @@ Handoffs tpu_pipeline::selectHandoffs(scf::ForOp loop,
         h.gathers.push_back(gather);
     }
   }
-  for (DmaStartOp dma : h.dmas) {
-    // Every handoff's slice is emitted after the last inner loop it feeds.
-    if (dynamicAfter)
-      break;
-    for (Operation *user : dma.getToken().getUsers())
-      if (!h.after || h.after->isBeforeInBlock(user))
-        h.after = user;
-  }
+  // Else every handoff's slice is emitted after the last inner loop it
+  // feeds.
+  if (!dynamicAfter)
+    for (DmaStartOp dma : h.dmas)
+      for (Operation *user : dma.getToken().getUsers())
+        if (!h.after || h.after->isBeforeInBlock(user))
+          h.after = user;
   return h;
 }
