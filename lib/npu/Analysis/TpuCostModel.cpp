@@ -462,11 +462,17 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
     gathersNs = double(llvm::divideCeil(l->gathers, activeCores)) * oneGather +
                 d(l->gatherVectorFlops) / double(activeCores) / p.vectorPerNs;
   }
-  cost.timeNs = fill + stage + drain + (stepsPerCore - 1) * period +
-                refills * (refill - std::max(0.0, lastBeforeRefill)) +
-                gathersNs;
+  // A refill costs at least nothing: the step before it saves at most what
+  // the refill waits. Per-step averages (a period moves an average step's
+  // bytes) can otherwise price a tile's first loads below what they move,
+  // and the kernel below its own HBM time, which is a floor too.
   cost.computeNs = stepsPerCore * computeStep;
   cost.memoryNs = d(l->readBytes + l->writeBytes) * share / bwPerNs;
+  cost.timeNs = std::max(
+      cost.memoryNs,
+      fill + stage + drain + (stepsPerCore - 1) * period +
+          refills * std::max(0.0, refill - std::max(0.0, lastBeforeRefill)) +
+          gathersNs);
   cost.overheadNs =
       std::max(0.0, cost.timeNs - std::max(cost.computeNs, cost.memoryNs));
   cost.hbmReadBytes = l->readBytes;
