@@ -238,8 +238,10 @@ struct KernelModel {
   /// M tile, and the static plan's rows in all (`plannedRows`).
   struct DispatchOrder {
     int64_t assignments = 0;
-    int64_t sortVectorFlops = 0, scatterScalarOps = 0;
-    int64_t orderBytes = 0;
+    /// The sorted order's vector work; the scattered order's `where` (its
+    /// vector work and its second read of the indices) and scalar work.
+    int64_t sortVectorFlops = 0, whereVectorFlops = 0, scatterScalarOps = 0;
+    int64_t whereReadBytes = 0, orderBytes = 0;
     int64_t experts = 0, tokens = 0, plannedRows = 0;
   };
   std::optional<DispatchOrder> dispatchOrder;

@@ -76,14 +76,12 @@ std::optional<TpuCost> getTpuPhaseCost(const KernelDesc &desc,
                                        int64_t buffers, const TpuParams &p,
                                        int64_t chunks = 1);
 
-/// `model` as a TPU-like core of `p` runs it: a MoE dispatch's positions
-/// (`where`, moeWhereBytes) held on chip beside every phase's tiles
-/// (moeWhereOnChip), and its
-/// order (moeDispatchSorts) sorted on the vector unit and held on chip beside
-/// the routed experts' tiles (their phase's heldBytes), or scattered by the
-/// scalar unit through HBM, in its serial work (`dispatchOrder` then
-/// resolved). getTpuKernelCost resolves it itself; the tile search needs
-/// it first.
+/// `model` as a TPU-like core of `p` runs it: a MoE dispatch's order
+/// (moeDispatchSorts) sorted on the vector unit and held on chip beside the
+/// routed experts' tiles (their phase's heldBytes), or ranked (`where`) and
+/// scattered by the scalar unit through HBM, in its serial work
+/// (`dispatchOrder` then resolved). getTpuKernelCost resolves it itself; the
+/// tile search needs it first.
 KernelModel withTpuDispatch(const KernelModel &model, const TpuParams &p);
 
 /// getTpuPhaseCost of a tile whose working set `sram` (getTpuWorkingSet)

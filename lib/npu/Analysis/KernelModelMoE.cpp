@@ -13,6 +13,75 @@
 using namespace mlir;
 using namespace mlir::npu;
 
+/// The dispatch of `moe` (TileMoeDispatch.cpp, buildDispatch) for `active`
+/// experts of `rows` planned rows each: its serial work and arrays into
+/// `model`. False on overflow.
+static bool describeMoeDispatch(MoEExpertsOp moe, int64_t active, int64_t rows,
+                                KernelModel &model) {
+  int64_t t = moe.getNumTokens();
+  int64_t assignments = t * moe.getTopK();
+  // The dispatch (TileMoeDispatch.cpp, buildDispatch). On the vector unit,
+  // each iteration of its passes a compare or two and an add (A = T K, E
+  // experts, blocks of B = kMoeDispatchBlock, nb = ceil(A / B) of them):
+  //   counts A E x 2, offsets E E x 2.
+  // Then the order. Sorted: a bitonic sort of A' = A rounded up to a power
+  // of two keys, building them A' x 7 (the test for padding, a min, the
+  // clamp's two, the padding's select, a multiply and an add), log A'
+  // (log A' + 1) / 2 passes, two per iteration (a pass past the last keeps
+  // every key), of A' x 8 each (the partner's xor, the direction's and and
+  // compare, the order compare, a min, a max, the choice's compare and
+  // select), and each key's low part, A x 1. Scattered: first each
+  // assignment's position in expert order (`where`, on the vector unit:
+  // per-block counts nb B E x 3 (the real-assignment test too), the blocks
+  // before nb E (a scan), ranks in the block nb B B x 3, where nb B x 2, and
+  // each index clamped once, a max and a min, A x 2), from the indices
+  // loaded again in blocks; then per assignment a load, a store and the
+  // loop's increment and compare on the scalar unit, and the order (A i64)
+  // stored to HBM first.
+  int64_t e = moe.getNumExperts(), blk = kMoeDispatchBlock,
+          nb = llvm::divideCeil(assignments, blk);
+  int64_t padded = moeSortKeys(assignments),
+          passes = moeSortPasses(assignments);
+  Count ca = Count::fromSigned(assignments), ce = Count::fromSigned(e),
+        cb = Count::fromSigned(blk), cnb = Count::fromSigned(nb),
+        cp = Count::fromSigned(padded);
+  std::optional<int64_t> vectorOps =
+      (Count(2) * ca * ce + Count(2) * ce * ce).toInt64();
+  std::optional<int64_t> whereOps =
+      (Count(3) * cnb * cb * ce + cnb * ce + Count(3) * cnb * cb * cb +
+       Count(2) * cnb * cb + Count(2) * ca)
+          .toInt64();
+  std::optional<int64_t> sortOps =
+      (Count(7) * cp + Count(8) * Count::fromSigned(passes) * cp + ca)
+          .toInt64();
+  constexpr int64_t kScatterOpsPerAssignment = 4;
+  std::optional<int64_t> scatterOps =
+      (ca * Count(kScatterOpsPerAssignment)).toInt64();
+  // The dispatch's arrays as the lowering moves them in bulk: the indices
+  // loaded on chip (the count pass; again in blocks for `where`) and the
+  // routing weights by the combine sub-tile by sub-tile. A GPU-like
+  // dispatch kernel writes the order for the kernels after it (A i64).
+  int64_t ib = kernel_model_detail::elementBytes(moe.getIndices()),
+          rb = kernel_model_detail::elementBytes(moe.getWeights());
+  std::optional<int64_t> dispatchRead =
+      (ca * Count::fromSigned(ib + rb)).toInt64();
+  std::optional<int64_t> whereRead = (ca * Count::fromSigned(ib)).toInt64();
+  std::optional<int64_t> orderBytes = (ca * Count(8)).toInt64();
+  if (!vectorOps || !whereOps || !sortOps || !scatterOps || !dispatchRead ||
+      !whereRead || !orderBytes)
+    return false;
+  model.serialVectorFlops = *vectorOps;
+  model.serialReadBytes = *dispatchRead;
+  std::optional<int64_t> plannedRows =
+      (Count::fromSigned(active) * Count::fromSigned(rows)).toInt64();
+  if (!plannedRows)
+    return false;
+  model.dispatchOrder = KernelModel::DispatchOrder{
+      assignments, *sortOps, *whereOps, *scatterOps, *whereRead,
+      *orderBytes, e,        t,         *plannedRows};
+  return true;
+}
+
 FailureOr<KernelModel>
 mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   SmallVector<MoEExpertsOp> moes = opsOfType<MoEExpertsOp>(ops);
@@ -30,9 +99,10 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   model.kind = KernelKind::MoeFfn;
   model.work = sumFlops(ops);
   // As npu-tile-kernels lowers it (TileMoe.cpp): each routed expert gathers
-  // its rows of x and stores its outputs, rounded to the result type, as
-  // blocks; per tile of tokens, the shared expert's output plus each
-  // token's K rows of those outputs (one DMA each) is the result tile.
+  // its rows of x and stores its outputs, rounded to the result type, at
+  // their assignments' rows (one copy each); per tile of tokens, the shared
+  // expert's output plus each token's K rows of those outputs (blocks) is
+  // the result tile.
   KernelDesc routed = gatedMlp(perExpert, f, d, xType, moe.getWGate(), xb, yb);
   Count rows = Count::fromSigned(perExpert);
   if (moe.getSwigluLimitAttr()) // GPT-OSS's clamped SwiGLU: 8 per element
@@ -50,63 +120,12 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
   routed.repeat = active;
   routed.gatheredRows = true;
   model.phases.push_back(routed);
-  int64_t assignments = t * moe.getTopK();
-  // The dispatch (TileMoeDispatch.cpp, buildDispatch). On the vector unit,
-  // each iteration of its passes a compare or two and an add (A = T K, E
-  // experts, blocks of B = kMoeDispatchBlock, nb = ceil(A / B) of them):
-  //   counts A E x 2, offsets E E x 2, per-block counts nb B E x 3 (the
-  //   real-assignment test too), the blocks before nb E (a scan), ranks in
-  //   the block nb B B x 3, where nb B x 2, and each index clamped once
-  //   (a max and a min, A x 2).
-  // Then the order. Sorted: a bitonic sort of A' = A rounded up to a power
-  // of two keys, building them A' x 7 (the test for padding, a min, the
-  // clamp's two, the padding's select, a multiply and an add), log A'
-  // (log A' + 1) / 2 passes, two per iteration (a pass past the last keeps
-  // every key), of A' x 8 each (the partner's xor, the direction's and and
-  // compare, the order compare, a min, a max, the choice's compare and
-  // select), and each key's low part, A x 1. Scattered: per assignment a
-  // load, a store and the loop's increment and compare on the scalar unit,
-  // and the order (A i64) stored to HBM first.
-  int64_t e = moe.getNumExperts(), blk = kMoeDispatchBlock,
-          nb = llvm::divideCeil(assignments, blk);
-  int64_t padded = moeSortKeys(assignments),
-          passes = moeSortPasses(assignments);
-  Count ca = Count::fromSigned(assignments), ce = Count::fromSigned(e),
-        cb = Count::fromSigned(blk), cnb = Count::fromSigned(nb),
-        cp = Count::fromSigned(padded);
-  std::optional<int64_t> vectorOps =
-      (Count(2) * ca * ce + Count(2) * ce * ce + Count(3) * cnb * cb * ce +
-       cnb * ce + Count(3) * cnb * cb * cb + Count(2) * cnb * cb +
-       Count(2) * ca)
-          .toInt64();
-  std::optional<int64_t> sortOps =
-      (Count(7) * cp + Count(8) * Count::fromSigned(passes) * cp + ca)
-          .toInt64();
-  constexpr int64_t kScatterOpsPerAssignment = 4;
-  std::optional<int64_t> scatterOps =
-      (ca * Count(kScatterOpsPerAssignment)).toInt64();
-  // The dispatch's arrays as the lowering moves them in bulk: the indices
-  // loaded on chip twice (the count pass; the blocks, padded) and the
-  // routing weights by the combine sub-tile by sub-tile. A GPU-like
-  // dispatch kernel writes the order for the kernels after it (A i64).
-  int64_t ib = elementBytes(moe.getIndices()),
-          rb = elementBytes(moe.getWeights());
-  std::optional<int64_t> dispatchRead =
-      (ca * Count::fromSigned(2 * ib + rb)).toInt64();
-  std::optional<int64_t> orderBytes = (ca * Count(8)).toInt64();
-  if (!vectorOps || !sortOps || !scatterOps || !dispatchRead || !orderBytes)
+  if (!describeMoeDispatch(moe, active, perExpert, model))
     return failure();
-  model.serialVectorFlops = *vectorOps;
-  model.serialReadBytes = *dispatchRead;
-  std::optional<int64_t> plannedRows =
-      (Count::fromSigned(active) * rows).toInt64();
-  if (!plannedRows)
-    return failure();
-  model.dispatchOrder = KernelModel::DispatchOrder{
-      assignments, *sortOps, *scatterOps, *orderBytes, e, t, *plannedRows};
   // The combine: per M tile of tokens (the shared expert's), each token's
   // K rows of o read back and summed (combineSlots: the TPU-like lowering
-  // gathers them).
+  // reads them as blocks, the routed experts having stored each row at its
+  // assignment's).
   KernelDesc combine;
   if (moe.hasShared()) {
     int64_t fs = moe.getSharedGate().getType().getNumElements() / d;
@@ -122,7 +141,7 @@ mlir::npu::kernel_model_detail::describeMoeKernel(ArrayRef<Operation *> ops) {
         Count::fromSigned(yb) * Count::fromSigned(t) * Count::fromSigned(d);
   }
   combine.combineSlots = moe.getTopK();
-  combine.combineWeightBytes = rb;
+  combine.combineWeightBytes = elementBytes(moe.getWeights());
   std::optional<int64_t> combineBytes = combine.combineReadBytes().toInt64();
   if (!combineBytes)
     return failure();

@@ -215,12 +215,12 @@ int64_t mlir::npu::getTpuWorkingSet(const KernelDesc &k, ArrayRef<int64_t> t,
     s = streamWorkingSet(k, RowNest<>::from(t).rows, nb);
     break;
   }
-  // The combine: one gather's staged rows (a D chunk of the tile's) and its
-  // tokens' routing weights.
+  // The combine: a block of its tokens' rows (a D chunk of the tile's) and
+  // their routing weights, each in `buffers` copies (read one ahead).
   if (k.combineSlots > 0) {
     int64_t rows = moeCombineTokens(t.front(), k.combineSlots) * k.combineSlots;
-    s += c(rows) * c(t.back()) * c(k.outBytes) +
-         c(llvm::alignTo(rows * k.combineWeightBytes, 64));
+    s += nb * (c(rows) * c(t.back()) * c(k.outBytes) +
+               c(llvm::alignTo(rows * k.combineWeightBytes, 64)));
   }
   // An input that an earlier phase of the kernel left on chip, or an output
   // a later phase reads there, is held whole while this phase runs (the
@@ -304,8 +304,8 @@ getLoopTotals(const KernelDesc &k, ArrayRef<int64_t> t, int64_t buffers,
       l->rowReadTransfers.isOverflow() || l->writeTransfers.isOverflow() ||
       (l->firstReadBytes && l->firstReadBytes->isOverflow()) ||
       l->refillBytes.isOverflow() || l->prefetchBytes.isOverflow() ||
-      l->chunkedBytes.isOverflow() || l->gatherBytes.isOverflow() ||
-      l->gatherVectorFlops.isOverflow() ||
+      l->chunkedBytes.isOverflow() || l->combineBytes.isOverflow() ||
+      l->combineVectorFlops.isOverflow() ||
       (l->lastWriteBytes && l->lastWriteBytes->isOverflow()))
     return std::nullopt;
   return l;
@@ -368,8 +368,9 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // A step's loads: the streamed reads in equal shares (held operands are
   // the fill's only).
   double stepReadTransfers =
-      (d(l->readTransfers) - double(l->heldReadTransfers)) / steps;
-  double inStep = (d(l->readBytes) - d(l->heldReadBytes) - d(l->gatherBytes)) /
+      (d(l->readTransfers) - double(l->heldReadTransfers + l->combineBlocks)) /
+      steps;
+  double inStep = (d(l->readBytes) - d(l->heldReadBytes) - d(l->combineBytes)) /
                       steps / bwPerNs +
                   p.dmaSetupNs * stepReadTransfers / engines;
   double outStep = d(l->writeBytes) / steps / bwPerNs +
@@ -410,13 +411,17 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // Banded stores: the bands of the last K chunk leave as they are done.
   double setupOut =
       p.dmaSetupNs * d(l->writeTransfers) / steps / engines / double(l->bands);
-  double drain =
+  // A tile's rows stored one copy each: the chain the core waits for after
+  // the tile's last step, beside their bytes.
+  double rowWrites = rowChain(double(l->tileRowWrites));
+  double drain = std::max(
+      rowWrites,
       l->lastWriteBytes
           ? staggered(d(*l->lastWriteBytes) / double(l->bands) / bwPerNs,
                       l->bands,
                       computeStep / double(l->chunks) / double(l->bands)) +
                 setupOut
-          : outStep;
+          : outStep);
 
   // Tiles after a core's first that wait for their first inner loads.
   // One refill in refillsPerRowWait also waits for the gathered rows: the
@@ -427,16 +432,21 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
       rowChain(l->firstRowTransfers ? double(*l->firstRowTransfers) : 0.0);
   if (prefetched) {
     // The last step of a tile carries the next tile's first weights and
-    // runs its rows' chain before its compute: it takes the longer of the
-    // two instead of a period.
+    // runs the next tile's rows' chain before its compute; the tile's own
+    // rows are stored after it (at the start of the next visit, before its
+    // first step issues any load): the core's chain and compute take the
+    // place of a period, or the loads, whichever is longer.
     double loads = d(l->prefetchBytes) / bwPerNs +
                    p.dmaSetupNs * l->prefetchTransfers / engines;
-    refill = std::max(0.0, std::max(firstRows + stage, loads) - period);
+    refill =
+        std::max(0.0, std::max(firstRows + stage + rowWrites, loads) - period);
   } else if (buffers >= 2 && l->refillBytes.value() > 0) {
     double loads =
         chunkedWait(l->refillBytes) +
         p.dmaSetupNs * l->refillTransfers / engines / double(l->chunks);
-    double withRows = std::max(loads, firstRows);
+    // The tile before stores its rows first (the next one's loads are
+    // issued after those stores).
+    double withRows = rowWrites + std::max(loads, firstRows);
     double perRow = double(l->refillsPerRowWait);
     refill = (withRows + (perRow - 1) * loads) / perRow;
   }
@@ -450,17 +460,18 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
       double(std::max<int64_t>(0, refilledTilesPerCore - l->fillRefills));
   double lastBeforeRefill =
       refill > 0 && !prefetched ? period - std::max(stage, outStep) : 0.0;
-  // The combine's gathers, after the compute of their tiles (dealt to the
-  // cores like them): each a chain of row copies `rowDmas` deep, or its
-  // bytes, then its weighted sum.
-  double gathersNs = 0.0;
-  if (l->gathers > 0) {
-    double rows = double(l->rowsPerGather);
-    double oneGather =
-        std::max(p.dmaSetupNs * std::ceil(rows / double(p.rowDmas)),
-                 d(l->gatherBytes) / double(l->gathers) / bwPerNs);
-    gathersNs = double(llvm::divideCeil(l->gathers, activeCores)) * oneGather +
-                d(l->gatherVectorFlops) / double(activeCores) / p.vectorPerNs;
+  // The combine's blocks, after the compute of their tiles (dealt to the
+  // cores like them): per tile a loop that reads each block one ahead of
+  // its weighted sum, so the first block's load, then the longer of a load
+  // and a sum per block, then the last sum.
+  double combineNs = 0.0;
+  if (l->combineBlocks > 0) {
+    double blocks = double(l->combineBlocks);
+    double load = p.dmaSetupNs + d(l->combineBytes) / blocks / bwPerNs;
+    double sum = d(l->combineVectorFlops) / blocks / p.vectorPerNs;
+    double perLoop = blocks / double(l->combineLoops);
+    combineNs = double(llvm::divideCeil(l->combineLoops, activeCores)) *
+                (load + (perLoop - 1) * std::max(load, sum) + sum);
   }
   // A refill costs at least nothing: the step before it saves at most what
   // the refill waits. Per-step averages (a period moves an average step's
@@ -472,7 +483,7 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
       cost.memoryNs,
       fill + stage + drain + (stepsPerCore - 1) * period +
           refills * std::max(0.0, refill - std::max(0.0, lastBeforeRefill)) +
-          gathersNs);
+          combineNs);
   cost.overheadNs =
       std::max(0.0, cost.timeNs - std::max(cost.computeNs, cost.memoryNs));
   cost.hbmReadBytes = l->readBytes;
@@ -488,16 +499,13 @@ KernelModel mlir::npu::withTpuDispatch(const KernelModel &model,
                                        const TpuParams &p) {
   KernelModel out = model;
   if (const auto &order = model.dispatchOrder) {
-    // Each assignment's position in expert order stays on chip from the
-    // dispatch to the combine: beside every phase's tiles.
-    if (moeWhereOnChip(order->assignments, p.sramBytes))
-      for (KernelDesc &phase : out.phases)
-        phase.heldBytes += moeWhereBytes(order->assignments);
     if (moeDispatchSorts(order->assignments, p.sramBytes)) {
       out.phases[out.mainPhase].heldBytes +=
           moeSortedOrderBytes(order->assignments);
       out.serialVectorFlops += order->sortVectorFlops;
     } else {
+      out.serialVectorFlops += order->whereVectorFlops;
+      out.serialReadBytes += order->whereReadBytes;
       out.serialScalarOps += order->scatterScalarOps;
       out.serialWriteBytes += order->orderBytes;
     }

@@ -232,7 +232,7 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   l.rhsLoadedElements = c(3) * c(f) * c(dm) * c(tiles);
   l.readBytes += bytesOf(l.rhsLoadedElements, k.rhsBytes);
   l.readTransfers += c(3) * c(l.steps);
-  // Other reads (a combine's are its gathers', below): a tile per M tile.
+  // Other reads (a combine's are its blocks', below): a tile per M tile.
   // A MoE's routed experts' other reads are each expert's biases: per M
   // tile, with its weights, a gate and an up slice per F tile and the down
   // bias whole (TileMoe.cpp).
@@ -245,8 +245,14 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
     if (k.extraReadBytes > 0 && k.combineSlots == 0)
       l.readTransfers += c(nm);
   }
-  addCombineGathers(l, k, m, t.m, dm, t.d);
-  if (!k.outputOnChip) {
+  addCombineBlocks(l, k, m, t.m, dm, t.d);
+  // The outputs: an M tile of y per M tile; a MoE expert's rows each at
+  // its assignment's row of o, one copy per row of the tile (the padded
+  // ones repeat the last real row), after the tile's last step.
+  if (k.gatheredRows) {
+    l.writeBytes = c(tiles) * c(t.m) * c(dm) * c(k.outBytes);
+    l.tileRowWrites = t.m;
+  } else if (!k.outputOnChip) {
     l.writeBytes = c(groups) * c(m) * c(dm) * c(k.outBytes);
     l.writeTransfers = c(tiles);
   }
@@ -460,10 +466,11 @@ std::optional<LoopTotals> tpu_detail::streamTotals(const KernelDesc &k,
   l.parallelTiles = l.steps = llvm::divideCeil(loops.rows, t.rows);
   l.readBytes = k.work.bytesRead;
   l.writeBytes = k.work.bytesWritten;
-  // A tile read per step, unless all the reads are the combine's gathers.
+  // A tile read per step, unless all the reads are the combine's blocks
+  // (addCombineBlocks counts their transfers).
   l.readTransfers = k.combineSlots > 0 ? c(0) : c(l.steps);
   l.rowReadTransfers = c(k.rowReads);
-  addCombineGathers(l, k, loops.rows, t.rows, loops.cols, loops.cols);
+  addCombineBlocks(l, k, loops.rows, t.rows, loops.cols, loops.cols);
   l.writeTransfers = c(l.steps);
   l.vectorFlops = k.work.vectorFlops;
   l.transcendentalFlops = k.work.transcendentalFlops;
@@ -484,25 +491,24 @@ std::optional<LoopTotals> tpu_detail::streamTotals(const KernelDesc &k,
   return l;
 }
 
-void tpu_detail::addCombineGathers(LoopTotals &l, const KernelDesc &k,
-                                   int64_t tokens, int64_t tileTokens,
-                                   int64_t cols, int64_t tileCols) {
+void tpu_detail::addCombineBlocks(LoopTotals &l, const KernelDesc &k,
+                                  int64_t tokens, int64_t tileTokens,
+                                  int64_t cols, int64_t tileCols) {
   int64_t slots = k.combineSlots;
   if (slots <= 0)
     return;
-  // Each M tile gathers its tokens `sub` at a time, in D chunks of
-  // `tileCols`; a gather copies sub x K rows whatever its tokens (the last
-  // one's copies repeat its last row) and sums its real tokens' rows (a
-  // multiply and an add per element).
+  // Each M tile reads its tokens' rows of o `sub` tokens at a time (their
+  // sub x K rows, one block), in D chunks of `tileCols`, and sums each
+  // token's rows (a multiply and an add per element). The routed experts
+  // stored the rows at their assignments' positions (TileMoe.cpp), so the
+  // blocks are o's rows in order: the kernel's reads count them already.
   int64_t sub = moeCombineTokens(tileTokens, slots);
   int64_t full = tokens / tileTokens, rest = tokens % tileTokens;
   int64_t perChunk = full * llvm::divideCeil(tileTokens, sub) +
                      (rest > 0 ? llvm::divideCeil(rest, sub) : 0);
-  l.gathers = perChunk * llvm::divideCeil(cols, tileCols);
-  l.rowsPerGather = sub * slots;
-  l.gatherBytes = c(perChunk) * c(l.rowsPerGather) * c(cols) * c(k.outBytes);
-  // The gathers' copies (padded) replace the routed rows the kernel's
-  // reads count once.
-  l.readBytes = l.readBytes - k.combineReadBytes() + l.gatherBytes;
-  l.gatherVectorFlops = c(2) * c(tokens) * c(slots) * c(cols);
+  l.combineLoops = full + (rest > 0 ? 1 : 0);
+  l.combineBlocks = perChunk * llvm::divideCeil(cols, tileCols);
+  l.combineBytes = k.combineReadBytes();
+  l.readTransfers += c(l.combineBlocks);
+  l.combineVectorFlops = c(2) * c(tokens) * c(slots) * c(cols);
 }

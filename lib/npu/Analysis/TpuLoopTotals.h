@@ -34,13 +34,18 @@ struct LoopTotals {
   Count rowReadTransfers;
   /// Of them, those the first step waits for (unset: a step's average).
   std::optional<int64_t> firstRowTransfers;
-  /// MoE combine gathers (KernelDesc::combineSlots): loops of
-  /// `rowsPerGather` one-row copies, `rowDmas` in flight, each followed by
-  /// its weighted sum (`gatherVectorFlops` in all), run after a tile's
-  /// compute with nothing beside them. Their bytes (`gatherBytes`) are in
-  /// readBytes, not in the steps' transfers.
-  int64_t gathers = 0, rowsPerGather = 0;
-  Count gatherBytes, gatherVectorFlops;
+  /// The MoE combine's blocks (KernelDesc::combineSlots): per M tile a
+  /// loop over its tokens' rows of o, `combineBlocks` blocks in all in
+  /// `combineLoops` loops, each block read one ahead of its weighted sum
+  /// (`combineVectorFlops` in all), after the tile's compute with nothing
+  /// else beside it. Their bytes (`combineBytes`) are in readBytes, not in
+  /// the steps' transfers.
+  int64_t combineBlocks = 0, combineLoops = 0;
+  Count combineBytes, combineVectorFlops;
+  /// Rows each refilled tile stores one copy each after its last step (a
+  /// MoE expert's outputs, at their assignments' rows of o): a chain
+  /// `rowDmas` deep that the core waits for. Their bytes are in writeBytes.
+  int64_t tileRowWrites = 0;
   Count paddedMatrixFlops;
   Count vectorFlops, transcendentalFlops;
   /// B elements (gemm, gated MLP) the steps load on chip, held ones once:
@@ -108,10 +113,10 @@ std::optional<LoopTotals> attentionTotals(const KernelDesc &k,
                                           int64_t sub, int64_t cores);
 std::optional<LoopTotals> streamTotals(const KernelDesc &k, const RowNest<> &t);
 
-/// Adds the MoE combine's gathers (if `k` has a combine) of `tokens` tokens
+/// Adds the MoE combine's blocks (if `k` has a combine) of `tokens` tokens
 /// of `cols` columns in M tiles of `tileTokens` and D chunks of `tileCols`.
-void addCombineGathers(LoopTotals &l, const KernelDesc &k, int64_t tokens,
-                       int64_t tileTokens, int64_t cols, int64_t tileCols);
+void addCombineBlocks(LoopTotals &l, const KernelDesc &k, int64_t tokens,
+                      int64_t tileTokens, int64_t cols, int64_t tileCols);
 
 } // namespace mlir::npu::tpu_detail
 

@@ -182,9 +182,10 @@ func.func @untiled(%x: tensor<8x16xf32>, %w: tensor<12x16xf32>) -> tensor<8x12xf
 // expert its M tiles of 2, per visit its expert: 6 entries, at most (8 + 4 x
 // 1) / 2 visits of the plan's 8 rows, 4 of them under the plan), then one
 // loop over the visits (a run-time count): rows of x gathered one at a
-// time, an F loop of 2 over the expert's weights, the real rows stored as
-// one block of o [6, 4]; then per M tile of 2 tokens, its tokens' rows of o
-// gathered and summed over the slots.
+// time, an F loop of 2 over the expert's weights, the tile's rows stored
+// one at a time at their assignments' rows of o [6, 4]; then per M tile of
+// 2 tokens, its tokens' rows of o (one block: o is in assignment order)
+// summed over the slots.
 // CHECK-LABEL: func.func @moe_ffn
 // CHECK-NOT: {{npu\.[a-z_]+ [^=]}}
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<4xi64>)
@@ -203,11 +204,12 @@ func.func @untiled(%x: tensor<8x16xf32>, %w: tensor<12x16xf32>) -> tensor<8x12xf
 // CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<2x4xf32>
 // CHECK: scf.for %[[F:.*]] = %c0 to %c3{{.*}} step %c2
 // CHECK: tensor.extract_slice %{{.*}}[%[[E]], %[[F]], 0] [1, %{{.*}}, 4] [1, 1, 1] : tensor<4x3x4xf32> to tensor<?x4xf32>
-// CHECK: tensor.insert_slice {{.*}} : tensor<?x4xf32> into tensor<6x4xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{.*}}) -> (tensor<6x4xf32>)
+// CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<6x4xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c2
 // CHECK: scf.for
-// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK: tensor.extract_slice {{.*}} : tensor<6x4xf32> to tensor<1x4xf32>
+// CHECK: tensor.extract_slice {{.*}} : tensor<6x4xf32> to tensor<?x4xf32>
+// CHECK: tensor.expand_shape {{.*}} into tensor<?x2x4xf32>
 // CHECK: return
 func.func @moe_ffn(%x: tensor<3x4xf32>, %idx: tensor<3x2xi64>, %w: tensor<3x2xf32>, %wg: tensor<4x3x4xf32>, %wu: tensor<4x3x4xf32>, %wd: tensor<4x4x3xf32>) -> tensor<3x4xf32> {
   %y = npu.kernel moe_ffn (%x, %idx, %w, %wg, %wu, %wd) {npu.tiling = #npu.tiling<loops = [3, 3, 4], tile = [2, 2, 4], buffers = 2, sram_bytes = 0>} : (tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>, tensor<4x3x4xf32>, tensor<4x3x4xf32>, tensor<4x4x3xf32>) -> tensor<3x4xf32> {

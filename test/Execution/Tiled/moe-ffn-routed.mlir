@@ -10,11 +10,11 @@
 // CHECK: scf.for {{.*}} = %c0 to %c12 step %c1
 // CHECK: scf.for {{.*}} = %c0 to %{{[0-9]+}} step %c1
 // CHECK: scf.for {{.*}} = %c0 to %c4 step %c1
-// CHECK: tensor.insert_slice {{.*}} into tensor<12x3xf32>
+// CHECK: tensor.insert_slice {{.*}} : tensor<1x3xf32> into tensor<12x3xf32>
 // CHECK: linalg.fill
 // CHECK: scf.for {{.*}} = %c0 to %c4 step %c1
-// CHECK: scf.for {{.*}} = %c0 to %c3 step %c1
-// CHECK: tensor.expand_shape {{.*}} into tensor<1x3x3xf32>
+// CHECK: tensor.extract_slice {{.*}} : tensor<12x3xf32> to tensor<?x3xf32>
+// CHECK: tensor.expand_shape {{.*}} into tensor<?x3x3xf32>
 
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {

@@ -11,7 +11,8 @@
 // CHECK: scf.for {{.*}} = %c0 to %c5 step %c1 iter_args({{.*}}) -> (tensor<16xi64>, tensor<16xi64>, index, index)
 // CHECK: arith.xori
 // CHECK: arith.remui
-// CHECK: scf.for {{.*}} = %c0 to %c4 step %c1
+// CHECK-NOT: tensor<1x256xi64>
+// CHECK: scf.for {{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (tensor<14x4xf32>)
 
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {

@@ -15,13 +15,13 @@
 // CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<3x4xf32>
 // CHECK: scf.for {{.*}} = %c0 to %c5 step %c2
 // CHECK: tensor.extract_slice {{.*}} : tensor<4x5x4xf32> to tensor<?x4xf32>
-// CHECK: tensor.insert_slice {{.*}} : tensor<?x4xf32> into tensor<14x4xf32>
+// CHECK: scf.for {{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (tensor<14x4xf32>)
+// CHECK: tensor.insert_slice {{.*}} : tensor<1x4xf32> into tensor<14x4xf32>
 // CHECK: scf.for {{.*}} = %c0 to %c7 step %c4
 // CHECK: scf.for {{.*}} = %c0 to %c3 step %c2
 // CHECK: scf.for {{.*}} = %c0 to %{{.*}} step %c2
-// CHECK: scf.for {{.*}} = %c0 to %c4 step %c1
-// CHECK: tensor.extract_slice {{.*}} : tensor<14x4xf32> to tensor<1x4xf32>
-// CHECK: tensor.expand_shape {{.*}} into tensor<2x2x4xf32>
+// CHECK: tensor.extract_slice {{.*}} : tensor<14x4xf32> to tensor<?x4xf32>
+// CHECK: tensor.expand_shape {{.*}} into tensor<?x2x4xf32>
 // CHECK: iterator_types = ["parallel", "reduction", "parallel"]
 
 func.func private @printMemrefF32(tensor<*xf32>)

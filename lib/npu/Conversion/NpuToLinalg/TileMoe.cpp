@@ -5,12 +5,11 @@
 //
 //   counts[e]  = #{a : idx[a] == e}                      once, [E]
 //   offsets[e] = sum of counts[e'] for e' < e            once, [E]
-//   where[a]   = offsets[e(a)] + #{a' < a : e(a') == e(a)}   (dense, in
-//                blocks of kMoeDispatchBlock: the vector unit's)
 //   order      = the a's sorted by expert, stable           (a bitonic
 //                sort on the vector unit where its keys fit the working
-//                set, else order[where[a]] = a on the scalar unit:
-//                TileMoeDispatch.cpp)
+//                set, else order[where[a]] = a on the scalar unit, with
+//                where[a] = offsets[e(a)] + #{a' < a : e(a') == e(a)}
+//                dense in blocks of kMoeDispatchBlock: TileMoeDispatch.cpp)
 //   visits     = per expert ceil(counts[e] / tm) M tiles; per visit its
 //                expert (the visit table, densely: TileMoeDispatch.cpp)
 //   for each visit (expert e, M tile m0) (run-time trip count):
@@ -18,21 +17,23 @@
 //                (the last tile padded with its last row)
 //       acc    = gated MLP of the x tile with expert e's weights, over
 //                F tiles as TileGatedMlp's               [tm, D] f32
-//       o[offsets[e] + m0 ...] = acc's real rows, rounded to the result
-//                type (as vLLM's and MaxText's expert outputs)  o: [A, D]
+//       o[order[offsets[e] + m0 + r]] = acc's real row r, rounded to the
+//                result type (as vLLM's and MaxText's expert outputs),
+//                one copy per row                          o: [T K, D]
 //   for each M tile of tokens (the shared expert's tile):
 //     y tile = shared expert(x tile) (or 0)               [tm, D] f32
 //     for each sub-tile of s tokens (moeCombineTokens: s K <= 256 rows),
 //     each D chunk of the shared expert's tile:
-//       rows  = o[where[t K + j], chunk] for its tokens t, slots j
-//               [s K, chunk] (a loop of one-row copies only:
-//               npu-tpu-pipeline-row-dmas keeps them in flight)
+//       rows  = o[t K + j, chunk] for its tokens t, slots j: one block
+//               [s, K, chunk] (o's rows are the assignments' in order)
 //       y[t, chunk] += w[t, j] rows[t, j], j = 0..K-1 in order
 //     result tile = y tile rounded to the result type
 //
 // so an expert's weights are read once per M tile of its rows (the model's
 // static plan reads them once per expected M tile, docs/cost-model-tpu.md),
-// its outputs leave as blocks, and no [T, K, F] intermediate exists. All
+// its outputs leave row by row to where the combine reads them as blocks
+// (vLLM's fused_moe writes its down projection's rows to the same places
+// for moe_sum), and no [T, K, F] intermediate exists. All
 // arithmetic is in f32 and each token's outputs are added in slot order,
 // as the reference lowering's; each routed output is rounded once to the
 // result type before the combine (exact when the result is f32).
@@ -44,6 +45,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -100,10 +102,48 @@ Value gatedTile(
 
 } // namespace
 
+/// A visit's rows, each stored at its assignment's row of o (one copy per
+/// row; copies past the last real row repeat it): `prev` is (o, the tile
+/// [tileM, D] that holds the visit's real rows, their first position in
+/// expert order, their count). Stored at the start of the next visit (or
+/// after the last), before its first loads are issued; not at all where the
+/// count is 0 (before the first visit). Returns o.
+static Value storeVisitRows(OpBuilder &b, Location loc,
+                            const Dispatch &dispatch, int64_t tileM, int64_t d,
+                            ValueRange prev) {
+  Value o = prev[0], tile = prev[1], first = prev[2], rows = prev[3];
+  OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, rows,
+                                    constIndex(b, loc, 0));
+  auto stored = scf::IfOp::create(
+      b, loc, any,
+      [&](OpBuilder &ib, Location il) {
+        Value one = constIndex(ib, il, 1);
+        Value lastRow = arith::SubIOp::create(ib, il, rows, one);
+        auto scatter = scf::ForOp::create(
+            ib, il, constIndex(ib, il, 0), constIndex(ib, il, tileM), one,
+            ValueRange{o},
+            [&](OpBuilder &lb, Location ll, Value i, ValueRange iterS) {
+              Value r = arith::MinSIOp::create(lb, ll, i, lastRow);
+              Value a = extractIndex(
+                  lb, ll, dispatch.order,
+                  arith::AddIOp::create(lb, ll, first, r).getResult());
+              OpFoldResult unit = lb.getIndexAttr(1);
+              Value row = sliceOf(lb, ll, tile, {r, zero}, {unit, dd});
+              scf::YieldOp::create(
+                  lb, ll,
+                  insertSliceOf(lb, ll, row, iterS[0], {a, zero}, {unit, dd}));
+            });
+        scf::YieldOp::create(ib, il, scatter.getResult(0));
+      },
+      [&](OpBuilder &ib, Location il) { scf::YieldOp::create(ib, il, o); });
+  return stored.getResult(0);
+}
+
 /// The routed experts of `op`, each over M tiles (`tileM` rows, F tiles of
 /// `tileF`) of the rows `dispatch` routes to it, writing their outputs,
-/// rounded to the result type, into o ([T x K, D]) in expert order (o's rows
-/// are `dispatch.order`'s).
+/// rounded to the result type, into o ([T x K, D]) at their assignments'
+/// rows (each row of an expert's tile at its `dispatch.order` entry).
 static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                                 const Dispatch &dispatch, int64_t tileM,
                                 int64_t tileF, int64_t tileD) {
@@ -120,10 +160,12 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
   // One loop over the visits (expert, M tile of its rows), in expert
   // order: a run-time count, each visit's expert from the visit table.
   Value zeroC = constIndex(b, loc, 0);
+  Value noRows = emptyTile(b, loc, {b.getIndexAttr(tileM), dd}, oElem);
   auto visits = scf::ForOp::create(
       b, loc, zeroC, extractIndex(b, loc, dispatch.visits, zeroC),
-      constIndex(b, loc, 1), ValueRange{o0},
+      constIndex(b, loc, 1), ValueRange{o0, noRows, zeroC, zeroC},
       [&](OpBuilder &mb, Location ml, Value v, ValueRange iterM) {
+        Value o = storeVisitRows(mb, ml, dispatch, tileM, d, iterM);
         Value ex = extractIndex(mb, ml, dispatch.visitExpert, v);
         Value count = extractIndex(mb, ml, dispatch.counts, ex);
         Value m0 = arith::MulIOp::create(
@@ -198,34 +240,41 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                                    nb, l, a[1], castFloat(nb, l, a[0], f32))};
                              })[0];
         }
-        // The tile's real rows, stored as one block of o.
-        Value real = castTensor(
-            mb, ml, sliceOf(mb, ml, acc, {zero, zero}, {rows, dd}), oElem);
-        scf::YieldOp::create(
-            mb, ml,
-            insertSliceOf(mb, ml, real, iterM[0], {first, zero}, {rows, dd}));
+        // The tile rounded to the result type, into the buffer the next
+        // visit stores its real rows from (a copy where the types match: an
+        // identity generic would fold away).
+        MLIRContext *ctx = mb.getContext();
+        Value tile =
+            oElem == f32
+                ? linalg::CopyOp::create(mb, ml, acc, iterM[1]).getResult(0)
+                : buildGeneric(
+                      mb, ml, ValueRange{acc}, ValueRange{iterM[1]},
+                      {loopsMap(ctx, 2, {0, 1}), loopsMap(ctx, 2, {0, 1})},
+                      {kPar, kPar},
+                      [&](OpBuilder &nb, Location l,
+                          ValueRange a) -> SmallVector<Value> {
+                        return {castFloat(nb, l, a[0], oElem)};
+                      })[0];
+        scf::YieldOp::create(mb, ml, ValueRange{o, tile, first, rows});
       });
-  return visits.getResult(0);
+  // The last visit's rows.
+  return storeVisitRows(b, loc, dispatch, tileM, d, visits.getResults());
 }
 
 /// Adds to `acc` ([nm, D] f32, the M tile of tokens at `t0`) each token's
 /// routed outputs weighted by its routing weights, `sub` tokens and `tileD`
-/// columns at a time: a loop that only copies their rows of o (one row per
-/// slot, at the assignment's position `where`; rows past the tile's last
-/// repeat it) into a staged [sub x K, tileD] tile, then one weighted sum
-/// over the slots in slot order (the reference's).
-static Value buildCombine(OpBuilder &b, Location loc, MoEExpertsOp op,
-                          const Dispatch &dispatch, Value o, Value acc,
-                          Value t0, OpFoldResult nm, int64_t sub,
+/// columns at a time: their rows of o (each token's K rows, in slot order:
+/// the routed experts stored them at their assignments' rows) as one block,
+/// then one weighted sum over the slots in slot order (the reference's).
+static Value buildCombine(OpBuilder &b, Location loc, MoEExpertsOp op, Value o,
+                          Value acc, Value t0, OpFoldResult nm, int64_t sub,
                           int64_t tileD) {
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   int64_t k = op.getTopK(), d = op.getModelDim();
-  OpFoldResult zero = b.getIndexAttr(0), unit = b.getIndexAttr(1),
-               kk = b.getIndexAttr(k);
+  OpFoldResult zero = b.getIndexAttr(0), kk = b.getIndexAttr(k);
   Type oElem = cast<RankedTensorType>(o.getType()).getElementType();
   Value kC = constIndex(b, loc, k), subC = constIndex(b, loc, sub);
-  Value one = constIndex(b, loc, 1);
   Value tokens = getValueOrCreateConstantIndexOp(b, loc, nm);
   auto subTiles = scf::ForOp::create(
       b, loc, constIndex(b, loc, 0), tokens, subC, ValueRange{acc},
@@ -234,8 +283,6 @@ static Value buildCombine(OpBuilder &b, Location loc, MoEExpertsOp op,
             sb, sl, subC, arith::SubIOp::create(sb, sl, tokens, s0));
         Value tok0 = arith::AddIOp::create(sb, sl, t0, s0);
         Value firstA = arith::MulIOp::create(sb, sl, tok0, kC);
-        Value lastRow = arith::SubIOp::create(
-            sb, sl, arith::MulIOp::create(sb, sl, ns, kC), one);
         Value weights =
             sliceOf(sb, sl, op.getWeights(), {tok0, zero}, {ns, kk});
         auto chunks = scf::ForOp::create(
@@ -243,31 +290,18 @@ static Value buildCombine(OpBuilder &b, Location loc, MoEExpertsOp op,
             constIndex(sb, sl, tileD), ValueRange{iterS[0]},
             [&](OpBuilder &cb, Location cl, Value d0, ValueRange iterC) {
               OpFoldResult nd = tileExtent(cb, cl, d0, tileD, d);
-              auto gather = scf::ForOp::create(
-                  cb, cl, constIndex(cb, cl, 0), constIndex(cb, cl, sub * k),
-                  one,
-                  ValueRange{
-                      emptyTile(cb, cl, {cb.getIndexAttr(sub * k), nd}, oElem)},
-                  [&](OpBuilder &gb, Location gl, Value r, ValueRange iterG) {
-                    Value a = arith::AddIOp::create(
-                        gb, gl, firstA,
-                        arith::MinSIOp::create(gb, gl, r, lastRow));
-                    Value pos = extractIndex(gb, gl, dispatch.where, a);
-                    Value row = sliceOf(gb, gl, o, {pos, d0}, {unit, nd});
-                    scf::YieldOp::create(gb, gl,
-                                         insertSliceOf(gb, gl, row, iterG[0],
-                                                       {r, zero}, {unit, nd}));
-                  });
-              SmallVector<int64_t> stagedShape = {sub, k, ShapedType::kDynamic};
+              // The sub-tile's tokens' rows of o: one block, in slot order.
+              Value block = sliceOf(
+                  cb, cl, o, {firstA, d0},
+                  {arith::MulIOp::create(cb, cl, ns, kC).getResult(), nd});
+              SmallVector<int64_t> rowsShape = {ShapedType::kDynamic, k,
+                                                ShapedType::kDynamic};
               if (std::optional<int64_t> n = getConstantIntValue(nd))
-                stagedShape[2] = *n;
-              Value staged = tensor::ExpandShapeOp::create(
-                  cb, cl, RankedTensorType::get(stagedShape, oElem),
-                  gather.getResult(0),
+                rowsShape[2] = *n;
+              Value rows = tensor::ExpandShapeOp::create(
+                  cb, cl, RankedTensorType::get(rowsShape, oElem), block,
                   SmallVector<ReassociationIndices>{{0, 1}, {2}},
-                  SmallVector<OpFoldResult>{cb.getIndexAttr(sub), kk, nd});
-              Value rows =
-                  sliceOf(cb, cl, staged, {zero, zero, zero}, {ns, kk, nd});
+                  SmallVector<OpFoldResult>{ns, kk, nd});
               Value accRows = sliceOf(cb, cl, iterC[0], {s0, d0}, {ns, nd});
               // Loops (i, j, d), j a reduction: each element adds its slots
               // in order.
@@ -322,14 +356,13 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
   Dispatch dispatch =
       buildDispatch(b, loc, op, flatIdx, moeDispatchSorts(t * k, vmem), tileM);
 
-  // The routed experts write their outputs into o, in expert order.
+  // The routed experts write their outputs into o, in assignment order.
   Value o = buildRoutedExperts(b, loc, op, dispatch, tileM, tileF,
                                std::min(tile.d, d));
 
   // Per M tile of tokens: the shared expert's output (or 0), plus each
-  // token's routed outputs in slot order (the reference's order), gathered
-  // from o at their assignments' positions (buildCombine); rounded to the
-  // result type.
+  // token's routed outputs in slot order (the reference's order), its K
+  // rows of o (buildCombine); rounded to the result type.
   // The shared expert's own tile (the main one when it has none).
   MlpNest<> shared = tiling.getSharedTile().empty()
                          ? MlpNest<>{tileM, tileF, tile.d}
@@ -369,9 +402,9 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
           acc = filledTile(tb, l, {nm, dd}, f32, 0.0);
         }
         // In the shared expert's D chunks (D whole without one).
-        Value combined = buildCombine(
-            tb, l, op, dispatch, o, acc, t0, nm, moeCombineTokens(tileC, k),
-            op.hasShared() ? std::min(shared.d, d) : d);
+        Value combined =
+            buildCombine(tb, l, op, o, acc, t0, nm, moeCombineTokens(tileC, k),
+                         op.hasShared() ? std::min(shared.d, d) : d);
         return {castTensor(tb, l, combined, resElem), {t0, zero}, {nm, dd}};
       });
   rewriter.replaceOp(op, result);

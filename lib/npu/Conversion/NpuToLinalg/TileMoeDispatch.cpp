@@ -1,11 +1,12 @@
 //===- TileMoeDispatch.cpp - a moe_ffn kernel's dispatch, tiled -----------===//
 //
 // The dispatch of TileMoe.cpp: per expert its count of assignments and
-// their offset, each assignment's position in expert order (`where`, dense
-// ranks in blocks), the assignments in that order (`order`, a bitonic
-// sort) and the routed loop's visits (per expert its M tiles, per visit
-// its expert), all on the vector unit. docs/cost-model-tpu.md, `moe_ffn`,
-// prices it as lowered.
+// their offset, the assignments in expert order (`order`, a bitonic sort;
+// where its keys do not fit, each assignment's position in that order,
+// `where`, as dense ranks in blocks, and the scalar unit's scatter) and the
+// routed loop's visits (per expert its M tiles, per visit its expert), all
+// on the vector unit. docs/cost-model-tpu.md, `moe_ffn`, prices it as
+// lowered.
 //
 //===----------------------------------------------------------------------===//
 
@@ -344,7 +345,6 @@ Dispatch mlir::npu::buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
       })[0];
   // offsets[e] = sum of counts[e'], e' < e.
   Value offsets = sumOfEarlier(b, loc, counts);
-  Value where = buildWhere(b, loc, flatIdx, offsets, numExperts);
   // order: the assignments sorted by (expert, assignment), densely where
   // the sort's keys fit the working set; else order[where[a]] = a, the
   // scalar unit's scatter.
@@ -352,6 +352,7 @@ Dispatch mlir::npu::buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
   if (sort) {
     order = sortByExpert(b, loc, flatIdx, numExperts);
   } else {
+    Value where = buildWhere(b, loc, flatIdx, offsets, numExperts);
     int64_t a = cast<RankedTensorType>(flatIdx.getType()).getDimSize(0);
     order = scf::ForOp::create(
                 b, loc, constIndex(b, loc, 0), constIndex(b, loc, a),
@@ -379,7 +380,7 @@ Dispatch mlir::npu::buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,
   }
   setPlannedValues(counts, plannedCounts);
   setPlannedValues(offsets, plannedOffsets);
-  Dispatch dispatch{counts, offsets, order, where, {}, {}, {}};
+  Dispatch dispatch{counts, offsets, order, {}, {}, {}};
   // The table holds the visits of the routing and of the plan, whose
   // counts are rounded up (moeVisitTableSize).
   int64_t maxVisits =

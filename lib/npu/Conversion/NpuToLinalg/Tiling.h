@@ -54,13 +54,13 @@ LogicalResult tileGatedMlpKernel(RewriterBase &rewriter, KernelOp kernel,
 /// [1]), and per visit its expert (`visitExpert`, [moeMaxVisits]). i64
 /// tensors.
 struct Dispatch {
-  Value counts, offsets, order, where;
+  Value counts, offsets, order;
   Value firstVisit, visits, visitExpert;
 };
 
 /// The dispatch of `op` (TileMoeDispatch.cpp) for its assignments
 /// `flatIdx` ([T K], the expert of each) and M tiles of `tileM` rows:
-/// counts, offsets, order, where and the visits, with their values under
+/// counts, offsets, order and the visits, with their values under
 /// the static plan marked for the plan check; the order by a bitonic sort
 /// with `sort` (moeDispatchSorts), else by the scalar unit's scatter.
 Dispatch buildDispatch(OpBuilder &b, Location loc, MoEExpertsOp op,

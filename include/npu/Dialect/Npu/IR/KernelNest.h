@@ -193,26 +193,6 @@ inline int64_t moeSortedOrderBytes(int64_t assignments) {
   return int64_t(llvm::alignTo(uint64_t(assignments) * 8, 64));
 }
 
-/// The bytes each assignment's position in expert order (`where`, i64,
-/// computed in blocks of kMoeDispatchBlock: TileMoeDispatch.cpp) holds on
-/// chip, from the dispatch to the combine that reads it, aligned as every
-/// SRAM allocation is.
-inline int64_t moeWhereBytes(int64_t assignments) {
-  uint64_t padded = uint64_t(llvm::divideCeil(assignments, kMoeDispatchBlock)) *
-                    uint64_t(kMoeDispatchBlock);
-  return int64_t(llvm::alignTo(padded * 8, 64));
-}
-
-/// Whether the cost model holds `where` on chip, as the lowering does (its
-/// buffer lives beside every phase of the kernel): where it takes at most
-/// half of the core's SRAM (DeepSeek-V3 on tpu-v7 up to 524,288 tokens).
-/// Past that (a million tokens: 64 MiB) the lowering cannot hold it, and
-/// the model prices it in HBM, where the lowering does not put it yet
-/// (docs/cost-model-tpu.md, "What the routed phase holds").
-inline bool moeWhereOnChip(int64_t assignments, int64_t vmemBytes) {
-  return moeWhereBytes(assignments) <= vmemBytes / 2;
-}
-
 /// Whether `chunks` load chunks can split a gemm tiling's K steps: K tiles
 /// of one static size (tk divides K) in chunks of one size (chunks divides
 /// tk); one chunk always can.

@@ -290,10 +290,7 @@ Operation *kernelOpAroundCopy(Operation *op) {
 /// its intermediates (npu.kernel_holds) also the tile copies in its loops
 /// and a copy that fills `v` before its first op (the K/V an attention
 /// kernel holds when its head loop has one step and is folded away: the
-/// copy then has no op of the kernel before it). A tiled kernel's loop
-/// (npu.buffers) that only copies (no op of a kernel in it) fills `v` for
-/// the kernel that reads it (a MoE combine's row gather when one token tile
-/// covers all the tokens).
+/// copy then has no op of the kernel before it).
 std::optional<int64_t> owningKernel(Value v) {
   std::optional<int64_t> owner;
   bool filledBefore = false, held = false;
@@ -313,14 +310,21 @@ std::optional<int64_t> owningKernel(Value v) {
       if (auto copy = dyn_cast<memref::CopyOp>(user)) {
         Operation *kernelOp = kernelOpAroundCopy(user);
         if (!kernelOp && copy.getTarget() == cur) {
-          // Filled by a tiled kernel's loop of copies (npu.buffers: a
-          // combine's row gather whose token loop has one step and is
-          // folded away), or before a holding kernel's first op.
-          auto loop = user->getParentOfType<scf::ForOp>();
-          bool gather = loop && loop->hasAttr("npu.buffers") &&
-                        !firstOpWith(loop, "npu.kernel_id");
-          filledBefore |= !gather;
+          // Filled before a holding kernel's first op, or by copies in its
+          // loops (a MoE expert's rows stored at their assignments').
+          filledBefore = true;
           continue;
+        }
+        // A copy out of `v` nested in a loop of the kernel, or in a branch
+        // between two of its ops (a MoE expert's tile of rows stored one
+        // row at a time, in its visit loop and after it), is the kernel's.
+        if (!kernelOp && copy.getSource() == cur) {
+          Operation *top = user;
+          while (top->getParentOp() && !isa<func::FuncOp>(top->getParentOp()))
+            top = top->getParentOp();
+          if (top != user)
+            kernelOp = isa<scf::ForOp>(top) ? firstOpWith(top, "npu.kernel_id")
+                                            : kernelOpAroundCopy(top);
         }
         id = kernelOp ? kernelOp->getAttrOfType<IntegerAttr>("npu.kernel_id")
                       : IntegerAttr();

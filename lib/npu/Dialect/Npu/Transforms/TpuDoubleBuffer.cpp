@@ -251,13 +251,16 @@ getSchedule(const llvm::SetVector<Operation *> &slice,
 Outcome pipeline(RewriterBase &rewriter, scf::ForOp loop,
                  const Candidates &original, int64_t buffers,
                  KernelTrips &kernelTrips) {
-  if (original.loads.empty() && original.stores.empty())
-    return Outcome::Skipped;
   // A loop with a run-time trip count (a causal KV range) is pipelined with
   // predicated prefetches and no peeled epilogue; a static one with fewer
-  // iterations than stages is left alone.
+  // iterations than stages is left alone. One with no loads or stores of
+  // its own is not pipelined, unless its trip count is dynamic: a MoE's
+  // visit loop, whose body stores its rows in a loop of its own, may still
+  // hand its inner loops their next loads (selectHandoffs).
   std::optional<APInt> trips = loop.getStaticTripCount();
   bool dynamic = !trips;
+  if (original.loads.empty() && original.stores.empty() && !dynamic)
+    return Outcome::Skipped;
   int64_t tripCount = trips ? trips->getSExtValue() : 0;
   SmallVector<DmaStartOp> loads;
   if (dynamic || tripCount >= buffers)

@@ -1,7 +1,8 @@
 //===- TpuPipelineRowDmas.cpp - the npu-tpu-pipeline-row-dmas pass --------===//
 //
 // A loop that only moves data, one DMA per iteration waited in the same
-// iteration (the rows of a MoE expert's tile gathered from x), keeps as many
+// iteration (the rows of a MoE expert's tile gathered from x, or its output
+// rows stored at their assignments' rows of o), keeps as many
 // row copies in flight as the target allows (`row_dmas_in_flight_per_core`):
 // software-pipelined with the start `Q - 1` iterations ahead of its wait.
 //
@@ -14,6 +15,7 @@
 #include "npu/Dialect/Npu/IR/NpuOps.h"
 #include "npu/Dialect/Npu/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -59,18 +61,41 @@ DmaStartOp tpu_rows::rowDmaLoop(scf::ForOp loop) {
       return nullptr;
   }
   // Each iteration writes its own row: the target is a view at the
-  // induction variable, one element wide in that dimension.
-  auto view = dma.getTarget().getDefiningOp<memref::SubViewOp>();
-  if (!view)
+  // induction variable (a gather), or at the entry of an index table at a
+  // row of the source that is the induction variable or a clamp of it (a
+  // scatter: the table is a MoE dispatch's order, a permutation, so rows
+  // write distinct targets and the clamp's repeats write the same row with
+  // the same data).
+  Value iv = loop.getInductionVar();
+  auto rowOffset = [&](Value target) -> Value {
+    auto view = target.getDefiningOp<memref::SubViewOp>();
+    if (!view || !isConstantIntValue(loop.getStep(), 1))
+      return nullptr;
+    Value row;
+    for (auto [offset, size] :
+         llvm::zip(view.getMixedOffsets(), view.getMixedSizes())) {
+      auto v = dyn_cast<Value>(offset);
+      if (v && isConstantIntValue(size, 1) && !row &&
+          !v.getDefiningOp<arith::ConstantOp>())
+        row = v;
+    }
+    return row;
+  };
+  Value target = rowOffset(dma.getTarget());
+  if (target == iv)
+    return dma;
+  Value source = rowOffset(dma.getSource());
+  auto clamp = source ? source.getDefiningOp<arith::MinSIOp>() : nullptr;
+  if (!target || !source || (source != iv && (!clamp || clamp.getLhs() != iv)))
     return nullptr;
-  bool ownRow = false;
-  for (auto [offset, size] :
-       llvm::zip(view.getMixedOffsets(), view.getMixedSizes()))
-    if (auto v = dyn_cast<Value>(offset); v && v == loop.getInductionVar() &&
-                                          isConstantIntValue(size, 1) &&
-                                          isConstantIntValue(loop.getStep(), 1))
-      ownRow = true;
-  return ownRow ? dma : nullptr;
+  auto cast = target.getDefiningOp<arith::IndexCastOp>();
+  auto entry = cast ? cast.getIn().getDefiningOp<memref::LoadOp>() : nullptr;
+  if (!entry || entry.getIndices().size() != 1)
+    return nullptr;
+  Value at = entry.getIndices().front();
+  if (auto add = at.getDefiningOp<arith::AddIOp>())
+    at = add.getRhs() == source ? add.getRhs() : add.getLhs();
+  return at == source ? dma : nullptr;
 }
 
 namespace {
