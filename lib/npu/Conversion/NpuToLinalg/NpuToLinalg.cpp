@@ -81,17 +81,26 @@ Value mlir::npu::castFloat(OpBuilder &b, Location loc, Value v, Type type) {
 
 Value mlir::npu::castTensor(OpBuilder &b, Location loc, Value tensor,
                             Type elementType) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  if (type.getElementType() == elementType)
+  if (cast<RankedTensorType>(tensor.getType()).getElementType() == elementType)
     return tensor;
-  Value init = tensor::EmptyOp::create(
-      b, loc, tensor::getMixedSizes(b, loc, tensor), elementType);
-  unsigned rank = type.getRank();
+  return castTensorInto(
+      b, loc, tensor,
+      tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, tensor),
+                              elementType));
+}
+
+Value mlir::npu::castTensorInto(OpBuilder &b, Location loc, Value tensor,
+                                Value dest) {
+  auto destType = cast<RankedTensorType>(dest.getType());
+  Type elementType = destType.getElementType();
+  if (cast<RankedTensorType>(tensor.getType()).getElementType() == elementType)
+    return linalg::CopyOp::create(b, loc, tensor, dest).getResult(0);
+  unsigned rank = destType.getRank();
   SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{tensor},
-             ValueRange{init}, maps, iters,
+             b, loc, TypeRange{destType}, ValueRange{tensor}, ValueRange{dest},
+             maps, iters,
              [&](OpBuilder &nb, Location nl, ValueRange args) {
                linalg::YieldOp::create(nb, nl,
                                        castFloat(nb, nl, args[0], elementType));

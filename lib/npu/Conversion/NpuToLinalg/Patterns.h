@@ -47,6 +47,10 @@ Value encodeFromF32(OpBuilder &b, Location loc, Value v, Type t);
 /// `elementType` (a linalg.generic), or returns it unchanged when the type
 /// already matches.
 Value castTensor(OpBuilder &b, Location loc, Value tensor, Type elementType);
+/// `tensor` converted into `dest` (same shape): a linalg.generic, or a
+/// linalg.copy where the element types match (a value carried in `dest`'s
+/// buffer, which an identity generic would fold away from).
+Value castTensorInto(OpBuilder &b, Location loc, Value tensor, Value dest);
 /// `tensor.empty` of `shape` x `elementType` filled with `value`.
 Value createFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                    Type elementType, double value);

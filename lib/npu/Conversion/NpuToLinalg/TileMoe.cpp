@@ -45,7 +45,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -241,20 +240,8 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                              })[0];
         }
         // The tile rounded to the result type, into the buffer the next
-        // visit stores its real rows from (a copy where the types match: an
-        // identity generic would fold away).
-        MLIRContext *ctx = mb.getContext();
-        Value tile =
-            oElem == f32
-                ? linalg::CopyOp::create(mb, ml, acc, iterM[1]).getResult(0)
-                : buildGeneric(
-                      mb, ml, ValueRange{acc}, ValueRange{iterM[1]},
-                      {loopsMap(ctx, 2, {0, 1}), loopsMap(ctx, 2, {0, 1})},
-                      {kPar, kPar},
-                      [&](OpBuilder &nb, Location l,
-                          ValueRange a) -> SmallVector<Value> {
-                        return {castFloat(nb, l, a[0], oElem)};
-                      })[0];
+        // visit stores its real rows from.
+        Value tile = castTensorInto(mb, ml, acc, iterM[1]);
         scf::YieldOp::create(mb, ml, ValueRange{o, tile, first, rows});
       });
   // The last visit's rows.

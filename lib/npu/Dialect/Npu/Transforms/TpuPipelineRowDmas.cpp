@@ -66,36 +66,42 @@ DmaStartOp tpu_rows::rowDmaLoop(scf::ForOp loop) {
   // scatter: the table is a MoE dispatch's order, a permutation, so rows
   // write distinct targets and the clamp's repeats write the same row with
   // the same data).
-  Value iv = loop.getInductionVar();
-  auto rowOffset = [&](Value target) -> Value {
-    auto view = target.getDefiningOp<memref::SubViewOp>();
-    if (!view || !isConstantIntValue(loop.getStep(), 1))
-      return nullptr;
-    Value row;
-    for (auto [offset, size] :
-         llvm::zip(view.getMixedOffsets(), view.getMixedSizes())) {
-      auto v = dyn_cast<Value>(offset);
-      if (v && isConstantIntValue(size, 1) && !row &&
-          !v.getDefiningOp<arith::ConstantOp>())
-        row = v;
-    }
-    return row;
-  };
-  Value target = rowOffset(dma.getTarget());
-  if (target == iv)
-    return dma;
-  Value source = rowOffset(dma.getSource());
-  auto clamp = source ? source.getDefiningOp<arith::MinSIOp>() : nullptr;
-  if (!target || !source || (source != iv && (!clamp || clamp.getLhs() != iv)))
+  if (!isConstantIntValue(loop.getStep(), 1))
     return nullptr;
+  // The offsets of a view that are values, in the dimensions it is one
+  // element wide in.
+  auto rowOffsets = [](Value view) {
+    SmallVector<Value> rows;
+    if (auto subview = view.getDefiningOp<memref::SubViewOp>())
+      for (auto [offset, size] :
+           llvm::zip(subview.getMixedOffsets(), subview.getMixedSizes()))
+        if (auto v = dyn_cast<Value>(offset); v && isConstantIntValue(size, 1))
+          rows.push_back(v);
+    return rows;
+  };
+  Value iv = loop.getInductionVar();
+  SmallVector<Value> targets = rowOffsets(dma.getTarget());
+  if (llvm::is_contained(targets, iv))
+    return dma;
+  SmallVector<Value> sources = rowOffsets(dma.getSource());
+  if (targets.size() != 1 || sources.size() != 1)
+    return nullptr;
+  Value target = targets.front(), source = sources.front();
+  auto clamp = source.getDefiningOp<arith::MinSIOp>();
+  if (source != iv && (!clamp || clamp.getLhs() != iv))
+    return nullptr;
+  // The target's row: index_cast(table[source row]) or
+  // index_cast(table[start + source row]).
   auto cast = target.getDefiningOp<arith::IndexCastOp>();
   auto entry = cast ? cast.getIn().getDefiningOp<memref::LoadOp>() : nullptr;
   if (!entry || entry.getIndices().size() != 1)
     return nullptr;
   Value at = entry.getIndices().front();
-  if (auto add = at.getDefiningOp<arith::AddIOp>())
-    at = add.getRhs() == source ? add.getRhs() : add.getLhs();
-  return at == source ? dma : nullptr;
+  if (at == source)
+    return dma;
+  auto add = at.getDefiningOp<arith::AddIOp>();
+  return add && (add.getLhs() == source || add.getRhs() == source) ? dma
+                                                                   : nullptr;
 }
 
 namespace {
