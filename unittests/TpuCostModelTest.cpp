@@ -377,6 +377,38 @@ static constexpr const char *kMoeLayer = R"mlir(
     return %y : tensor<64x32xbf16>
   })mlir";
 
+TEST_F(TpuCostModelTest, MoeRowStoresRunBesideTheNextStepsLoads) {
+  // DeepSeek-V3's expert shape in bf16 on tpu-v7 (2 cores), experts of 64
+  // gathered rows, F = 2048 in 4 tiles of 512, D = 7168 whole. A visit's 64
+  // output rows are stored (one copy each, 32 in flight at 500 ns: a 1000
+  // ns chain) by the next visit's first F step, after it issued its second
+  // step's loads (TileMoe.cpp), and the next visit's first weights and rows
+  // load during this visit's last step. The steps are memory-bound: each
+  // moves 3 x 512 x 7168 x 2 B of weights and, on average, a quarter of a
+  // visit's 64 gathered and 64 stored rows of 7168 x 2 B, at half of the
+  // calibrated 6.62861 TB/s per core, plus 3 DMA setups over 4 engines:
+  // (22020096 + 2 x 229376) / 3314.305 + 375 = 7157.3 ns. The chains and
+  // a step's compute (a 256-row pass of the matrix unit, ~5.6 us) fit in
+  // that period, so one more visit per core costs exactly its 4 steps.
+  // (Stored before the next visit's first loads, as until 2026-12-07, the
+  // last step ran both chains and its compute beside the next weights: a
+  // few hundred ns more per visit.)
+  TpuParams p = params("tpu-v7");
+  KernelDesc d = gatedMlp(64, 2048, 7168);
+  d.kind = KernelKind::MoeFfn;
+  d.gatheredRows = true;
+  auto time = [&](int64_t experts) {
+    KernelDesc k = d;
+    k.repeat = experts;
+    std::optional<TpuCost> c = getTpuPhaseCost(k, {64, 512, 7168}, 2, p);
+    return c ? c->timeNs : -1.0;
+  };
+  double two = time(2), four = time(4);
+  ASSERT_GT(two, 0.0);
+  double period = (22020096.0 + 2 * 229376.0) / 3314.305 + 375.0;
+  EXPECT_NEAR(four - two, 4 * period, 1.0);
+}
+
 TEST_F(TpuCostModelTest, MoeDispatchRanksDenselyThenSorts) {
   // A MoE layer of 64 tokens, top 2 of 4 experts: 128 assignments. Its
   // dispatch counts them on the vector unit: counts 2 x 128 x 4 = 1024,

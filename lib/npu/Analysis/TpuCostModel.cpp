@@ -411,9 +411,15 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
   // Banded stores: the bands of the last K chunk leave as they are done.
   double setupOut =
       p.dmaSetupNs * d(l->writeTransfers) / steps / engines / double(l->bands);
-  // A tile's rows stored one copy each: the chain the core waits for after
-  // the tile's last step, beside their bytes.
+  // A tile's rows stored one copy each: a chain the core waits for after
+  // the last tile, and at the next tile's start before it issues a load or
+  // (two buffers) in its first step after that step issued the second
+  // step's loads, beside a period's loads.
   double rowWrites = rowChain(double(l->tileRowWrites));
+  bool writesInStep = buffers >= 2 && l->rowWritesInFirstStep;
+  double startWrites = writesInStep ? 0.0 : rowWrites;
+  double stepWrites =
+      writesInStep ? std::max(0.0, rowWrites + stage - period) : 0.0;
   double drain = std::max(
       rowWrites,
       l->lastWriteBytes
@@ -432,21 +438,20 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
       rowChain(l->firstRowTransfers ? double(*l->firstRowTransfers) : 0.0);
   if (prefetched) {
     // The last step of a tile carries the next tile's first weights and
-    // runs the next tile's rows' chain before its compute; the tile's own
-    // rows are stored after it (at the start of the next visit, before its
-    // first step issues any load): the core's chain and compute take the
-    // place of a period, or the loads, whichever is longer.
+    // runs the next tile's rows' chain before its compute (and the tile's
+    // own row stores after it, when the next tile starts with them): the
+    // core's chains and compute take the place of a period, or the loads,
+    // whichever is longer.
     double loads = d(l->prefetchBytes) / bwPerNs +
                    p.dmaSetupNs * l->prefetchTransfers / engines;
-    refill =
-        std::max(0.0, std::max(firstRows + stage + rowWrites, loads) - period);
+    refill = std::max(0.0, std::max(firstRows + stage + startWrites, loads) -
+                               period);
   } else if (buffers >= 2 && l->refillBytes.value() > 0) {
     double loads =
         chunkedWait(l->refillBytes) +
         p.dmaSetupNs * l->refillTransfers / engines / double(l->chunks);
-    // The tile before stores its rows first (the next one's loads are
-    // issued after those stores).
-    double withRows = rowWrites + std::max(loads, firstRows);
+    // The tile before may store its rows first, before these loads.
+    double withRows = startWrites + std::max(loads, firstRows);
     double perRow = double(l->refillsPerRowWait);
     refill = (withRows + (perRow - 1) * loads) / perRow;
   }
@@ -482,7 +487,8 @@ mlir::npu::getFittingTpuPhaseCost(const KernelDesc &k, ArrayRef<int64_t> t,
   cost.timeNs = std::max(
       cost.memoryNs,
       fill + stage + drain + (stepsPerCore - 1) * period +
-          refills * std::max(0.0, refill - std::max(0.0, lastBeforeRefill)) +
+          refills * (std::max(0.0, refill - std::max(0.0, lastBeforeRefill)) +
+                     stepWrites) +
           combineNs);
   cost.overheadNs =
       std::max(0.0, cost.timeNs - std::max(cost.computeNs, cost.memoryNs));

@@ -252,6 +252,7 @@ std::optional<LoopTotals> tpu_detail::gatedTotals(const KernelDesc &k,
   if (k.gatheredRows) {
     l.writeBytes = c(tiles) * c(t.m) * c(dm) * c(k.outBytes);
     l.tileRowWrites = t.m;
+    l.rowWritesInFirstStep = nd == 1 && nf > 1;
   } else if (!k.outputOnChip) {
     l.writeBytes = c(groups) * c(m) * c(dm) * c(k.outBytes);
     l.writeTransfers = c(tiles);

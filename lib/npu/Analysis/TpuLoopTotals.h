@@ -46,6 +46,10 @@ struct LoopTotals {
   /// MoE expert's outputs, at their assignments' rows of o): a chain
   /// `rowDmas` deep that the core waits for. Their bytes are in writeBytes.
   int64_t tileRowWrites = 0;
+  /// With two buffers, the next tile's first step runs that chain, after
+  /// it has issued its second step's loads (a MoE visit's F loop of
+  /// several steps, TileMoe.cpp); else the next tile starts with it.
+  bool rowWritesInFirstStep = false;
   Count paddedMatrixFlops;
   Count vectorFlops, transcendentalFlops;
   /// B elements (gemm, gated MLP) the steps load on chip, held ones once:

@@ -335,22 +335,30 @@ Value mlir::npu::buildGatedFLoop(
     int64_t f, int64_t tileF, int64_t d, int64_t tileD, Type gType, Type uType,
     GatedWeightsFn weight,
     function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine,
-    GatedBiasesFn biases) {
+    GatedBiasesFn biases, GatedSide *side) {
+  SmallVector<Value, 2> init = {acc0};
+  if (side)
+    init.push_back(side->init);
   auto loop = scf::ForOp::create(
       b, loc, constIndex(b, loc, 0), constIndex(b, loc, f),
-      constIndex(b, loc, tileF), ValueRange{acc0},
+      constIndex(b, loc, tileF), init,
       [&](OpBuilder &fb, Location fl, Value f0, ValueRange iter) {
         OpFoldResult nf = tileExtent(fb, fl, f0, tileF, f);
-        scf::YieldOp::create(fb, fl,
-                             buildGatedFTile(
-                                 fb, fl, xt, iter[0], nm, f0, nf, d, tileD,
-                                 gType, uType,
-                                 [&](OpBuilder &wb, Location wl, unsigned which,
-                                     OpFoldResult d0, OpFoldResult nd) {
-                                   return weight(wb, wl, f0, nf, which, d0, nd);
-                                 },
-                                 combine, biases));
+        SmallVector<Value, 2> next;
+        Value carried = side ? side->step(fb, fl, f0, iter[1]) : Value();
+        next.push_back(buildGatedFTile(
+            fb, fl, xt, iter[0], nm, f0, nf, d, tileD, gType, uType,
+            [&](OpBuilder &wb, Location wl, unsigned which, OpFoldResult d0,
+                OpFoldResult nd) {
+              return weight(wb, wl, f0, nf, which, d0, nd);
+            },
+            combine, biases));
+        if (side)
+          next.push_back(carried);
+        scf::YieldOp::create(fb, fl, next);
       });
+  if (side)
+    side->init = loop.getResult(1);
   return loop.getResult(0);
 }
 

@@ -19,7 +19,9 @@
 //                F tiles as TileGatedMlp's               [tm, D] f32
 //       o[order[offsets[e] + m0 + r]] = acc's real row r, rounded to the
 //                result type (as vLLM's and MaxText's expert outputs),
-//                one copy per row                          o: [T K, D]
+//                one copy per row, by the next visit (in its first F step
+//                where that step's loads run beside them: buildRoutedExperts)
+//                or after the last                          o: [T K, D]
 //   for each M tile of tokens (the shared expert's tile):
 //     y tile = shared expert(x tile) (or 0)               [tm, D] f32
 //     for each sub-tile of s tokens (moeCombineTokens: s K <= 256 rows),
@@ -87,7 +89,7 @@ Value gatedTile(
                        OpFoldResult, OpFoldResult)>
         weights,
     function_ref<Value(OpBuilder &, Location, Value, Value, Value)> combine,
-    GatedBiasesFn biases = nullptr) {
+    GatedBiasesFn biases = nullptr, GatedSide *side = nullptr) {
   Type f32 = b.getF32Type();
   return buildGatedFLoop(
       b, loc, xt, filledTile(b, loc, {nm, b.getIndexAttr(d)}, f32, 0.0), nm, f,
@@ -96,7 +98,7 @@ Value gatedTile(
           OpFoldResult d0, OpFoldResult nd) {
         return GatedWeightTile{weights(wb, wl, f0, nf, which, d0, nd), true};
       },
-      combine, biases);
+      combine, biases, side);
 }
 
 } // namespace
@@ -104,16 +106,19 @@ Value gatedTile(
 /// A visit's rows, each stored at its assignment's row of o (one copy per
 /// row; copies past the last real row repeat it): `prev` is (o, the tile
 /// [tileM, D] that holds the visit's real rows, their first position in
-/// expert order, their count). Stored at the start of the next visit (or
-/// after the last), before its first loads are issued; not at all where the
-/// count is 0 (before the first visit). Returns o.
+/// expert order, their count). Stored by the next visit's first F step
+/// (`when`: the step is the first), beside the next F step's loads, or
+/// after the last visit; not at all where the count is 0 (before the first
+/// visit). Returns o.
 static Value storeVisitRows(OpBuilder &b, Location loc,
                             const Dispatch &dispatch, int64_t tileM, int64_t d,
-                            ValueRange prev) {
+                            ValueRange prev, Value when = nullptr) {
   Value o = prev[0], tile = prev[1], first = prev[2], rows = prev[3];
   OpFoldResult zero = b.getIndexAttr(0), dd = b.getIndexAttr(d);
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, rows,
                                     constIndex(b, loc, 0));
+  if (when)
+    any = arith::AndIOp::create(b, loc, when, any);
   auto stored = scf::IfOp::create(
       b, loc, any,
       [&](OpBuilder &ib, Location il) {
@@ -142,10 +147,15 @@ static Value storeVisitRows(OpBuilder &b, Location loc,
 /// The routed experts of `op`, each over M tiles (`tileM` rows, F tiles of
 /// `tileF`) of the rows `dispatch` routes to it, writing their outputs,
 /// rounded to the result type, into o ([T x K, D]) at their assignments'
-/// rows (each row of an expert's tile at its `dispatch.order` entry).
+/// rows (each row of an expert's tile at its `dispatch.order` entry). With
+/// `buffers` >= 2, several F tiles and D whole (a pipelined F loop whose
+/// steps load their own weights), a visit's rows are stored by the next
+/// visit's first F step, after it has issued its second step's loads (so
+/// that the weight stream runs beside them); else at the next visit's
+/// start, before its first loads.
 static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                                 const Dispatch &dispatch, int64_t tileM,
-                                int64_t tileF, int64_t tileD) {
+                                int64_t tileF, int64_t tileD, int64_t buffers) {
   Type f32 = b.getF32Type();
   Value x = op.getX();
   int64_t t = op.getNumTokens(), d = op.getModelDim(), k = op.getTopK();
@@ -164,7 +174,10 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
       b, loc, zeroC, extractIndex(b, loc, dispatch.visits, zeroC),
       constIndex(b, loc, 1), ValueRange{o0, noRows, zeroC, zeroC},
       [&](OpBuilder &mb, Location ml, Value v, ValueRange iterM) {
-        Value o = storeVisitRows(mb, ml, dispatch, tileM, d, iterM);
+        bool inFirstStep = buffers >= 2 && tileF < f && tileD >= d;
+        Value o = inFirstStep
+                      ? iterM[0]
+                      : storeVisitRows(mb, ml, dispatch, tileM, d, iterM);
         Value ex = extractIndex(mb, ml, dispatch.visitExpert, v);
         Value count = extractIndex(mb, ml, dispatch.counts, ex);
         Value m0 = arith::MulIOp::create(
@@ -201,6 +214,15 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
         Value xt = gather.getResult(0);
         if (tileM == 1 && tileD < d)
           xt = copyTile(mb, ml, xt, {mb.getIndexAttr(tileM), dd});
+        // Or by this visit's first F step.
+        auto storeFirst = [&](OpBuilder &sb, Location sl, Value f0,
+                              Value dest) {
+          Value first = arith::CmpIOp::create(sb, sl, arith::CmpIPredicate::eq,
+                                              f0, constIndex(sb, sl, 0));
+          return storeVisitRows(sb, sl, dispatch, tileM, d,
+                                {dest, iterM[1], iterM[2], iterM[3]}, first);
+        };
+        GatedSide stores{o, storeFirst};
         Value acc = gatedTile(
             mb, ml, xt, mb.getIndexAttr(tileM), d, f, tileF, tileD,
             [&](OpBuilder &wb, Location wl, Value f0, OpFoldResult nf,
@@ -224,7 +246,9 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
                   expertSlice(bb, bl, op.getBGate(), ex, {f0}, {nf}),
                   expertSlice(bb, bl, op.getBUp(), ex, {f0}, {nf})};
             })
-                           : GatedBiasesFn());
+                           : GatedBiasesFn(),
+            inFirstStep ? &stores : nullptr);
+        o = stores.init;
         // The down projection's bias, its expert's row once per M
         // tile, added once per output element.
         if (op.hasBiases()) {
@@ -345,7 +369,7 @@ LogicalResult mlir::npu::tileMoeKernel(RewriterBase &rewriter, KernelOp kernel,
 
   // The routed experts write their outputs into o, in assignment order.
   Value o = buildRoutedExperts(b, loc, op, dispatch, tileM, tileF,
-                               std::min(tile.d, d));
+                               std::min(tile.d, d), tiling.getBuffers());
 
   // Per M tile of tokens: the shared expert's output (or 0), plus each
   // token's routed outputs in slot order (the reference's order), its K

@@ -130,13 +130,22 @@ using GatedWeightsFn = function_ref<GatedWeightTile(
     OpFoldResult d0, OpFoldResult nd)>;
 using GatedBiasesFn = function_ref<std::array<Value, 2>(
     OpBuilder &, Location, Value f0, OpFoldResult nf)>;
+/// Work each F step does beside its tile, on a value the loop carries from
+/// `init` (a MoE visit's stores of the previous visit's rows, in its first
+/// step): `step` gives the step's new value from its F offset and the
+/// carried one, emitted before the step's tile.
+struct GatedSide {
+  Value init;
+  function_ref<Value(OpBuilder &, Location, Value f0, Value carried)> step;
+};
+/// With `side`, its `init` is replaced by the loop's last carried value.
 Value buildGatedFLoop(
     OpBuilder &b, Location loc, Value xt, Value acc0, OpFoldResult nm,
     int64_t f, int64_t tileF, int64_t d, int64_t tileD, Type gType, Type uType,
     GatedWeightsFn weight,
     function_ref<Value(OpBuilder &, Location, Value g, Value u, Value f0)>
         combine,
-    GatedBiasesFn biases = nullptr);
+    GatedBiasesFn biases = nullptr, GatedSide *side = nullptr);
 /// acc + lhs rhs^T (`transposed`: rhs [N, K]) or acc + lhs rhs (rhs [K, N])
 /// in f32, lhs [M, K], acc [M, N] f32: a projection's or a down
 /// projection's tile.
