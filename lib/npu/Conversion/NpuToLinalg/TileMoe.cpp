@@ -166,6 +166,7 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
   Type oElem = op.getResult().getType().getElementType();
   Value o0 = emptyTile(b, loc, {b.getIndexAttr(t * k), dd}, oElem);
   FloatAttr limit = op.getSwigluLimitAttr();
+  bool inFirstStep = buffers >= 2 && tileF < f && tileD >= d;
   // One loop over the visits (expert, M tile of its rows), in expert
   // order: a run-time count, each visit's expert from the visit table.
   Value zeroC = constIndex(b, loc, 0);
@@ -174,7 +175,6 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
       b, loc, zeroC, extractIndex(b, loc, dispatch.visits, zeroC),
       constIndex(b, loc, 1), ValueRange{o0, noRows, zeroC, zeroC},
       [&](OpBuilder &mb, Location ml, Value v, ValueRange iterM) {
-        bool inFirstStep = buffers >= 2 && tileF < f && tileD >= d;
         Value o = inFirstStep
                       ? iterM[0]
                       : storeVisitRows(mb, ml, dispatch, tileM, d, iterM);
