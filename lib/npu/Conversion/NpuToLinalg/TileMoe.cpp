@@ -103,6 +103,31 @@ Value gatedTile(
 
 } // namespace
 
+/// A loop over a visit's `tileM` rows, one row copy per iteration: `copy`
+/// gives the new carried value from row i, its real row r (rows past the
+/// visit's `rows` real ones repeat the last) and r's assignment `a` (its
+/// `dispatch.order` entry at `first` + r). The gather of x and the stores
+/// into o (npu-tpu-pipeline-row-dmas keeps their copies in flight).
+static Value visitRowLoop(OpBuilder &b, Location loc, const Dispatch &dispatch,
+                          int64_t tileM, Value first, Value rows, Value init,
+                          function_ref<Value(OpBuilder &, Location, Value i,
+                                             Value r, Value a, Value carried)>
+                              copy) {
+  Value one = constIndex(b, loc, 1);
+  Value lastRow = arith::SubIOp::create(b, loc, rows, one);
+  auto loop = scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, tileM), one,
+      ValueRange{init},
+      [&](OpBuilder &lb, Location ll, Value i, ValueRange iter) {
+        Value r = arith::MinSIOp::create(lb, ll, i, lastRow);
+        Value a =
+            extractIndex(lb, ll, dispatch.order,
+                         arith::AddIOp::create(lb, ll, first, r).getResult());
+        scf::YieldOp::create(lb, ll, copy(lb, ll, i, r, a, iter[0]));
+      });
+  return loop.getResult(0);
+}
+
 /// A visit's rows, each stored at its assignment's row of o (one copy per
 /// row; copies past the last real row repeat it): `prev` is (o, the tile
 /// [tileM, D] that holds the visit's real rows, their first position in
@@ -122,23 +147,15 @@ static Value storeVisitRows(OpBuilder &b, Location loc,
   auto stored = scf::IfOp::create(
       b, loc, any,
       [&](OpBuilder &ib, Location il) {
-        Value one = constIndex(ib, il, 1);
-        Value lastRow = arith::SubIOp::create(ib, il, rows, one);
-        auto scatter = scf::ForOp::create(
-            ib, il, constIndex(ib, il, 0), constIndex(ib, il, tileM), one,
-            ValueRange{o},
-            [&](OpBuilder &lb, Location ll, Value i, ValueRange iterS) {
-              Value r = arith::MinSIOp::create(lb, ll, i, lastRow);
-              Value a = extractIndex(
-                  lb, ll, dispatch.order,
-                  arith::AddIOp::create(lb, ll, first, r).getResult());
+        Value stored = visitRowLoop(
+            ib, il, dispatch, tileM, first, rows, o,
+            [&](OpBuilder &lb, Location ll, Value, Value r, Value a,
+                Value dest) {
               OpFoldResult unit = lb.getIndexAttr(1);
               Value row = sliceOf(lb, ll, tile, {r, zero}, {unit, dd});
-              scf::YieldOp::create(
-                  lb, ll,
-                  insertSliceOf(lb, ll, row, iterS[0], {a, zero}, {unit, dd}));
+              return insertSliceOf(lb, ll, row, dest, {a, zero}, {unit, dd});
             });
-        scf::YieldOp::create(ib, il, scatter.getResult(0));
+        scf::YieldOp::create(ib, il, stored);
       },
       [&](OpBuilder &ib, Location il) { scf::YieldOp::create(ib, il, o); });
   return stored.getResult(0);
@@ -191,27 +208,19 @@ static Value buildRoutedExperts(OpBuilder &b, Location loc, MoEExpertsOp op,
             mb, ml, tileMC, arith::SubIOp::create(mb, ml, count, m0));
         // The tile's rows of x, one row per assignment; rows past the
         // expert's last repeat it (computed, never stored).
-        Value one = constIndex(mb, ml, 1);
-        Value lastRow = arith::SubIOp::create(mb, ml, rows, one);
-        auto gather = scf::ForOp::create(
-            mb, ml, constIndex(mb, ml, 0), tileMC, one,
-            ValueRange{emptyTile(mb, ml, {mb.getIndexAttr(tileM), dd}, xElem)},
-            [&](OpBuilder &gb, Location gl, Value i, ValueRange iterG) {
-              Value r = arith::MinSIOp::create(gb, gl, i, lastRow);
-              Value a = extractIndex(
-                  gb, gl, dispatch.order,
-                  arith::AddIOp::create(gb, gl, first, r).getResult());
+        Value xt = visitRowLoop(
+            mb, ml, dispatch, tileM, first, rows,
+            emptyTile(mb, ml, {mb.getIndexAttr(tileM), dd}, xElem),
+            [&](OpBuilder &gb, Location gl, Value i, Value, Value a,
+                Value dest) {
               Value tok = arith::DivUIOp::create(gb, gl, a, kC);
               OpFoldResult unit = gb.getIndexAttr(1);
               Value row = sliceOf(gb, gl, x, {tok, zero}, {unit, dd});
-              scf::YieldOp::create(
-                  gb, gl,
-                  insertSliceOf(gb, gl, row, iterG[0], {i, zero}, {unit, dd}));
+              return insertSliceOf(gb, gl, row, dest, {i, zero}, {unit, dd});
             });
         // A tile of one row (its gather loop of one step folds into a
         // view of x) with D in chunks: copied on chip once, as the
         // gathered tiles are, not loaded per chunk.
-        Value xt = gather.getResult(0);
         if (tileM == 1 && tileD < d)
           xt = copyTile(mb, ml, xt, {mb.getIndexAttr(tileM), dd});
         // Or by this visit's first F step.
