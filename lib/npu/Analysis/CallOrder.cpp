@@ -26,7 +26,7 @@ static bool isPricedStructure(Operation &op) {
     return false;
   if (llvm::none_of(op.getResultTypes(), llvm::IsaPred<ShapedType>))
     return true;
-  if (op.hasTrait<OpTrait::ConstantLike>() || isa<CastOpInterface>(op) ||
+  if (op.hasTrait<mlir::OpTrait::ConstantLike>() || isa<CastOpInterface>(op) ||
       isa<ViewLikeOpInterface>(op))
     return true;
   // Creates a tensor or buffer from sizes only.

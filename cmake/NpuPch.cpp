@@ -1,0 +1,1 @@
+// Empty: cmake/NpuPch.cmake precompiles cmake/NpuPch.h through this target.
