@@ -263,15 +263,10 @@ Operation *firstOpWith(Operation *op, StringRef name) {
   return found;
 }
 
-/// An op of the kernel that `op` (a copy bufferization left) belongs to:
-/// outside loops, the kernel whose ops (`npu.kernel_id`) are on both sides
-/// of it in its block (a copy between two steps of one kernel); in a tile
-/// loop, a kernel that holds its intermediates on chip (`npu.kernel_holds`:
-/// an absorbed MLA's or an attention's ops, a MoE dispatch's scan) whose
-/// ops the loop holds; or null.
-Operation *kernelOpAroundCopy(Operation *op) {
-  if (auto loop = op->getParentOfType<scf::ForOp>())
-    return firstOpWith(loop, "npu.kernel_holds");
+/// The first op of a kernel (`npu.kernel_id`) on each side of `op` in its
+/// block, if both are of the same kernel (a copy between two steps of one
+/// kernel); else null.
+Operation *kernelOpAround(Operation *op) {
   Operation *before = nullptr, *after = nullptr;
   for (Operation *p = op->getPrevNode(); p && !before; p = p->getPrevNode())
     before = firstOpWith(p, "npu.kernel_id");
@@ -281,6 +276,33 @@ Operation *kernelOpAroundCopy(Operation *op) {
       before->getAttr("npu.kernel_id") != after->getAttr("npu.kernel_id"))
     return nullptr;
   return before;
+}
+
+/// An op of the kernel that `copy` (a copy bufferization left, a user of
+/// `buffer`) belongs to, or null:
+///   - in a tile loop, a kernel that holds its intermediates on chip
+///     (`npu.kernel_holds`: an absorbed MLA's or an attention's ops, a MoE
+///     dispatch's scan) whose ops the loop holds;
+///   - outside loops, the kernel whose ops are on both sides of it;
+///   - a copy out of `buffer` nested in a loop of a kernel, or in a branch
+///     between two of its ops (a MoE expert's tile of rows stored one row
+///     at a time, in its visit loop and after it): that kernel.
+Operation *kernelOpAroundCopy(memref::CopyOp copy, Value buffer) {
+  if (auto loop = copy->getParentOfType<scf::ForOp>()) {
+    if (Operation *held = firstOpWith(loop, "npu.kernel_holds"))
+      return held;
+  } else if (Operation *around = kernelOpAround(copy)) {
+    return around;
+  }
+  if (copy.getSource() != buffer)
+    return nullptr;
+  Operation *top = copy;
+  while (top->getParentOp() && !isa<func::FuncOp>(top->getParentOp()))
+    top = top->getParentOp();
+  if (top == copy.getOperation())
+    return nullptr;
+  return isa<scf::ForOp>(top) ? firstOpWith(top, "npu.kernel_id")
+                              : kernelOpAround(top);
 }
 
 /// The kernel (`npu.kernel_id`, set by npu-tile-kernels on the ops of a
@@ -308,23 +330,12 @@ std::optional<int64_t> owningKernel(Value v) {
         continue;
       auto id = user->getAttrOfType<IntegerAttr>("npu.kernel_id");
       if (auto copy = dyn_cast<memref::CopyOp>(user)) {
-        Operation *kernelOp = kernelOpAroundCopy(user);
+        Operation *kernelOp = kernelOpAroundCopy(copy, cur);
         if (!kernelOp && copy.getTarget() == cur) {
           // Filled before a holding kernel's first op, or by copies in its
           // loops (a MoE expert's rows stored at their assignments').
           filledBefore = true;
           continue;
-        }
-        // A copy out of `v` nested in a loop of the kernel, or in a branch
-        // between two of its ops (a MoE expert's tile of rows stored one
-        // row at a time, in its visit loop and after it), is the kernel's.
-        if (!kernelOp && copy.getSource() == cur) {
-          Operation *top = user;
-          while (top->getParentOp() && !isa<func::FuncOp>(top->getParentOp()))
-            top = top->getParentOp();
-          if (top != user)
-            kernelOp = isa<scf::ForOp>(top) ? firstOpWith(top, "npu.kernel_id")
-                                            : kernelOpAroundCopy(top);
         }
         id = kernelOp ? kernelOp->getAttrOfType<IntegerAttr>("npu.kernel_id")
                       : IntegerAttr();
