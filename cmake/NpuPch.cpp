@@ -1,1 +1,1 @@
-// Empty: cmake/NpuPch.cmake precompiles cmake/NpuPch.h through this target.
+// Empty: the two object libraries of cmake/NpuPch.cmake that precompile cmake/NpuPch.h and cmake/NpuPchCodegen.h compile it.
